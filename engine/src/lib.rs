@@ -1,0 +1,11 @@
+//! The Persian Chess engine: rules for the four sub-variants of Anooshiravan Ahmadi's 9x9 citadel
+//! chess (Celtic Citadel, Persian Princess, Egyptian Eye, Oriental Omega) and orthodox chess.
+//!
+//! ```
+//! use engine::rules::{perft::perft, Position, Variant};
+//!
+//! let pos = Position::startpos(Variant::PersianPrincess);
+//! assert_eq!(perft(&pos, 2), 625);
+//! ```
+
+pub mod rules;

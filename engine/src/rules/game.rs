@@ -1,0 +1,69 @@
+//! A game: a position with the history needed for threefold repetition.
+
+use super::{
+    moves::Move,
+    position::{DrawReason, Outcome, Position},
+};
+
+/// A position and the hashes of the positions before it since the start of the game.
+#[derive(Clone, Debug)]
+pub struct Game {
+    position: Position,
+    history: Vec<u64>,
+    moves: Vec<Move>,
+    start: Position,
+}
+
+impl Game {
+    /// A game starting at `position`.
+    pub fn new(position: Position) -> Game {
+        Game {
+            start: position.clone(),
+            position,
+            history: Vec::new(),
+            moves: Vec::new(),
+        }
+    }
+
+    /// The current position.
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    /// The position the game started from.
+    pub fn start(&self) -> &Position {
+        &self.start
+    }
+
+    /// The moves played so far.
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    /// Hashes of the earlier positions, oldest first.
+    pub fn history(&self) -> &[u64] {
+        &self.history
+    }
+
+    /// Plays a legal move of the current position.
+    pub fn play(&mut self, m: Move) {
+        self.history.push(self.position.hash());
+        self.position.play_unchecked(m);
+        self.moves.push(m);
+    }
+
+    /// How often the current position has occurred (1 = first time). Only positions since the
+    /// last capture or pawn move can repeat it.
+    pub fn repetitions(&self) -> usize {
+        let h = self.position.hash();
+        let window = self.position.halfmove_clock() as usize;
+        1 + self.history.iter().rev().take(window).filter(|&&x| x == h).count()
+    }
+
+    /// The outcome if the game is over: the position's own outcome, or threefold repetition.
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.position
+            .outcome()
+            .or_else(|| (self.repetitions() >= 3).then_some(Outcome::Draw(DrawReason::Repetition)))
+    }
+}

@@ -1,0 +1,32 @@
+//! Everything a game needs, and nothing about search: geometry, pieces, variants as data,
+//! special rules as named modules, one move generator, notation, perft.
+#![deny(missing_docs)]
+
+pub mod game;
+pub mod geometry;
+pub mod movegen;
+pub mod moves;
+pub mod notation;
+pub mod perft;
+pub mod piece;
+pub mod position;
+pub mod reference;
+pub mod setup;
+pub mod special;
+pub mod tables;
+pub mod variant;
+pub mod variants;
+pub mod zobrist;
+
+pub use geometry::{Bitboard, Geometry, Square};
+pub use moves::{Move, MoveKind, MoveList};
+pub use notation::{
+    fen::{Convention, FenError, ParseFenError},
+    san::SanError,
+    uci::{IllegalUciMoveError, ParseUciMoveError, UciError, UciMove},
+};
+pub use piece::{ByColor, ByKind, Color, Piece, PieceKind};
+pub use position::{DrawReason, Outcome, Position};
+pub use setup::{PositionError, Setup};
+pub use special::Rule;
+pub use variant::{UnknownVariantError, Variant, VariantSpec};

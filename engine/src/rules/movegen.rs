@@ -1,0 +1,306 @@
+//! The one move generator: legal moves of any variant, driven by the variant's tables and the
+//! hooks of its special rules.
+//!
+//! Moves are generated legal directly: the checkers and the pinned pieces are found first, king
+//! moves are tested square by square, en passant is tested by playing it out on the occupancy.
+//! The generator writes into a [`Sink`], so perft can count moves without listing them.
+
+use super::{
+    geometry::{Bitboard, Square},
+    moves::{Move, MoveKind, MoveList},
+    piece::{Color, PieceKind},
+    position::Position,
+    special,
+    tables::ORTHOGONAL,
+};
+
+/// Receives generated moves.
+pub(crate) trait Sink {
+    /// One move.
+    fn add(&mut self, m: Move);
+    /// Ordinary moves from one square to each of `targets`.
+    fn add_targets(&mut self, from: Square, targets: Bitboard);
+    /// Pawn moves of a kind to each of `targets`, each from `to - delta`.
+    fn add_pawn_moves(&mut self, targets: Bitboard, delta: i32, kind: MoveKind);
+    /// Promotions to each of `targets` (one move per promotion kind), each from `to - delta`.
+    fn add_promotions(&mut self, targets: Bitboard, delta: i32, kinds: &[PieceKind]);
+}
+
+impl Sink for MoveList {
+    #[inline(always)]
+    fn add(&mut self, m: Move) {
+        self.push(m);
+    }
+
+    #[inline(always)]
+    fn add_targets(&mut self, from: Square, targets: Bitboard) {
+        for to in targets {
+            self.push(Move::new(from, to, MoveKind::Normal));
+        }
+    }
+
+    #[inline(always)]
+    fn add_pawn_moves(&mut self, targets: Bitboard, delta: i32, kind: MoveKind) {
+        for to in targets {
+            self.push(Move::new(Square((to.0 as i32 - delta) as u8), to, kind));
+        }
+    }
+
+    #[inline(always)]
+    fn add_promotions(&mut self, targets: Bitboard, delta: i32, kinds: &[PieceKind]) {
+        for to in targets {
+            let from = Square((to.0 as i32 - delta) as u8);
+            for &k in kinds {
+                self.push(Move::promotion(from, to, k));
+            }
+        }
+    }
+}
+
+/// Counts moves without listing them.
+#[derive(Default)]
+pub(crate) struct Counter(pub u64);
+
+impl Sink for Counter {
+    #[inline(always)]
+    fn add(&mut self, _: Move) {
+        self.0 += 1;
+    }
+
+    #[inline(always)]
+    fn add_targets(&mut self, _: Square, targets: Bitboard) {
+        self.0 += targets.count() as u64;
+    }
+
+    #[inline(always)]
+    fn add_pawn_moves(&mut self, targets: Bitboard, _: i32, _: MoveKind) {
+        self.0 += targets.count() as u64;
+    }
+
+    #[inline(always)]
+    fn add_promotions(&mut self, targets: Bitboard, _: i32, kinds: &[PieceKind]) {
+        self.0 += (targets.count() as usize * kinds.len()) as u64;
+    }
+}
+
+#[inline(always)]
+fn shift(bb: Bitboard, delta: i32) -> Bitboard {
+    if delta >= 0 {
+        Bitboard(bb.0 << delta)
+    } else {
+        Bitboard(bb.0 >> -delta)
+    }
+}
+
+/// Pinned pieces of the side to move and, for each, the squares it may move to.
+struct Pins {
+    pinned: Bitboard,
+    squares: [Square; 16],
+    lines: [Bitboard; 16],
+    len: usize,
+}
+
+impl Pins {
+    #[inline(always)]
+    fn line(&self, sq: Square) -> Bitboard {
+        for i in 0..self.len {
+            if self.squares[i] == sq {
+                return self.lines[i];
+            }
+        }
+        Bitboard::EMPTY
+    }
+}
+
+impl Position {
+    /// All legal moves.
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.generate::<MoveList, false>(&mut list);
+        list
+    }
+
+    /// Legal captures (en passant included) and promotions only.
+    pub fn capture_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.generate::<MoveList, true>(&mut list);
+        list
+    }
+
+    /// The number of legal moves (faster than listing them).
+    pub fn count_legal_moves(&self) -> u64 {
+        let mut c = Counter::default();
+        self.generate::<Counter, false>(&mut c);
+        c.0
+    }
+
+    fn pins(&self, king: Square, us: Color, occ: Bitboard) -> Pins {
+        let t = self.tables;
+        let them = !us;
+        let mut pins = Pins {
+            pinned: Bitboard::EMPTY,
+            squares: [Square(0); 16],
+            lines: [Bitboard::EMPTY; 16],
+            len: 0,
+        };
+        let mut orth = Bitboard::EMPTY;
+        for &k in &t.orthogonal_sliders {
+            orth |= self.by_kind[k];
+        }
+        let mut diag = Bitboard::EMPTY;
+        for &k in &t.diagonal_sliders {
+            diag |= self.by_kind[k];
+        }
+        let theirs = self.by_color[them];
+        let snipers = ((t.orthogonal_rays(king) & orth) | (t.diagonal_rays(king) & diag)) & theirs;
+        for s in snipers {
+            let between = t.between(king, s);
+            let blockers = between & occ;
+            if blockers.any() && !blockers.more_than_one() && (blockers & self.by_color[us]).any() && pins.len < 16 {
+                pins.pinned |= blockers;
+                pins.squares[pins.len] = blockers.lsb();
+                pins.lines[pins.len] = between | s.bb();
+                pins.len += 1;
+            }
+        }
+        pins
+    }
+
+    /// Generates the legal moves (or only captures and promotions) into a sink.
+    pub(crate) fn generate<S: Sink, const CAPTURES_ONLY: bool>(&self, sink: &mut S) {
+        let t = self.tables;
+        let us = self.turn;
+        let them = !us;
+        let ours = self.by_color[us];
+        let theirs = self.by_color[them];
+        let occ = ours | theirs;
+        let king = self.king(us);
+        let checkers = self.attackers(king, them, occ);
+
+        // King moves: each target tested with the king removed from the occupancy.
+        let without_king = occ ^ king.bb();
+        let mut king_targets =
+            t.leaps[PieceKind::King][king.index()] & !ours & !t.forbidden[PieceKind::King] & !t.always_attacked;
+        if CAPTURES_ONLY {
+            king_targets &= theirs;
+        }
+        for to in king_targets {
+            if self.attackers(to, them, without_king).is_empty() {
+                sink.add(Move::new(king, to, MoveKind::Normal));
+            }
+        }
+        if checkers.more_than_one() {
+            return;
+        }
+
+        // Squares a non-king move must reach: anywhere, or capture/block the single checker.
+        let mut target = if checkers.any() {
+            let checker = checkers.lsb();
+            let mut block = Bitboard::EMPTY;
+            if let Some(p) = self.piece_at(checker) {
+                let d = t.direction[king.index()][checker.index()] as usize;
+                let (orth, diag) = t.slides[p.kind];
+                if d < 8 && if ORTHOGONAL.contains(&d) { orth } else { diag } {
+                    block = t.between(king, checker);
+                }
+            }
+            checkers | block
+        } else {
+            !ours & t.geometry.playable
+        };
+        if CAPTURES_ONLY {
+            target &= theirs;
+        }
+
+        let pins = self.pins(king, us, occ);
+
+        for &kind in &t.officers {
+            let allowed = target & !t.forbidden[kind];
+            let pieces = self.pieces(us, kind);
+            for from in pieces & !pins.pinned {
+                sink.add_targets(from, t.attacks(kind, from, occ) & allowed);
+            }
+            for from in pieces & pins.pinned {
+                sink.add_targets(from, t.attacks(kind, from, occ) & allowed & pins.line(from));
+            }
+        }
+
+        let pawns = self.pieces(us, PieceKind::Pawn);
+        if pawns.any() {
+            let free = !occ & t.geometry.playable & !t.forbidden[PieceKind::Pawn];
+            let capturable = theirs & !t.forbidden[PieceKind::Pawn];
+            self.pawn_moves::<S, CAPTURES_ONLY>(sink, pawns & !pins.pinned, free, capturable, target, occ);
+            for from in pawns & pins.pinned {
+                let line = pins.line(from);
+                self.pawn_moves::<S, CAPTURES_ONLY>(sink, from.bb(), free, capturable, target & line, occ);
+            }
+            if let Some(ep) = self.ep {
+                for from in t.pawn_attacks[them][ep.index()] & pawns {
+                    if self.en_passant_is_legal(from, ep) {
+                        sink.add(Move::new(from, ep, MoveKind::EnPassant));
+                    }
+                }
+            }
+        }
+
+        if CAPTURES_ONLY || checkers.any() {
+            return;
+        }
+        self.castling_moves(sink, occ);
+        if t.rendezvous.is_some() {
+            special::rendezvous::generate(self, sink);
+        }
+    }
+
+    #[inline(always)]
+    fn pawn_moves<S: Sink, const CAPTURES_ONLY: bool>(
+        &self,
+        sink: &mut S,
+        pawns: Bitboard,
+        free: Bitboard,
+        capturable: Bitboard,
+        target: Bitboard,
+        occ: Bitboard,
+    ) {
+        let t = self.tables;
+        let us = self.turn;
+        let push = t.pawn_push[us];
+        let promo = t.promotion_squares[us];
+        let kinds = t.promotion_kinds;
+
+        let single = shift(pawns, push) & free;
+        let pushes = single & target;
+        sink.add_promotions(pushes & promo, push, kinds);
+        if !CAPTURES_ONLY {
+            sink.add_pawn_moves(pushes & !promo, push, MoveKind::Normal);
+            let first = shift(pawns & t.double_step_from[us], push) & !occ & t.geometry.playable;
+            let double = shift(first, push) & free & target;
+            sink.add_pawn_moves(double, 2 * push, MoveKind::DoubleStep);
+        }
+        let left = shift(pawns & t.not_first_file, push - 1) & capturable & target;
+        let right = shift(pawns & t.not_last_file, push + 1) & capturable & target;
+        sink.add_promotions(left & promo, push - 1, kinds);
+        sink.add_pawn_moves(left & !promo, push - 1, MoveKind::Normal);
+        sink.add_promotions(right & promo, push + 1, kinds);
+        sink.add_pawn_moves(right & !promo, push + 1, MoveKind::Normal);
+    }
+
+    fn castling_moves<S: Sink>(&self, sink: &mut S, occ: Bitboard) {
+        let t = self.tables;
+        let us = self.turn;
+        let them = !us;
+        for (i, c) in t.castling.iter().enumerate() {
+            if self.castling & (1 << i) == 0 || c.color != us || (c.must_be_empty & occ).any() {
+                continue;
+            }
+            if c.must_be_safe.iter().any(|sq| self.is_attacked(sq, them, occ)) {
+                continue;
+            }
+            let after = (occ ^ c.king_from.bb() ^ c.rook_from.bb()) | c.king_to.bb() | c.rook_to.bb();
+            if self.is_attacked(c.king_to, them, after) {
+                continue;
+            }
+            sink.add(Move::new(c.king_from, c.king_to, MoveKind::Castle));
+        }
+    }
+}

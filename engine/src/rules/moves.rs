@@ -1,0 +1,178 @@
+//! Moves as produced by the move generator, and a fixed-capacity move list.
+
+use super::{geometry::Square, piece::PieceKind};
+
+/// What kind of move a [`Move`] is.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum MoveKind {
+    /// A piece moves (and may capture what stands on the destination).
+    Normal = 0,
+    /// A pawn's two-square advance.
+    DoubleStep = 1,
+    /// A pawn captures en passant.
+    EnPassant = 2,
+    /// A pawn promotes (and may capture).
+    Promotion = 3,
+    /// Castling, written with the king's squares.
+    Castle = 4,
+    /// The rendezvous swap, written with the partner's and the bishop's squares.
+    Rendezvous = 5,
+}
+
+/// A move: from-square, to-square, kind and promotion piece, packed in 32 bits.
+///
+/// `Move` values come from the move generator of a position; text is turned into a `Move` only by
+/// resolving it against a position (see `notation::uci`).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Move(u32);
+
+impl Move {
+    /// The null move (no move); `0000` in UCI.
+    pub const NULL: Move = Move(0);
+
+    /// A move of the given kind.
+    #[inline(always)]
+    pub const fn new(from: Square, to: Square, kind: MoveKind) -> Move {
+        Move(from.0 as u32 | (to.0 as u32) << 7 | (kind as u32) << 14)
+    }
+
+    /// A promotion.
+    #[inline(always)]
+    pub const fn promotion(from: Square, to: Square, piece: PieceKind) -> Move {
+        Move(from.0 as u32 | (to.0 as u32) << 7 | (MoveKind::Promotion as u32) << 14 | (piece as u32) << 17)
+    }
+
+    /// Start square.
+    #[inline(always)]
+    pub const fn from(self) -> Square {
+        Square((self.0 & 0x7f) as u8)
+    }
+
+    /// Destination square.
+    #[inline(always)]
+    pub const fn to(self) -> Square {
+        Square(((self.0 >> 7) & 0x7f) as u8)
+    }
+
+    /// The kind of move.
+    #[inline(always)]
+    pub const fn kind(self) -> MoveKind {
+        match (self.0 >> 14) & 7 {
+            0 => MoveKind::Normal,
+            1 => MoveKind::DoubleStep,
+            2 => MoveKind::EnPassant,
+            3 => MoveKind::Promotion,
+            4 => MoveKind::Castle,
+            _ => MoveKind::Rendezvous,
+        }
+    }
+
+    /// The piece a pawn promotes to.
+    #[inline(always)]
+    pub fn promotion_piece(self) -> Option<PieceKind> {
+        if self.kind() == MoveKind::Promotion {
+            Some(PieceKind::ALL[((self.0 >> 17) & 0xf) as usize])
+        } else {
+            None
+        }
+    }
+
+    /// Whether this is the null move.
+    #[inline(always)]
+    pub const fn is_null(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The raw 32-bit value (for hashing and tables).
+    pub const fn raw(self) -> u32 {
+        self.0
+    }
+}
+
+impl std::fmt::Debug for Move {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Move({}->{} {:?}", self.from().0, self.to().0, self.kind())?;
+        if let Some(p) = self.promotion_piece() {
+            write!(f, " ={}", p.letter())?;
+        }
+        write!(f, ")")
+    }
+}
+
+/// Upper bound on the number of legal moves in any position the engine supports.
+pub const MAX_MOVES: usize = 512;
+
+/// A list of moves with fixed capacity (no allocation).
+#[derive(Clone)]
+pub struct MoveList {
+    moves: [Move; MAX_MOVES],
+    len: usize,
+}
+
+impl Default for MoveList {
+    fn default() -> Self {
+        MoveList {
+            moves: [Move::NULL; MAX_MOVES],
+            len: 0,
+        }
+    }
+}
+
+impl MoveList {
+    /// An empty list.
+    pub fn new() -> MoveList {
+        MoveList::default()
+    }
+
+    /// Appends a move.
+    #[inline(always)]
+    pub fn push(&mut self, m: Move) {
+        debug_assert!(self.len < MAX_MOVES, "move list overflow");
+        if self.len < MAX_MOVES {
+            self.moves[self.len] = m;
+            self.len += 1;
+        }
+    }
+
+    /// Number of moves.
+    #[inline(always)]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the list is empty.
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The moves as a slice.
+    #[inline(always)]
+    pub fn as_slice(&self) -> &[Move] {
+        &self.moves[..self.len]
+    }
+
+    /// The moves as a mutable slice (for ordering).
+    #[inline(always)]
+    pub fn as_mut_slice(&mut self) -> &mut [Move] {
+        &mut self.moves[..self.len]
+    }
+
+    /// Iterates the moves.
+    pub fn iter(&self) -> std::slice::Iter<'_, Move> {
+        self.as_slice().iter()
+    }
+
+    /// Whether the list holds `m`.
+    pub fn contains(&self, m: Move) -> bool {
+        self.as_slice().contains(&m)
+    }
+}
+
+impl<'a> IntoIterator for &'a MoveList {
+    type Item = &'a Move;
+    type IntoIter = std::slice::Iter<'a, Move>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}

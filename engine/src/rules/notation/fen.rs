@@ -1,0 +1,401 @@
+//! FEN in both conventions used for Persian Chess.
+//!
+//! Accepted: `<board> <side> [<castling> [<ep> [<halfmove> [<fullmove> [<rendezvous>]]]]]`.
+//! - **Board**: one rank string per rank, top rank first, separated by `/`. Holes are written as
+//!   empty cells. Two conventions exist for empty cells:
+//!   - *one digit per cell* (the inventor's engine): every empty cell is a `1`, so a rank of the
+//!     11x11 grid is exactly 11 characters;
+//!   - *multi-digit* (the usual FEN style for large boards): a run of empty cells is one decimal
+//!     number, so a whole empty rank is `11`.
+//!
+//!   The board is read in the one-per-cell convention when every rank string holds only piece
+//!   letters and `1`s and is exactly as wide as the board under that reading; otherwise in the
+//!   multi-digit convention. A rank whose empty runs are all single cells means the same in both.
+//! - **Side**: `w` or `b`.
+//! - **Castling**: `-` or a subset of `KQkq`.
+//! - **En passant**: `-` or the square a double step passed (kept only when a capture is legal).
+//! - **Clocks**: halfmove clock and fullmove number (default `0 1`).
+//! - **Rendezvous rights** (this project's extension, variants with the rendezvous only):
+//!   `Rr`, `R`, `r` or `-`, the sides that may still make their rendezvous; both when absent.
+//!
+//! The writer uses the multi-digit convention and writes all fields, the rendezvous field only
+//! for variants that have the rendezvous. [`Position::fen_with`] also writes the one-per-cell form.
+
+use crate::rules::{
+    geometry::Square,
+    piece::{Color, Piece},
+    position::Position,
+    setup::{PositionError, Setup},
+    variant::Variant,
+};
+
+/// How empty cells are written.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Convention {
+    /// A run of empty cells is one decimal number (`11` = eleven empty cells).
+    MultiDigit,
+    /// Every empty cell is a `1` (the inventor's engine).
+    OnePerCell,
+}
+
+/// A FEN that cannot be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ParseFenError {
+    /// Nothing given.
+    #[error("empty FEN")]
+    Empty,
+    /// More fields than the format has.
+    #[error(
+        "FEN has {0} fields, at most 7 are allowed (board, side, castling, en passant, halfmove, fullmove, rendezvous)"
+    )]
+    TooManyFields(usize),
+    /// The side field is missing.
+    #[error("FEN has no side-to-move field")]
+    MissingSide,
+    /// Wrong number of ranks.
+    #[error("board part of FEN has {found} ranks, expected {expected}")]
+    RankCount {
+        /// Ranks found.
+        found: usize,
+        /// Ranks of the board.
+        expected: usize,
+    },
+    /// A rank of the wrong width.
+    #[error("rank {rank} of the board part has {found} cells, expected {expected}")]
+    RankWidth {
+        /// Rank number (1 = bottom).
+        rank: usize,
+        /// Cells found.
+        found: usize,
+        /// Width of the board.
+        expected: usize,
+    },
+    /// A character that is neither a piece letter nor a digit.
+    #[error("rank {rank} of the board part has an invalid character '{ch}'")]
+    BadBoardChar {
+        /// Rank number (1 = bottom).
+        rank: usize,
+        /// The character.
+        ch: char,
+    },
+    /// Bad side field.
+    #[error("side to move '{0}' is not 'w' or 'b'")]
+    BadSide(String),
+    /// Bad castling field.
+    #[error("castling field '{0}' is not '-' or a set of the letters KQkq")]
+    BadCastling(String),
+    /// Bad en-passant field.
+    #[error("en-passant field '{0}' is not '-' or a square of the board")]
+    BadEnPassant(String),
+    /// Bad halfmove clock.
+    #[error("halfmove clock '{0}' is not a number")]
+    BadHalfmove(String),
+    /// Bad fullmove number.
+    #[error("fullmove number '{0}' is not a positive number")]
+    BadFullmove(String),
+    /// Bad rendezvous field.
+    #[error("rendezvous field '{0}' is not '-' or a set of the letters Rr")]
+    BadRendezvous(String),
+}
+
+/// A FEN that cannot be read or does not describe a legal position.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FenError {
+    /// The text is malformed.
+    #[error("malformed FEN: {0}")]
+    Parse(#[from] ParseFenError),
+    /// The position is impossible.
+    #[error("impossible position: {0}")]
+    Position(#[from] PositionError),
+}
+
+fn parse_board(variant: Variant, board: &str) -> Result<Vec<(Square, Piece)>, ParseFenError> {
+    let g = variant.spec().geometry;
+    let (w, h) = (g.width as usize, g.height as usize);
+    let ranks: Vec<&str> = board.split('/').collect();
+    if ranks.len() != h {
+        return Err(ParseFenError::RankCount {
+            found: ranks.len(),
+            expected: h,
+        });
+    }
+    let one_per_cell = ranks
+        .iter()
+        .all(|r| r.chars().all(|c| c == '1' || c.is_ascii_alphabetic()) && r.chars().count() == w);
+    let mut pieces = Vec::new();
+    for (i, text) in ranks.iter().enumerate() {
+        let rank = h - 1 - i;
+        let mut file = 0usize;
+        let mut run = 0usize;
+        let mut in_run = false;
+        for ch in text.chars() {
+            if ch.is_ascii_digit() {
+                if one_per_cell {
+                    file += 1;
+                } else {
+                    run = run.saturating_mul(10).saturating_add(ch as usize - '0' as usize);
+                    in_run = true;
+                }
+                continue;
+            }
+            if in_run {
+                if run == 0 {
+                    return Err(ParseFenError::BadBoardChar {
+                        rank: rank + 1,
+                        ch: '0',
+                    });
+                }
+                file = file.saturating_add(run);
+                run = 0;
+                in_run = false;
+            }
+            let piece = Piece::from_char(ch).ok_or(ParseFenError::BadBoardChar { rank: rank + 1, ch })?;
+            if file < w {
+                pieces.push((Square((rank * w + file) as u8), piece));
+            }
+            file += 1;
+        }
+        if in_run {
+            if run == 0 {
+                return Err(ParseFenError::BadBoardChar {
+                    rank: rank + 1,
+                    ch: '0',
+                });
+            }
+            file = file.saturating_add(run);
+        }
+        if file != w {
+            return Err(ParseFenError::RankWidth {
+                rank: rank + 1,
+                found: file,
+                expected: w,
+            });
+        }
+    }
+    Ok(pieces)
+}
+
+/// Reads the text of a FEN into a [`Setup`] of `variant`'s board (no legality checks).
+pub fn parse_setup(variant: Variant, fen: &str) -> Result<Setup, ParseFenError> {
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    if fields.is_empty() {
+        return Err(ParseFenError::Empty);
+    }
+    if fields.len() > 7 {
+        return Err(ParseFenError::TooManyFields(fields.len()));
+    }
+    let g = variant.spec().geometry;
+    let board = parse_board(variant, fields[0])?;
+    let turn = match fields.get(1) {
+        Some(&"w") => Color::White,
+        Some(&"b") => Color::Black,
+        Some(s) => return Err(ParseFenError::BadSide(s.to_string())),
+        None => return Err(ParseFenError::MissingSide),
+    };
+    let castling = match fields.get(2) {
+        None | Some(&"-") => Vec::new(),
+        Some(s) => {
+            if s.chars().all(|c| "KQkq".contains(c)) {
+                s.chars().collect()
+            } else {
+                return Err(ParseFenError::BadCastling(s.to_string()));
+            }
+        }
+    };
+    let ep = match fields.get(3) {
+        None | Some(&"-") => None,
+        Some(s) => Some(
+            g.parse_square(s)
+                .ok_or_else(|| ParseFenError::BadEnPassant(s.to_string()))?,
+        ),
+    };
+    let halfmove = match fields.get(4) {
+        None => 0,
+        Some(s) => s
+            .parse::<u32>()
+            .map_err(|_| ParseFenError::BadHalfmove(s.to_string()))?,
+    };
+    let fullmove = match fields.get(5) {
+        None => 1,
+        Some(s) => match s.parse::<u32>() {
+            Ok(n) if n >= 1 => n,
+            _ => return Err(ParseFenError::BadFullmove(s.to_string())),
+        },
+    };
+    let rendezvous = match fields.get(6) {
+        None => None,
+        Some(&"-") => Some((false, false)),
+        Some(s) => {
+            let ok = !s.is_empty() && s.chars().all(|c| c == 'R' || c == 'r') && s.len() <= 2;
+            let (w, b) = (s.contains('R'), s.contains('r'));
+            if !ok || (s.len() == 2 && !(w && b)) {
+                return Err(ParseFenError::BadRendezvous(s.to_string()));
+            }
+            Some((w, b))
+        }
+    };
+    Ok(Setup {
+        board,
+        turn,
+        castling,
+        ep,
+        halfmove,
+        fullmove,
+        rendezvous,
+    })
+}
+
+impl Position {
+    /// Reads a FEN of `variant` in either convention and validates it.
+    pub fn from_fen(variant: Variant, fen: &str) -> Result<Position, FenError> {
+        let setup = parse_setup(variant, fen)?;
+        Ok(Position::from_setup(variant, &setup)?)
+    }
+
+    /// The FEN in the multi-digit convention.
+    pub fn fen(&self) -> String {
+        self.fen_with(Convention::MultiDigit)
+    }
+
+    /// The FEN in the given convention.
+    pub fn fen_with(&self, convention: Convention) -> String {
+        let t = self.tables();
+        let g = t.geometry;
+        let mut s = String::new();
+        for rank in (0..g.height as i32).rev() {
+            let mut empty = 0;
+            for file in 0..g.width as i32 {
+                let sq = Square((rank * g.width as i32 + file) as u8);
+                match self.piece_at(sq) {
+                    Some(p) => {
+                        if empty > 0 {
+                            s.push_str(&empty.to_string());
+                            empty = 0;
+                        }
+                        s.push(p.char());
+                    }
+                    None if convention == Convention::OnePerCell => s.push('1'),
+                    None => empty += 1,
+                }
+            }
+            if empty > 0 {
+                s.push_str(&empty.to_string());
+            }
+            if rank > 0 {
+                s.push('/');
+            }
+        }
+        s.push(' ');
+        s.push(self.turn().char());
+        s.push(' ');
+        let castling: String = t
+            .castling
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| self.castling_rights() & (1 << i) != 0)
+            .map(|(_, c)| c.letter)
+            .collect();
+        s.push_str(if castling.is_empty() { "-" } else { &castling });
+        s.push(' ');
+        match self.ep_square() {
+            Some(ep) => s.push_str(&g.square_name(ep)),
+            None => s.push('-'),
+        }
+        s.push_str(&format!(" {} {}", self.halfmove_clock(), self.fullmove_number()));
+        if t.rendezvous.is_some() {
+            s.push(' ');
+            let (w, b) = (
+                self.has_rendezvous_right(Color::White),
+                self.has_rendezvous_right(Color::Black),
+            );
+            if w {
+                s.push('R');
+            }
+            if b {
+                s.push('r');
+            }
+            if !w && !b {
+                s.push('-');
+            }
+        }
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn start_positions_read_in_both_conventions() {
+        for v in Variant::ALL {
+            let pos = Position::startpos(v);
+            let one = pos.fen_with(Convention::OnePerCell);
+            let again = Position::from_fen(v, &one).expect("one-per-cell FEN reads back");
+            assert_eq!(pos, again, "{v}");
+            assert_eq!(pos.fen(), v.spec().start_fen, "{v}");
+        }
+    }
+
+    #[test]
+    fn inventor_engine_start_fen() {
+        let fen = "f111111111f/1rnbqksbnr1/1ppppppppp1/11111111111/11111111111/11111111111/11111111111/11111111111/1PPPPPPPPP1/1RNBQKSBNR1/F111111111F w KQkq - 0 1";
+        let pos = Position::from_fen(Variant::PersianPrincess, fen).unwrap();
+        assert_eq!(pos, Position::startpos(Variant::PersianPrincess));
+    }
+
+    #[test]
+    fn errors_name_the_field() {
+        let v = Variant::PersianPrincess;
+        let e = |fen: &str| Position::from_fen(v, fen).unwrap_err();
+        assert!(matches!(e(""), FenError::Parse(ParseFenError::Empty)));
+        assert!(matches!(
+            e("f9f/1rnbqksbnr1/1ppppppppp1/11/11/11/11/11/1PPPPPPPPP1/1RNBQKSBNR1 w"),
+            FenError::Parse(ParseFenError::RankCount {
+                found: 10,
+                expected: 11
+            })
+        ));
+        assert!(matches!(
+            e("f9f/1rnbqksbnr1/1ppppppppp1/12/11/11/11/11/1PPPPPPPPP1/1RNBQKSBNR1/F9F w"),
+            FenError::Parse(ParseFenError::RankWidth {
+                rank: 9,
+                found: 12,
+                expected: 11
+            })
+        ));
+        assert!(matches!(
+            e("f9f/1rnbqksbnr1/1ppppppppp1/11/11/11/11/11/1PPPPPPPPP1/1RNBQKSBNR1/F9F x"),
+            FenError::Parse(ParseFenError::BadSide(_))
+        ));
+        assert!(matches!(
+            e("f9fX/1rnbqksbnr1/1ppppppppp1/11/11/11/11/11/1PPPPPPPPP1/1RNBQKSBNR1/F9F w"),
+            FenError::Parse(ParseFenError::BadBoardChar { rank: 11, ch: 'X' })
+        ));
+        // A piece on a hole (b1).
+        assert!(matches!(
+            e("f9f/1rnbqksbnr1/1ppppppppp1/11/11/11/11/11/1PPPPPPPPP1/1RNBQKSBNR1/FN8F w"),
+            FenError::Position(PositionError::PieceOnHole { .. })
+        ));
+        // No white king.
+        assert!(matches!(
+            e("f9f/1rnbqksbnr1/1ppppppppp1/11/11/11/11/11/1PPPPPPPPP1/1RNBQ1SBNR1/F9F w"),
+            FenError::Position(PositionError::KingCount { count: 0, .. })
+        ));
+        // Castling right without its rook.
+        assert!(matches!(
+            e("f9f/1rnbqksbnr1/1ppppppppp1/11/11/11/11/11/1PPPPPPPPP1/1RNBQKSBN2/F9F w K"),
+            FenError::Position(PositionError::CastlingWithoutRook('K'))
+        ));
+        // Impossible en-passant square.
+        assert!(matches!(
+            e("f9f/1rnbqksbnr1/1ppppppppp1/11/11/11/11/11/1PPPPPPPPP1/1RNBQKSBNR1/F9F w KQkq e6"),
+            FenError::Position(PositionError::ImpossibleEnPassant { .. })
+        ));
+        // A wizard in Persian Princess.
+        assert!(matches!(
+            e("w9f/1rnbqksbnr1/1ppppppppp1/11/11/11/11/11/1PPPPPPPPP1/1RNBQKSBNR1/F9F w"),
+            FenError::Position(PositionError::PieceNotInVariant { .. })
+        ));
+    }
+}

@@ -1,0 +1,525 @@
+//! A validated position: pieces, side to move, rights, clocks and hash; making moves, check
+//! detection and the game outcome.
+
+use super::{
+    geometry::{Bitboard, Square},
+    moves::{Move, MoveKind},
+    piece::{ByColor, ByKind, Color, Piece, PieceKind, KIND_COUNT},
+    tables::Tables,
+    variant::Variant,
+    zobrist::ZOBRIST,
+};
+
+/// Why a game ended in a draw.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum DrawReason {
+    /// The side to move has no legal move and is not in check.
+    Stalemate,
+    /// A king stands on an opponent's citadel.
+    Citadel,
+    /// 100 plies without a capture or a pawn move.
+    FiftyMoves,
+    /// The same position for the third time.
+    Repetition,
+    /// Neither side can mate.
+    InsufficientMaterial,
+}
+
+/// How a game ended.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum Outcome {
+    /// `winner` checkmated the other side.
+    Checkmate {
+        /// The side that gave mate.
+        winner: Color,
+    },
+    /// A draw.
+    Draw(DrawReason),
+}
+
+impl Outcome {
+    /// The PGN result string.
+    pub fn result(self) -> &'static str {
+        match self {
+            Outcome::Checkmate { winner: Color::White } => "1-0",
+            Outcome::Checkmate { winner: Color::Black } => "0-1",
+            Outcome::Draw(_) => "1/2-1/2",
+        }
+    }
+
+    /// A short description, e.g. "checkmate" or "draw by citadel".
+    pub fn description(self) -> &'static str {
+        match self {
+            Outcome::Checkmate { .. } => "checkmate",
+            Outcome::Draw(DrawReason::Stalemate) => "draw by stalemate",
+            Outcome::Draw(DrawReason::Citadel) => "draw: king on the opponent's citadel",
+            Outcome::Draw(DrawReason::FiftyMoves) => "draw by the 50-move rule",
+            Outcome::Draw(DrawReason::Repetition) => "draw by threefold repetition",
+            Outcome::Draw(DrawReason::InsufficientMaterial) => "draw by insufficient material",
+        }
+    }
+}
+
+const EMPTY_CELL: u8 = 0xff;
+
+/// A legal position of some variant.
+///
+/// Build one with [`Position::startpos`] or from a FEN (`Position::from_fen`); apply moves with
+/// [`Position::play_unchecked`] (for moves from the generator) or `play` (checked). The type is
+/// `Clone` and small; undo is done by keeping a copy (copy-make).
+#[derive(Clone)]
+pub struct Position {
+    pub(crate) tables: &'static Tables,
+    pub(crate) board: [u8; 128],
+    pub(crate) by_color: ByColor<Bitboard>,
+    pub(crate) by_kind: ByKind<Bitboard>,
+    pub(crate) turn: Color,
+    pub(crate) castling: u8,
+    pub(crate) rendezvous: u8,
+    pub(crate) ep: Option<Square>,
+    pub(crate) halfmove: u32,
+    pub(crate) fullmove: u32,
+    pub(crate) hash: u64,
+}
+
+impl PartialEq for Position {
+    fn eq(&self, other: &Position) -> bool {
+        std::ptr::eq(self.tables, other.tables)
+            && self.board[..] == other.board[..]
+            && self.turn == other.turn
+            && self.castling == other.castling
+            && self.rendezvous == other.rendezvous
+            && self.ep == other.ep
+            && self.halfmove == other.halfmove
+            && self.fullmove == other.fullmove
+            && self.hash == other.hash
+    }
+}
+impl Eq for Position {}
+
+impl std::fmt::Debug for Position {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Position({})", self.fen())
+    }
+}
+
+#[inline(always)]
+fn encode(p: Piece) -> u8 {
+    (p.color as u8) * KIND_COUNT as u8 + p.kind as u8
+}
+
+#[inline(always)]
+fn decode(code: u8) -> Option<Piece> {
+    if code == EMPTY_CELL {
+        None
+    } else {
+        let color = if code as usize >= KIND_COUNT {
+            Color::Black
+        } else {
+            Color::White
+        };
+        Some(Piece {
+            color,
+            kind: PieceKind::ALL[code as usize % KIND_COUNT],
+        })
+    }
+}
+
+impl Position {
+    /// The start position of a variant.
+    pub fn startpos(variant: Variant) -> Position {
+        Position::from_fen(variant, variant.spec().start_fen).expect("every start FEN is valid (tested)")
+    }
+
+    pub(crate) fn empty(tables: &'static Tables) -> Position {
+        Position {
+            tables,
+            board: [EMPTY_CELL; 128],
+            by_color: ByColor::default(),
+            by_kind: ByKind::default(),
+            turn: Color::White,
+            castling: 0,
+            rendezvous: 0,
+            ep: None,
+            halfmove: 0,
+            fullmove: 1,
+            hash: 0,
+        }
+    }
+
+    /// The variant.
+    #[inline(always)]
+    pub fn variant(&self) -> Variant {
+        self.tables.spec.variant
+    }
+
+    /// The variant's tables.
+    #[inline(always)]
+    pub fn tables(&self) -> &'static Tables {
+        self.tables
+    }
+
+    /// The side to move.
+    #[inline(always)]
+    pub fn turn(&self) -> Color {
+        self.turn
+    }
+
+    /// The Zobrist hash (pieces, side, castling, en passant, rendezvous rights).
+    #[inline(always)]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// Plies since the last capture or pawn move.
+    #[inline(always)]
+    pub fn halfmove_clock(&self) -> u32 {
+        self.halfmove
+    }
+
+    /// The move number, starting at 1 and growing after Black's move.
+    #[inline(always)]
+    pub fn fullmove_number(&self) -> u32 {
+        self.fullmove
+    }
+
+    /// The en-passant square, set only when a pawn could capture there.
+    #[inline(always)]
+    pub fn ep_square(&self) -> Option<Square> {
+        self.ep
+    }
+
+    /// Castling rights as bits in the order of [`Tables::castling`].
+    #[inline(always)]
+    pub fn castling_rights(&self) -> u8 {
+        self.castling
+    }
+
+    /// Whether `color` may still make its rendezvous.
+    #[inline(always)]
+    pub fn has_rendezvous_right(&self, color: Color) -> bool {
+        self.rendezvous & (1 << color.index()) != 0
+    }
+
+    /// The piece on a square.
+    #[inline(always)]
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        decode(self.board[sq.index()])
+    }
+
+    /// All pieces of a colour.
+    #[inline(always)]
+    pub fn color_bb(&self, color: Color) -> Bitboard {
+        self.by_color[color]
+    }
+
+    /// All pieces of a kind, both colours.
+    #[inline(always)]
+    pub fn kind_bb(&self, kind: PieceKind) -> Bitboard {
+        self.by_kind[kind]
+    }
+
+    /// The pieces of one colour and kind.
+    #[inline(always)]
+    pub fn pieces(&self, color: Color, kind: PieceKind) -> Bitboard {
+        self.by_color[color] & self.by_kind[kind]
+    }
+
+    /// All occupied squares.
+    #[inline(always)]
+    pub fn occupied(&self) -> Bitboard {
+        self.by_color[Color::White] | self.by_color[Color::Black]
+    }
+
+    /// The square of a side's king.
+    #[inline(always)]
+    pub fn king(&self, color: Color) -> Square {
+        self.pieces(color, PieceKind::King).lsb()
+    }
+
+    /// Puts a piece on an empty square, keeping the hash.
+    #[inline(always)]
+    pub(crate) fn put(&mut self, sq: Square, p: Piece) {
+        debug_assert!(self.board[sq.index()] == EMPTY_CELL);
+        self.board[sq.index()] = encode(p);
+        self.by_color[p.color] |= sq.bb();
+        self.by_kind[p.kind] |= sq.bb();
+        self.hash ^= ZOBRIST.piece(p.color, p.kind, sq);
+    }
+
+    /// Removes the piece on a square, keeping the hash.
+    #[inline(always)]
+    pub(crate) fn remove(&mut self, sq: Square) -> Piece {
+        let p = decode(self.board[sq.index()]).expect("remove from an occupied square");
+        self.board[sq.index()] = EMPTY_CELL;
+        self.by_color[p.color] ^= sq.bb();
+        self.by_kind[p.kind] ^= sq.bb();
+        self.hash ^= ZOBRIST.piece(p.color, p.kind, sq);
+        p
+    }
+
+    /// The pieces of `by` that attack `sq` when the occupied squares are `occ`.
+    /// The All-Seeing Eye is not a piece and is not included (see [`Position::is_attacked`]).
+    #[inline]
+    pub fn attackers(&self, sq: Square, by: Color, occ: Bitboard) -> Bitboard {
+        let t = self.tables;
+        let theirs = self.by_color[by];
+        let mut att = t.pawn_attacks[!by][sq.index()] & self.by_kind[PieceKind::Pawn];
+        for g in &t.leap_groups {
+            let mut kinds = Bitboard::EMPTY;
+            for &k in &g.kinds {
+                kinds |= self.by_kind[k];
+            }
+            att |= g.from[sq.index()] & kinds;
+        }
+        let mut orth = Bitboard::EMPTY;
+        for &k in &t.orthogonal_sliders {
+            orth |= self.by_kind[k];
+        }
+        orth &= theirs;
+        if (t.orthogonal_rays(sq) & orth).any() {
+            att |= t.orthogonal_attacks(sq, occ) & orth;
+        }
+        let mut diag = Bitboard::EMPTY;
+        for &k in &t.diagonal_sliders {
+            diag |= self.by_kind[k];
+        }
+        diag &= theirs;
+        if (t.diagonal_rays(sq) & diag).any() {
+            att |= t.diagonal_attacks(sq, occ) & diag;
+        }
+        att & theirs
+    }
+
+    /// Whether `by` attacks `sq` (the All-Seeing Eye counts, for both sides).
+    #[inline]
+    pub fn is_attacked(&self, sq: Square, by: Color, occ: Bitboard) -> bool {
+        self.tables.always_attacked.has(sq) || self.attackers(sq, by, occ).any()
+    }
+
+    /// The enemy pieces giving check to the side to move.
+    #[inline]
+    pub fn checkers(&self) -> Bitboard {
+        self.attackers(self.king(self.turn), !self.turn, self.occupied())
+    }
+
+    /// Whether the side to move is in check.
+    #[inline]
+    pub fn in_check(&self) -> bool {
+        self.checkers().any()
+    }
+
+    /// Applies a move produced by this position's move generator. Passing any other move is a
+    /// logic error (checked in debug builds).
+    pub fn play_unchecked(&mut self, m: Move) {
+        let t = self.tables;
+        let us = self.turn;
+        let from = m.from();
+        let to = m.to();
+        debug_assert!(
+            self.piece_at(from).is_some_and(|p| p.color == us),
+            "move from an empty square: {m:?}"
+        );
+
+        if let Some(ep) = self.ep.take() {
+            self.hash ^= ZOBRIST.en_passant(t.geometry.file(ep));
+        }
+        let old_castling = self.castling;
+        self.halfmove += 1;
+
+        match m.kind() {
+            MoveKind::Normal => {
+                if self.board[to.index()] != EMPTY_CELL {
+                    self.remove(to);
+                    self.halfmove = 0;
+                }
+                let p = self.remove(from);
+                if p.kind == PieceKind::Pawn {
+                    self.halfmove = 0;
+                }
+                self.put(to, p);
+            }
+            MoveKind::DoubleStep => {
+                let p = self.remove(from);
+                self.put(to, p);
+                self.halfmove = 0;
+                let skipped = Square(((from.0 as u16 + to.0 as u16) / 2) as u8);
+                if t.en_passant && (t.pawn_attacks[us][skipped.index()] & self.pieces(!us, PieceKind::Pawn)).any() {
+                    self.ep = Some(skipped);
+                }
+            }
+            MoveKind::EnPassant => {
+                let captured = Square((to.0 as i32 - t.pawn_push[us]) as u8);
+                self.remove(captured);
+                let p = self.remove(from);
+                self.put(to, p);
+                self.halfmove = 0;
+            }
+            MoveKind::Promotion => {
+                if self.board[to.index()] != EMPTY_CELL {
+                    self.remove(to);
+                }
+                self.remove(from);
+                let kind = m.promotion_piece().unwrap_or(PieceKind::Queen);
+                self.put(to, Piece { color: us, kind });
+                self.halfmove = 0;
+            }
+            MoveKind::Castle => {
+                let c = t
+                    .castling
+                    .iter()
+                    .find(|c| c.color == us && c.king_from == from && c.king_to == to)
+                    .copied()
+                    .expect("castle move matches a castling of the variant");
+                let king = self.remove(c.king_from);
+                let rook = self.remove(c.rook_from);
+                self.put(c.king_to, king);
+                self.put(c.rook_to, rook);
+            }
+            MoveKind::Rendezvous => {
+                let partner = self.remove(from);
+                let bishop = self.remove(to);
+                self.put(to, partner);
+                self.put(from, bishop);
+                self.rendezvous &= !(1 << us.index());
+                self.hash ^= ZOBRIST.rendezvous(1 << us.index());
+            }
+        }
+
+        self.castling &= t.castling_keep[from.index()] & t.castling_keep[to.index()];
+        if self.castling != old_castling {
+            self.hash ^= ZOBRIST.castling(old_castling ^ self.castling);
+        }
+        if us == Color::Black {
+            self.fullmove += 1;
+        }
+        self.turn = !us;
+        self.hash ^= ZOBRIST.black_to_move;
+
+        if let Some(ep) = self.ep {
+            if self.any_legal_en_passant(ep) {
+                self.hash ^= ZOBRIST.en_passant(t.geometry.file(ep));
+            } else {
+                self.ep = None;
+            }
+        }
+    }
+
+    /// Passes the turn without moving (for null-move search). Must not be used in check.
+    pub fn play_null(&mut self) {
+        if let Some(ep) = self.ep.take() {
+            self.hash ^= ZOBRIST.en_passant(self.tables.geometry.file(ep));
+        }
+        self.halfmove += 1;
+        if self.turn == Color::Black {
+            self.fullmove += 1;
+        }
+        self.turn = !self.turn;
+        self.hash ^= ZOBRIST.black_to_move;
+    }
+
+    /// The position after a move from the generator (copy-make).
+    pub fn after(&self, m: Move) -> Position {
+        let mut p = self.clone();
+        p.play_unchecked(m);
+        p
+    }
+
+    /// Whether the side to move has a legal en-passant capture onto `ep`.
+    pub(crate) fn any_legal_en_passant(&self, ep: Square) -> bool {
+        let us = self.turn;
+        let candidates = self.tables.pawn_attacks[!us][ep.index()] & self.pieces(us, PieceKind::Pawn);
+        candidates.iter().any(|from| self.en_passant_is_legal(from, ep))
+    }
+
+    /// Whether the en-passant capture `from` x `ep` leaves the mover's king safe.
+    #[inline]
+    pub(crate) fn en_passant_is_legal(&self, from: Square, ep: Square) -> bool {
+        let us = self.turn;
+        let captured = Square((ep.0 as i32 - self.tables.pawn_push[us]) as u8);
+        let occ = (self.occupied() ^ from.bb() ^ captured.bb()) | ep.bb();
+        let king = self.king(us);
+        (self.attackers(king, !us, occ) & !captured.bb()).is_empty()
+    }
+
+    /// Recomputes the hash from scratch (for tests and validation).
+    pub fn compute_hash(&self) -> u64 {
+        let g = self.tables.geometry;
+        let mut h = 0;
+        for sq in self.occupied() {
+            if let Some(p) = self.piece_at(sq) {
+                h ^= ZOBRIST.piece(p.color, p.kind, sq);
+            }
+        }
+        if self.turn == Color::Black {
+            h ^= ZOBRIST.black_to_move;
+        }
+        h ^= ZOBRIST.castling(self.castling);
+        if let Some(ep) = self.ep {
+            h ^= ZOBRIST.en_passant(g.file(ep));
+        }
+        h ^ ZOBRIST.rendezvous(self.rendezvous)
+    }
+
+    /// Whether a king stands on an opponent's citadel (the citadel draw).
+    pub fn is_citadel_draw(&self) -> bool {
+        let t = self.tables;
+        Color::ALL
+            .into_iter()
+            .any(|c| (t.citadel_draw[c] & self.pieces(c, PieceKind::King)).any())
+    }
+
+    /// Whether neither side can ever mate, as the variant's dead-material list says.
+    pub fn is_insufficient_material(&self) -> bool {
+        let spec = self.tables.spec;
+        let material = |c: Color| -> Vec<PieceKind> {
+            let mut v = Vec::new();
+            for k in PieceKind::ALL {
+                if k != PieceKind::King {
+                    for _ in 0..self.pieces(c, k).count() {
+                        v.push(k);
+                    }
+                }
+            }
+            v
+        };
+        let (w, b) = (material(Color::White), material(Color::Black));
+        let dead = |strong: &[PieceKind]| spec.dead_material.iter().any(|d| *d == strong);
+        (w.is_empty() && dead(&b)) || (b.is_empty() && dead(&w))
+    }
+
+    /// The outcome of the position if the game is over, without repetition (which needs the
+    /// game's history; see [`super::game::Game`]). The citadel draw takes precedence over mate;
+    /// mate takes precedence over the 50-move rule.
+    pub fn outcome(&self) -> Option<Outcome> {
+        if self.is_citadel_draw() {
+            return Some(Outcome::Draw(DrawReason::Citadel));
+        }
+        if !self.has_legal_move() {
+            return Some(if self.in_check() {
+                Outcome::Checkmate { winner: !self.turn }
+            } else {
+                Outcome::Draw(DrawReason::Stalemate)
+            });
+        }
+        if self.halfmove >= 100 {
+            return Some(Outcome::Draw(DrawReason::FiftyMoves));
+        }
+        if self.is_insufficient_material() {
+            return Some(Outcome::Draw(DrawReason::InsufficientMaterial));
+        }
+        None
+    }
+
+    /// Whether the side to move has at least one legal move.
+    pub fn has_legal_move(&self) -> bool {
+        self.count_legal_moves() > 0
+    }
+
+    /// Whether this position and `other` are the same for repetition: same pieces, side, castling
+    /// and rendezvous rights, and en-passant possibility.
+    #[inline]
+    pub fn same_for_repetition(&self, other: &Position) -> bool {
+        self.hash == other.hash
+    }
+}

@@ -1,0 +1,296 @@
+//! A slow, obviously-correct move generator written directly from the variant spec: it walks
+//! the grid cell by cell with the spec's vectors and reads the special rules from `spec.rules`,
+//! without the attack tables, pins or bitboard tricks of the fast generator.
+//!
+//! It is the reference the fast generator is tested against, and it tells "illegal here" from
+//! "not a move" when a UCI move is rejected.
+
+use super::{
+    geometry::Square,
+    moves::{Move, MoveKind},
+    piece::{Color, Piece, PieceKind, Vector},
+    position::Position,
+    special::Rule,
+    tables::DIRECTIONS,
+    variant::{Coord, VariantSpec},
+};
+
+fn square(spec: &VariantSpec, c: Coord) -> Option<Square> {
+    spec.geometry.playable_square(c.0 as i32, c.1 as i32)
+}
+
+fn step(spec: &VariantSpec, sq: Square, v: Vector) -> Option<Square> {
+    spec.geometry.offset(sq, v.0 as i32, v.1 as i32)
+}
+
+/// Whether a piece of `kind` may end a move on `sq` (centre-square rules).
+fn may_end_on(spec: &VariantSpec, kind: PieceKind, sq: Square) -> bool {
+    spec.rules.iter().all(|r| match r {
+        Rule::CentreSquare(c) => square(spec, c.square) != Some(sq) || c.may_enter.contains(&kind),
+        Rule::AllSeeingEye(e) => square(spec, e.square) != Some(sq),
+        _ => true,
+    })
+}
+
+/// Whether the All-Seeing Eye attacks `sq`.
+fn eye_sees(spec: &VariantSpec, sq: Square) -> bool {
+    spec.rules.iter().any(|r| match r {
+        Rule::AllSeeingEye(e) => {
+            let Some(eye) = square(spec, e.square) else {
+                return false;
+            };
+            [(1, 1), (1, -1), (-1, 1), (-1, -1)].into_iter().any(|v| {
+                let mut cur = eye;
+                while let Some(next) = step(spec, cur, v) {
+                    if next == sq {
+                        return true;
+                    }
+                    cur = next;
+                }
+                false
+            })
+        }
+        _ => false,
+    })
+}
+
+fn forward(color: Color) -> i8 {
+    if color == Color::White {
+        1
+    } else {
+        -1
+    }
+}
+
+fn slide_vectors(spec: &VariantSpec, kind: PieceKind) -> Vec<Vector> {
+    let Some(p) = spec.piece(kind) else { return Vec::new() };
+    DIRECTIONS
+        .iter()
+        .copied()
+        .filter(|&(df, dr)| {
+            if df == 0 || dr == 0 {
+                p.movement.slides_orthogonally
+            } else {
+                p.movement.slides_diagonally
+            }
+        })
+        .collect()
+}
+
+fn leap_vectors(spec: &VariantSpec, kind: PieceKind) -> Vec<Vector> {
+    spec.piece(kind)
+        .map(|p| p.movement.leaps.iter().flat_map(|g| g.iter().copied()).collect())
+        .unwrap_or_default()
+}
+
+/// Whether the piece on `from` attacks `target` (ignoring where it may end its move).
+fn piece_attacks(pos: &Position, from: Square, piece: Piece, target: Square) -> bool {
+    let spec = pos.variant().spec();
+    if piece.kind == PieceKind::Pawn {
+        let f = forward(piece.color);
+        return [(1, f), (-1, f)]
+            .into_iter()
+            .any(|v| step(spec, from, v) == Some(target));
+    }
+    if leap_vectors(spec, piece.kind)
+        .into_iter()
+        .any(|v| step(spec, from, v) == Some(target))
+    {
+        return true;
+    }
+    slide_vectors(spec, piece.kind).into_iter().any(|v| {
+        let mut cur = from;
+        while let Some(next) = step(spec, cur, v) {
+            if next == target {
+                return true;
+            }
+            if pos.piece_at(next).is_some() {
+                return false;
+            }
+            cur = next;
+        }
+        false
+    })
+}
+
+/// Whether side `by` attacks `sq` (the All-Seeing Eye included).
+pub fn is_attacked(pos: &Position, sq: Square, by: Color) -> bool {
+    let spec = pos.variant().spec();
+    if eye_sees(spec, sq) {
+        return true;
+    }
+    all_squares(spec).any(|from| match pos.piece_at(from) {
+        Some(p) if p.color == by => piece_attacks(pos, from, p, sq),
+        _ => false,
+    })
+}
+
+fn all_squares(spec: &VariantSpec) -> impl Iterator<Item = Square> + '_ {
+    (0..spec.geometry.cells() as u8)
+        .map(Square)
+        .filter(|&s| spec.geometry.is_playable(s))
+}
+
+fn king_square(pos: &Position, color: Color) -> Option<Square> {
+    all_squares(pos.variant().spec()).find(|&s| {
+        pos.piece_at(s)
+            == Some(Piece {
+                color,
+                kind: PieceKind::King,
+            })
+    })
+}
+
+/// Every pseudo-legal move: moves by the pieces' movement, castling with its empty squares, the
+/// rendezvous with its right and pieces, without testing the king's safety.
+pub fn pseudo_legal_moves(pos: &Position) -> Vec<Move> {
+    let spec = pos.variant().spec();
+    let g = spec.geometry;
+    let us = pos.turn();
+    let mut moves = Vec::new();
+    let own = |sq: Square| pos.piece_at(sq).is_some_and(|p| p.color == us);
+    let enemy = |sq: Square| pos.piece_at(sq).is_some_and(|p| p.color != us);
+    let promotion_rank = |sq: Square| {
+        g.rank(sq)
+            == if us == Color::White {
+                spec.pawns.promotion_rank as i32
+            } else {
+                g.height as i32 - 1 - spec.pawns.promotion_rank as i32
+            }
+    };
+
+    for from in all_squares(spec) {
+        let Some(piece) = pos.piece_at(from) else { continue };
+        if piece.color != us {
+            continue;
+        }
+        let kind = piece.kind;
+        if kind == PieceKind::Pawn {
+            let f = forward(us);
+            let add = |to: Square, moves: &mut Vec<Move>| {
+                if promotion_rank(to) {
+                    for &k in spec.pawns.promotion_kinds {
+                        moves.push(Move::promotion(from, to, k));
+                    }
+                } else {
+                    moves.push(Move::new(from, to, MoveKind::Normal));
+                }
+            };
+            if let Some(one) = step(spec, from, (0, f)) {
+                if pos.piece_at(one).is_none() {
+                    if may_end_on(spec, kind, one) {
+                        add(one, &mut moves);
+                    }
+                    let start_rank = if us == Color::White {
+                        spec.pawns.double_step_rank as i32
+                    } else {
+                        g.height as i32 - 1 - spec.pawns.double_step_rank as i32
+                    };
+                    if g.rank(from) == start_rank {
+                        if let Some(two) = step(spec, one, (0, f)) {
+                            if pos.piece_at(two).is_none() && may_end_on(spec, kind, two) {
+                                moves.push(Move::new(from, two, MoveKind::DoubleStep));
+                            }
+                        }
+                    }
+                }
+            }
+            for df in [-1, 1] {
+                if let Some(to) = step(spec, from, (df, f)) {
+                    if enemy(to) && may_end_on(spec, kind, to) {
+                        add(to, &mut moves);
+                    }
+                    if pos.ep_square() == Some(to) {
+                        moves.push(Move::new(from, to, MoveKind::EnPassant));
+                    }
+                }
+            }
+            continue;
+        }
+        for v in leap_vectors(spec, kind) {
+            if let Some(to) = step(spec, from, v) {
+                if !own(to) && may_end_on(spec, kind, to) {
+                    moves.push(Move::new(from, to, MoveKind::Normal));
+                }
+            }
+        }
+        for v in slide_vectors(spec, kind) {
+            let mut cur = from;
+            while let Some(to) = step(spec, cur, v) {
+                if own(to) {
+                    break;
+                }
+                if may_end_on(spec, kind, to) {
+                    moves.push(Move::new(from, to, MoveKind::Normal));
+                }
+                if enemy(to) {
+                    break;
+                }
+                cur = to;
+            }
+        }
+    }
+    moves.sort_by_key(|m| m.raw());
+    moves.dedup();
+
+    for (i, c) in pos.tables().castling.iter().enumerate() {
+        if c.color == us
+            && pos.castling_rights() & (1 << i) != 0
+            && c.must_be_empty.iter().all(|s| pos.piece_at(s).is_none())
+        {
+            moves.push(Move::new(c.king_from, c.king_to, MoveKind::Castle));
+        }
+    }
+    for r in spec.rules {
+        if let Rule::Rendezvous(r) = r {
+            let black = us == Color::Black;
+            let p = square(spec, spec.mirror(r.partner_square, black));
+            let b = square(spec, spec.mirror(r.bishop_square, black));
+            if let (Some(p), Some(b)) = (p, b) {
+                if pos.has_rendezvous_right(us)
+                    && pos.piece_at(p)
+                        == Some(Piece {
+                            color: us,
+                            kind: r.partner,
+                        })
+                    && pos.piece_at(b)
+                        == Some(Piece {
+                            color: us,
+                            kind: PieceKind::Bishop,
+                        })
+                {
+                    moves.push(Move::new(p, b, MoveKind::Rendezvous));
+                }
+            }
+        }
+    }
+    moves
+}
+
+/// The legal moves, from the pseudo-legal ones by playing each and testing the king.
+pub fn legal_moves(pos: &Position) -> Vec<Move> {
+    let us = pos.turn();
+    let in_check = king_square(pos, us).is_some_and(|k| is_attacked(pos, k, !us));
+    pseudo_legal_moves(pos)
+        .into_iter()
+        .filter(|&m| match m.kind() {
+            MoveKind::Castle => {
+                let c = pos
+                    .tables()
+                    .castling
+                    .iter()
+                    .find(|c| c.color == us && c.king_from == m.from() && c.king_to == m.to());
+                let Some(c) = c else { return false };
+                c.must_be_safe.iter().all(|s| !is_attacked(pos, s, !us)) && {
+                    let after = pos.after(m);
+                    !is_attacked(&after, c.king_to, !us)
+                }
+            }
+            MoveKind::Rendezvous => !in_check,
+            _ => {
+                let after = pos.after(m);
+                king_square(&after, us).is_some_and(|k| !is_attacked(&after, k, !us))
+            }
+        })
+        .collect()
+}

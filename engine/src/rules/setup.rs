@@ -1,0 +1,290 @@
+//! An unvalidated position ([`Setup`]) and its validation into a [`Position`].
+
+use super::{
+    geometry::Square,
+    piece::{Color, Piece, PieceKind},
+    position::Position,
+    variant::Variant,
+};
+
+/// What a FEN says, before it is checked against the rules.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setup {
+    /// Pieces by cell number of the variant's grid.
+    pub board: Vec<(Square, Piece)>,
+    /// Side to move.
+    pub turn: Color,
+    /// Castling rights as FEN letters (`K`, `Q`, `k`, `q`).
+    pub castling: Vec<char>,
+    /// The en-passant square, if one is given.
+    pub ep: Option<Square>,
+    /// Halfmove clock.
+    pub halfmove: u32,
+    /// Fullmove number.
+    pub fullmove: u32,
+    /// Rendezvous rights (White, Black); `None` when the FEN does not say (both are then assumed).
+    pub rendezvous: Option<(bool, bool)>,
+}
+
+/// Why a setup is not a legal position of its variant.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PositionError {
+    /// A piece on a cell that does not exist.
+    #[error("piece '{piece}' on {square}, which is not a square of this board")]
+    PieceOnHole {
+        /// The piece letter.
+        piece: char,
+        /// The cell name.
+        square: String,
+    },
+    /// A piece on a square nobody may occupy (the All-Seeing Eye's f6).
+    #[error("piece '{piece}' on {square}, where no piece may stand in this variant")]
+    PieceOnBlockedSquare {
+        /// The piece letter.
+        piece: char,
+        /// The square name.
+        square: String,
+    },
+    /// A piece kind the variant does not use.
+    #[error("piece '{piece}' on {square}: the {kind} is not a piece of {variant}")]
+    PieceNotInVariant {
+        /// The piece letter.
+        piece: char,
+        /// The square name.
+        square: String,
+        /// The kind name.
+        kind: &'static str,
+        /// The variant name.
+        variant: &'static str,
+    },
+    /// Not exactly one king.
+    #[error("{color} has {count} kings, expected exactly one")]
+    KingCount {
+        /// Which side.
+        color: &'static str,
+        /// How many.
+        count: u32,
+    },
+    /// A pawn where no pawn can be.
+    #[error("{color} pawn on {square}: pawns cannot stand on that rank")]
+    PawnOnImpossibleRank {
+        /// Which side.
+        color: &'static str,
+        /// The square name.
+        square: String,
+    },
+    /// A castling right whose king is not on its home square.
+    #[error("castling right '{0}' but the king is not on its home square")]
+    CastlingWithoutKing(char),
+    /// A castling right whose rook is not on its home square.
+    #[error("castling right '{0}' but there is no rook on its home square")]
+    CastlingWithoutRook(char),
+    /// A castling letter the variant does not have.
+    #[error("castling right '{0}' does not exist in this variant")]
+    UnknownCastlingRight(char),
+    /// A castling letter given twice.
+    #[error("castling right '{0}' given twice")]
+    DuplicateCastlingRight(char),
+    /// An impossible en-passant square.
+    #[error("en-passant square {square} is impossible: {reason}")]
+    ImpossibleEnPassant {
+        /// The square name.
+        square: String,
+        /// Why.
+        reason: &'static str,
+    },
+    /// Rendezvous rights given for a variant without the rendezvous.
+    #[error("rendezvous rights given, but {0} has no rendezvous")]
+    NoRendezvousInVariant(&'static str),
+    /// The side that just moved is in check.
+    #[error("the side not to move ({0}) is in check")]
+    OpponentInCheck(&'static str),
+    /// A king on a square the All-Seeing Eye attacks.
+    #[error("{color} king on {square}, a square the All-Seeing Eye attacks")]
+    KingOnSeenSquare {
+        /// Which side.
+        color: &'static str,
+        /// The square name.
+        square: String,
+    },
+}
+
+impl Position {
+    /// Validates a setup as a position of `variant`.
+    pub fn from_setup(variant: Variant, setup: &Setup) -> Result<Position, PositionError> {
+        let tables = variant.tables();
+        let spec = variant.spec();
+        let g = tables.geometry;
+        let mut pos = Position::empty(tables);
+        let name = |sq: Square| g.square_name(sq);
+
+        for &(sq, piece) in &setup.board {
+            if !g.is_playable(sq) {
+                return Err(PositionError::PieceOnHole {
+                    piece: piece.char(),
+                    square: name(sq),
+                });
+            }
+            if tables.blocked.has(sq) {
+                return Err(PositionError::PieceOnBlockedSquare {
+                    piece: piece.char(),
+                    square: name(sq),
+                });
+            }
+            if !tables.kinds.contains(&piece.kind) {
+                return Err(PositionError::PieceNotInVariant {
+                    piece: piece.char(),
+                    square: name(sq),
+                    kind: piece.kind.name(),
+                    variant: spec.name,
+                });
+            }
+            if piece.kind == PieceKind::Pawn {
+                let rank = g.rank(sq);
+                let rel = if piece.color == Color::White {
+                    rank
+                } else {
+                    g.height as i32 - 1 - rank
+                };
+                if rel < spec.pawns.double_step_rank as i32 || rel >= spec.pawns.promotion_rank as i32 {
+                    return Err(PositionError::PawnOnImpossibleRank {
+                        color: piece.color.name(),
+                        square: name(sq),
+                    });
+                }
+            }
+            if pos.piece_at(sq).is_none() {
+                pos.put(sq, piece);
+            }
+        }
+        for c in Color::ALL {
+            let count = pos.pieces(c, PieceKind::King).count();
+            if count != 1 {
+                return Err(PositionError::KingCount { color: c.name(), count });
+            }
+            let k = pos.king(c);
+            if tables.always_attacked.has(k) {
+                return Err(PositionError::KingOnSeenSquare {
+                    color: c.name(),
+                    square: name(k),
+                });
+            }
+        }
+
+        pos.turn = setup.turn;
+        for &letter in &setup.castling {
+            let Some(i) = tables.castling.iter().position(|c| c.letter == letter) else {
+                return Err(PositionError::UnknownCastlingRight(letter));
+            };
+            if pos.castling & (1 << i) != 0 {
+                return Err(PositionError::DuplicateCastlingRight(letter));
+            }
+            let c = tables.castling[i];
+            if pos.piece_at(c.king_from)
+                != Some(Piece {
+                    color: c.color,
+                    kind: PieceKind::King,
+                })
+            {
+                return Err(PositionError::CastlingWithoutKing(letter));
+            }
+            if pos.piece_at(c.rook_from)
+                != Some(Piece {
+                    color: c.color,
+                    kind: PieceKind::Rook,
+                })
+            {
+                return Err(PositionError::CastlingWithoutRook(letter));
+            }
+            pos.castling |= 1 << i;
+        }
+
+        match setup.rendezvous {
+            Some((w, b)) if tables.rendezvous.is_none() && (w || b) => {
+                return Err(PositionError::NoRendezvousInVariant(spec.name));
+            }
+            Some((w, b)) => pos.rendezvous = w as u8 | (b as u8) << 1,
+            None => pos.rendezvous = if tables.rendezvous.is_some() { 3 } else { 0 },
+        }
+        if tables.rendezvous.is_none() {
+            pos.rendezvous = 0;
+        }
+
+        pos.halfmove = setup.halfmove;
+        pos.fullmove = setup.fullmove.max(1);
+
+        let us = pos.turn;
+        if pos.attackers(pos.king(!us), us, pos.occupied()).any() {
+            return Err(PositionError::OpponentInCheck((!us).name()));
+        }
+
+        if let Some(ep) = setup.ep {
+            let err = |reason| {
+                Err(PositionError::ImpossibleEnPassant {
+                    square: name(ep),
+                    reason,
+                })
+            };
+            if !tables.en_passant {
+                return err("this variant has no en passant");
+            }
+            let them = !us;
+            // The pawn of `them` moved from `ep - push` over `ep` to `ep + push` (their push).
+            let push = tables.pawn_push[them];
+            let start = ep.0 as i32 - push;
+            let landed = ep.0 as i32 + push;
+            let start_ok = (0..128).contains(&start) && tables.double_step_from[them].has(Square(start as u8));
+            if !g.is_playable(ep) || !start_ok {
+                return err("not on the square a double step passes");
+            }
+            let (start, landed) = (Square(start as u8), Square(landed as u8));
+            if pos.piece_at(ep).is_some() || pos.piece_at(start).is_some() {
+                return err("the square passed or the pawn's start square is not empty");
+            }
+            if pos.piece_at(landed)
+                != Some(Piece {
+                    color: them,
+                    kind: PieceKind::Pawn,
+                })
+            {
+                return err("no pawn that just made a double step");
+            }
+            if pos.any_legal_en_passant(ep) {
+                pos.ep = Some(ep);
+            }
+        }
+
+        pos.hash = pos.compute_hash();
+        debug_assert_eq!(pos.hash, pos.compute_hash());
+        Ok(pos)
+    }
+
+    /// The setup of this position (what a FEN of it says).
+    pub fn to_setup(&self) -> Setup {
+        let t = self.tables;
+        Setup {
+            board: self
+                .occupied()
+                .iter()
+                .filter_map(|sq| self.piece_at(sq).map(|p| (sq, p)))
+                .collect(),
+            turn: self.turn,
+            castling: t
+                .castling
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| self.castling & (1 << i) != 0)
+                .map(|(_, c)| c.letter)
+                .collect(),
+            ep: self.ep,
+            halfmove: self.halfmove,
+            fullmove: self.fullmove,
+            rendezvous: t.rendezvous.map(|_| {
+                (
+                    self.has_rendezvous_right(Color::White),
+                    self.has_rendezvous_right(Color::Black),
+                )
+            }),
+        }
+    }
+}

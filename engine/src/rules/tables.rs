@@ -1,0 +1,380 @@
+//! Attack and ray tables generated once per variant from its spec, read-only afterwards.
+//!
+//! Slider rays stop at holes and at the grid edge here, at build time, so move generation never
+//! has to look at the geometry again.
+
+use super::{
+    geometry::{Bitboard, Geometry, Square},
+    piece::{ByColor, ByKind, Color, PieceKind, Vector},
+    variant::{Coord, VariantSpec},
+};
+
+/// The eight slide directions: N, E, NE, NW (cell number grows) then S, W, SW, SE (it shrinks).
+/// The opposite of direction `d` is `d ^ 4`.
+pub const DIRECTIONS: [Vector; 8] = [(0, 1), (1, 0), (1, 1), (-1, 1), (0, -1), (-1, 0), (-1, -1), (1, -1)];
+/// Orthogonal direction indices.
+pub const ORTHOGONAL: [usize; 4] = [0, 1, 4, 5];
+/// Diagonal direction indices.
+pub const DIAGONAL: [usize; 4] = [2, 3, 6, 7];
+/// Marks "no direction" in [`Tables::direction`].
+pub const NO_DIRECTION: u8 = 0xff;
+
+/// A castling move resolved to squares.
+#[derive(Clone, Copy, Debug)]
+pub struct Castling {
+    /// Whose castling it is.
+    pub color: Color,
+    /// The FEN letter (upper case for White).
+    pub letter: char,
+    /// King side (`O-O`) or queen side (`O-O-O`).
+    pub king_side: bool,
+    /// King start.
+    pub king_from: Square,
+    /// King destination.
+    pub king_to: Square,
+    /// Rook start.
+    pub rook_from: Square,
+    /// Rook destination.
+    pub rook_to: Square,
+    /// Squares that must be empty.
+    pub must_be_empty: Bitboard,
+    /// Squares the opponent must not attack.
+    pub must_be_safe: Bitboard,
+}
+
+/// Leapers that share a group of vectors: attack detection looks each group up once.
+#[derive(Clone, Debug)]
+pub struct LeapGroup {
+    /// The kinds that have this group among their leaps.
+    pub kinds: Vec<PieceKind>,
+    /// For each square, the squares from which such a leaper attacks it.
+    pub from: Box<[Bitboard; 128]>,
+}
+
+/// The rendezvous resolved to squares.
+#[derive(Clone, Copy, Debug)]
+pub struct RendezvousSquares {
+    /// The kind that swaps with the bishop (princess or champion).
+    pub partner: PieceKind,
+    /// Where the partner must stand, per colour.
+    pub partner_square: ByColor<Square>,
+    /// Where the bishop must stand, per colour.
+    pub bishop_square: ByColor<Square>,
+}
+
+/// The tables of one variant.
+pub struct Tables {
+    /// The spec the tables were built from.
+    pub spec: &'static VariantSpec,
+    /// The board.
+    pub geometry: Geometry,
+    /// `rays[d][sq]`: the squares from `sq` in direction `d` on an empty board.
+    pub rays: Box<[[Bitboard; 128]; 8]>,
+    /// `direction[a][b]`: the direction from `a` to `b` when they share a line, else [`NO_DIRECTION`].
+    pub direction: Box<[[u8; 128]; 128]>,
+    /// Leap targets of each kind from each square (its slides not included).
+    pub leaps: Box<ByKind<[Bitboard; 128]>>,
+    /// Distinct leap groups for attack detection.
+    pub leap_groups: Vec<LeapGroup>,
+    /// For each kind: (slides orthogonally, slides diagonally).
+    pub slides: ByKind<(bool, bool)>,
+    /// Kinds that slide orthogonally.
+    pub orthogonal_sliders: Vec<PieceKind>,
+    /// Kinds that slide diagonally.
+    pub diagonal_sliders: Vec<PieceKind>,
+    /// Kinds in play, pawns and king included.
+    pub kinds: Vec<PieceKind>,
+    /// Kinds in play other than pawn and king.
+    pub officers: Vec<PieceKind>,
+    /// Squares a pawn of the given colour on a square attacks.
+    pub pawn_attacks: Box<ByColor<[Bitboard; 128]>>,
+    /// Cell-number step of a pawn's single push.
+    pub pawn_push: ByColor<i32>,
+    /// Squares from which a pawn may double-step.
+    pub double_step_from: ByColor<Bitboard>,
+    /// Squares on which a pawn promotes.
+    pub promotion_squares: ByColor<Bitboard>,
+    /// The kinds a pawn promotes to.
+    pub promotion_kinds: &'static [PieceKind],
+    /// Whether en passant exists.
+    pub en_passant: bool,
+    /// Squares not on the first file (pawn captures towards lower files start there).
+    pub not_first_file: Bitboard,
+    /// Squares not on the last file.
+    pub not_last_file: Bitboard,
+    /// Squares where a kind may not end a move (the centre-square rules).
+    pub forbidden: ByKind<Bitboard>,
+    /// Squares attacked for both sides by something that is not a piece (the All-Seeing Eye).
+    pub always_attacked: Bitboard,
+    /// Squares that can never hold a piece although they exist (the All-Seeing Eye's own square).
+    pub blocked: Bitboard,
+    /// The castling moves, in rights-bit order.
+    pub castling: Vec<Castling>,
+    /// For each square, the castling rights that survive a move from or to it.
+    pub castling_keep: Box<[u8; 128]>,
+    /// The rendezvous, when the variant has it.
+    pub rendezvous: Option<RendezvousSquares>,
+    /// Squares where a king of the colour arriving draws the game (opponent's citadels).
+    pub citadel_draw: ByColor<Bitboard>,
+}
+
+impl Tables {
+    /// Builds the tables of a spec. Specs are compile-time data, so an inconsistent spec is a
+    /// programming error and panics here; a test builds every variant.
+    pub fn build(spec: &'static VariantSpec) -> Tables {
+        let g = spec.geometry;
+        let n = g.cells();
+        assert!(n <= 128, "{}: board has more than 128 cells", spec.id);
+        let squares = || (0..n as u8).map(Square).filter(move |&s| g.is_playable(s));
+
+        let mut rays = Box::new([[Bitboard::EMPTY; 128]; 8]);
+        for (d, &(df, dr)) in DIRECTIONS.iter().enumerate() {
+            for sq in squares() {
+                let mut bb = Bitboard::EMPTY;
+                let mut cur = sq;
+                while let Some(next) = g.offset(cur, df as i32, dr as i32) {
+                    bb |= next.bb();
+                    cur = next;
+                }
+                rays[d][sq.index()] = bb;
+            }
+        }
+        // The sentinel trick in ray attacks needs these to be empty.
+        for (d, ray) in rays.iter().enumerate() {
+            assert!(if d < 4 { ray[127].is_empty() } else { ray[0].is_empty() });
+        }
+
+        let mut direction = Box::new([[NO_DIRECTION; 128]; 128]);
+        for a in squares() {
+            for (d, ray) in rays.iter().enumerate() {
+                for b in ray[a.index()] {
+                    direction[a.index()][b.index()] = d as u8;
+                }
+            }
+        }
+
+        let leap_set = |sq: Square, vectors: &[Vector], sign: i32| {
+            let mut bb = Bitboard::EMPTY;
+            for &(df, dr) in vectors {
+                if let Some(t) = g.offset(sq, sign * df as i32, sign * dr as i32) {
+                    bb |= t.bb();
+                }
+            }
+            bb
+        };
+
+        let mut leaps = Box::new(ByKind([[Bitboard::EMPTY; 128]; 10]));
+        let mut groups: Vec<(&'static [Vector], Vec<PieceKind>)> = Vec::new();
+        let mut slides = ByKind::default();
+        let mut orthogonal_sliders = Vec::new();
+        let mut diagonal_sliders = Vec::new();
+        let mut kinds = Vec::new();
+        let mut officers = Vec::new();
+        for p in spec.pieces {
+            assert!(!kinds.contains(&p.kind), "{}: {:?} listed twice", spec.id, p.kind);
+            kinds.push(p.kind);
+            if p.kind == PieceKind::Pawn {
+                continue;
+            }
+            if p.kind != PieceKind::King {
+                officers.push(p.kind);
+            }
+            for group in p.movement.leaps {
+                for sq in squares() {
+                    leaps[p.kind][sq.index()] |= leap_set(sq, group, 1);
+                }
+                match groups.iter_mut().find(|(v, _)| *v == *group) {
+                    Some((_, ks)) => ks.push(p.kind),
+                    None => groups.push((group, vec![p.kind])),
+                }
+            }
+            slides[p.kind] = (p.movement.slides_orthogonally, p.movement.slides_diagonally);
+            if p.movement.slides_orthogonally {
+                orthogonal_sliders.push(p.kind);
+            }
+            if p.movement.slides_diagonally {
+                diagonal_sliders.push(p.kind);
+            }
+        }
+        assert!(kinds.contains(&PieceKind::King), "{}: no king", spec.id);
+        assert!(kinds.contains(&PieceKind::Pawn), "{}: no pawn", spec.id);
+        let leap_groups = groups
+            .into_iter()
+            .map(|(vectors, kinds)| {
+                let mut from = Box::new([Bitboard::EMPTY; 128]);
+                for sq in squares() {
+                    from[sq.index()] = leap_set(sq, vectors, -1);
+                }
+                LeapGroup { kinds, from }
+            })
+            .collect();
+
+        let mut pawn_attacks = Box::new(ByColor([[Bitboard::EMPTY; 128]; 2]));
+        for sq in squares() {
+            pawn_attacks[Color::White][sq.index()] = leap_set(sq, &[(1, 1), (-1, 1)], 1);
+            pawn_attacks[Color::Black][sq.index()] = leap_set(sq, &[(1, -1), (-1, -1)], 1);
+        }
+        let w = g.width as i32;
+        let h = g.height as i32;
+        let pawn_push = ByColor([w, -w]);
+        let double_step_from = ByColor([
+            g.rank_mask(spec.pawns.double_step_rank as i32) & g.playable,
+            g.rank_mask(h - 1 - spec.pawns.double_step_rank as i32) & g.playable,
+        ]);
+        let promotion_squares = ByColor([
+            g.rank_mask(spec.pawns.promotion_rank as i32) & g.playable,
+            g.rank_mask(h - 1 - spec.pawns.promotion_rank as i32) & g.playable,
+        ]);
+        for k in spec.pawns.promotion_kinds {
+            assert!(kinds.contains(k), "{}: promotion to a kind not in play", spec.id);
+        }
+
+        let resolve = |c: Coord| -> Square {
+            g.playable_square(c.0 as i32, c.1 as i32)
+                .unwrap_or_else(|| panic!("{}: square {:?} is not on the board", spec.id, c))
+        };
+        let mask = |cs: &[Coord], black: bool| -> Bitboard {
+            cs.iter()
+                .fold(Bitboard::EMPTY, |acc, &c| acc | resolve(spec.mirror(c, black)).bb())
+        };
+
+        let mut castling = Vec::new();
+        for color in Color::ALL {
+            let black = color == Color::Black;
+            for c in spec.castling {
+                castling.push(Castling {
+                    color,
+                    letter: if black { c.letter.to_ascii_lowercase() } else { c.letter },
+                    king_side: c.king_side,
+                    king_from: resolve(spec.mirror(c.king_from, black)),
+                    king_to: resolve(spec.mirror(c.king_to, black)),
+                    rook_from: resolve(spec.mirror(c.rook_from, black)),
+                    rook_to: resolve(spec.mirror(c.rook_to, black)),
+                    must_be_empty: mask(c.must_be_empty, black),
+                    must_be_safe: mask(c.must_be_safe, black),
+                });
+            }
+        }
+        assert!(castling.len() <= 8, "{}: at most 8 castling moves", spec.id);
+        let mut castling_keep = Box::new([0xffu8; 128]);
+        for (i, c) in castling.iter().enumerate() {
+            castling_keep[c.king_from.index()] &= !(1 << i);
+            castling_keep[c.rook_from.index()] &= !(1 << i);
+        }
+
+        let first_file = g.file_mask(0);
+        let last_file = g.file_mask(w - 1);
+        let mut tables = Tables {
+            spec,
+            geometry: g,
+            rays,
+            direction,
+            leaps,
+            leap_groups,
+            slides,
+            orthogonal_sliders,
+            diagonal_sliders,
+            kinds,
+            officers,
+            pawn_attacks,
+            pawn_push,
+            double_step_from,
+            promotion_squares,
+            promotion_kinds: spec.pawns.promotion_kinds,
+            en_passant: spec.pawns.en_passant,
+            not_first_file: g.playable & !first_file,
+            not_last_file: g.playable & !last_file,
+            forbidden: ByKind::default(),
+            always_attacked: Bitboard::EMPTY,
+            blocked: Bitboard::EMPTY,
+            castling,
+            castling_keep,
+            rendezvous: None,
+            citadel_draw: ByColor::default(),
+        };
+        for rule in spec.rules {
+            rule.build(&mut tables, &resolve);
+        }
+        tables
+    }
+
+    /// The squares from `sq` in direction `d` up to and including the first piece of `occ`.
+    #[inline(always)]
+    pub fn ray_attacks(&self, d: usize, sq: Square, occ: Bitboard) -> Bitboard {
+        let ray = self.rays[d][sq.index()];
+        if d < 4 {
+            let blocker = ((ray.0 & occ.0) | (1u128 << 127)).trailing_zeros() as usize;
+            Bitboard(ray.0 ^ self.rays[d][blocker].0)
+        } else {
+            let blocker = 127 - ((ray.0 & occ.0) | 1).leading_zeros() as usize;
+            Bitboard(ray.0 ^ self.rays[d][blocker].0)
+        }
+    }
+
+    /// Rook-line attacks from `sq` with the given occupancy.
+    #[inline(always)]
+    pub fn orthogonal_attacks(&self, sq: Square, occ: Bitboard) -> Bitboard {
+        self.ray_attacks(0, sq, occ)
+            | self.ray_attacks(1, sq, occ)
+            | self.ray_attacks(4, sq, occ)
+            | self.ray_attacks(5, sq, occ)
+    }
+
+    /// Bishop-line attacks from `sq` with the given occupancy.
+    #[inline(always)]
+    pub fn diagonal_attacks(&self, sq: Square, occ: Bitboard) -> Bitboard {
+        self.ray_attacks(2, sq, occ)
+            | self.ray_attacks(3, sq, occ)
+            | self.ray_attacks(6, sq, occ)
+            | self.ray_attacks(7, sq, occ)
+    }
+
+    /// Rook-line squares from `sq` on an empty board.
+    #[inline(always)]
+    pub fn orthogonal_rays(&self, sq: Square) -> Bitboard {
+        let i = sq.index();
+        self.rays[0][i] | self.rays[1][i] | self.rays[4][i] | self.rays[5][i]
+    }
+
+    /// Bishop-line squares from `sq` on an empty board.
+    #[inline(always)]
+    pub fn diagonal_rays(&self, sq: Square) -> Bitboard {
+        let i = sq.index();
+        self.rays[2][i] | self.rays[3][i] | self.rays[6][i] | self.rays[7][i]
+    }
+
+    /// The squares strictly between `a` and `b` when they share a line, else empty.
+    #[inline(always)]
+    pub fn between(&self, a: Square, b: Square) -> Bitboard {
+        let d = self.direction[a.index()][b.index()];
+        if d == NO_DIRECTION {
+            Bitboard::EMPTY
+        } else {
+            self.rays[d as usize][a.index()] & self.rays[(d ^ 4) as usize][b.index()]
+        }
+    }
+
+    /// Whether the kind slides orthogonally in this variant.
+    pub fn slides_orthogonally(&self, kind: PieceKind) -> bool {
+        self.orthogonal_sliders.contains(&kind)
+    }
+
+    /// Whether the kind slides diagonally in this variant.
+    pub fn slides_diagonally(&self, kind: PieceKind) -> bool {
+        self.diagonal_sliders.contains(&kind)
+    }
+
+    /// Squares a piece of `kind` on `sq` attacks with the given occupancy (not for pawns).
+    #[inline(always)]
+    pub fn attacks(&self, kind: PieceKind, sq: Square, occ: Bitboard) -> Bitboard {
+        let mut bb = self.leaps[kind][sq.index()];
+        let (orthogonal, diagonal) = self.slides[kind];
+        if orthogonal {
+            bb |= self.orthogonal_attacks(sq, occ);
+        }
+        if diagonal {
+            bb |= self.diagonal_attacks(sq, occ);
+        }
+        bb
+    }
+}

@@ -1,0 +1,22 @@
+//! Celtic Citadel: the basic Persian Chess rules only (no rendezvous, no centre-square rule).
+
+use super::persian_common::*;
+use crate::rules::{
+    special::Rule,
+    variant::{Variant, VariantSpec},
+};
+
+/// The spec of Celtic Citadel.
+pub const SPEC: VariantSpec = VariantSpec {
+    variant: Variant::CelticCitadel,
+    id: "celtic-citadel",
+    aliases: &["celtic", "citadel", "celticcitadel"],
+    name: "Celtic Citadel",
+    geometry: GEOMETRY,
+    pieces: PRINCESS_PIECES,
+    start_fen: "f9f/1rnbqkbsnr1/1ppppppppp1/11/11/11/11/11/1PPPPPPPPP1/1RNBQKBSNR1/F9F w KQkq - 0 1",
+    pawns: PAWNS,
+    castling: CASTLING,
+    dead_material: DEAD_MATERIAL,
+    rules: &[Rule::CitadelDraw(CITADEL_DRAW)],
+};

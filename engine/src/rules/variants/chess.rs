@@ -1,0 +1,50 @@
+//! Orthodox chess on 8x8 (FIDE rules), used to check the generic move generator against
+//! well-known perft numbers.
+
+use super::persian_common::{BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK};
+use crate::rules::{
+    geometry::Geometry,
+    piece::PieceKind,
+    variant::{CastlingSpec, PawnSpec, Variant, VariantSpec},
+};
+
+/// The spec of chess.
+pub const SPEC: VariantSpec = VariantSpec {
+    variant: Variant::Chess,
+    id: "chess",
+    aliases: &["standard", "fromposition", "orthodox"],
+    name: "Chess",
+    geometry: Geometry::rectangle(8, 8),
+    pieces: &[PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING],
+    start_fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    pawns: PawnSpec {
+        double_step_rank: 1,
+        promotion_rank: 7,
+        promotion_kinds: &[PieceKind::Queen, PieceKind::Rook, PieceKind::Bishop, PieceKind::Knight],
+        en_passant: true,
+    },
+    castling: &[
+        CastlingSpec {
+            letter: 'K',
+            king_side: true,
+            king_from: (4, 0),
+            king_to: (6, 0),
+            rook_from: (7, 0),
+            rook_to: (5, 0),
+            must_be_empty: &[(5, 0), (6, 0)],
+            must_be_safe: &[(4, 0), (5, 0), (6, 0)],
+        },
+        CastlingSpec {
+            letter: 'Q',
+            king_side: false,
+            king_from: (4, 0),
+            king_to: (2, 0),
+            rook_from: (0, 0),
+            rook_to: (3, 0),
+            must_be_empty: &[(3, 0), (2, 0), (1, 0)],
+            must_be_safe: &[(4, 0), (3, 0), (2, 0)],
+        },
+    ],
+    dead_material: &[&[], &[PieceKind::Bishop], &[PieceKind::Knight]],
+    rules: &[],
+};

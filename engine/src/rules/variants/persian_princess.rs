@@ -1,0 +1,38 @@
+//! Persian Princess: basic rules plus the princess-bishop rendezvous and the f6 centre square
+//! (only pawns and princesses may end a move there).
+
+use super::persian_common::*;
+use crate::rules::{
+    piece::PieceKind,
+    special::{centre_square::CentreSquare, rendezvous::Rendezvous, Rule},
+    variant::{Variant, VariantSpec},
+};
+
+/// The rendezvous of the princess (g2) with a bishop (h2).
+pub const PRINCESS_RENDEZVOUS: Rendezvous = Rendezvous {
+    partner: PieceKind::Princess,
+    partner_square: (6, 1),
+    bishop_square: (7, 1),
+};
+
+/// The spec of Persian Princess.
+pub const SPEC: VariantSpec = VariantSpec {
+    variant: Variant::PersianPrincess,
+    id: "persian-princess",
+    aliases: &["princess", "persian", "persianchess"],
+    name: "Persian Princess",
+    geometry: GEOMETRY,
+    pieces: PRINCESS_PIECES,
+    start_fen: "f9f/1rnbqksbnr1/1ppppppppp1/11/11/11/11/11/1PPPPPPPPP1/1RNBQKSBNR1/F9F w KQkq - 0 1 Rr",
+    pawns: PAWNS,
+    castling: CASTLING,
+    dead_material: DEAD_MATERIAL,
+    rules: &[
+        Rule::CitadelDraw(CITADEL_DRAW),
+        Rule::Rendezvous(PRINCESS_RENDEZVOUS),
+        Rule::CentreSquare(CentreSquare {
+            square: (5, 5),
+            may_enter: &[PieceKind::Pawn, PieceKind::Princess],
+        }),
+    ],
+};
