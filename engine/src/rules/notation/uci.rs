@@ -55,13 +55,18 @@ pub enum IllegalUciMoveError {
         /// The square.
         square: String,
     },
-    /// The piece cannot move like that in this game at all.
-    #[error("{mv}: not a move of the {piece} in this game")]
+    /// The piece cannot go there: not its way of moving, its path is blocked, the target holds
+    /// a piece of its own side, or the rules bar the square for it.
+    #[error("{mv}: the {piece} cannot move from {from} to {to}")]
     NotAMove {
         /// The move.
         mv: String,
         /// The piece name.
         piece: &'static str,
+        /// From-square name.
+        from: String,
+        /// To-square name.
+        to: String,
     },
     /// The move exists but is illegal here (leaves the king in check, castling through check,
     /// rendezvous already used or in check, ...).
@@ -190,6 +195,22 @@ impl UciMove {
                 })
             }
         };
+        if let Some(r) = pos.tables().rendezvous {
+            let us = pos.turn();
+            if from_sq == r.partner_square[us]
+                && to_sq == r.bishop_square[us]
+                && piece.kind == r.partner
+                && pos
+                    .piece_at(to_sq)
+                    .is_some_and(|p| p.color == us && p.kind == PieceKind::Bishop)
+                && !pos.has_rendezvous_right(us)
+            {
+                return Err(IllegalUciMoveError::IllegalHere {
+                    mv,
+                    reason: "the rendezvous was already used",
+                });
+            }
+        }
         match crate::rules::reference::pseudo_legal_moves(pos)
             .into_iter()
             .find(|m| matches(m))
@@ -220,6 +241,8 @@ impl UciMove {
                     None => Err(IllegalUciMoveError::NotAMove {
                         mv,
                         piece: piece.kind.name(),
+                        from: g.square_name(from_sq),
+                        to: g.square_name(to_sq),
                     }),
                 }
             }

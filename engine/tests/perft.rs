@@ -1,0 +1,129 @@
+//! The one perft runner: every suite in `data/perft/*.perft`, every position, every depth.
+//!
+//! File format (one record per blank-line-separated block):
+//! `variant <id>` (once, before the positions), `id <name>`, `fen <FEN>`, `perft <depth> <nodes>`;
+//! `#` starts a comment line.
+//!
+//! Besides the fast generator's counts, each position's low depths are recounted with the slow
+//! reference generator written directly from the spec, so regression numbers produced by this
+//! engine are also checked by independent code.
+
+use std::{fs, path::PathBuf};
+
+use engine::rules::{perft::perft, reference, Position, Variant};
+
+struct Case {
+    file: String,
+    variant: Variant,
+    id: String,
+    fen: String,
+    depths: Vec<(u32, u64)>,
+}
+
+fn load_suites() -> Vec<Case> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../data/perft");
+    let mut files: Vec<_> = fs::read_dir(&dir)
+        .expect("data/perft exists")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "perft"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 5, "expected a suite per variant in {}", dir.display());
+    let mut cases = Vec::new();
+    for path in files {
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        let text = fs::read_to_string(&path).expect("suite readable");
+        let mut variant = None;
+        for line in text
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        {
+            let (key, rest) = line.split_once(' ').unwrap_or((line, ""));
+            match key {
+                "variant" => variant = Some(rest.parse::<Variant>().expect("known variant")),
+                "id" => cases.push(Case {
+                    file: name.clone(),
+                    variant: variant.expect("variant line before positions"),
+                    id: rest.to_string(),
+                    fen: String::new(),
+                    depths: Vec::new(),
+                }),
+                "fen" => cases.last_mut().expect("fen after id").fen = rest.to_string(),
+                "perft" => {
+                    let (d, n) = rest.split_once(' ').expect("perft <depth> <nodes>");
+                    cases
+                        .last_mut()
+                        .expect("perft after id")
+                        .depths
+                        .push((d.parse().unwrap(), n.parse().unwrap()));
+                }
+                other => panic!("{name}: unknown key '{other}'"),
+            }
+        }
+    }
+    cases
+}
+
+fn reference_perft(pos: &Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    reference::legal_moves(pos)
+        .into_iter()
+        .map(|m| reference_perft(&pos.after(m), depth - 1))
+        .sum()
+}
+
+#[test]
+fn perft_suites() {
+    let cases = load_suites();
+    let mut failures = Vec::new();
+    for case in &cases {
+        let pos = Position::from_fen(case.variant, &case.fen)
+            .unwrap_or_else(|e| panic!("{} {}: bad FEN: {e}", case.file, case.id));
+        for &(depth, expected) in &case.depths {
+            let got = perft(&pos, depth);
+            if got != expected {
+                failures.push(format!(
+                    "{} {} depth {depth}: expected {expected}, got {got}",
+                    case.file, case.id
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "perft mismatches:\n{}", failures.join("\n"));
+}
+
+#[test]
+fn every_variant_has_its_reference_start_numbers() {
+    let cases = load_suites();
+    for v in Variant::ALL {
+        let start = cases
+            .iter()
+            .find(|c| c.variant == v && c.id == "startpos")
+            .unwrap_or_else(|| panic!("no startpos case for {v}"));
+        assert_eq!(Position::from_fen(v, &start.fen).unwrap(), Position::startpos(v));
+        let deepest = start.depths.iter().map(|d| d.0).max().unwrap_or(0);
+        assert!(deepest >= 5, "{v}: start position must be checked to depth 5");
+    }
+}
+
+#[test]
+fn reference_generator_agrees_at_low_depth() {
+    for case in load_suites() {
+        let pos = Position::from_fen(case.variant, &case.fen).unwrap();
+        for &(depth, expected) in &case.depths {
+            // The reference generator is slow: recount only small trees.
+            if expected <= 20_000 {
+                assert_eq!(
+                    reference_perft(&pos, depth),
+                    expected,
+                    "{} {} depth {depth} (reference generator)",
+                    case.file,
+                    case.id
+                );
+            }
+        }
+    }
+}
