@@ -9,3 +9,4 @@
 //! ```
 
 pub mod rules;
+pub mod uci;

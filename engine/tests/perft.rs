@@ -8,6 +8,8 @@
 //! reference generator written directly from the spec, so regression numbers produced by this
 //! engine are also checked by independent code.
 
+#![allow(clippy::unwrap_used)]
+
 use std::{fs, path::PathBuf};
 
 use engine::rules::{perft::perft, reference, Position, Variant};

@@ -1,5 +1,7 @@
 //! One test per special rule, with the negative cases (shared rules document, sections 4-10).
 
+#![allow(clippy::unwrap_used)]
+
 use engine::rules::{
     Color, DrawReason, IllegalUciMoveError, MoveKind, Outcome, Piece, PieceKind, Position, PositionError, Setup,
     UciError, Variant,

@@ -484,7 +484,7 @@ impl Position {
             v
         };
         let (w, b) = (material(Color::White), material(Color::Black));
-        let dead = |strong: &[PieceKind]| spec.dead_material.iter().any(|d| *d == strong);
+        let dead = |strong: &[PieceKind]| spec.dead_material.contains(&strong);
         (w.is_empty() && dead(&b)) || (b.is_empty() && dead(&w))
     }
 
