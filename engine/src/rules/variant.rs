@@ -35,6 +35,9 @@ impl Variant {
         Variant::Chess,
     ];
 
+    /// The variant used when none is named (command line, UCI, tools).
+    pub const DEFAULT: Variant = Variant::PersianPrincess;
+
     /// The four Persian Chess sub-variants.
     pub const PERSIAN: [Variant; 4] = [
         Variant::CelticCitadel,

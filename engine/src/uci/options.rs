@@ -56,7 +56,7 @@ pub const OPTIONS: &[OptionSpec] = &[
     OptionSpec {
         name: UCI_VARIANT,
         kind: OptionKind::Combo {
-            default: Variant::PersianPrincess.id(),
+            default: Variant::DEFAULT.id(),
             vars: &VARIANT_IDS,
         },
     },
