@@ -8,5 +8,9 @@
 //! assert_eq!(perft(&pos, 2), 625);
 //! ```
 
+pub mod bench;
+pub mod engine;
+pub mod eval;
 pub mod rules;
+pub mod search;
 pub mod uci;

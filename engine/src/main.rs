@@ -4,15 +4,21 @@ use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
-use engine::rules::{perft, Color, Position, Square, Variant};
+use engine::rules::{perft, Color, Position, Variant};
 
 /// Persian Chess engine: rules, perft and board display for Celtic Citadel, Persian Princess,
 /// Egyptian Eye, Oriental Omega and chess.
 #[derive(Parser)]
-#[command(version, about, long_about = None)]
+#[command(
+    version,
+    about,
+    long_about = "Persian Chess engine: rules, search and UCI for Celtic Citadel, Persian \
+Princess, Egyptian Eye, Oriental Omega and chess.\n\nWithout a subcommand the engine speaks UCI on standard input and \
+output (choose the variant with `setoption name UCI_Variant value <id>`)."
+)]
 struct Cli {
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 #[derive(Subcommand)]
@@ -48,6 +54,60 @@ enum Command {
     },
     /// Lists the variants with their ids and aliases.
     Variants,
+    /// Speaks UCI on standard input and output (the default without a subcommand).
+    Uci,
+    /// Searches the fixed bench positions of every variant to a fixed depth and prints the node
+    /// total (the behaviour signature of search and evaluation) and the speed.
+    Bench {
+        /// Search depth.
+        #[arg(default_value_t = engine::bench::DEFAULT_DEPTH)]
+        depth: u32,
+        /// Only this variant (default: all).
+        #[arg(short, long)]
+        variant: Option<String>,
+    },
+    /// Prints the static evaluation of a position with its terms.
+    Eval {
+        /// Variant id or alias.
+        #[arg(short, long, default_value = "persian-princess")]
+        variant: String,
+        /// The position (default: the start position).
+        #[arg(short, long)]
+        fen: Option<String>,
+        /// Moves in UCI notation to play from the position first.
+        #[arg(short, long, num_args = 1.., value_delimiter = ' ')]
+        moves: Vec<String>,
+    },
+    /// Searches a position and prints each iteration with its principal variation in UCI and SAN.
+    Analyse {
+        /// Variant id or alias.
+        #[arg(short, long, default_value = "persian-princess")]
+        variant: String,
+        /// The position (default: the start position).
+        #[arg(short, long)]
+        fen: Option<String>,
+        /// Moves in UCI notation to play from the position first.
+        #[arg(short, long, num_args = 1.., value_delimiter = ' ')]
+        moves: Vec<String>,
+        /// Search depth (default: 12 unless a time or node limit is given).
+        #[arg(short, long)]
+        depth: Option<u32>,
+        /// Search time in milliseconds.
+        #[arg(short, long)]
+        time: Option<u64>,
+        /// Node limit.
+        #[arg(short, long)]
+        nodes: Option<u64>,
+        /// Number of principal variations.
+        #[arg(long, default_value_t = 1)]
+        multipv: usize,
+        /// Transposition table size in MB.
+        #[arg(long, default_value_t = 64)]
+        hash: usize,
+        /// Search threads.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+    },
 }
 
 fn load(variant: &str, fen: Option<&str>, moves: &[String]) -> Result<Position> {
@@ -63,40 +123,95 @@ fn load(variant: &str, fen: Option<&str>, moves: &[String]) -> Result<Position> 
     Ok(pos)
 }
 
-fn diagram(pos: &Position) -> String {
-    let t = pos.tables();
-    let g = t.geometry;
-    let mut out = String::new();
-    for rank in (0..g.height as i32).rev() {
-        out.push_str(&format!("{:>3} ", rank + 1));
-        for file in 0..g.width as i32 {
-            let sq = Square((rank * g.width as i32 + file) as u8);
-            let c = if !g.is_playable(sq) {
-                ' '
-            } else if let Some(p) = pos.piece_at(sq) {
-                p.char()
-            } else if t.blocked.has(sq) {
-                '*'
-            } else {
-                '.'
-            };
-            out.push(' ');
-            out.push(c);
-        }
-        out.push('\n');
-    }
-    out.push_str("    ");
-    for file in 0..g.width {
-        out.push(' ');
-        out.push((b'a' + file) as char);
-    }
-    out.push('\n');
-    out
-}
-
 fn main() -> Result<()> {
     let cli = Cli::parse();
-    match cli.command {
+    let Some(command) = cli.command else {
+        engine::uci::session::run_stdio()?;
+        return Ok(());
+    };
+    match command {
+        Command::Uci => engine::uci::session::run_stdio()?,
+        Command::Bench { depth, variant } => {
+            let variants = match variant {
+                Some(v) => vec![v.parse::<Variant>()?],
+                None => Variant::ALL.to_vec(),
+            };
+            let r = engine::bench::run(depth.clamp(1, 64), &variants, &mut |l| println!("{l}"));
+            println!("Bench: {} nodes {} nps", r.nodes, r.nps);
+        }
+        Command::Eval { variant, fen, moves } => {
+            let pos = load(&variant, fen.as_deref(), &moves)?;
+            print!("{}", pos.diagram());
+            println!("FEN: {}\n", pos.fen());
+            print!("{}", engine::uci::session::eval_report(&pos));
+        }
+        Command::Analyse {
+            variant,
+            fen,
+            moves,
+            depth,
+            time,
+            nodes,
+            multipv,
+            hash,
+            threads,
+        } => {
+            let pos = load(&variant, fen.as_deref(), &moves)?;
+            let mut e = engine::engine::Engine::new();
+            e.set_variant(pos.variant());
+            e.set_hash(hash);
+            e.set_threads(threads);
+            e.set_multipv(multipv);
+            e.set_position(Some(&pos.fen()), &[])
+                .map_err(|e| anyhow::anyhow!("{e}"))?;
+            print!("{}", pos.diagram());
+            println!("FEN: {}", pos.fen());
+            if let Some(o) = pos.outcome() {
+                println!("The game is over: {} ({})", o.result(), o.description());
+                return Ok(());
+            }
+            let limits = engine::search::Limits {
+                depth: depth.or(if time.is_none() && nodes.is_none() {
+                    Some(12)
+                } else {
+                    None
+                }),
+                nodes,
+                budget: time.map(|t| engine::search::time::fixed(t, 0)),
+                multipv,
+                ..Default::default()
+            };
+            let result = e.search(limits, &mut |info| {
+                let mut p = pos.clone();
+                let mut san = Vec::new();
+                for &m in &info.pv {
+                    san.push(p.san(m));
+                    p.play_unchecked(m);
+                }
+                let uci: Vec<String> = info.pv.iter().map(|&m| pos.uci(m)).collect();
+                println!(
+                    "depth {:>2}/{:<2} {:>9} {:>10} nodes {:>7} ms  {}\n{:>40}{}",
+                    info.depth,
+                    info.seldepth,
+                    info.score.to_string(),
+                    info.nodes,
+                    info.time.as_millis(),
+                    uci.join(" "),
+                    "",
+                    san.join(" ")
+                );
+            });
+            if result.best.is_null() {
+                println!("No legal move.");
+            } else {
+                println!(
+                    "Best move: {} ({}), score {}",
+                    pos.uci(result.best),
+                    pos.san(result.best),
+                    result.score
+                );
+            }
+        }
         Command::Perft {
             variant,
             fen,
@@ -130,7 +245,7 @@ fn main() -> Result<()> {
         }
         Command::Show { variant, fen, moves } => {
             let pos = load(&variant, fen.as_deref(), &moves)?;
-            print!("{}", diagram(&pos));
+            print!("{}", pos.diagram());
             println!();
             println!("Variant:  {} ({})", pos.variant().spec().name, pos.variant());
             println!("FEN:      {}", pos.fen());

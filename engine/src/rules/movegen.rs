@@ -208,6 +208,8 @@ impl Position {
         } else {
             !ours & t.geometry.playable
         };
+        // Pawn pushes are not captures, but promoting ones belong to the captures-only list too.
+        let push_target = target;
         if CAPTURES_ONLY {
             target &= theirs;
         }
@@ -227,12 +229,12 @@ impl Position {
 
         let pawns = self.pieces(us, PieceKind::Pawn);
         if pawns.any() {
-            let free = !occ & t.geometry.playable & !t.forbidden[PieceKind::Pawn];
+            let free = !occ & t.geometry.playable & !t.forbidden[PieceKind::Pawn] & push_target;
             let capturable = theirs & !t.forbidden[PieceKind::Pawn];
             self.pawn_moves::<S, CAPTURES_ONLY>(sink, pawns & !pins.pinned, free, capturable, target, occ);
             for from in pawns & pins.pinned {
                 let line = pins.line(from);
-                self.pawn_moves::<S, CAPTURES_ONLY>(sink, from.bb(), free, capturable, target & line, occ);
+                self.pawn_moves::<S, CAPTURES_ONLY>(sink, from.bb(), free & line, capturable, target & line, occ);
             }
             if let Some(ep) = self.ep {
                 for from in t.pawn_attacks[them][ep.index()] & pawns {
@@ -268,8 +270,8 @@ impl Position {
         let promo = t.promotion_squares[us];
         let kinds = t.promotion_kinds;
 
-        let single = shift(pawns, push) & free;
-        let pushes = single & target;
+        // `free` is already limited to the squares a push may reach (check evasions, pins).
+        let pushes = shift(pawns, push) & free;
         sink.add_promotions(pushes & promo, push, kinds);
         if !CAPTURES_ONLY {
             sink.add_pawn_moves(pushes & !promo, push, MoveKind::Normal);

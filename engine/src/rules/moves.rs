@@ -87,6 +87,12 @@ impl Move {
     pub const fn raw(self) -> u32 {
         self.0
     }
+
+    /// A move from its raw value. Not validated: such a move may only be compared with moves
+    /// from the generator (as a hash-table move is), never played directly.
+    pub const fn from_raw(raw: u32) -> Move {
+        Move(raw)
+    }
 }
 
 impl std::fmt::Debug for Move {

@@ -325,7 +325,7 @@ impl Position {
             self.hash ^= ZOBRIST.en_passant(t.geometry.file(ep));
         }
         let old_castling = self.castling;
-        self.halfmove += 1;
+        self.halfmove = self.halfmove.saturating_add(1);
 
         match m.kind() {
             MoveKind::Normal => {
@@ -391,7 +391,7 @@ impl Position {
             self.hash ^= ZOBRIST.castling(old_castling ^ self.castling);
         }
         if us == Color::Black {
-            self.fullmove += 1;
+            self.fullmove = self.fullmove.saturating_add(1);
         }
         self.turn = !us;
         self.hash ^= ZOBRIST.black_to_move;
@@ -410,9 +410,9 @@ impl Position {
         if let Some(ep) = self.ep.take() {
             self.hash ^= ZOBRIST.en_passant(self.tables.geometry.file(ep));
         }
-        self.halfmove += 1;
+        self.halfmove = self.halfmove.saturating_add(1);
         if self.turn == Color::Black {
-            self.fullmove += 1;
+            self.fullmove = self.fullmove.saturating_add(1);
         }
         self.turn = !self.turn;
         self.hash ^= ZOBRIST.black_to_move;

@@ -20,6 +20,7 @@
 
 pub mod command;
 pub mod options;
+pub mod session;
 
 pub use command::{parse, Command, CommandError, GoParams, PositionStart};
 pub use options::{find_option, set_option, OptionError, OptionKind, OptionSpec, OptionValue, OPTIONS};

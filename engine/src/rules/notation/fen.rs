@@ -153,7 +153,7 @@ fn parse_board(variant: Variant, board: &str) -> Result<Vec<(Square, Piece)>, Pa
             if file < w {
                 pieces.push((Square((rank * w + file) as u8), piece));
             }
-            file += 1;
+            file = file.saturating_add(1);
         }
         if in_run {
             if run == 0 {

@@ -1,0 +1,300 @@
+//! The engine facade: owns the game (variant, start position, moves), the transposition table,
+//! the search threads and the options. UCI, `bench`, `analyse` and `match` all drive it.
+//! Search output reaches callers through callbacks.
+
+use std::{
+    sync::{
+        atomic::{AtomicBool, AtomicU64, Ordering},
+        Arc, Mutex,
+    },
+    thread::JoinHandle,
+};
+
+use crate::{
+    rules::{FenError, Move, Position, UciError, Variant},
+    search::{tt::TranspositionTable, Limits, SearchInfo, SearchResult, Searcher},
+};
+
+/// Settings of the engine (the UCI options).
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// Transposition table size in MB.
+    pub hash_mb: usize,
+    /// Search threads.
+    pub threads: usize,
+    /// Principal variations to report.
+    pub multipv: usize,
+    /// Milliseconds kept back per move for communication.
+    pub move_overhead_ms: u64,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            hash_mb: 16,
+            threads: 1,
+            multipv: 1,
+            move_overhead_ms: 30,
+        }
+    }
+}
+
+/// Why a `position` could not be set.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SetPositionError {
+    /// The FEN is malformed or impossible.
+    #[error("{0}")]
+    Fen(#[from] FenError),
+    /// A move of the list cannot be played.
+    #[error("move {index} '{text}': {error}")]
+    Move {
+        /// 1-based index in the list.
+        index: usize,
+        /// The move text.
+        text: String,
+        /// Why.
+        error: UciError,
+    },
+}
+
+/// The engine.
+pub struct Engine {
+    variant: Variant,
+    start: Position,
+    moves: Vec<Move>,
+    position: Position,
+    history: Vec<u64>,
+    settings: Settings,
+    tt: Arc<TranspositionTable>,
+    stop: Arc<AtomicBool>,
+    searchers: Arc<Mutex<Vec<Searcher>>>,
+    running: Option<JoinHandle<SearchResult>>,
+}
+
+impl Default for Engine {
+    fn default() -> Engine {
+        Engine::new()
+    }
+}
+
+impl Engine {
+    /// An engine on the default variant's start position with default settings.
+    pub fn new() -> Engine {
+        let settings = Settings::default();
+        let variant = Variant::DEFAULT;
+        let tt = Arc::new(TranspositionTable::new(settings.hash_mb));
+        let stop = Arc::new(AtomicBool::new(false));
+        let searchers = vec![Searcher::new(tt.clone(), stop.clone())];
+        let start = Position::startpos(variant);
+        Engine {
+            variant,
+            position: start.clone(),
+            start,
+            moves: Vec::new(),
+            history: Vec::new(),
+            settings,
+            tt,
+            stop,
+            searchers: Arc::new(Mutex::new(searchers)),
+            running: None,
+        }
+    }
+
+    /// The variant.
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    /// The current position.
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    /// Hashes of the positions before the current one (for repetition detection).
+    pub fn history(&self) -> &[u64] {
+        &self.history
+    }
+
+    /// The settings.
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// Chooses the variant; the position becomes its start position.
+    pub fn set_variant(&mut self, variant: Variant) {
+        self.wait();
+        self.variant = variant;
+        self.start = Position::startpos(variant);
+        self.position = self.start.clone();
+        self.moves.clear();
+        self.history.clear();
+    }
+
+    /// Resizes the transposition table (clears it).
+    pub fn set_hash(&mut self, mb: usize) {
+        self.wait();
+        self.settings.hash_mb = mb.max(1);
+        self.tt = Arc::new(TranspositionTable::new(self.settings.hash_mb));
+        self.rebuild_searchers();
+    }
+
+    /// Sets the number of search threads.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.wait();
+        self.settings.threads = threads.clamp(1, 256);
+        self.rebuild_searchers();
+    }
+
+    /// Sets the number of principal variations.
+    pub fn set_multipv(&mut self, n: usize) {
+        self.settings.multipv = n.max(1);
+    }
+
+    /// Sets the move overhead.
+    pub fn set_move_overhead(&mut self, ms: u64) {
+        self.settings.move_overhead_ms = ms;
+    }
+
+    fn rebuild_searchers(&mut self) {
+        let searchers = (0..self.settings.threads)
+            .map(|_| Searcher::new(self.tt.clone(), self.stop.clone()))
+            .collect();
+        self.searchers = Arc::new(Mutex::new(searchers));
+    }
+
+    /// Clears the table and the search history (new game).
+    pub fn new_game(&mut self) {
+        self.wait();
+        self.tt.clear();
+        if let Ok(mut s) = self.searchers.lock() {
+            s.iter_mut().for_each(Searcher::clear);
+        }
+    }
+
+    /// Clears the transposition table.
+    pub fn clear_hash(&mut self) {
+        self.wait();
+        self.tt.clear();
+    }
+
+    /// Sets the position from a FEN (or the start position) and a list of UCI moves. On error
+    /// the previous position is kept.
+    pub fn set_position(&mut self, fen: Option<&str>, moves: &[String]) -> Result<(), SetPositionError> {
+        let start = match fen {
+            Some(f) => Position::from_fen(self.variant, f)?,
+            None => Position::startpos(self.variant),
+        };
+        let mut pos = start.clone();
+        let mut played = Vec::with_capacity(moves.len());
+        let mut history = Vec::with_capacity(moves.len());
+        for (i, text) in moves.iter().enumerate() {
+            let m = pos.parse_uci(text).map_err(|error| SetPositionError::Move {
+                index: i + 1,
+                text: text.clone(),
+                error,
+            })?;
+            history.push(pos.hash());
+            pos.play_unchecked(m);
+            played.push(m);
+        }
+        self.wait();
+        self.start = start;
+        self.position = pos;
+        self.moves = played;
+        self.history = history;
+        Ok(())
+    }
+
+    /// Searches the current position on this thread and returns the result.
+    pub fn search(&mut self, limits: Limits, report: &mut dyn FnMut(&SearchInfo)) -> SearchResult {
+        self.wait();
+        self.stop.store(false, Ordering::Relaxed);
+        self.tt.new_search();
+        let mut limits = limits;
+        limits.multipv = limits.multipv.max(self.settings.multipv);
+        let searchers = self.searchers.clone();
+        run_search(&searchers, &self.stop, &self.position, &self.history, limits, report)
+    }
+
+    /// Starts a search on a background thread; `report` gets each iteration, `done` the result.
+    pub fn start_search(
+        &mut self,
+        limits: Limits,
+        mut report: Box<dyn FnMut(&SearchInfo) + Send>,
+        done: Box<dyn FnOnce(&SearchResult) + Send>,
+    ) {
+        self.wait();
+        self.stop.store(false, Ordering::Relaxed);
+        self.tt.new_search();
+        let mut limits = limits;
+        limits.multipv = limits.multipv.max(self.settings.multipv);
+        let searchers = self.searchers.clone();
+        let stop = self.stop.clone();
+        let position = self.position.clone();
+        let history = self.history.clone();
+        self.running = Some(std::thread::spawn(move || {
+            let result = run_search(&searchers, &stop, &position, &history, limits, &mut *report);
+            done(&result);
+            result
+        }));
+    }
+
+    /// Asks a running search to stop (it still reports its result).
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether a background search is running.
+    pub fn is_searching(&self) -> bool {
+        self.running.as_ref().is_some_and(|h| !h.is_finished())
+    }
+
+    /// Stops and waits for a background search; returns its result if there was one.
+    pub fn wait(&mut self) -> Option<SearchResult> {
+        let handle = self.running.take()?;
+        if !handle.is_finished() {
+            // A search without limits ("go infinite") only ends when stopped.
+            self.stop.store(true, Ordering::Relaxed);
+        }
+        handle.join().ok()
+    }
+
+    /// Waits for a background search to end by itself (its own limits), without stopping it.
+    pub fn join(&mut self) -> Option<SearchResult> {
+        self.running.take()?.join().ok()
+    }
+}
+
+fn run_search(
+    searchers: &Arc<Mutex<Vec<Searcher>>>,
+    stop: &Arc<AtomicBool>,
+    position: &Position,
+    history: &[u64],
+    limits: Limits,
+    report: &mut dyn FnMut(&SearchInfo),
+) -> SearchResult {
+    let mut guard = match searchers.lock() {
+        Ok(g) => g,
+        Err(poisoned) => poisoned.into_inner(),
+    };
+    let shared = Arc::new(AtomicU64::new(0));
+    let (main, helpers) = guard.split_first_mut().expect("at least one searcher");
+    main.set_shared_nodes(shared.clone());
+    std::thread::scope(|scope| {
+        for h in helpers.iter_mut() {
+            h.set_helper(shared.clone());
+            let mut helper_limits = limits.clone();
+            helper_limits.depth = None;
+            helper_limits.nodes = None;
+            helper_limits.infinite = true;
+            helper_limits.multipv = 1;
+            let pos = position.clone();
+            scope.spawn(move || {
+                h.search(&pos, history, helper_limits, &mut |_| {});
+            });
+        }
+        let result = main.search(position, history, limits, report);
+        stop.store(true, Ordering::Relaxed);
+        result
+    })
+}

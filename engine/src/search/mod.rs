@@ -1,0 +1,841 @@
+//! Alpha-beta search: iterative deepening, principal variation search with aspiration windows,
+//! a transposition table, quiescence search with SEE, null-move pruning, late-move reductions,
+//! killer/history/countermove ordering, check extensions and mate-distance pruning. The game's
+//! draw rules (repetition, 50 moves, citadel draw, stalemate, dead material) are terminal draws.
+//!
+//! The search never prints: it reports through a callback ([`Searcher::search`]).
+
+pub mod see;
+pub mod time;
+pub mod tt;
+
+use std::{
+    sync::{
+        atomic::{AtomicBool, AtomicU64, Ordering},
+        Arc,
+    },
+    time::{Duration, Instant},
+};
+
+use crate::{
+    eval::{self, params::see_value},
+    rules::{Move, MoveKind, MoveList, PieceKind, Position},
+};
+use tt::{Bound, TranspositionTable};
+
+/// Largest search depth in plies.
+pub const MAX_PLY: usize = 128;
+/// Score of a mate at the root (mate in n plies scores `MATE - n`).
+pub const MATE: i32 = 32_000;
+/// Scores beyond this are mates.
+pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32 - 1;
+const INF: i32 = 32_500;
+
+/// A score as reported to users.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    /// Centipawns from the side to move's point of view.
+    Cp(i32),
+    /// Mate in this many moves (negative: getting mated).
+    Mate(i32),
+}
+
+impl Score {
+    /// The user-facing form of an internal score.
+    pub fn from_internal(s: i32) -> Score {
+        if s >= MATE_BOUND {
+            Score::Mate((MATE - s + 1) / 2)
+        } else if s <= -MATE_BOUND {
+            Score::Mate(-(MATE + s + 1) / 2)
+        } else {
+            Score::Cp(s)
+        }
+    }
+}
+
+impl std::fmt::Display for Score {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Score::Cp(c) => write!(f, "cp {c}"),
+            Score::Mate(m) => write!(f, "mate {m}"),
+        }
+    }
+}
+
+/// What limits a search. Unset fields do not limit.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    /// Maximum depth in plies.
+    pub depth: Option<u32>,
+    /// Maximum nodes.
+    pub nodes: Option<u64>,
+    /// Time budget (from the clocks or a fixed move time).
+    pub budget: Option<time::Budget>,
+    /// Search for a mate in this many moves, then stop.
+    pub mate: Option<u32>,
+    /// Search until stopped.
+    pub infinite: bool,
+    /// Number of principal variations.
+    pub multipv: usize,
+    /// Restrict the root to these moves (empty: all).
+    pub searchmoves: Vec<Move>,
+}
+
+/// One `info` report.
+#[derive(Clone, Debug)]
+pub struct SearchInfo {
+    /// Completed depth.
+    pub depth: u32,
+    /// Deepest ply reached.
+    pub seldepth: u32,
+    /// Index of this line, from 1.
+    pub multipv: usize,
+    /// Score of the line.
+    pub score: Score,
+    /// Whether the score is only a bound (aspiration failure).
+    pub bound: Option<Bound>,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Nodes per second.
+    pub nps: u64,
+    /// Table fill, permille.
+    pub hashfull: u32,
+    /// Elapsed time.
+    pub time: Duration,
+    /// The line.
+    pub pv: Vec<Move>,
+}
+
+/// The outcome of a search.
+#[derive(Clone, Debug)]
+pub struct SearchResult {
+    /// The move to play (null only when there is no legal move).
+    pub best: Move,
+    /// The expected reply, if known.
+    pub ponder: Option<Move>,
+    /// Score of the best move.
+    pub score: Score,
+    /// Completed depth.
+    pub depth: u32,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// The principal variation.
+    pub pv: Vec<Move>,
+}
+
+/// Search state of one thread: history tables and the like, kept between searches of a game.
+pub struct Searcher {
+    tt: Arc<TranspositionTable>,
+    stop: Arc<AtomicBool>,
+    /// Nodes searched by all threads (for node limits shared across threads).
+    shared_nodes: Arc<AtomicU64>,
+    nodes: u64,
+    seldepth: usize,
+    start: Instant,
+    limits: Limits,
+    stopped: bool,
+    path: Vec<u64>,
+    killers: [[Move; 2]; MAX_PLY + 2],
+    history: Box<[[[i32; 128]; 128]; 2]>,
+    counter: Box<[[Move; 128]; 128]>,
+    prev_move: [Move; MAX_PLY + 2],
+    pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 1],
+    lmr: Box<[[i32; 64]; 64]>,
+    root_excluded: Vec<Move>,
+    main_thread: bool,
+}
+
+struct Picker {
+    moves: MoveList,
+    scores: [i32; crate::rules::moves::MAX_MOVES],
+    next: usize,
+}
+
+impl Picker {
+    fn next(&mut self) -> Option<(Move, i32)> {
+        let n = self.moves.len();
+        if self.next >= n {
+            return None;
+        }
+        let mut best = self.next;
+        for i in self.next + 1..n {
+            if self.scores[i] > self.scores[best] {
+                best = i;
+            }
+        }
+        self.moves.as_mut_slice().swap(self.next, best);
+        self.scores.swap(self.next, best);
+        let r = (self.moves.as_slice()[self.next], self.scores[self.next]);
+        self.next += 1;
+        Some(r)
+    }
+}
+
+const SCORE_TT: i32 = 4_000_000;
+const SCORE_GOOD_CAPTURE: i32 = 2_000_000;
+const SCORE_PROMOTION: i32 = 1_900_000;
+const SCORE_KILLER: i32 = 1_000_000;
+const SCORE_COUNTER: i32 = 900_000;
+const SCORE_BAD_CAPTURE: i32 = -2_000_000;
+const HISTORY_MAX: i32 = 16_384;
+
+fn is_capture(pos: &Position, m: Move) -> bool {
+    m.kind() == MoveKind::EnPassant || (m.kind() != MoveKind::Rendezvous && pos.piece_at(m.to()).is_some())
+}
+
+fn is_tactical(pos: &Position, m: Move) -> bool {
+    is_capture(pos, m) || m.kind() == MoveKind::Promotion
+}
+
+fn mvv_lva(pos: &Position, m: Move) -> i32 {
+    let victim = if m.kind() == MoveKind::EnPassant {
+        see_value(PieceKind::Pawn)
+    } else {
+        pos.piece_at(m.to()).map_or(0, |p| see_value(p.kind))
+    };
+    let attacker = pos.piece_at(m.from()).map_or(0, |p| see_value(p.kind));
+    victim * 16 - attacker / 16
+}
+
+impl Searcher {
+    /// A searcher using a shared table and stop flag.
+    pub fn new(tt: Arc<TranspositionTable>, stop: Arc<AtomicBool>) -> Searcher {
+        let mut lmr = Box::new([[0; 64]; 64]);
+        for (d, row) in lmr.iter_mut().enumerate().skip(1) {
+            for (m, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (0.75 + (d as f64).ln() * (m as f64).ln() / 2.25) as i32;
+            }
+        }
+        Searcher {
+            tt,
+            stop,
+            shared_nodes: Arc::new(AtomicU64::new(0)),
+            nodes: 0,
+            seldepth: 0,
+            start: Instant::now(),
+            limits: Limits::default(),
+            stopped: false,
+            path: Vec::with_capacity(1024),
+            killers: [[Move::NULL; 2]; MAX_PLY + 2],
+            history: Box::new([[[0; 128]; 128]; 2]),
+            counter: Box::new([[Move::NULL; 128]; 128]),
+            prev_move: [Move::NULL; MAX_PLY + 2],
+            pv: Box::new([[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1]),
+            pv_len: [0; MAX_PLY + 1],
+            lmr,
+            root_excluded: Vec::new(),
+            main_thread: true,
+        }
+    }
+
+    /// Makes this searcher a helper thread (it reports nothing and obeys only the stop flag).
+    pub fn set_helper(&mut self, shared_nodes: Arc<AtomicU64>) {
+        self.main_thread = false;
+        self.shared_nodes = shared_nodes;
+    }
+
+    /// Shares a node counter with other threads (the node limit then counts all threads).
+    pub fn set_shared_nodes(&mut self, shared_nodes: Arc<AtomicU64>) {
+        self.shared_nodes = shared_nodes;
+    }
+
+    /// Forgets the history of earlier searches (new game).
+    pub fn clear(&mut self) {
+        self.killers = [[Move::NULL; 2]; MAX_PLY + 2];
+        for c in self.history.iter_mut() {
+            for row in c.iter_mut() {
+                row.fill(0);
+            }
+        }
+        for row in self.counter.iter_mut() {
+            row.fill(Move::NULL);
+        }
+    }
+
+    /// Nodes searched in the last search.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Searches `pos`, reached after the positions whose hashes are `history` (oldest first), and
+    /// reports each completed iteration through `report`.
+    pub fn search(
+        &mut self,
+        pos: &Position,
+        history: &[u64],
+        limits: Limits,
+        report: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult {
+        self.start = Instant::now();
+        self.nodes = 0;
+        self.stopped = false;
+        self.limits = limits;
+        self.limits.multipv = self.limits.multipv.max(1);
+        self.path.clear();
+        self.path.extend_from_slice(history);
+        self.path.push(pos.hash());
+        self.killers = [[Move::NULL; 2]; MAX_PLY + 2];
+
+        let mut root_moves: Vec<Move> = pos.legal_moves().iter().copied().collect();
+        if !self.limits.searchmoves.is_empty() {
+            root_moves.retain(|m| self.limits.searchmoves.contains(m));
+        }
+        if root_moves.is_empty() {
+            let score = if pos.in_check() { Score::Mate(0) } else { Score::Cp(0) };
+            return SearchResult {
+                best: Move::NULL,
+                ponder: None,
+                score,
+                depth: 0,
+                nodes: 0,
+                pv: Vec::new(),
+            };
+        }
+        let multipv = self.limits.multipv.min(root_moves.len());
+        let max_depth = self
+            .limits
+            .depth
+            .map_or(MAX_PLY as i32 - 4, |d| (d as i32).clamp(1, MAX_PLY as i32 - 4));
+
+        let mut best = SearchResult {
+            best: root_moves[0],
+            ponder: None,
+            score: Score::Cp(0),
+            depth: 0,
+            nodes: 0,
+            pv: vec![root_moves[0]],
+        };
+        let mut prev_scores = vec![0i32; multipv];
+        'deepening: for depth in 1..=max_depth {
+            self.root_excluded.clear();
+            let mut lines: Vec<(i32, Vec<Move>)> = Vec::new();
+            for line in 0..multipv {
+                self.seldepth = 0;
+                let mut delta = 20;
+                let (mut alpha, mut beta) = if depth >= 5 {
+                    (prev_scores[line] - delta, prev_scores[line] + delta)
+                } else {
+                    (-INF, INF)
+                };
+                let score = loop {
+                    let s = self.negamax(pos, alpha, beta, depth, 0, false);
+                    if self.stopped {
+                        break s;
+                    }
+                    if s <= alpha {
+                        beta = (alpha + beta) / 2;
+                        alpha = (s - delta).max(-INF);
+                    } else if s >= beta {
+                        beta = (s + delta).min(INF);
+                    } else {
+                        break s;
+                    }
+                    delta += delta / 2;
+                    if delta > 1000 {
+                        alpha = -INF;
+                        beta = INF;
+                    }
+                };
+                // A partial iteration is discarded, except a first iteration that found a line.
+                if self.stopped && (depth > 1 || line > 0 || self.pv_len[0] == 0) {
+                    break 'deepening;
+                }
+                let pv: Vec<Move> = self.pv[0][..self.pv_len[0]].to_vec();
+                let pv = if pv.is_empty() { vec![root_moves[0]] } else { pv };
+                prev_scores[line] = score;
+                self.root_excluded.push(pv[0]);
+                lines.push((score, pv));
+            }
+            for (i, (score, pv)) in lines.iter().enumerate() {
+                if self.main_thread {
+                    let elapsed = self.start.elapsed();
+                    let nodes = self.total_nodes();
+                    report(&SearchInfo {
+                        depth: depth as u32,
+                        seldepth: self.seldepth as u32,
+                        multipv: i + 1,
+                        score: Score::from_internal(*score),
+                        bound: None,
+                        nodes,
+                        nps: (nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64,
+                        hashfull: self.tt.hashfull(),
+                        time: elapsed,
+                        pv: pv.clone(),
+                    });
+                }
+            }
+            if let Some((score, pv)) = lines.first() {
+                best = SearchResult {
+                    best: pv[0],
+                    ponder: pv.get(1).copied(),
+                    score: Score::from_internal(*score),
+                    depth: depth as u32,
+                    nodes: self.nodes,
+                    pv: pv.clone(),
+                };
+                if let (Some(mate), Score::Mate(m)) = (self.limits.mate, best.score) {
+                    if m > 0 && m as u32 <= mate {
+                        break;
+                    }
+                }
+                if !self.limits.infinite {
+                    if let Score::Mate(m) = best.score {
+                        // A found mate cannot improve much; stop once the depth proves it.
+                        if depth > 2 * m.abs() + 4 && self.limits.depth.is_none() && self.limits.nodes.is_none() {
+                            break;
+                        }
+                    }
+                }
+            }
+            if let Some(b) = self.limits.budget {
+                if !self.limits.infinite && self.start.elapsed() >= b.soft {
+                    break;
+                }
+            }
+            if self.stop.load(Ordering::Relaxed) {
+                break;
+            }
+        }
+        best.nodes = self.nodes;
+        // Never return a move that is not legal at the root.
+        if !root_moves.contains(&best.best) {
+            best.best = root_moves[0];
+            best.ponder = None;
+        }
+        best
+    }
+
+    fn total_nodes(&self) -> u64 {
+        self.shared_nodes.load(Ordering::Relaxed).max(self.nodes)
+    }
+
+    #[inline]
+    fn check_stop(&mut self) {
+        if self.nodes & 1023 != 0 {
+            return;
+        }
+        self.shared_nodes.fetch_add(1024, Ordering::Relaxed);
+        if self.stop.load(Ordering::Relaxed) {
+            self.stopped = true;
+            return;
+        }
+        if !self.main_thread {
+            return;
+        }
+        if let Some(n) = self.limits.nodes {
+            if self.total_nodes() >= n {
+                self.stopped = true;
+            }
+        }
+        if let Some(b) = self.limits.budget {
+            if !self.limits.infinite && self.start.elapsed() >= b.hard {
+                self.stopped = true;
+            }
+        }
+    }
+
+    fn node_limit_reached(&self) -> bool {
+        self.main_thread && self.limits.nodes.is_some_and(|n| self.nodes >= n)
+    }
+
+    fn is_repetition(&self, pos: &Position) -> bool {
+        let h = pos.hash();
+        let n = self.path.len();
+        let window = (pos.halfmove_clock() as usize).min(n.saturating_sub(1));
+        let mut i = 2;
+        while i <= window {
+            if self.path[n - 1 - i] == h {
+                return true;
+            }
+            i += 2;
+        }
+        false
+    }
+
+    fn score_moves(&self, pos: &Position, moves: MoveList, tt_move: Move, ply: usize) -> Picker {
+        let mut picker = Picker {
+            moves,
+            scores: [0; crate::rules::moves::MAX_MOVES],
+            next: 0,
+        };
+        let us = pos.turn().index();
+        let prev = self.prev_move[ply];
+        let counter = if prev.is_null() {
+            Move::NULL
+        } else {
+            self.counter[prev.from().index()][prev.to().index()]
+        };
+        for (i, &m) in picker.moves.as_slice().iter().enumerate() {
+            picker.scores[i] = if m == tt_move {
+                SCORE_TT
+            } else if is_capture(pos, m) {
+                let base = if see::see_ge(pos, m, 0) {
+                    SCORE_GOOD_CAPTURE
+                } else {
+                    SCORE_BAD_CAPTURE
+                };
+                base + mvv_lva(pos, m) + m.promotion_piece().map_or(0, see_value)
+            } else if let Some(p) = m.promotion_piece() {
+                if p == PieceKind::Queen {
+                    SCORE_PROMOTION
+                } else {
+                    SCORE_BAD_CAPTURE - 1000 + see_value(p)
+                }
+            } else if m == self.killers[ply][0] {
+                SCORE_KILLER + 1
+            } else if m == self.killers[ply][1] {
+                SCORE_KILLER
+            } else if m == counter {
+                SCORE_COUNTER
+            } else {
+                self.history[us][m.from().index()][m.to().index()]
+            };
+        }
+        picker
+    }
+
+    fn update_history(&mut self, pos: &Position, best: Move, quiets: &[Move], depth: i32, ply: usize) {
+        let us = pos.turn().index();
+        let bonus = (depth * depth * 8).min(1600);
+        let update = |h: &mut i32, b: i32| {
+            *h += b - *h * b.abs() / HISTORY_MAX;
+        };
+        update(&mut self.history[us][best.from().index()][best.to().index()], bonus);
+        for &q in quiets {
+            if q != best {
+                update(&mut self.history[us][q.from().index()][q.to().index()], -bonus);
+            }
+        }
+        if self.killers[ply][0] != best {
+            self.killers[ply][1] = self.killers[ply][0];
+            self.killers[ply][0] = best;
+        }
+        let prev = self.prev_move[ply];
+        if !prev.is_null() {
+            self.counter[prev.from().index()][prev.to().index()] = best;
+        }
+    }
+
+    fn negamax(&mut self, pos: &Position, mut alpha: i32, mut beta: i32, depth: i32, ply: usize, cut: bool) -> i32 {
+        let pv_node = beta - alpha > 1;
+        let root = ply == 0;
+        self.pv_len[ply] = 0;
+        if depth <= 0 {
+            return self.qsearch(pos, alpha, beta, ply);
+        }
+        self.nodes += 1;
+        self.check_stop();
+        if self.stopped && !root {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let in_check = pos.in_check();
+
+        if !root {
+            if pos.is_citadel_draw() || self.is_repetition(pos) || pos.is_insufficient_material() {
+                return 0;
+            }
+            if pos.halfmove_clock() >= 100 {
+                return if in_check && !pos.has_legal_move() {
+                    -MATE + ply as i32
+                } else {
+                    0
+                };
+            }
+            if ply >= MAX_PLY - 2 {
+                return eval::evaluate(pos);
+            }
+            alpha = alpha.max(-MATE + ply as i32);
+            beta = beta.min(MATE - ply as i32 - 1);
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+
+        let key = pos.hash();
+        let entry = self.tt.probe(key);
+        let mut tt_move = Move::NULL;
+        if let Some(e) = entry {
+            tt_move = e.mv;
+            if !pv_node && e.depth >= depth {
+                let s = score_from_tt(e.score, ply);
+                let hit = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                };
+                if hit {
+                    return s;
+                }
+            }
+        }
+
+        let static_eval = if in_check {
+            -INF
+        } else if let Some(e) = entry {
+            e.eval
+        } else {
+            eval::evaluate(pos)
+        };
+
+        if !pv_node && !in_check && !root {
+            // Reverse futility pruning.
+            if depth <= 7 && static_eval - 85 * depth >= beta && static_eval.abs() < MATE_BOUND {
+                return static_eval;
+            }
+            // Null-move pruning.
+            if depth >= 3
+                && static_eval >= beta
+                && !self.prev_move[ply].is_null()
+                && eval::has_non_pawn_material(pos, pos.turn())
+            {
+                let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
+                let mut child = pos.clone();
+                child.play_null();
+                self.prev_move[ply + 1] = Move::NULL;
+                self.path.push(child.hash());
+                let s = -self.negamax(&child, -beta, -beta + 1, depth - 1 - r, ply + 1, !cut);
+                self.path.pop();
+                if self.stopped {
+                    return 0;
+                }
+                if s >= beta {
+                    return if s >= MATE_BOUND { beta } else { s };
+                }
+            }
+        }
+
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return if in_check { -MATE + ply as i32 } else { 0 };
+        }
+        // Internal iterative reduction: without a table move the ordering is poor.
+        let depth = if tt_move.is_null() && depth >= 6 && (pv_node || cut) {
+            depth - 1
+        } else {
+            depth
+        };
+
+        let mut picker = self.score_moves(pos, moves, tt_move, ply);
+        let mut best_score = -INF;
+        let mut best_move = Move::NULL;
+        let mut quiets: Vec<Move> = Vec::new();
+        let mut searched = 0;
+        let original_alpha = alpha;
+
+        while let Some((m, order)) = picker.next() {
+            if root && self.root_excluded.contains(&m) {
+                continue;
+            }
+            if root && !self.limits.searchmoves.is_empty() && !self.limits.searchmoves.contains(&m) {
+                continue;
+            }
+            let tactical = is_tactical(pos, m);
+            let child = pos.after(m);
+            let gives_check = child.in_check();
+
+            if !root && best_score > -MATE_BOUND && !in_check {
+                if !tactical && !gives_check {
+                    // Late-move pruning and futility pruning of quiet moves.
+                    if !pv_node && depth <= 6 && searched >= 3 + depth * depth {
+                        continue;
+                    }
+                    if depth <= 4 && static_eval + 120 + 100 * depth <= alpha {
+                        continue;
+                    }
+                } else if depth <= 4 && order < 0 && !see::see_ge(pos, m, -90 * depth) {
+                    continue;
+                }
+            }
+
+            let extension = if gives_check && ply < 2 * depth as usize + 8 {
+                1
+            } else {
+                0
+            };
+            let new_depth = depth - 1 + extension;
+            self.prev_move[ply + 1] = m;
+            self.path.push(child.hash());
+            let score = if searched == 0 {
+                -self.negamax(&child, -beta, -alpha, new_depth, ply + 1, false)
+            } else {
+                let mut r = 0;
+                if depth >= 3 && searched >= 2 && !tactical && !in_check {
+                    r = self.lmr[depth.min(63) as usize][searched.min(63) as usize];
+                    if pv_node {
+                        r -= 1;
+                    }
+                    if cut {
+                        r += 1;
+                    }
+                    if gives_check || order >= SCORE_COUNTER {
+                        r -= 1;
+                    }
+                    r -= (order / 6000).clamp(-2, 2);
+                    r = r.clamp(0, new_depth - 1);
+                }
+                let mut s = -self.negamax(&child, -alpha - 1, -alpha, new_depth - r, ply + 1, true);
+                if s > alpha && r > 0 {
+                    s = -self.negamax(&child, -alpha - 1, -alpha, new_depth, ply + 1, !cut);
+                }
+                if s > alpha && pv_node {
+                    s = -self.negamax(&child, -beta, -alpha, new_depth, ply + 1, false);
+                }
+                s
+            };
+            self.path.pop();
+            searched += 1;
+            if self.stopped {
+                return if root && best_score > -INF { best_score } else { 0 };
+            }
+            if score > best_score {
+                best_score = score;
+                best_move = m;
+                if score > alpha {
+                    alpha = score;
+                    self.pv[ply][0] = m;
+                    let child_len = self.pv_len[ply + 1];
+                    for i in 0..child_len {
+                        self.pv[ply][i + 1] = self.pv[ply + 1][i];
+                    }
+                    self.pv_len[ply] = child_len + 1;
+                    if alpha >= beta {
+                        if !tactical {
+                            self.update_history(pos, m, &quiets, depth, ply);
+                        }
+                        break;
+                    }
+                }
+            }
+            if !tactical {
+                quiets.push(m);
+            }
+            if root && self.node_limit_reached() {
+                break;
+            }
+        }
+
+        if searched == 0 {
+            // Every move was pruned or excluded (multi-PV root with all moves excluded cannot happen).
+            return if root { -INF } else { alpha };
+        }
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if best_score > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        if !(root && !self.root_excluded.is_empty()) {
+            self.tt.store(
+                key,
+                best_move,
+                score_to_tt(best_score, ply),
+                static_eval.max(-MATE),
+                depth,
+                bound,
+            );
+        }
+        best_score
+    }
+
+    fn qsearch(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.nodes += 1;
+        self.check_stop();
+        if self.stopped {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        self.pv_len[ply] = 0;
+        if pos.is_citadel_draw() {
+            return 0;
+        }
+        if ply >= MAX_PLY - 2 {
+            return eval::evaluate(pos);
+        }
+        let in_check = pos.in_check();
+        let moves = if in_check {
+            pos.legal_moves()
+        } else {
+            pos.capture_moves()
+        };
+        let mut best;
+        let stand_pat;
+        if in_check {
+            if moves.is_empty() {
+                return -MATE + ply as i32;
+            }
+            best = -INF;
+            stand_pat = -INF;
+        } else {
+            stand_pat = eval::evaluate(pos);
+            if stand_pat >= beta {
+                return stand_pat;
+            }
+            alpha = alpha.max(stand_pat);
+            best = stand_pat;
+        }
+        let mut picker = Picker {
+            moves,
+            scores: [0; crate::rules::moves::MAX_MOVES],
+            next: 0,
+        };
+        for (i, &m) in picker.moves.as_slice().iter().enumerate() {
+            picker.scores[i] = mvv_lva(pos, m) + m.promotion_piece().map_or(0, see_value);
+        }
+        while let Some((m, _)) = picker.next() {
+            if !in_check {
+                if m.promotion_piece().is_some_and(|p| p != PieceKind::Queen) {
+                    continue;
+                }
+                let victim = if m.kind() == MoveKind::EnPassant {
+                    see_value(PieceKind::Pawn)
+                } else {
+                    pos.piece_at(m.to()).map_or(0, |p| see_value(p.kind))
+                };
+                if m.kind() != MoveKind::Promotion && stand_pat + victim + 200 <= alpha {
+                    continue;
+                }
+                if !see::see_ge(pos, m, 0) {
+                    continue;
+                }
+            }
+            let child = pos.after(m);
+            let score = -self.qsearch(&child, -beta, -alpha, ply + 1);
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+}
+
+fn score_to_tt(s: i32, ply: usize) -> i32 {
+    if s >= MATE_BOUND {
+        s + ply as i32
+    } else if s <= -MATE_BOUND {
+        s - ply as i32
+    } else {
+        s
+    }
+}
+
+fn score_from_tt(s: i32, ply: usize) -> i32 {
+    if s >= MATE_BOUND {
+        s - ply as i32
+    } else if s <= -MATE_BOUND {
+        s + ply as i32
+    } else {
+        s
+    }
+}

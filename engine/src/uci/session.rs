@@ -1,0 +1,292 @@
+//! The UCI driver: reads lines, acts on the [`Engine`], writes answers. Bad input gets an
+//! `info string error: ...` line and leaves the engine's state as it was.
+
+use std::{
+    io::{self, BufRead, Write},
+    sync::{Arc, Mutex},
+};
+
+use super::{
+    command::{parse, Command, GoParams, PositionStart},
+    options::{self, set_option, OptionValue, OPTIONS},
+};
+use crate::{
+    engine::Engine,
+    eval,
+    rules::{perft, Color, Position, Variant},
+    search::{time, Limits, SearchInfo, SearchResult},
+};
+
+/// Where answers go: shared by the reading thread and the search thread.
+pub type Output = Arc<Mutex<Box<dyn Write + Send>>>;
+
+fn send(out: &Output, line: &str) {
+    if let Ok(mut w) = out.lock() {
+        let _ = writeln!(w, "{line}");
+        let _ = w.flush();
+    }
+}
+
+/// Formats an `info` line.
+pub fn info_line(pos: &Position, info: &SearchInfo) -> String {
+    let pv: Vec<String> = info.pv.iter().map(|&m| pos.uci(m)).collect();
+    let bound = match info.bound {
+        Some(crate::search::tt::Bound::Lower) => " lowerbound",
+        Some(crate::search::tt::Bound::Upper) => " upperbound",
+        _ => "",
+    };
+    format!(
+        "info depth {} seldepth {} multipv {} score {}{} nodes {} nps {} hashfull {} time {} pv {}",
+        info.depth,
+        info.seldepth,
+        info.multipv,
+        info.score,
+        bound,
+        info.nodes,
+        info.nps,
+        info.hashfull,
+        info.time.as_millis(),
+        pv.join(" ")
+    )
+}
+
+/// Formats the `bestmove` line.
+pub fn bestmove_line(pos: &Position, result: &SearchResult) -> String {
+    if result.best.is_null() {
+        return "bestmove (none)".to_string();
+    }
+    match result.ponder {
+        Some(p) => format!("bestmove {} ponder {}", pos.uci(result.best), pos.uci(p)),
+        None => format!("bestmove {}", pos.uci(result.best)),
+    }
+}
+
+/// A UCI session.
+pub struct Session {
+    engine: Engine,
+    out: Output,
+}
+
+impl Session {
+    /// A session writing to `out`.
+    pub fn new(out: Output) -> Session {
+        Session {
+            engine: Engine::new(),
+            out,
+        }
+    }
+
+    fn error(&self, msg: impl std::fmt::Display) {
+        send(&self.out, &format!("info string error: {msg}"));
+    }
+
+    /// Handles one line; returns false on `quit`.
+    pub fn handle(&mut self, line: &str) -> bool {
+        let cmd = match parse(line) {
+            Ok(Some(c)) => c,
+            Ok(None) => return true,
+            Err(e) => {
+                self.error(e);
+                return true;
+            }
+        };
+        match cmd {
+            Command::Uci => {
+                send(
+                    &self.out,
+                    &format!("id name Persian Chess engine {}", env!("CARGO_PKG_VERSION")),
+                );
+                send(&self.out, "id author the Persian Chess engine developers");
+                for o in OPTIONS {
+                    send(&self.out, &o.to_string());
+                }
+                send(&self.out, "uciok");
+            }
+            Command::Debug(_) => {}
+            Command::IsReady => send(&self.out, "readyok"),
+            Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
+            Command::UciNewGame => self.engine.new_game(),
+            Command::Position { start, moves } => {
+                let fen = match &start {
+                    PositionStart::StartPos => None,
+                    PositionStart::Fen(f) => Some(f.as_str()),
+                };
+                if let Err(e) = self.engine.set_position(fen, &moves) {
+                    self.error(format!("position not changed: {e}"));
+                }
+            }
+            Command::Go(params) => self.go(params),
+            Command::Stop | Command::PonderHit => {
+                self.engine.wait();
+            }
+            Command::Quit => {
+                self.engine.wait();
+                return false;
+            }
+            Command::Display => {
+                let pos = self.engine.position();
+                let mut text = pos.diagram();
+                text.push_str(&format!("\nFen: {}\nKey: {:016x}\n", pos.fen(), pos.hash()));
+                let checkers: Vec<String> = pos
+                    .checkers()
+                    .iter()
+                    .map(|s| pos.tables().geometry.square_name(s))
+                    .collect();
+                text.push_str(&format!("Checkers: {}", checkers.join(" ")));
+                for l in text.lines() {
+                    send(&self.out, l);
+                }
+            }
+            Command::Eval => {
+                let pos = self.engine.position();
+                for l in eval_report(pos).lines() {
+                    send(&self.out, l);
+                }
+            }
+        }
+        true
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) {
+        let (spec, value) = match set_option(OPTIONS, name, value) {
+            Ok(x) => x,
+            Err(e) => return self.error(e),
+        };
+        match (spec.name, value) {
+            (options::UCI_VARIANT, OptionValue::Combo(id)) => match id.parse::<Variant>() {
+                Ok(v) => self.engine.set_variant(v),
+                Err(e) => self.error(e),
+            },
+            (options::HASH, OptionValue::Spin(mb)) => self.engine.set_hash(mb as usize),
+            (options::THREADS, OptionValue::Spin(n)) => self.engine.set_threads(n as usize),
+            (options::MULTI_PV, OptionValue::Spin(n)) => self.engine.set_multipv(n as usize),
+            (options::MOVE_OVERHEAD, OptionValue::Spin(ms)) => self.engine.set_move_overhead(ms as u64),
+            (options::CLEAR_HASH, _) => self.engine.clear_hash(),
+            (options::EVAL_FILE, OptionValue::String(s)) => {
+                if !(s.is_empty() || s == "<embedded>") {
+                    self.error(format!(
+                        "EvalFile '{s}' not loaded: this build has no NNUE evaluation yet; the hand-crafted evaluation is in use"
+                    ));
+                }
+            }
+            (options::BOOK_FILE, OptionValue::String(s)) => {
+                if !s.is_empty() {
+                    self.error(format!(
+                        "BookFile '{s}' not loaded: opening books are not supported yet"
+                    ));
+                }
+            }
+            (other, _) => self.error(format!("option '{other}' is not handled")),
+        }
+    }
+
+    fn go(&mut self, p: GoParams) {
+        self.engine.wait();
+        if let Some(depth) = p.perft {
+            let pos = self.engine.position().clone();
+            let mut total = 0;
+            for (m, n) in perft::divide(&pos, depth.max(1)) {
+                send(&self.out, &format!("{}: {n}", pos.uci(m)));
+                total += n;
+            }
+            send(&self.out, "");
+            send(
+                &self.out,
+                &format!("Nodes searched: {}", if depth == 0 { 1 } else { total }),
+            );
+            return;
+        }
+        let pos = self.engine.position().clone();
+        let overhead = self.engine.settings().move_overhead_ms;
+        let mut limits = Limits {
+            depth: p.depth,
+            nodes: p.nodes,
+            mate: p.mate,
+            infinite: p.infinite || p.ponder,
+            multipv: self.engine.settings().multipv,
+            ..Limits::default()
+        };
+        if let Some(mate) = p.mate {
+            limits.depth = limits.depth.or(Some((2 * mate + 1).min(120)));
+        }
+        if let Some(mt) = p.movetime {
+            limits.budget = Some(time::fixed(mt, overhead));
+        } else {
+            let (t, inc) = match pos.turn() {
+                Color::White => (p.wtime, p.winc),
+                Color::Black => (p.btime, p.binc),
+            };
+            if let Some(t) = t {
+                limits.budget = Some(time::budget(
+                    time::Clock {
+                        time_ms: t,
+                        inc_ms: inc.unwrap_or(0),
+                        moves_to_go: p.movestogo,
+                    },
+                    overhead,
+                ));
+            }
+        }
+        for text in &p.searchmoves {
+            match pos.parse_uci(text) {
+                Ok(m) => limits.searchmoves.push(m),
+                Err(e) => self.error(format!("searchmoves: {e}")),
+            }
+        }
+        let info_pos = pos.clone();
+        let out = self.out.clone();
+        let out2 = self.out.clone();
+        self.engine.start_search(
+            limits,
+            Box::new(move |info| send(&out, &info_line(&info_pos, info))),
+            Box::new(move |result| send(&out2, &bestmove_line(&pos, result))),
+        );
+    }
+}
+
+/// The `eval` report: the terms of the hand-crafted evaluation.
+pub fn eval_report(pos: &Position) -> String {
+    let tr = eval::trace(pos);
+    let row = |name: &str, p: eval::params::Pair| format!("{name:<14} {:>6} {:>6}\n", p.0, p.1);
+    let mut s = String::from("Evaluation: hand-crafted (White's view, middlegame / endgame)\n");
+    s.push_str(&row("material", tr.material));
+    s.push_str(&row("placement", tr.placement));
+    s.push_str(&row("pawns", tr.pawns));
+    s.push_str(&row("mobility", tr.mobility));
+    s.push_str(&row("king safety", tr.king_safety));
+    s.push_str(&row("bishop pair", tr.bishop_pair));
+    s.push_str(&format!("phase          {:>6} / 256\n", tr.phase));
+    s.push_str(&format!(
+        "total          {:>6} cp for the side to move ({})\n",
+        tr.total,
+        pos.turn().name()
+    ));
+    s
+}
+
+/// Runs a session on standard input and output until `quit` or end of input.
+pub fn run_stdio() -> io::Result<()> {
+    let out: Output = Arc::new(Mutex::new(Box::new(io::stdout())));
+    let mut session = Session::new(out);
+    let stdin = io::stdin();
+    let mut line = String::new();
+    let mut input = stdin.lock();
+    loop {
+        line.clear();
+        match input.read_line(&mut line) {
+            Ok(0) => break,
+            Ok(_) => {
+                if !session.handle(&line) {
+                    return Ok(());
+                }
+            }
+            Err(e) if e.kind() == io::ErrorKind::InvalidData => {
+                session.error("input line is not valid UTF-8");
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    // End of input is a quit: stop a running search (its bestmove is still printed).
+    session.engine.wait();
+    Ok(())
+}
