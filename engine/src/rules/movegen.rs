@@ -127,6 +127,18 @@ impl Position {
         list
     }
 
+    /// Replaces the contents of `list` with the legal moves (no allocation).
+    pub fn generate_legal(&self, list: &mut MoveList) {
+        list.clear();
+        self.generate::<MoveList, false>(list);
+    }
+
+    /// Replaces the contents of `list` with the legal captures and promotions.
+    pub fn generate_captures(&self, list: &mut MoveList) {
+        list.clear();
+        self.generate::<MoveList, true>(list);
+    }
+
     /// The number of legal moves (faster than listing them).
     pub fn count_legal_moves(&self) -> u64 {
         let mut c = Counter::default();
@@ -175,7 +187,7 @@ impl Position {
         let theirs = self.by_color[them];
         let occ = ours | theirs;
         let king = self.king(us);
-        let checkers = self.attackers(king, them, occ);
+        let checkers = self.checkers;
 
         // King moves: each target tested with the king removed from the occupancy.
         let without_king = occ ^ king.bb();

@@ -140,6 +140,12 @@ impl MoveList {
         }
     }
 
+    /// Empties the list.
+    #[inline(always)]
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
     /// Number of moves.
     #[inline(always)]
     pub fn len(&self) -> usize {

@@ -80,6 +80,8 @@ pub struct Position {
     pub(crate) halfmove: u32,
     pub(crate) fullmove: u32,
     pub(crate) hash: u64,
+    /// Enemy pieces giving check to the side to move (kept up to date by every move).
+    pub(crate) checkers: Bitboard,
 }
 
 impl PartialEq for Position {
@@ -144,6 +146,7 @@ impl Position {
             halfmove: 0,
             fullmove: 1,
             hash: 0,
+            checkers: Bitboard::EMPTY,
         }
     }
 
@@ -298,15 +301,21 @@ impl Position {
     }
 
     /// The enemy pieces giving check to the side to move.
-    #[inline]
+    #[inline(always)]
     pub fn checkers(&self) -> Bitboard {
-        self.attackers(self.king(self.turn), !self.turn, self.occupied())
+        self.checkers
     }
 
     /// Whether the side to move is in check.
-    #[inline]
+    #[inline(always)]
     pub fn in_check(&self) -> bool {
-        self.checkers().any()
+        self.checkers.any()
+    }
+
+    /// Recomputes the checkers (after the board or the side to move changed).
+    #[inline]
+    pub(crate) fn update_checkers(&mut self) {
+        self.checkers = self.attackers(self.king(self.turn), !self.turn, self.occupied());
     }
 
     /// Applies a move produced by this position's move generator. Passing any other move is a
@@ -396,6 +405,7 @@ impl Position {
         self.turn = !us;
         self.hash ^= ZOBRIST.black_to_move;
 
+        self.update_checkers();
         if let Some(ep) = self.ep {
             if self.any_legal_en_passant(ep) {
                 self.hash ^= ZOBRIST.en_passant(t.geometry.file(ep));
@@ -416,6 +426,8 @@ impl Position {
         }
         self.turn = !self.turn;
         self.hash ^= ZOBRIST.black_to_move;
+        // The side that passed was not in check, so its opponent cannot be in check now.
+        self.checkers = Bitboard::EMPTY;
     }
 
     /// The position after a move from the generator (copy-make).
@@ -471,21 +483,35 @@ impl Position {
 
     /// Whether neither side can ever mate, as the variant's dead-material list says.
     pub fn is_insufficient_material(&self) -> bool {
-        let spec = self.tables.spec;
-        let material = |c: Color| -> Vec<PieceKind> {
-            let mut v = Vec::new();
-            for k in PieceKind::ALL {
-                if k != PieceKind::King {
-                    for _ in 0..self.pieces(c, k).count() {
-                        v.push(k);
-                    }
-                }
-            }
-            v
+        let kings = self.by_kind[PieceKind::King];
+        let others = self.occupied() & !kings;
+        // Quick exits: pawns always can mate eventually; lots of material is never dead.
+        if self.by_kind[PieceKind::Pawn].any() || others.count() > 2 {
+            return false;
+        }
+        let white = others & self.by_color[Color::White];
+        let black = others & self.by_color[Color::Black];
+        let strong = match (white.any(), black.any()) {
+            (true, true) => return false,
+            (true, false) => white,
+            (false, true) => black,
+            (false, false) => Bitboard::EMPTY,
         };
-        let (w, b) = (material(Color::White), material(Color::Black));
-        let dead = |strong: &[PieceKind]| spec.dead_material.contains(&strong);
-        (w.is_empty() && dead(&b)) || (b.is_empty() && dead(&w))
+        let mut material = [PieceKind::King; 2];
+        let mut n = 0;
+        for sq in strong {
+            if let Some(p) = self.piece_at(sq) {
+                material[n] = p.kind;
+                n += 1;
+            }
+        }
+        let material = &mut material[..n];
+        material.sort();
+        self.tables.spec.dead_material.iter().any(|d| {
+            let mut d: Vec<PieceKind> = d.to_vec();
+            d.sort();
+            d == material
+        })
     }
 
     /// The outcome of the position if the game is over, without repetition (which needs the

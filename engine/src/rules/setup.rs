@@ -254,6 +254,7 @@ impl Position {
             }
         }
 
+        pos.update_checkers();
         pos.hash = pos.compute_hash();
         debug_assert_eq!(pos.hash, pos.compute_hash());
         Ok(pos)

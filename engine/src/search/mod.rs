@@ -142,10 +142,12 @@ pub struct Searcher {
     pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
     lmr: Box<[[i32; 64]; 64]>,
+    pickers: Vec<Option<Box<Picker>>>,
     root_excluded: Vec<Move>,
     main_thread: bool,
 }
 
+/// Move list and ordering scores of one ply, reused from search to search.
 struct Picker {
     moves: MoveList,
     scores: [i32; crate::rules::moves::MAX_MOVES],
@@ -153,6 +155,14 @@ struct Picker {
 }
 
 impl Picker {
+    fn new() -> Picker {
+        Picker {
+            moves: MoveList::new(),
+            scores: [0; crate::rules::moves::MAX_MOVES],
+            next: 0,
+        }
+    }
+
     fn next(&mut self) -> Option<(Move, i32)> {
         let n = self.moves.len();
         if self.next >= n {
@@ -224,6 +234,7 @@ impl Searcher {
             pv: Box::new([[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
             lmr,
+            pickers: (0..MAX_PLY + 2).map(|_| None).collect(),
             root_excluded: Vec::new(),
             main_thread: true,
         }
@@ -453,12 +464,13 @@ impl Searcher {
         false
     }
 
-    fn score_moves(&self, pos: &Position, moves: MoveList, tt_move: Move, ply: usize) -> Picker {
-        let mut picker = Picker {
-            moves,
-            scores: [0; crate::rules::moves::MAX_MOVES],
-            next: 0,
-        };
+    fn take_picker(&mut self, ply: usize) -> Box<Picker> {
+        let mut p = self.pickers[ply].take().unwrap_or_else(|| Box::new(Picker::new()));
+        p.next = 0;
+        p
+    }
+
+    fn score_moves(&self, pos: &Position, picker: &mut Picker, tt_move: Move, ply: usize) {
         let us = pos.turn().index();
         let prev = self.prev_move[ply];
         let counter = if prev.is_null() {
@@ -492,7 +504,6 @@ impl Searcher {
                 self.history[us][m.from().index()][m.to().index()]
             };
         }
-        picker
     }
 
     fn update_history(&mut self, pos: &Position, best: Move, quiets: &[Move], depth: i32, ply: usize) {
@@ -517,13 +528,31 @@ impl Searcher {
         }
     }
 
-    fn negamax(&mut self, pos: &Position, mut alpha: i32, mut beta: i32, depth: i32, ply: usize, cut: bool) -> i32 {
+    fn negamax(&mut self, pos: &Position, alpha: i32, beta: i32, depth: i32, ply: usize, cut: bool) -> i32 {
+        if depth <= 0 {
+            self.pv_len[ply] = 0;
+            return self.qsearch(pos, alpha, beta, ply);
+        }
+        let mut picker = self.take_picker(ply);
+        let score = self.negamax_node(pos, alpha, beta, depth, ply, cut, &mut picker);
+        self.pickers[ply] = Some(picker);
+        score
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn negamax_node(
+        &mut self,
+        pos: &Position,
+        mut alpha: i32,
+        mut beta: i32,
+        depth: i32,
+        ply: usize,
+        cut: bool,
+        picker: &mut Picker,
+    ) -> i32 {
         let pv_node = beta - alpha > 1;
         let root = ply == 0;
         self.pv_len[ply] = 0;
-        if depth <= 0 {
-            return self.qsearch(pos, alpha, beta, ply);
-        }
         self.nodes += 1;
         self.check_stop();
         if self.stopped && !root {
@@ -606,8 +635,8 @@ impl Searcher {
             }
         }
 
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
+        pos.generate_legal(&mut picker.moves);
+        if picker.moves.is_empty() {
             return if in_check { -MATE + ply as i32 } else { 0 };
         }
         // Internal iterative reduction: without a table move the ordering is poor.
@@ -617,7 +646,7 @@ impl Searcher {
             depth
         };
 
-        let mut picker = self.score_moves(pos, moves, tt_move, ply);
+        self.score_moves(pos, picker, tt_move, ply);
         let mut best_score = -INF;
         let mut best_move = Move::NULL;
         let mut quiets: Vec<Move> = Vec::new();
@@ -740,7 +769,14 @@ impl Searcher {
         best_score
     }
 
-    fn qsearch(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    fn qsearch(&mut self, pos: &Position, alpha: i32, beta: i32, ply: usize) -> i32 {
+        let mut picker = self.take_picker(ply);
+        let score = self.qsearch_node(pos, alpha, beta, ply, &mut picker);
+        self.pickers[ply] = Some(picker);
+        score
+    }
+
+    fn qsearch_node(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize, picker: &mut Picker) -> i32 {
         self.nodes += 1;
         self.check_stop();
         if self.stopped {
@@ -755,32 +791,39 @@ impl Searcher {
             return eval::evaluate(pos);
         }
         let in_check = pos.in_check();
-        let moves = if in_check {
-            pos.legal_moves()
-        } else {
-            pos.capture_moves()
-        };
+        let entry = self.tt.probe(pos.hash());
+        if let Some(e) = entry {
+            let s = score_from_tt(e.score, ply);
+            let hit = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => s >= beta,
+                Bound::Upper => s <= alpha,
+            };
+            if hit {
+                return s;
+            }
+        }
         let mut best;
         let stand_pat;
         if in_check {
-            if moves.is_empty() {
+            pos.generate_legal(&mut picker.moves);
+            if picker.moves.is_empty() {
                 return -MATE + ply as i32;
             }
             best = -INF;
             stand_pat = -INF;
         } else {
-            stand_pat = eval::evaluate(pos);
+            stand_pat = match entry {
+                Some(e) => e.eval,
+                None => eval::evaluate(pos),
+            };
             if stand_pat >= beta {
                 return stand_pat;
             }
             alpha = alpha.max(stand_pat);
             best = stand_pat;
+            pos.generate_captures(&mut picker.moves);
         }
-        let mut picker = Picker {
-            moves,
-            scores: [0; crate::rules::moves::MAX_MOVES],
-            next: 0,
-        };
         for (i, &m) in picker.moves.as_slice().iter().enumerate() {
             picker.scores[i] = mvv_lva(pos, m) + m.promotion_piece().map_or(0, see_value);
         }
