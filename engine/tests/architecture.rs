@@ -23,7 +23,10 @@ fn no_variant_matches_outside_the_rules() {
     rust_files(&src, &mut files);
     let mut leaks = Vec::new();
     for f in files {
-        let rel = f.strip_prefix(&src).map(|p| p.to_string_lossy().replace('\\', "/")).unwrap_or_default();
+        let rel = f
+            .strip_prefix(&src)
+            .map(|p| p.to_string_lossy().replace('\\', "/"))
+            .unwrap_or_default();
         if rel == "rules/variant.rs" || rel.starts_with("rules/variants/") {
             continue;
         }
@@ -45,5 +48,9 @@ fn no_variant_matches_outside_the_rules() {
             }
         }
     }
-    assert!(leaks.is_empty(), "variant-specific code outside the rules:\n{}", leaks.join("\n"));
+    assert!(
+        leaks.is_empty(),
+        "variant-specific code outside the rules:\n{}",
+        leaks.join("\n")
+    );
 }
