@@ -17,16 +17,18 @@ use crate::rules::{Bitboard, ByColor, Color, PieceKind, Position, Variant};
 struct EvalTables {
     /// Steps to the centre (Chebyshev + Manhattan mix) per cell, scaled so the centre is the largest.
     centrality: [i32; 128],
-    /// Cells of each file.
-    files: Vec<Bitboard>,
     /// For a pawn of a colour on a cell: the cells in front of it on its file and the neighbouring files.
     passed_span: ByColor<[Bitboard; 128]>,
     /// For a cell: the cells of the neighbouring files.
     neighbour_files: [Bitboard; 128],
     /// Phase of the start position.
     full_phase: i32,
-    /// The rank where pawns start, per colour (ranks from White's side).
-    pawn_start_rank: ByColor<i32>,
+    /// For a pawn of a colour on a cell: ranks advanced beyond its start rank.
+    advance: ByColor<[i32; 128]>,
+    /// File of each cell, counted from 0.
+    file_of: [u8; 128],
+    /// For a king of a colour on a cell: whether it left its home rank by two or more.
+    king_advanced: ByColor<Bitboard>,
 }
 
 fn tables(variant: Variant) -> &'static EvalTables {
@@ -88,13 +90,30 @@ fn build(variant: Variant) -> EvalTables {
         .sum::<i32>()
         .max(1);
     let start_rank = t.spec.pawns.double_step_rank as i32;
+    let mut advance = ByColor([[0; 128]; 2]);
+    let mut file_of = [0u8; 128];
+    let mut king_advanced = ByColor([Bitboard::EMPTY; 2]);
+    for sq in g.playable {
+        let r = g.rank(sq);
+        advance[Color::White][sq.index()] = r - start_rank;
+        advance[Color::Black][sq.index()] = (h - 1 - start_rank) - r;
+        file_of[sq.index()] = g.file(sq) as u8;
+        if (r - 1).abs() >= 2 {
+            king_advanced[Color::White] |= sq.bb();
+        }
+        if (r - (h - 2)).abs() >= 2 {
+            king_advanced[Color::Black] |= sq.bb();
+        }
+    }
+    let _ = &files;
     EvalTables {
         centrality,
-        files,
         passed_span,
         neighbour_files,
         full_phase,
-        pawn_start_rank: ByColor([start_rank, h - 1 - start_rank]),
+        advance,
+        file_of,
+        king_advanced,
     }
 }
 
@@ -122,13 +141,13 @@ pub struct Trace {
 /// Static evaluation in centipawns from the side to move's point of view.
 #[inline]
 pub fn evaluate(pos: &Position) -> i32 {
-    evaluate_impl::<false>(pos, &mut Trace::default())
+    evaluate_impl::<false, false>(pos, &mut Trace::default(), 0, 0)
 }
 
 /// Static evaluation with its terms.
 pub fn trace(pos: &Position) -> Trace {
     let mut tr = Trace::default();
-    tr.total = evaluate_impl::<true>(pos, &mut tr);
+    tr.total = evaluate_impl::<true, false>(pos, &mut tr, 0, 0);
     tr
 }
 
@@ -141,11 +160,23 @@ fn sign(c: Color) -> i32 {
     }
 }
 
-fn evaluate_impl<const TRACE: bool>(pos: &Position, tr: &mut Trace) -> i32 {
+/// How far the cheap terms (material, placement, pawns) may be from the final score: when they
+/// are further than this outside the search window, [`evaluate_lazy`] returns them alone.
+pub const LAZY_MARGIN: i32 = 450;
+
+/// Static evaluation for a search window: when the cheap terms alone are far outside
+/// `alpha..beta`, mobility and king safety are not computed. Returns the score and whether it
+/// is the full evaluation (false: only the cheap terms, good enough to decide a cutoff).
+#[inline]
+pub fn evaluate_lazy(pos: &Position, alpha: i32, beta: i32) -> (i32, bool) {
+    let mut tr = Trace::default();
+    let score = evaluate_impl::<false, true>(pos, &mut tr, alpha, beta);
+    (score, tr.phase >= 0)
+}
+
+fn evaluate_impl<const TRACE: bool, const LAZY: bool>(pos: &Position, tr: &mut Trace, alpha: i32, beta: i32) -> i32 {
     let t = pos.tables();
     let et = tables(pos.variant());
-    let g = t.geometry;
-    let occ = pos.occupied();
     let mut material = Pair::default();
     let mut placement = Pair::default();
     let mut mobility = Pair::default();
@@ -154,24 +185,10 @@ fn evaluate_impl<const TRACE: bool>(pos: &Position, tr: &mut Trace) -> i32 {
     let mut bishop_pair = Pair::default();
     let mut phase = 0;
 
-    // Squares attacked by pawns, per colour (mobility does not count them).
+    // Cheap terms: material, placement, pawn structure, bishop pair.
     let mut pawn_attacks = ByColor([Bitboard::EMPTY; 2]);
     for c in Color::ALL {
-        for sq in pos.pieces(c, PieceKind::Pawn) {
-            pawn_attacks[c] |= t.pawn_attacks[c][sq.index()];
-        }
-    }
-    let kings = ByColor([pos.king(Color::White), pos.king(Color::Black)]);
-    let king_zone = ByColor([
-        t.leaps[PieceKind::King][kings[Color::White].index()] | kings[Color::White].bb(),
-        t.leaps[PieceKind::King][kings[Color::Black].index()] | kings[Color::Black].bb(),
-    ]);
-
-    for c in Color::ALL {
         let s = sign(c);
-        let own = pos.color_bb(c);
-        let mut attack_units = 0;
-        let mut attackers = 0;
         for &kind in &t.officers {
             let bb = pos.pieces(c, kind);
             if bb.is_empty() {
@@ -181,42 +198,29 @@ fn evaluate_impl<const TRACE: bool>(pos: &Position, tr: &mut Trace) -> i32 {
             material += params::material(kind) * (s * n);
             phase += params::phase_weight(kind) * n;
             let cw = params::centrality(kind);
-            let mw = params::mobility(kind);
-            let kw = params::king_attack_weight(kind);
+            let mut centre = 0;
             for sq in bb {
-                placement += cw * (s * et.centrality[sq.index()]);
-                let att = t.attacks(kind, sq, occ);
-                let reach = att & !own & !pawn_attacks[!c] & !t.forbidden[kind];
-                mobility += mw * (s * reach.count() as i32);
-                let hits = (att & king_zone[!c]).count() as i32;
-                if hits > 0 {
-                    attack_units += kw * hits.min(3);
-                    attackers += 1;
-                }
+                centre += et.centrality[sq.index()];
             }
+            placement += cw * (s * centre);
         }
         if pos.pieces(c, PieceKind::Bishop).more_than_one() {
             bishop_pair += params::BISHOP_PAIR * s;
         }
-        if attackers >= 2 {
-            let danger = params::KING_DANGER[(attack_units as usize).min(params::KING_DANGER.len() - 1)];
-            king_safety += Pair(danger * s, danger * s / 4);
-        }
 
-        // Pawns.
         let my_pawns = pos.pieces(c, PieceKind::Pawn);
         let their_pawns = pos.pieces(!c, PieceKind::Pawn);
         let pn = my_pawns.count() as i32;
         material += params::material(PieceKind::Pawn) * (s * pn);
+        let mut files_seen = 0u32;
+        let mut advance_sum = 0;
+        let mut centre = 0;
         for sq in my_pawns {
-            let rank = g.rank(sq);
-            let advance = if c == Color::White {
-                rank - et.pawn_start_rank[c]
-            } else {
-                et.pawn_start_rank[c] - rank
-            };
-            placement += params::PAWN_ADVANCE * (s * advance);
-            placement += params::centrality(PieceKind::Pawn) * (s * et.centrality[sq.index()]);
+            pawn_attacks[c] |= t.pawn_attacks[c][sq.index()];
+            files_seen |= 1 << et.file_of[sq.index()];
+            let advance = et.advance[c][sq.index()];
+            advance_sum += advance;
+            centre += et.centrality[sq.index()];
             if (et.passed_span[c][sq.index()] & their_pawns).is_empty() {
                 let a = advance.max(0);
                 pawns_term += params::PASSED_PAWN * (s * (a + a * a / 2));
@@ -225,30 +229,68 @@ fn evaluate_impl<const TRACE: bool>(pos: &Position, tr: &mut Trace) -> i32 {
                 pawns_term += params::ISOLATED_PAWN * s;
             }
         }
-        for f in &et.files {
-            let on_file = (*f & my_pawns).count() as i32;
-            if on_file > 1 {
-                pawns_term += params::DOUBLED_PAWN * (s * (on_file - 1));
-            }
-        }
+        placement += params::PAWN_ADVANCE * (s * advance_sum);
+        placement += params::centrality(PieceKind::Pawn) * (s * centre);
+        let doubled = pn - files_seen.count_ones() as i32;
+        pawns_term += params::DOUBLED_PAWN * (s * doubled);
 
-        // King: placement and shelter.
-        let k = kings[c];
+        let k = pos.king(c);
         placement += params::centrality(PieceKind::King) * (s * et.centrality[k.index()]);
-        let home = if c == Color::White { 1 } else { g.height as i32 - 2 };
-        if (g.rank(k) - home).abs() >= 2 {
+        if et.king_advanced[c].has(k) {
             placement += params::KING_ADVANCED * s;
         }
         let shelter = (t.leaps[PieceKind::King][k.index()] & my_pawns).count() as i32;
         king_safety += params::PAWN_SHIELD * (s * shelter.min(3));
     }
-    // King danger is a penalty for the side being attacked: the sums above are "attacks by c",
-    // which is good for c.
-
     let phase = (phase * 256 / et.full_phase).min(256);
+    let taper = |p: Pair| (p.0 * phase + p.1 * (256 - phase)) / 256;
+    let stm = sign(pos.turn());
+
+    if LAZY {
+        let cheap = taper(material + placement + pawns_term + bishop_pair + king_safety) * stm + params::TEMPO;
+        if cheap - LAZY_MARGIN >= beta || cheap + LAZY_MARGIN <= alpha {
+            tr.phase = -1;
+            return cheap;
+        }
+    }
+
+    // Mobility and attacks on the enemy king zone.
+    let occ = pos.occupied();
+    for c in Color::ALL {
+        let s = sign(c);
+        let own = pos.color_bb(c);
+        let enemy_king = pos.king(!c);
+        let zone = t.leaps[PieceKind::King][enemy_king.index()] | enemy_king.bb();
+        let mut attack_units = 0;
+        let mut attackers = 0;
+        for &kind in &t.officers {
+            let bb = pos.pieces(c, kind);
+            if bb.is_empty() {
+                continue;
+            }
+            let mw = params::mobility(kind);
+            let kw = params::king_attack_weight(kind);
+            let allowed = !own & !pawn_attacks[!c] & !t.forbidden[kind];
+            let mut reach = 0;
+            for sq in bb {
+                let att = t.attacks(kind, sq, occ);
+                reach += (att & allowed).count() as i32;
+                let hits = (att & zone).count() as i32;
+                if hits > 0 {
+                    attack_units += kw * hits.min(3);
+                    attackers += 1;
+                }
+            }
+            mobility += mw * (s * reach);
+        }
+        if attackers >= 2 {
+            let danger = params::KING_DANGER[(attack_units as usize).min(params::KING_DANGER.len() - 1)];
+            king_safety += Pair(danger * s, danger * s / 4);
+        }
+    }
+
     let total = material + placement + mobility + pawns_term + king_safety + bishop_pair;
-    let white = (total.0 * phase + total.1 * (256 - phase)) / 256;
-    let score = white * sign(pos.turn()) + params::TEMPO;
+    let score = taper(total) * stm + params::TEMPO;
     if TRACE {
         tr.material = material;
         tr.placement = placement;

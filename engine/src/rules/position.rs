@@ -312,6 +312,51 @@ impl Position {
         self.checkers.any()
     }
 
+    /// The checkers after a move from `from` to `to` that moved one piece (and may have
+    /// captured on `to`): a direct check by that piece or a check discovered along a line
+    /// through `from`. Equal to [`Position::update_checkers`] for such moves, and cheaper.
+    #[inline]
+    fn update_checkers_after(&mut self, from: Square, to: Square) {
+        let t = self.tables;
+        let them = self.turn;
+        let us = !them;
+        let king = self.king(them);
+        let occ = self.occupied();
+        let mut checkers = Bitboard::EMPTY;
+        if let Some(p) = self.piece_at(to) {
+            let direct = if p.kind == PieceKind::Pawn {
+                t.pawn_attacks[them][king.index()].has(to)
+            } else {
+                t.attacks(p.kind, to, occ).has(king)
+            };
+            if direct {
+                checkers |= to.bb();
+            }
+        }
+        let d = t.direction[king.index()][from.index()];
+        if d != super::tables::NO_DIRECTION {
+            let d = d as usize;
+            let hit = t.ray_attacks(d, king, occ) & occ;
+            if hit.any() {
+                let sq = hit.lsb();
+                if sq != to {
+                    if let Some(p) = self.piece_at(sq) {
+                        let (orth, diag) = t.slides[p.kind];
+                        let slides = if super::tables::ORTHOGONAL.contains(&d) {
+                            orth
+                        } else {
+                            diag
+                        };
+                        if p.color == us && slides {
+                            checkers |= sq.bb();
+                        }
+                    }
+                }
+            }
+        }
+        self.checkers = checkers;
+    }
+
     /// Recomputes the checkers (after the board or the side to move changed).
     #[inline]
     pub(crate) fn update_checkers(&mut self) {
@@ -405,7 +450,15 @@ impl Position {
         self.turn = !us;
         self.hash ^= ZOBRIST.black_to_move;
 
-        self.update_checkers();
+        match m.kind() {
+            MoveKind::Normal | MoveKind::DoubleStep | MoveKind::Promotion => self.update_checkers_after(from, to),
+            _ => self.update_checkers(),
+        }
+        debug_assert_eq!(
+            self.checkers,
+            self.attackers(self.king(self.turn), !self.turn, self.occupied()),
+            "incremental checkers after {m:?}"
+        );
         if let Some(ep) = self.ep {
             if self.any_legal_en_passant(ep) {
                 self.hash ^= ZOBRIST.en_passant(t.geometry.file(ep));

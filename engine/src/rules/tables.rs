@@ -198,16 +198,24 @@ impl Tables {
         }
         assert!(kinds.contains(&PieceKind::King), "{}: no king", spec.id);
         assert!(kinds.contains(&PieceKind::Pawn), "{}: no pawn", spec.id);
-        let leap_groups = groups
-            .into_iter()
-            .map(|(vectors, kinds)| {
-                let mut from = Box::new([Bitboard::EMPTY; 128]);
-                for sq in squares() {
-                    from[sq.index()] = leap_set(sq, vectors, -1);
+        // One table per distinct set of kinds: groups used by exactly the same kinds (the king's
+        // W and F steps, the champion's D and A leaps) are merged, so attack detection makes one
+        // lookup per set.
+        let mut leap_groups: Vec<LeapGroup> = Vec::new();
+        for (vectors, kinds) in groups {
+            let mut from = Box::new([Bitboard::EMPTY; 128]);
+            for sq in squares() {
+                from[sq.index()] = leap_set(sq, vectors, -1);
+            }
+            match leap_groups.iter_mut().find(|g| g.kinds == kinds) {
+                Some(g) => {
+                    for (a, b) in g.from.iter_mut().zip(from.iter()) {
+                        *a |= *b;
+                    }
                 }
-                LeapGroup { kinds, from }
-            })
-            .collect();
+                None => leap_groups.push(LeapGroup { kinds, from }),
+            }
+        }
 
         let mut pawn_attacks = Box::new(ByColor([[Bitboard::EMPTY; 128]; 2]));
         for sq in squares() {

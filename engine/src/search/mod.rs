@@ -151,7 +151,10 @@ pub struct Searcher {
 struct Picker {
     moves: MoveList,
     scores: [i32; crate::rules::moves::MAX_MOVES],
+    /// Moves still to pick, packed as (score, index) for sorting.
+    keys: [u64; crate::rules::moves::MAX_MOVES],
     next: usize,
+    sorted: bool,
 }
 
 impl Picker {
@@ -159,26 +162,45 @@ impl Picker {
         Picker {
             moves: MoveList::new(),
             scores: [0; crate::rules::moves::MAX_MOVES],
+            keys: [0; crate::rules::moves::MAX_MOVES],
             next: 0,
+            sorted: false,
         }
     }
 
+    /// Prepares picking after the scores are set.
+    fn start(&mut self) {
+        self.next = 0;
+        self.sorted = false;
+        for i in 0..self.moves.len() {
+            self.keys[i] = ((self.scores[i] as u32 ^ 0x8000_0000) as u64) << 32 | i as u64;
+        }
+    }
+
+    /// The best remaining move: selection for the first few picks (a cutoff often comes early),
+    /// then one sort of the rest.
     fn next(&mut self) -> Option<(Move, i32)> {
         let n = self.moves.len();
         if self.next >= n {
             return None;
         }
-        let mut best = self.next;
-        for i in self.next + 1..n {
-            if self.scores[i] > self.scores[best] {
-                best = i;
+        if !self.sorted {
+            if self.next < 3 {
+                let mut best = self.next;
+                for i in self.next + 1..n {
+                    if self.keys[i] > self.keys[best] {
+                        best = i;
+                    }
+                }
+                self.keys.swap(self.next, best);
+            } else {
+                self.keys[self.next..n].sort_unstable_by(|a, b| b.cmp(a));
+                self.sorted = true;
             }
         }
-        self.moves.as_mut_slice().swap(self.next, best);
-        self.scores.swap(self.next, best);
-        let r = (self.moves.as_slice()[self.next], self.scores[self.next]);
+        let i = (self.keys[self.next] & 0xffff_ffff) as usize;
         self.next += 1;
-        Some(r)
+        Some((self.moves.as_slice()[i], self.scores[i]))
     }
 }
 
@@ -465,9 +487,7 @@ impl Searcher {
     }
 
     fn take_picker(&mut self, ply: usize) -> Box<Picker> {
-        let mut p = self.pickers[ply].take().unwrap_or_else(|| Box::new(Picker::new()));
-        p.next = 0;
-        p
+        self.pickers[ply].take().unwrap_or_else(|| Box::new(Picker::new()))
     }
 
     fn score_moves(&self, pos: &Position, picker: &mut Picker, tt_move: Move, ply: usize) {
@@ -504,6 +524,7 @@ impl Searcher {
                 self.history[us][m.from().index()][m.to().index()]
             };
         }
+        picker.start();
     }
 
     fn update_history(&mut self, pos: &Position, best: Move, quiets: &[Move], depth: i32, ply: usize) {
@@ -805,6 +826,7 @@ impl Searcher {
         }
         let mut best;
         let stand_pat;
+        let mut full_eval = false;
         if in_check {
             pos.generate_legal(&mut picker.moves);
             if picker.moves.is_empty() {
@@ -813,9 +835,9 @@ impl Searcher {
             best = -INF;
             stand_pat = -INF;
         } else {
-            stand_pat = match entry {
-                Some(e) => e.eval,
-                None => eval::evaluate(pos),
+            (stand_pat, full_eval) = match entry {
+                Some(e) => (e.eval, true),
+                None => eval::evaluate_lazy(pos, alpha, beta),
             };
             if stand_pat >= beta {
                 return stand_pat;
@@ -827,6 +849,9 @@ impl Searcher {
         for (i, &m) in picker.moves.as_slice().iter().enumerate() {
             picker.scores[i] = mvv_lva(pos, m) + m.promotion_piece().map_or(0, see_value);
         }
+        picker.start();
+        let original_alpha = alpha;
+        let mut best_move = Move::NULL;
         while let Some((m, _)) = picker.next() {
             if !in_check {
                 if m.promotion_piece().is_some_and(|p| p != PieceKind::Queen) {
@@ -852,12 +877,24 @@ impl Searcher {
             if score > best {
                 best = score;
                 if score > alpha {
+                    best_move = m;
                     alpha = score;
                     if alpha >= beta {
                         break;
                     }
                 }
             }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        if !in_check && full_eval {
+            self.tt
+                .store(pos.hash(), best_move, score_to_tt(best, ply), stand_pat, 0, bound);
         }
         best
     }

@@ -24,6 +24,15 @@ fn least_valuable(pos: &Position, attackers: Bitboard, to: Square) -> Option<(Sq
 
 /// Whether the exchange started by `m` gains at least `threshold` centipawns.
 pub fn see_ge(pos: &Position, m: Move, threshold: i32) -> bool {
+    // Quick answer: taking a piece worth at least the capturer's value (plus the threshold)
+    // cannot lose, whatever the recaptures.
+    if threshold <= 0 && m.kind() == MoveKind::Normal {
+        if let (Some(victim), Some(attacker)) = (pos.piece_at(m.to()), pos.piece_at(m.from())) {
+            if attacker.kind != PieceKind::King && see_value(victim.kind) - see_value(attacker.kind) >= threshold {
+                return true;
+            }
+        }
+    }
     see(pos, m) >= threshold
 }
 
