@@ -318,3 +318,45 @@ impl Position {
         }
     }
 }
+
+impl Position {
+    /// Whether `m` is a legal move here. Meant for moves from elsewhere (a hash table, a killer
+    /// slot) that may belong to another position: ordinary moves are checked directly, special
+    /// moves against the generated list.
+    pub fn is_legal_move(&self, m: Move) -> bool {
+        let t = self.tables;
+        let us = self.turn;
+        let (from, to) = (m.from(), m.to());
+        if m.is_null() || from.index() >= t.geometry.cells() || to.index() >= t.geometry.cells() {
+            return false;
+        }
+        if m.kind() != MoveKind::Normal {
+            return self.legal_moves().contains(m);
+        }
+        if m != Move::new(from, to, MoveKind::Normal) {
+            return false;
+        }
+        let Some(piece) = self.piece_at(from) else { return false };
+        if piece.color != us || self.by_color[us].has(to) || t.forbidden[piece.kind].has(to) {
+            return false;
+        }
+        let occ = self.occupied();
+        let reachable = match piece.kind {
+            PieceKind::Pawn => {
+                if t.promotion_squares[us].has(to) {
+                    return false;
+                }
+                let push = from.0 as i32 + t.pawn_push[us];
+                (to.0 as i32 == push && !occ.has(to))
+                    || (t.pawn_attacks[us][from.index()].has(to) && self.by_color[!us].has(to))
+            }
+            PieceKind::King => t.leaps[PieceKind::King][from.index()].has(to) && !t.always_attacked.has(to),
+            kind => t.attacks(kind, from, occ).has(to),
+        };
+        if !reachable || !t.geometry.is_playable(to) {
+            return false;
+        }
+        let after = self.after(m);
+        after.attackers(after.king(us), !us, after.occupied()).is_empty()
+    }
+}

@@ -19,7 +19,7 @@ use std::{
 
 use crate::{
     eval::{self, params::see_value},
-    rules::{Move, MoveKind, MoveList, PieceKind, Position},
+    rules::{Bitboard, Move, MoveKind, MoveList, PieceKind, Position},
 };
 use tt::{Bound, TranspositionTable};
 
@@ -656,10 +656,6 @@ impl Searcher {
             }
         }
 
-        pos.generate_legal(&mut picker.moves);
-        if picker.moves.is_empty() {
-            return if in_check { -MATE + ply as i32 } else { 0 };
-        }
         // Internal iterative reduction: without a table move the ordering is poor.
         let depth = if tt_move.is_null() && depth >= 6 && (pv_node || cut) {
             depth - 1
@@ -667,14 +663,40 @@ impl Searcher {
             depth
         };
 
-        self.score_moves(pos, picker, tt_move, ply);
+        // The table move is tried before any move is generated: when it cuts off, generation,
+        // scoring and sorting are saved.
+        let mut pending = if !root && pos.is_legal_move(tt_move) {
+            Some(tt_move)
+        } else {
+            None
+        };
+        let tt_first = pending.is_some();
+        let mut generated = false;
         let mut best_score = -INF;
         let mut best_move = Move::NULL;
         let mut quiets: Vec<Move> = Vec::new();
         let mut searched = 0;
         let original_alpha = alpha;
 
-        while let Some((m, order)) = picker.next() {
+        loop {
+            let (m, order) = match pending.take() {
+                Some(m) => (m, SCORE_TT),
+                None => {
+                    if !generated {
+                        generated = true;
+                        pos.generate_legal(&mut picker.moves);
+                        if picker.moves.is_empty() {
+                            return if in_check { -MATE + ply as i32 } else { 0 };
+                        }
+                        self.score_moves(pos, picker, tt_move, ply);
+                    }
+                    match picker.next() {
+                        Some((m, _)) if tt_first && m == tt_move => continue,
+                        Some(x) => x,
+                        None => break,
+                    }
+                }
+            };
             if root && self.root_excluded.contains(&m) {
                 continue;
             }
@@ -682,22 +704,25 @@ impl Searcher {
                 continue;
             }
             let tactical = is_tactical(pos, m);
-            let child = pos.after(m);
-            let gives_check = child.in_check();
-
+            // Pruning decisions come before the move is made (making it costs more than most
+            // pruned moves would be worth); killers and countermoves are never pruned.
             if !root && best_score > -MATE_BOUND && !in_check {
-                if !tactical && !gives_check {
-                    // Late-move pruning and futility pruning of quiet moves.
-                    if !pv_node && depth <= 6 && searched >= 3 + depth * depth {
-                        continue;
-                    }
-                    if depth <= 4 && static_eval + 120 + 100 * depth <= alpha {
-                        continue;
+                if !tactical {
+                    if order < SCORE_COUNTER {
+                        // Late-move pruning and futility pruning of quiet moves.
+                        if !pv_node && depth <= 6 && searched >= 3 + depth * depth {
+                            continue;
+                        }
+                        if depth <= 4 && static_eval + 120 + 100 * depth <= alpha {
+                            continue;
+                        }
                     }
                 } else if depth <= 4 && order < 0 && !see::see_ge(pos, m, -90 * depth) {
                     continue;
                 }
             }
+            let child = pos.after(m);
+            let gives_check = child.in_check();
 
             let extension = if gives_check && ply < 2 * depth as usize + 8 {
                 1
@@ -844,6 +869,11 @@ impl Searcher {
             }
             alpha = alpha.max(stand_pat);
             best = stand_pat;
+            // Big delta: not even winning the most valuable enemy piece (or promoting) would
+            // reach alpha.
+            if stand_pat + max_gain(pos) + 150 <= alpha {
+                return best;
+            }
             pos.generate_captures(&mut picker.moves);
         }
         for (i, &m) in picker.moves.as_slice().iter().enumerate() {
@@ -898,6 +928,36 @@ impl Searcher {
         }
         best
     }
+}
+
+/// The most a single move can gain: the most valuable enemy piece, plus a promotion when the
+/// side to move has a pawn one step from promoting.
+fn max_gain(pos: &Position) -> i32 {
+    let t = pos.tables();
+    let them = pos.color_bb(!pos.turn());
+    let mut best = 0;
+    for &k in &t.officers {
+        if (pos.kind_bb(k) & them).any() {
+            best = best.max(see_value(k));
+        }
+    }
+    if (pos.kind_bb(PieceKind::Pawn) & them).any() {
+        best = best.max(see_value(PieceKind::Pawn));
+    }
+    let us = pos.turn();
+    let pawns = pos.pieces(us, PieceKind::Pawn);
+    if pawns.any() {
+        let push = t.pawn_push[us];
+        let before_promotion = if push > 0 {
+            Bitboard(t.promotion_squares[us].0 >> push)
+        } else {
+            Bitboard(t.promotion_squares[us].0 << -push)
+        };
+        if (pawns & before_promotion).any() {
+            best += see_value(PieceKind::Queen) - see_value(PieceKind::Pawn);
+        }
+    }
+    best
 }
 
 fn score_to_tt(s: i32, ply: usize) -> i32 {

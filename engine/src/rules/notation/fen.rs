@@ -359,7 +359,7 @@ mod tests {
         assert!(matches!(
             e("f9f/1rnbqksbnr1/1ppppppppp1/12/11/11/11/11/1PPPPPPPPP1/1RNBQKSBNR1/F9F w"),
             FenError::Parse(ParseFenError::RankWidth {
-                rank: 9,
+                rank: 8,
                 found: 12,
                 expected: 11
             })

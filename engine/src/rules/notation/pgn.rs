@@ -128,13 +128,16 @@ pub fn write_game(game: &PgnGame) -> String {
     let mut tokens: Vec<String> = Vec::with_capacity(game.moves.len() * 3 / 2 + 8);
     let mut pos = game.start.clone();
     for (i, &m) in game.moves.iter().enumerate() {
+        // A move number stays on the line of its move.
         let number = pos.fullmove_number();
+        let san = pos.san(m);
         if pos.turn() == crate::rules::Color::White {
-            tokens.push(format!("{number}."));
+            tokens.push(format!("{number}. {san}"));
         } else if i == 0 {
-            tokens.push(format!("{number}..."));
+            tokens.push(format!("{number}... {san}"));
+        } else {
+            tokens.push(san);
         }
-        tokens.push(pos.san(m));
         pos.play_unchecked(m);
     }
     if let Some(c) = &game.final_comment {
