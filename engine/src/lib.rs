@@ -13,4 +13,5 @@ pub mod engine;
 pub mod eval;
 pub mod rules;
 pub mod search;
+pub mod tournament;
 pub mod uci;

@@ -1,6 +1,6 @@
 //! The `engine` command line.
 
-use std::time::Instant;
+use std::{path::PathBuf, time::Instant};
 
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
@@ -108,6 +108,91 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         threads: usize,
     },
+    /// Plays a match between two engine configurations and reports W/D/L, score, Elo difference
+    /// with its 95% interval, LOS and optionally an SPRT.
+    #[command(
+        long_about = "Plays a match between two configurations of this engine and reports the \
+result from the first configuration's point of view: wins/draws/losses, score, Elo difference with \
+its 95% confidence interval, likelihood of superiority (LOS) and, with --sprt, the SPRT \
+log-likelihood ratio and verdict.\n\nEvery opening is played twice with colours swapped. A \
+configuration is a comma-separated list of key=value pairs: name (shown in the output and the \
+PGN), depth (plies), nodes, movetime (milliseconds per move), hash (MB, default 16), threads \
+(default 1); at least one of depth, nodes and movetime is required.\n\nExample: engine match \
+--variant persian-princess --games 20 --first \"name=deep,depth=5\" --second depth=1 --pgn \
+games.pgn\n\nSee docs/match.md for the meaning of the statistics."
+    )]
+    Match(MatchArgs),
+}
+
+/// Options of `engine match`.
+#[derive(clap::Args)]
+struct MatchArgs {
+    /// Variant id or alias: celtic-citadel, persian-princess, egyptian-eye, oriental-omega, chess.
+    #[arg(short, long, default_value = "persian-princess")]
+    variant: String,
+    /// Number of games. Each opening is played twice (colours swapped); with an odd number the
+    /// last opening is played once, with the first configuration as White.
+    #[arg(short = 'n', long, default_value_t = 10)]
+    games: usize,
+    /// The first configuration, e.g. "name=deep,depth=6" or "nodes=20000,hash=16". Keys: name,
+    /// depth, nodes, movetime (ms), hash (MB), threads. The statistics are from its point of view.
+    #[arg(long, value_name = "CONFIG")]
+    first: String,
+    /// The second configuration (same keys as --first).
+    #[arg(long, value_name = "CONFIG")]
+    second: String,
+    /// Games played at the same time, each on its own thread with its own two engines. Keep
+    /// concurrency times engine threads at or below the number of cores.
+    #[arg(short, long, default_value_t = 1)]
+    concurrency: usize,
+    /// Random openings: this many random legal plies from the start position (no position on the
+    /// way may end the game; every opening ends in a different position while there are enough).
+    /// Not used with --openings.
+    #[arg(long, value_name = "N", default_value_t = engine::tournament::openings::DEFAULT_RANDOM_PLIES, conflicts_with = "openings")]
+    random_plies: usize,
+    /// Openings file: one FEN per line, '#' starts a comment. The positions are used in order, from
+    /// the first again when the match needs more.
+    #[arg(long, value_name = "FILE")]
+    openings: Option<PathBuf>,
+    /// Seed of the random openings (the same seed gives the same openings).
+    #[arg(long, default_value_t = engine::tournament::openings::DEFAULT_SEED)]
+    seed: u64,
+    /// Append every game to this PGN file as it finishes (the file is created if needed).
+    #[arg(long, value_name = "FILE")]
+    pgn: Option<PathBuf>,
+    /// Run a sequential probability ratio test of H0 "Elo difference <= ELO0" against H1 "Elo
+    /// difference >= ELO1" (e.g. 0,50) and stop as soon as it accepts one of them.
+    #[arg(long, value_name = "ELO0,ELO1", allow_hyphen_values = true)]
+    sprt: Option<String>,
+    /// SPRT: probability of accepting H1 when H0 holds (false positive).
+    #[arg(long, default_value_t = engine::tournament::Sprt::DEFAULT_ALPHA, requires = "sprt")]
+    alpha: f64,
+    /// SPRT: probability of accepting H0 when H1 holds (false negative).
+    #[arg(long, default_value_t = engine::tournament::Sprt::DEFAULT_BETA, requires = "sprt")]
+    beta: f64,
+    /// Adjudicate a draw when a game reaches this many plies (opening plies included).
+    #[arg(long, value_name = "PLIES", default_value_t = engine::tournament::runner::DEFAULT_MAX_PLIES)]
+    max_plies: usize,
+    /// Resign adjudication: a game is won by the side that both engines score at least CP
+    /// centipawns ahead for --resign-moves consecutive moves each (mate scores count as beyond).
+    #[arg(long, value_name = "CP", allow_hyphen_values = true)]
+    resign_score: Option<i32>,
+    /// Resign adjudication: consecutive moves of each engine (with --resign-score).
+    #[arg(long, value_name = "K", default_value_t = 3, requires = "resign_score")]
+    resign_moves: usize,
+    /// Draw adjudication: a game is drawn when both engines' scores stay within CP centipawns of 0
+    /// for --draw-moves consecutive moves each, counting moves from ply --draw-after on.
+    #[arg(long, value_name = "CP")]
+    draw_score: Option<i32>,
+    /// Draw adjudication: consecutive moves of each engine (with --draw-score).
+    #[arg(long, value_name = "K", default_value_t = 8, requires = "draw_score")]
+    draw_moves: usize,
+    /// Draw adjudication: only moves from this ply on count (opening plies included).
+    #[arg(long, value_name = "PLY", default_value_t = 80, requires = "draw_score")]
+    draw_after: usize,
+    /// Print only the summary, not a line per game.
+    #[arg(short, long)]
+    quiet: bool,
 }
 
 fn load(variant: &str, fen: Option<&str>, moves: &[String]) -> Result<Position> {
@@ -261,12 +346,99 @@ fn main() -> Result<()> {
                 println!("Result:   {} ({})", o.result(), o.description());
             }
         }
+        Command::Match(args) => run_match(args)?,
         Command::Variants => {
             for v in Variant::ALL {
                 let s = v.spec();
                 println!("{:<18} {:<18} aliases: {}", s.id, s.name, s.aliases.join(", "));
             }
         }
+    }
+    Ok(())
+}
+
+fn run_match(args: MatchArgs) -> Result<()> {
+    use engine::tournament::{
+        openings::read_openings, runner, Adjudication, DrawRule, MatchConfig, OpeningSource, PlayerConfig, ResignRule,
+        Sprt,
+    };
+    let variant: Variant = args.variant.parse()?;
+    let first: PlayerConfig = args
+        .first
+        .parse()
+        .with_context(|| format!("--first '{}'", args.first))?;
+    let second: PlayerConfig = args
+        .second
+        .parse()
+        .with_context(|| format!("--second '{}'", args.second))?;
+    if args.games == 0 {
+        bail!("--games must be at least 1");
+    }
+    if args.concurrency == 0 {
+        bail!("--concurrency must be at least 1");
+    }
+    if args.max_plies == 0 {
+        bail!("--max-plies must be at least 1");
+    }
+    if args.resign_score.is_some_and(|s| s <= 0) {
+        bail!("--resign-score must be positive (centipawns)");
+    }
+    if args.draw_score.is_some_and(|s| s < 0) {
+        bail!("--draw-score must not be negative (centipawns)");
+    }
+    if args.resign_moves == 0 || args.draw_moves == 0 {
+        bail!("--resign-moves and --draw-moves must be at least 1");
+    }
+    let sprt = match &args.sprt {
+        Some(text) => Some(Sprt::parse(text, args.alpha, args.beta)?),
+        None => None,
+    };
+    let openings = match &args.openings {
+        Some(path) => OpeningSource::List(read_openings(variant, path)?),
+        None => OpeningSource::Random {
+            plies: args.random_plies,
+            seed: args.seed,
+        },
+    };
+    let mut config = MatchConfig::new(variant, args.games, first, second);
+    config.concurrency = args.concurrency;
+    config.openings = openings;
+    config.adjudication = Adjudication {
+        max_plies: args.max_plies,
+        resign: args.resign_score.map(|score_cp| ResignRule {
+            score_cp,
+            moves: args.resign_moves,
+        }),
+        draw: args.draw_score.map(|score_cp| DrawRule {
+            score_cp,
+            moves: args.draw_moves,
+            after_ply: args.draw_after,
+        }),
+    };
+    config.sprt = sprt;
+    config.pgn = args.pgn.clone();
+    println!(
+        "Match {} ({}) vs {} ({}), {}, {} games, concurrency {}",
+        config.first.name,
+        config.first.spec(),
+        config.second.name,
+        config.second.spec(),
+        variant.spec().name,
+        config.games,
+        config.concurrency
+    );
+    let quiet = args.quiet;
+    let report = runner::run_match(&config, &mut |record, tally| {
+        if !quiet {
+            println!("{}", runner::progress_line(record, config.games, tally));
+        }
+    })?;
+    println!();
+    for line in report.summary_lines() {
+        println!("{line}");
+    }
+    if let Some(path) = &args.pgn {
+        println!("Games appended to {}", path.display());
     }
     Ok(())
 }

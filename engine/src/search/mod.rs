@@ -343,11 +343,11 @@ impl Searcher {
         'deepening: for depth in 1..=max_depth {
             self.root_excluded.clear();
             let mut lines: Vec<(i32, Vec<Move>)> = Vec::new();
-            for line in 0..multipv {
+            for prev_score in prev_scores.iter_mut() {
                 self.seldepth = 0;
                 let mut delta = 20;
                 let (mut alpha, mut beta) = if depth >= 5 {
-                    (prev_scores[line] - delta, prev_scores[line] + delta)
+                    (*prev_score - delta, *prev_score + delta)
                 } else {
                     (-INF, INF)
                 };
@@ -371,12 +371,12 @@ impl Searcher {
                     }
                 };
                 // A partial iteration is discarded, except a first iteration that found a line.
-                if self.stopped && (depth > 1 || line > 0 || self.pv_len[0] == 0) {
+                if self.stopped && (depth > 1 || !lines.is_empty() || self.pv_len[0] == 0) {
                     break 'deepening;
                 }
                 let pv: Vec<Move> = self.pv[0][..self.pv_len[0]].to_vec();
                 let pv = if pv.is_empty() { vec![root_moves[0]] } else { pv };
-                prev_scores[line] = score;
+                *prev_score = score;
                 self.root_excluded.push(pv[0]);
                 lines.push((score, pv));
             }
@@ -802,7 +802,7 @@ impl Searcher {
         } else {
             Bound::Upper
         };
-        if !(root && !self.root_excluded.is_empty()) {
+        if !root || self.root_excluded.is_empty() {
             self.tt.store(
                 key,
                 best_move,

@@ -1,0 +1,170 @@
+//! `engine match` through the library: tiny matches in every Persian variant finish, their
+//! results add up, and the PGN they write reads back with every move legal.
+
+use std::{
+    path::PathBuf,
+    sync::atomic::{AtomicBool, AtomicUsize, Ordering},
+};
+
+use engine::{
+    rules::{game::Game, notation::pgn::read_games, Variant},
+    tournament::{
+        openings::random_openings, play_game, run_match, Adjudication, GameResult, MatchConfig, OpeningSource,
+        PlayerConfig, Sprt, Termination, Wdl,
+    },
+};
+
+fn temp_pgn(tag: &str) -> PathBuf {
+    static COUNTER: AtomicUsize = AtomicUsize::new(0);
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    let path = std::env::temp_dir().join(format!("engine-match-test-{}-{tag}-{n}.pgn", std::process::id()));
+    let _ = std::fs::remove_file(&path);
+    path
+}
+
+#[test]
+fn tiny_match_in_every_persian_variant() {
+    for variant in Variant::PERSIAN {
+        let first: PlayerConfig = "name=d1,depth=1,hash=1".parse().expect("valid");
+        let second: PlayerConfig = "name=d2,depth=2,hash=1".parse().expect("valid");
+        let pgn = temp_pgn(variant.id());
+        let mut config = MatchConfig::new(variant, 2, first, second);
+        config.concurrency = 2;
+        config.pgn = Some(pgn.clone());
+        let mut seen = Vec::new();
+        let report = run_match(&config, &mut |record, tally| {
+            seen.push((record.number, record.first_wdl(), record.result, tally));
+        })
+        .expect("match runs");
+
+        // The results add up.
+        assert_eq!(report.games(), 2, "{variant}");
+        assert_eq!(report.wdl.games(), 2);
+        assert_eq!(report.by_colour.games(), 2);
+        assert_eq!(report.terminations.iter().map(|(_, n)| n).sum::<usize>(), 2);
+        assert!(report.illegal_moves.is_empty(), "{:?}", report.illegal_moves);
+        assert!(!report.stopped_early);
+        assert_eq!(seen.len(), 2);
+        let total = seen.iter().fold(Wdl::default(), |t, (_, g, _, _)| {
+            Wdl::new(t.wins + g.wins, t.draws + g.draws, t.losses + g.losses)
+        });
+        assert_eq!(total, report.wdl);
+        assert_eq!(seen.last().map(|s| s.3), Some(report.wdl));
+        let mut numbers: Vec<usize> = seen.iter().map(|s| s.0).collect();
+        numbers.sort_unstable();
+        assert_eq!(numbers, vec![1, 2]);
+        assert!(report.summary_lines().iter().any(|l| l.starts_with("W/D/L: ")));
+
+        // The PGN reads back: two games, every move legal, results and tags consistent.
+        let text = std::fs::read_to_string(&pgn).expect("PGN written");
+        let _ = std::fs::remove_file(&pgn);
+        let games = read_games(&text, Variant::Chess).expect("PGN reads back");
+        assert_eq!(games.len(), 2, "{text}");
+        let mut from_pgn = Wdl::default();
+        for g in &games {
+            assert_eq!(g.variant(), variant);
+            assert_eq!(g.tag("PlyCount"), Some(g.moves.len().to_string().as_str()));
+            assert_eq!(g.tag("OpeningPlies"), Some("8"));
+            let mut replay = Game::new(g.start.clone());
+            for &m in &g.moves {
+                assert!(replay.position().legal_moves().contains(m));
+                assert!(replay.outcome().is_none(), "move after the end of the game");
+                replay.play(m);
+            }
+            // Games that end by the rules end in a final position that says so.
+            if g.tag("Termination") == Some("normal") {
+                let o = replay.outcome().expect("a game over by the rules");
+                assert_eq!(o.result(), g.result);
+            }
+            let first_white = g.tag("White") == Some("d1");
+            match (g.result.as_str(), first_white) {
+                ("1/2-1/2", _) => from_pgn.draws += 1,
+                ("1-0", true) | ("0-1", false) => from_pgn.wins += 1,
+                ("1-0", false) | ("0-1", true) => from_pgn.losses += 1,
+                (r, _) => panic!("unexpected result {r}"),
+            }
+        }
+        assert_eq!(from_pgn, report.wdl, "{variant}");
+        // Each opening twice, colours swapped.
+        assert_eq!(games[0].moves[..8], games[1].moves[..8]);
+        assert_ne!(games[0].tag("White"), games[1].tag("White"));
+    }
+}
+
+#[test]
+fn colours_alternate_and_odd_counts_work() {
+    let first: PlayerConfig = "depth=1,hash=1".parse().expect("valid");
+    let mut config = MatchConfig::new(Variant::CelticCitadel, 3, first.clone(), first);
+    config.adjudication.max_plies = 30;
+    let mut records = Vec::new();
+    let report = run_match(&config, &mut |r, _| records.push(r.clone())).expect("match runs");
+    assert_eq!(report.games(), 3);
+    // Same names get told apart.
+    assert_eq!(report.first, "depth=1,hash=1 (1)");
+    assert_eq!(report.second, "depth=1,hash=1 (2)");
+    records.sort_by_key(|r| r.number);
+    assert!(records[0].first_is_white && !records[1].first_is_white && records[2].first_is_white);
+    assert_eq!(records[0].opening, records[1].opening);
+    assert_ne!(records[1].opening, records[2].opening);
+    for r in &records {
+        assert!(r.pgn.moves.len() <= 30);
+        if let Termination::MaxPlies(n) = r.termination {
+            assert_eq!(n, 30);
+            assert_eq!(r.result, GameResult::Draw);
+        }
+    }
+}
+
+#[test]
+fn sprt_stops_a_lopsided_match_early() {
+    let strong: PlayerConfig = "name=strong,depth=3,hash=1".parse().expect("valid");
+    let weak: PlayerConfig = "name=weak,depth=1,hash=1".parse().expect("valid");
+    let mut config = MatchConfig::new(Variant::PersianPrincess, 200, strong, weak);
+    config.concurrency = 2;
+    config.sprt = Some(Sprt::new(0.0, 50.0, 0.05, 0.05).expect("valid"));
+    config.adjudication.resign = Some(engine::tournament::ResignRule {
+        score_cp: 700,
+        moves: 2,
+    });
+    let report = run_match(&config, &mut |_, _| {}).expect("match runs");
+    let (_, llr, verdict) = report.sprt.expect("SPRT ran");
+    assert!(report.stopped_early, "{:?}", report.summary_lines());
+    assert!(report.games() < 200);
+    assert_eq!(verdict, engine::tournament::SprtVerdict::AcceptH1);
+    assert!(llr >= 2.94);
+}
+
+#[test]
+fn play_game_from_a_list_opening_and_stop_flag() {
+    let v = Variant::OrientalOmega;
+    let openings = random_openings(v, 1, 4, 9);
+    let a: PlayerConfig = "depth=1,hash=1".parse().expect("valid");
+    let b: PlayerConfig = "nodes=300,hash=1".parse().expect("valid");
+    let (mut ea, mut eb) = (a.engine(), b.engine());
+    let rules = Adjudication {
+        max_plies: 24,
+        ..Adjudication::default()
+    };
+    let stop = AtomicBool::new(false);
+    let g = play_game((&mut ea, &a), (&mut eb, &b), &openings[0], &rules, &stop).expect("finished");
+    assert!(g.moves.len() <= 24);
+    assert_eq!(g.moves[..4], openings[0].moves[..]);
+    // A raised stop flag abandons the game.
+    stop.store(true, Ordering::Relaxed);
+    assert!(play_game((&mut ea, &a), (&mut eb, &b), &openings[0], &rules, &stop).is_none());
+
+    // FEN openings: the game starts there and the PGN has the FEN.
+    let fen_opening =
+        engine::tournament::openings::parse_openings(v, &openings[0].position().fen(), "list").expect("valid FEN");
+    let mut config = MatchConfig::new(v, 2, a.clone(), b.clone());
+    config.openings = OpeningSource::List(fen_opening);
+    config.adjudication.max_plies = 20;
+    let mut texts = Vec::new();
+    run_match(&config, &mut |r, _| texts.push(r.pgn.to_pgn())).expect("match runs");
+    assert_eq!(texts.len(), 2);
+    for t in &texts {
+        assert!(t.contains("[SetUp \"1\"]") && t.contains("[FEN \""), "{t}");
+        let back = read_games(t, Variant::Chess).expect("reads back");
+        assert_eq!(back[0].start, openings[0].position());
+    }
+}
