@@ -213,7 +213,15 @@ impl Engine {
         let mut limits = limits;
         limits.multipv = limits.multipv.max(self.settings.multipv);
         let searchers = self.searchers.clone();
-        run_search(&searchers, &self.stop, &self.position, &self.history, limits, report)
+        run_search(
+            &searchers,
+            &self.stop,
+            &self.position,
+            &self.history,
+            limits,
+            false,
+            report,
+        )
     }
 
     /// Starts a search on a background thread; `report` gets each iteration, `done` the result.
@@ -232,8 +240,11 @@ impl Engine {
         let stop = self.stop.clone();
         let position = self.position.clone();
         let history = self.history.clone();
+        // `go infinite` and `go ponder` must not report their result before they are stopped,
+        // even when the search itself has nothing left to do (a forced mate, the depth cap).
+        let hold = limits.infinite;
         self.running = Some(std::thread::spawn(move || {
-            let result = run_search(&searchers, &stop, &position, &history, limits, &mut *report);
+            let result = run_search(&searchers, &stop, &position, &history, limits, hold, &mut *report);
             done(&result);
             result
         }));
@@ -260,6 +271,7 @@ impl Engine {
     }
 
     /// Waits for a background search to end by itself (its own limits), without stopping it.
+    /// A search started with `infinite` limits never ends by itself: use [`Engine::wait`].
     pub fn join(&mut self) -> Option<SearchResult> {
         self.running.take()?.join().ok()
     }
@@ -271,6 +283,7 @@ fn run_search(
     position: &Position,
     history: &[u64],
     limits: Limits,
+    hold: bool,
     report: &mut dyn FnMut(&SearchInfo),
 ) -> SearchResult {
     let mut guard = match searchers.lock() {
@@ -294,6 +307,10 @@ fn run_search(
             });
         }
         let result = main.search(position, history, limits, report);
+        // With `hold`, wait for the stop flag (set by `stop` or `wait`) before returning.
+        while hold && !stop.load(Ordering::Relaxed) {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
         stop.store(true, Ordering::Relaxed);
         result
     })

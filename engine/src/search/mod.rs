@@ -380,6 +380,9 @@ impl Searcher {
                 self.root_excluded.push(pv[0]);
                 lines.push((score, pv));
             }
+            // Lines searched later may score higher than earlier ones (reductions differ):
+            // report them best first.
+            lines.sort_by_key(|(score, _)| std::cmp::Reverse(*score));
             for (i, (score, pv)) in lines.iter().enumerate() {
                 if self.main_thread {
                     let elapsed = self.start.elapsed();
@@ -909,6 +912,12 @@ impl Searcher {
                 if score > alpha {
                     best_move = m;
                     alpha = score;
+                    self.pv[ply][0] = m;
+                    let child_len = self.pv_len[ply + 1];
+                    for i in 0..child_len {
+                        self.pv[ply][i + 1] = self.pv[ply + 1][i];
+                    }
+                    self.pv_len[ply] = child_len + 1;
                     if alpha >= beta {
                         break;
                     }

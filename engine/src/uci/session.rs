@@ -184,16 +184,16 @@ impl Session {
         self.engine.wait();
         if let Some(depth) = p.perft {
             let pos = self.engine.position().clone();
-            let mut total = 0;
-            for (m, n) in perft::divide(&pos, depth.max(1)) {
-                send(&self.out, &format!("{}: {n}", pos.uci(m)));
-                total += n;
+            // Depth 0 counts the position itself and has no moves to list.
+            let mut total = if depth == 0 { 1 } else { 0 };
+            if depth > 0 {
+                for (m, n) in perft::divide(&pos, depth) {
+                    send(&self.out, &format!("{}: {n}", pos.uci(m)));
+                    total += n;
+                }
             }
             send(&self.out, "");
-            send(
-                &self.out,
-                &format!("Nodes searched: {}", if depth == 0 { 1 } else { total }),
-            );
+            send(&self.out, &format!("Nodes searched: {total}"));
             return;
         }
         let pos = self.engine.position().clone();
@@ -206,9 +206,9 @@ impl Session {
             multipv: self.engine.settings().multipv,
             ..Limits::default()
         };
-        if let Some(mate) = p.mate {
-            limits.depth = limits.depth.or(Some((2 * mate + 1).min(120)));
-        }
+        // `go mate N` searches until a mate in N or fewer moves is found (or another limit or
+        // `stop` ends the search): pruning can hide a mate at its nominal depth, so no depth
+        // cap is derived from N.
         if let Some(mt) = p.movetime {
             limits.budget = Some(time::fixed(mt, overhead));
         } else {

@@ -1,0 +1,691 @@
+//! The search through the library: forced mates of exact length in every Persian variant (each
+//! position checked first by an exhaustive solver written here), the citadel draw and stalemate
+//! scored as draws, reproducible fixed-node searches, and legal best moves in random positions.
+
+#![allow(clippy::unwrap_used)]
+
+use std::sync::{atomic::AtomicBool, Arc};
+
+use engine::{
+    engine::Engine,
+    rules::{Color, DrawReason, Move, Outcome, Piece, Position, Rule, Setup, Variant},
+    search::{tt::TranspositionTable, Limits, Score, SearchResult, Searcher},
+};
+
+// ---- building positions -------------------------------------------------------------------------
+
+/// A position from a list like `"Kc2 Rb4 ki10 ph9"` (upper case White), without castling or
+/// rendezvous rights.
+fn pos(v: Variant, pieces: &str, turn: Color) -> Position {
+    let g = v.spec().geometry;
+    let board = pieces
+        .split_whitespace()
+        .map(|t| {
+            let piece = Piece::from_char(t.chars().next().unwrap()).unwrap();
+            let sq = g.parse_square(&t[1..]).unwrap_or_else(|| panic!("bad square in {t}"));
+            (sq, piece)
+        })
+        .collect();
+    let rendezvous = v.spec().rules.iter().any(|r| matches!(r, Rule::Rendezvous(_)));
+    let setup = Setup {
+        board,
+        turn,
+        castling: Vec::new(),
+        ep: None,
+        halfmove: 0,
+        fullmove: 1,
+        rendezvous: rendezvous.then_some((false, false)),
+    };
+    Position::from_setup(v, &setup).unwrap_or_else(|e| panic!("{v} {pieces}: {e}"))
+}
+
+fn white(v: Variant, pieces: &str) -> Position {
+    pos(v, pieces, Color::White)
+}
+
+fn black(v: Variant, pieces: &str) -> Position {
+    pos(v, pieces, Color::Black)
+}
+
+/// The same position seen from the other side: ranks mirrored (Black's setup mirrors White's),
+/// colours swapped, the other side to move.
+fn mirrored(v: Variant, pieces: &str, turn: Color) -> Position {
+    let flipped: Vec<String> = pieces
+        .split_whitespace()
+        .map(|t| {
+            let mut chars = t.chars();
+            let letter = chars.next().unwrap();
+            let file = chars.next().unwrap();
+            let rank: u32 = chars.as_str().parse().unwrap();
+            let letter = if letter.is_ascii_uppercase() {
+                letter.to_ascii_lowercase()
+            } else {
+                letter.to_ascii_uppercase()
+            };
+            format!("{letter}{file}{}", 12 - rank)
+        })
+        .collect();
+    pos(v, &flipped.join(" "), !turn)
+}
+
+fn uci(p: &Position, moves: &[Move]) -> Vec<String> {
+    let mut p = p.clone();
+    moves
+        .iter()
+        .map(|&m| {
+            let s = p.uci(m);
+            p.play_unchecked(m);
+            s
+        })
+        .collect()
+}
+
+// ---- an exhaustive mate solver, to check the test positions themselves ------------------------------
+
+/// Whether `m` forces mate within `n` moves of the side playing it (draws by rule do not count).
+fn forces_mate(p: &Position, m: Move, n: u32) -> bool {
+    let after = p.after(m);
+    match after.outcome() {
+        Some(Outcome::Checkmate { .. }) => return true,
+        Some(Outcome::Draw(_)) => return false,
+        None => {}
+    }
+    n > 1
+        && after.legal_moves().iter().all(|&reply| {
+            let next = after.after(reply);
+            next.outcome().is_none() && mate_within(&next, n - 1).is_some()
+        })
+}
+
+/// A move that mates within `n` moves, if there is one.
+fn mate_within(p: &Position, n: u32) -> Option<Move> {
+    p.legal_moves().iter().copied().find(|&m| forces_mate(p, m, n))
+}
+
+/// Asserts the side to move mates in exactly `n` moves.
+fn assert_exact_mate(p: &Position, n: u32) {
+    assert!(mate_within(p, n).is_some(), "{p:?}: no mate in {n}");
+    if n > 1 {
+        assert!(mate_within(p, n - 1).is_none(), "{p:?}: already a mate in {}", n - 1);
+    }
+}
+
+// ---- searching ----------------------------------------------------------------------------------------
+
+fn engine_on(p: &Position) -> Engine {
+    let mut e = Engine::new();
+    e.set_variant(p.variant());
+    e.set_position(Some(&p.fen()), &[])
+        .unwrap_or_else(|err| panic!("{p:?}: {err}"));
+    assert_eq!(e.position(), p);
+    e
+}
+
+fn search(p: &Position, limits: Limits) -> SearchResult {
+    let mut e = engine_on(p);
+    e.search(limits, &mut |_| {})
+}
+
+fn depth(d: u32) -> Limits {
+    Limits {
+        depth: Some(d),
+        ..Limits::default()
+    }
+}
+
+/// Checks that the result's move, ponder move and principal variation are legal in `p`.
+fn assert_legal_result(p: &Position, r: &SearchResult) {
+    let legal = p.legal_moves();
+    if legal.is_empty() {
+        assert!(r.best.is_null(), "{p:?}: a move where there is none");
+        return;
+    }
+    assert!(legal.contains(r.best), "{p:?}: bestmove {:?} is not legal", r.best);
+    assert_eq!(
+        r.pv.first(),
+        Some(&r.best),
+        "{p:?}: pv does not start with the best move"
+    );
+    let mut q = p.clone();
+    for &m in &r.pv {
+        assert!(
+            q.legal_moves().contains(m),
+            "{p:?}: pv {:?} has an illegal move",
+            uci(p, &r.pv)
+        );
+        q.play_unchecked(m);
+    }
+    if let Some(ponder) = r.ponder {
+        assert!(
+            p.after(r.best).legal_moves().contains(ponder),
+            "{p:?}: illegal ponder move"
+        );
+    }
+}
+
+/// Searches for the mate in `n` and checks the engine finds exactly it: the score is `Mate(n)`
+/// and the best move starts a forced mate in `n`.
+fn assert_finds_mate(p: &Position, n: u32) {
+    assert_exact_mate(p, n);
+    let limits = Limits {
+        mate: Some(n),
+        // Guards only: the search stops as soon as it has proved the mate.
+        depth: Some(30),
+        nodes: Some(50_000_000),
+        ..Limits::default()
+    };
+    let r = search(p, limits);
+    assert_legal_result(p, &r);
+    assert_eq!(r.score, Score::Mate(n as i32), "{p:?}: pv {:?}", uci(p, &r.pv));
+    assert!(
+        forces_mate(p, r.best, n),
+        "{p:?}: {} does not mate in {n}",
+        p.uci(r.best)
+    );
+    if n == 1 {
+        assert!(
+            matches!(p.after(r.best).outcome(), Some(Outcome::Checkmate { winner }) if winner == p.turn()),
+            "{p:?}: {} is not mate",
+            p.uci(r.best)
+        );
+    }
+    // The mating side's line ends in mate.
+    if r.pv.len() == 2 * n as usize - 1 {
+        let mut q = p.clone();
+        for &m in &r.pv {
+            q.play_unchecked(m);
+        }
+        assert!(
+            matches!(q.outcome(), Some(Outcome::Checkmate { .. })),
+            "{p:?}: pv {:?}",
+            uci(p, &r.pv)
+        );
+    }
+}
+
+/// The defender of a mate in `n` (after the first mating move) sees itself mated.
+fn assert_defender_sees_mate(p: &Position, first: &str, n: u32) {
+    let after = p.after(p.parse_uci(first).unwrap());
+    let r = search(&after, depth(2 * n + 8));
+    assert_legal_result(&after, &r);
+    assert_eq!(
+        r.score,
+        Score::Mate(-(n as i32 - 1)),
+        "{after:?}: pv {:?}",
+        uci(&after, &r.pv)
+    );
+}
+
+// ---- Celtic Citadel ---------------------------------------------------------------------------------
+
+/// The citadel corner mate: a king in its own citadel has a single exit square, so a bishop on
+/// the long diagonal mates it (rules document, "Insufficient material").
+#[test]
+fn celtic_mate_in_one_in_the_citadel() {
+    let p = white(Variant::CelticCitadel, "Kf2 Bg3 ka11 pi9 pj9");
+    assert_finds_mate(&p, 1);
+    assert_eq!(p.uci(search(&p, depth(1)).best), "g3h4", "found at depth 1");
+}
+
+/// 1.Re10+ drives the king into its citadel (its only square), 2.F(d8)b9# or Fc10#: the
+/// fortress's knight jump checks the citadel.
+#[test]
+fn celtic_mate_in_two_with_the_fortress() {
+    let p = white(Variant::CelticCitadel, "Kf2 Re4 Fd8 kb10 pb9 pc9");
+    assert_finds_mate(&p, 2);
+    assert_defender_sees_mate(&p, "e4e10", 2);
+}
+
+/// King, fortress and knight against a lone king sitting in its citadel.
+#[test]
+fn celtic_mate_in_three_against_the_citadel() {
+    let p = white(Variant::CelticCitadel, "Kh2 Ff6 Nd9 ka11");
+    assert_finds_mate(&p, 3);
+}
+
+// ---- Persian Princess ---------------------------------------------------------------------------------
+
+/// Qh5# works only because no king may enter f6 in the Princess (and the Eye); in Celtic
+/// Citadel and Oriental Omega the king escapes to f6.
+#[test]
+fn princess_mate_in_one_thanks_to_the_centre_square() {
+    let pieces = "Kc2 Qh2 Pd5 kf7 be7 bg7 pf8 pg8";
+    let p = white(Variant::PersianPrincess, pieces);
+    assert_finds_mate(&p, 1);
+    assert_eq!(p.uci(search(&p, depth(3)).best), "h2h5");
+    assert!(mate_within(&white(Variant::EgyptianEye, pieces), 1).is_some());
+    for v in [Variant::CelticCitadel, Variant::OrientalOmega] {
+        let q = white(v, pieces);
+        assert!(mate_within(&q, 1).is_none(), "{v}");
+        assert!(!matches!(search(&q, depth(4)).score, Score::Mate(1)), "{v}");
+    }
+}
+
+/// The princess lands on f6, where only a pawn or a princess may capture her: the king next to
+/// her cannot take. In Celtic Citadel Kxf6 is legal and there is no mate.
+#[test]
+fn princess_mate_in_one_on_the_centre_square() {
+    let pieces = "Kc2 Se4 kg7 pf7 pf8 pg6 ph6";
+    let p = white(Variant::PersianPrincess, pieces);
+    assert_finds_mate(&p, 1);
+    assert_eq!(p.uci(search(&p, depth(3)).best), "e4f6");
+    assert!(mate_within(&white(Variant::CelticCitadel, pieces), 3).is_none());
+}
+
+#[test]
+fn princess_mate_in_two() {
+    let pieces = "Kc6 Sh6 Rc10 ke7 pj5";
+    let p = white(Variant::PersianPrincess, pieces);
+    assert_finds_mate(&p, 2);
+    // The centre-square rule is what makes it a mate in two.
+    assert!(mate_within(&white(Variant::CelticCitadel, pieces), 2).is_none());
+}
+
+#[test]
+fn princess_mate_in_three() {
+    let pieces = "Kj6 Sh9 Rd4 kg6 pb4";
+    let p = white(Variant::PersianPrincess, pieces);
+    assert_finds_mate(&p, 3);
+    assert!(mate_within(&white(Variant::CelticCitadel, pieces), 3).is_none());
+}
+
+// ---- Egyptian Eye -----------------------------------------------------------------------------------
+
+/// Rb4-i4#: j10 and i9 are Eye squares, so the king cannot flee there. In Persian Princess the
+/// king escapes to j10.
+#[test]
+fn eye_mate_in_one_thanks_to_the_eye() {
+    let pieces = "Kc2 Rb4 ki10 rh10 ph9 pj9";
+    let p = white(Variant::EgyptianEye, pieces);
+    assert_finds_mate(&p, 1);
+    assert_eq!(p.uci(search(&p, depth(1)).best), "b4i4");
+    let q = white(Variant::PersianPrincess, pieces);
+    assert!(mate_within(&q, 2).is_none());
+    assert!(!matches!(search(&q, depth(5)).score, Score::Mate(_)));
+}
+
+#[test]
+fn eye_mate_in_two() {
+    let pieces = "Ke10 Qf8 ki10 ph9 pd8";
+    let p = white(Variant::EgyptianEye, pieces);
+    assert_finds_mate(&p, 2);
+    assert!(mate_within(&white(Variant::PersianPrincess, pieces), 2).is_none());
+}
+
+/// 1.Rh3! leaves the king no square (h10, h9 on the rook's file, i9 and j10 Eye squares, j9 next
+/// to the white king), then a waiting bishop move and Rh10#.
+#[test]
+fn eye_mate_in_three() {
+    let pieces = "Kj8 Re3 Be9 ki10 pc7";
+    let p = white(Variant::EgyptianEye, pieces);
+    assert_finds_mate(&p, 3);
+    assert!(mate_within(&white(Variant::PersianPrincess, pieces), 3).is_none());
+}
+
+/// The official Egyptian Eye diagram: White is checkmated, because the king may not take the
+/// queen on j2, an Eye square. In Persian Princess the same position is only check.
+#[test]
+fn eye_official_checkmate_is_scored_as_mated() {
+    let fen = "11/5k1r3/2p5p2/1pQ6p1/7p3/6p4/3r2P1N2/2Q4NPP1/7P1K1/9q1/11 w - - 0 1";
+    let p = Position::from_fen(Variant::EgyptianEye, fen).unwrap();
+    let r = search(&p, depth(4));
+    assert!(r.best.is_null());
+    assert_eq!(r.score, Score::Mate(0));
+    let q = Position::from_fen(Variant::PersianPrincess, fen).unwrap();
+    let r = search(&q, depth(4));
+    assert_legal_result(&q, &r);
+    assert_eq!(q.uci(r.best), "j3j2");
+}
+
+// ---- Oriental Omega -----------------------------------------------------------------------------------
+
+/// The champion's (0,2) leap to f8 checks f10 over the pawn-free f9, which it also guards.
+#[test]
+fn omega_mate_in_one_with_the_champion() {
+    let p = white(Variant::OrientalOmega, "Kc2 Ch6 kf10 be10 bg10 re9 rg9");
+    assert_finds_mate(&p, 1);
+    assert_eq!(p.uci(search(&p, depth(1)).best), "h6f8");
+}
+
+#[test]
+fn omega_mate_in_two_with_wizard_and_champion() {
+    let p = white(Variant::OrientalOmega, "Kc6 Wd8 Cd5 kb8 ph9");
+    assert_finds_mate(&p, 2);
+    assert_defender_sees_mate(&p, p.uci(mate_within(&p, 2).unwrap()).as_str(), 2);
+}
+
+#[test]
+fn omega_mate_in_three_with_wizard_and_champion() {
+    let p = white(Variant::OrientalOmega, "Ke2 We6 Cb6 kb10 pi9");
+    assert_finds_mate(&p, 3);
+}
+
+/// Black mates too: the Omega mate in one with colours swapped.
+#[test]
+fn black_mates_as_well() {
+    let p = mirrored(Variant::OrientalOmega, "Kc2 Ch6 kf10 be10 bg10 re9 rg9", Color::White);
+    assert_eq!(p.turn(), Color::Black);
+    assert_finds_mate(&p, 1);
+    let p = mirrored(Variant::CelticCitadel, "Kf2 Re4 Fd8 kb10 pb9 pc9", Color::White);
+    assert_finds_mate(&p, 2);
+}
+
+// ---- the citadel draw ----------------------------------------------------------------------------------
+
+/// White's lone king, in check from the c10 rook (i10 on the rook's rank, i9 covered by the
+/// knight), either steps into Black's citadel k11, a draw on the spot, or to j9, cut off from the
+/// citadel for good by the rook on the 10th rank, against queen, rook and knight.
+const CITADEL_ESCAPE: &str = "Kj10 kd3 rc10 ng8 qd5";
+
+#[test]
+fn entering_the_opponents_citadel_saves_the_lost_game() {
+    for v in [Variant::CelticCitadel, Variant::PersianPrincess, Variant::OrientalOmega] {
+        for p in [white(v, CITADEL_ESCAPE), mirrored(v, CITADEL_ESCAPE, Color::White)] {
+            let r = search(&p, depth(8));
+            assert_legal_result(&p, &r);
+            let citadel = if p.turn() == Color::White { "j10k11" } else { "j2k1" };
+            assert_eq!(p.uci(r.best), citadel, "{v} {p:?}");
+            assert_eq!(r.score, Score::Cp(0), "{v} {p:?}");
+            assert_eq!(p.after(r.best).outcome(), Some(Outcome::Draw(DrawReason::Citadel)));
+            // Every other move loses.
+            let others: Vec<Move> = p.legal_moves().iter().copied().filter(|&m| m != r.best).collect();
+            assert!(!others.is_empty());
+            let r = search(
+                &p,
+                Limits {
+                    depth: Some(8),
+                    searchmoves: others,
+                    ..Limits::default()
+                },
+            );
+            match r.score {
+                Score::Cp(cp) => assert!(cp < -200, "{v} {p:?}: {cp}"),
+                Score::Mate(m) => assert!(m < 0, "{v} {p:?}: mate {m}"),
+            }
+        }
+    }
+}
+
+/// The citadel draw wins over everything: even a side that mates at will scores the king's
+/// step into the enemy citadel as 0, and does not play it.
+#[test]
+fn the_citadel_draw_is_scored_zero_even_when_winning() {
+    for v in [Variant::CelticCitadel, Variant::PersianPrincess, Variant::OrientalOmega] {
+        let p = white(v, "Kj10 Qe2 Rb4 kd6");
+        let citadel = p.parse_uci("j10k11").unwrap();
+        let r = search(
+            &p,
+            Limits {
+                depth: Some(6),
+                searchmoves: vec![citadel],
+                ..Limits::default()
+            },
+        );
+        assert_eq!(r.best, citadel);
+        assert_eq!(r.score, Score::Cp(0), "{v}");
+        let r = search(&p, depth(6));
+        assert_ne!(r.best, citadel, "{v}");
+        match r.score {
+            Score::Cp(cp) => assert!(cp > 500, "{v}: {cp}"),
+            Score::Mate(m) => assert!(m > 0, "{v}: mate {m}"),
+        }
+    }
+}
+
+// ---- stalemate ------------------------------------------------------------------------------------------
+
+#[test]
+fn stalemate_at_the_root_is_a_draw_without_a_move() {
+    // The black king in its citadel: its only exit b10 is covered by the knight.
+    for v in [Variant::CelticCitadel, Variant::PersianPrincess, Variant::OrientalOmega] {
+        let p = black(v, "Kf2 Nc8 Pc3 ka11");
+        assert_eq!(p.outcome(), Some(Outcome::Draw(DrawReason::Stalemate)));
+        let r = search(&p, depth(5));
+        assert!(r.best.is_null(), "{v}");
+        assert_eq!(r.score, Score::Cp(0), "{v}");
+    }
+}
+
+/// Qb7 would stalemate the king in its citadel; Qc9 mates. The stalemating move scores 0.
+#[test]
+fn a_stalemating_move_scores_zero_and_is_avoided() {
+    for v in [Variant::CelticCitadel, Variant::PersianPrincess, Variant::OrientalOmega] {
+        let p = white(v, "Kf2 Qc7 ka11");
+        let stalemate = p.parse_uci("c7b7").unwrap();
+        assert_eq!(p.after(stalemate).outcome(), Some(Outcome::Draw(DrawReason::Stalemate)));
+        let r = search(
+            &p,
+            Limits {
+                depth: Some(5),
+                searchmoves: vec![stalemate],
+                ..Limits::default()
+            },
+        );
+        assert_eq!(r.score, Score::Cp(0), "{v}");
+        assert_finds_mate(&p, 1);
+    }
+}
+
+/// Black is lost, but the desperado rook check Rj3+ must be taken (by king or fortress), and
+/// then the black king, alone in its citadel with b10 covered, is stalemated.
+#[test]
+fn the_losing_side_finds_the_stalemate() {
+    for v in [Variant::CelticCitadel, Variant::PersianPrincess] {
+        let p = black(v, "Kj2 Ni2 Fk1 Nc8 Qe6 ka11 rd3");
+        let r = search(&p, depth(8));
+        assert_legal_result(&p, &r);
+        assert_eq!(p.uci(r.best), "d3j3", "{v}");
+        assert_eq!(r.score, Score::Cp(0), "{v}");
+        let after = p.after(r.best);
+        for &reply in after.legal_moves().iter() {
+            assert_eq!(
+                after.after(reply).outcome(),
+                Some(Outcome::Draw(DrawReason::Stalemate)),
+                "{v}: {}",
+                after.uci(reply)
+            );
+        }
+        let others: Vec<Move> = p.legal_moves().iter().copied().filter(|&m| m != r.best).collect();
+        let r = search(
+            &p,
+            Limits {
+                depth: Some(8),
+                searchmoves: others,
+                ..Limits::default()
+            },
+        );
+        match r.score {
+            Score::Cp(cp) => assert!(cp < -500, "{v}: {cp}"),
+            Score::Mate(m) => assert!(m < 0, "{v}: mate {m}"),
+        }
+    }
+}
+
+// ---- reproducibility and limits --------------------------------------------------------------------------
+
+fn fingerprint(r: &SearchResult) -> (Move, Option<Move>, Score, u32, u64, Vec<Move>) {
+    (r.best, r.ponder, r.score, r.depth, r.nodes, r.pv.clone())
+}
+
+#[test]
+fn fixed_node_searches_are_reproducible() {
+    for v in Variant::PERSIAN {
+        let mut e = Engine::new();
+        e.set_variant(v);
+        e.set_position(None, &["e3e5".to_string(), "e9e7".to_string()]).unwrap();
+        let limits = Limits {
+            nodes: Some(20_000),
+            ..Limits::default()
+        };
+        e.new_game();
+        let first = e.search(limits.clone(), &mut |_| {});
+        e.new_game();
+        let second = e.search(limits.clone(), &mut |_| {});
+        assert_eq!(fingerprint(&first), fingerprint(&second), "{v}");
+        assert_legal_result(e.position(), &first);
+        // A fresh engine and a bare searcher agree.
+        let mut fresh = Engine::new();
+        fresh.set_variant(v);
+        fresh
+            .set_position(None, &["e3e5".to_string(), "e9e7".to_string()])
+            .unwrap();
+        let third = fresh.search(limits.clone(), &mut |_| {});
+        assert_eq!(fingerprint(&first), fingerprint(&third), "{v}");
+        let tt = Arc::new(TranspositionTable::new(16));
+        let mut s = Searcher::new(tt, Arc::new(AtomicBool::new(false)));
+        let fourth = s.search(e.position(), e.history(), limits, &mut |_| {});
+        assert_eq!(fingerprint(&first), fingerprint(&fourth), "{v}");
+    }
+}
+
+#[test]
+fn node_limit_is_respected() {
+    for limit in [1u64, 1_000, 30_000] {
+        let mut e = Engine::new();
+        e.set_position(None, &["e3e5".to_string()]).unwrap();
+        let mut reported = 0;
+        let r = e.search(
+            Limits {
+                nodes: Some(limit),
+                ..Limits::default()
+            },
+            &mut |info| reported = reported.max(info.nodes),
+        );
+        assert_legal_result(e.position(), &r);
+        // The limit is checked every 1024 nodes.
+        assert!(r.nodes <= limit + 2048, "{limit}: {}", r.nodes);
+        assert!(reported <= limit + 2048, "{limit}: reported {reported}");
+    }
+}
+
+#[test]
+fn depth_limit_is_respected_and_reported() {
+    let mut e = Engine::new();
+    let mut depths = Vec::new();
+    let r = e.search(depth(5), &mut |info| depths.push(info.depth));
+    assert_eq!(depths, [1, 2, 3, 4, 5]);
+    assert_eq!(r.depth, 5);
+    assert_legal_result(e.position(), &r);
+}
+
+// ---- random positions ----------------------------------------------------------------------------------
+
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n as u64) as usize
+    }
+}
+
+/// Positions reached by random playouts of random length from the start position.
+fn random_positions(v: Variant, count: usize, seed: u64) -> Vec<Position> {
+    let mut rng = Rng(seed);
+    (0..count)
+        .map(|_| {
+            let mut p = Position::startpos(v);
+            let plies = rng.below(160);
+            for _ in 0..plies {
+                let moves = p.legal_moves();
+                if moves.is_empty() || p.outcome().is_some() {
+                    break;
+                }
+                p.play_unchecked(moves.as_slice()[rng.below(moves.len())]);
+            }
+            p
+        })
+        .collect()
+}
+
+#[test]
+fn best_moves_are_legal_in_random_positions() {
+    for (i, v) in Variant::ALL.into_iter().enumerate() {
+        let mut e = Engine::new();
+        e.set_variant(v);
+        for p in random_positions(v, 100, 0x5eed_0000 + i as u64) {
+            e.set_position(Some(&p.fen()), &[])
+                .unwrap_or_else(|err| panic!("{p:?}: {err}"));
+            let r = e.search(depth(3), &mut |_| {});
+            assert_legal_result(&p, &r);
+            if !p.has_legal_move() {
+                let expected = if p.in_check() { Score::Mate(0) } else { Score::Cp(0) };
+                assert_eq!(r.score, expected, "{p:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn multipv_lines_are_legal_and_distinct_in_random_positions() {
+    for (i, v) in Variant::PERSIAN.into_iter().enumerate() {
+        let mut e = Engine::new();
+        e.set_variant(v);
+        e.set_multipv(3);
+        for p in random_positions(v, 20, 0xabc0 + i as u64) {
+            e.set_position(Some(&p.fen()), &[]).unwrap();
+            let mut last: Vec<(usize, Vec<Move>)> = Vec::new();
+            let mut last_depth = 0;
+            let r = e.search(depth(3), &mut |info| {
+                if info.depth != last_depth {
+                    last.clear();
+                    last_depth = info.depth;
+                }
+                last.push((info.multipv, info.pv.clone()));
+            });
+            assert_legal_result(&p, &r);
+            let expected = p.legal_moves().len().min(3);
+            assert_eq!(last.len(), expected, "{p:?}");
+            let mut firsts: Vec<Move> = last.iter().map(|(_, pv)| pv[0]).collect();
+            for (k, (index, pv)) in last.iter().enumerate() {
+                assert_eq!(*index, k + 1);
+                let mut q = p.clone();
+                for &m in pv {
+                    assert!(q.legal_moves().contains(m), "{p:?}");
+                    q.play_unchecked(m);
+                }
+            }
+            firsts.sort_by_key(|m| format!("{m:?}"));
+            firsts.dedup();
+            assert_eq!(firsts.len(), expected, "{p:?}: the same first move twice");
+        }
+    }
+}
+
+// ---- known weakness -------------------------------------------------------------------------------------
+
+/// Known search weakness (engine/src/search/mod.rs, not fixed here): `go mate n` searches to
+/// depth 2n+1 (uci/session.rs), which a full-width search needs, but the pruning (late-move
+/// reductions together with reverse futility, null move, futility and late-move pruning) hides
+/// these quiet mates much longer: the mates in three are first reported at depths 14 to 18 (the
+/// Eye one as a mate in 4 from depth 12 to 17), the Princess mate in two at depth 8. With all
+/// five pruning methods off, each is found at depth 2n+1.
+#[test]
+#[ignore = "search weakness: quiet forced mates need far more than depth 2n+1 (see the comment)"]
+fn mates_are_found_at_the_depth_go_mate_uses() {
+    let cases = [
+        (Variant::CelticCitadel, "Kh2 Ff6 Nd9 ka11", 3),
+        (Variant::PersianPrincess, "Kc6 Sh6 Rc10 ke7 pj5", 2),
+        (Variant::PersianPrincess, "Kj6 Sh9 Rd4 kg6 pb4", 3),
+        (Variant::EgyptianEye, "Kj8 Re3 Be9 ki10 pc7", 3),
+    ];
+    let mut failures = Vec::new();
+    for (v, pieces, n) in cases {
+        let p = white(v, pieces);
+        assert_exact_mate(&p, n);
+        let r = search(
+            &p,
+            Limits {
+                mate: Some(n),
+                depth: Some(2 * n + 1),
+                ..Limits::default()
+            },
+        );
+        if r.score != Score::Mate(n as i32) {
+            failures.push(format!("{v} {pieces}: mate in {n}, found {:?}", r.score));
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+}
