@@ -120,9 +120,14 @@ impl Engine {
         &self.settings
     }
 
-    /// Chooses the variant; the position becomes its start position.
+    /// Chooses the variant; the position becomes its start position (the table is cleared when
+    /// the variant changes).
     pub fn set_variant(&mut self, variant: Variant) {
         self.wait();
+        if variant != self.variant {
+            // The same placement hashes alike in every variant: old entries would mislead.
+            self.tt.clear();
+        }
         self.variant = variant;
         self.start = Position::startpos(variant);
         self.position = self.start.clone();

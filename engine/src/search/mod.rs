@@ -143,6 +143,7 @@ pub struct Searcher {
     pv_len: [usize; MAX_PLY + 1],
     lmr: Box<[[i32; 64]; 64]>,
     pickers: Vec<Option<Box<Picker>>>,
+    eval_cache: Box<[(u64, i32)]>,
     root_excluded: Vec<Move>,
     main_thread: bool,
 }
@@ -204,6 +205,7 @@ impl Picker {
     }
 }
 
+const EVAL_CACHE_SIZE: usize = 1 << 16;
 const SCORE_TT: i32 = 4_000_000;
 const SCORE_GOOD_CAPTURE: i32 = 2_000_000;
 const SCORE_PROMOTION: i32 = 1_900_000;
@@ -257,6 +259,7 @@ impl Searcher {
             pv_len: [0; MAX_PLY + 1],
             lmr,
             pickers: (0..MAX_PLY + 2).map(|_| None).collect(),
+            eval_cache: vec![(0, 0); EVAL_CACHE_SIZE].into_boxed_slice(),
             root_excluded: Vec::new(),
             main_thread: true,
         }
@@ -489,6 +492,34 @@ impl Searcher {
         false
     }
 
+    /// The static evaluation, through a small cache of recent evaluations.
+    #[inline]
+    fn evaluate(&mut self, pos: &Position) -> i32 {
+        let key = eval_key(pos);
+        let slot = &mut self.eval_cache[key as usize & (EVAL_CACHE_SIZE - 1)];
+        if slot.0 == key {
+            return slot.1;
+        }
+        let v = eval::evaluate(pos);
+        *slot = (key, v);
+        v
+    }
+
+    /// The lazy evaluation (see [`eval::evaluate_lazy`]), through the cache.
+    #[inline]
+    fn evaluate_lazy(&mut self, pos: &Position, alpha: i32, beta: i32) -> (i32, bool) {
+        let key = eval_key(pos);
+        let slot = &mut self.eval_cache[key as usize & (EVAL_CACHE_SIZE - 1)];
+        if slot.0 == key {
+            return (slot.1, true);
+        }
+        let (v, full) = eval::evaluate_lazy(pos, alpha, beta);
+        if full {
+            *slot = (key, v);
+        }
+        (v, full)
+    }
+
     fn take_picker(&mut self, ply: usize) -> Box<Picker> {
         self.pickers[ply].take().unwrap_or_else(|| Box::new(Picker::new()))
     }
@@ -629,7 +660,7 @@ impl Searcher {
         } else if let Some(e) = entry {
             e.eval
         } else {
-            eval::evaluate(pos)
+            self.evaluate(pos)
         };
 
         if !pv_node && !in_check && !root {
@@ -865,7 +896,7 @@ impl Searcher {
         } else {
             (stand_pat, full_eval) = match entry {
                 Some(e) => (e.eval, true),
-                None => eval::evaluate_lazy(pos, alpha, beta),
+                None => self.evaluate_lazy(pos, alpha, beta),
             };
             if stand_pat >= beta {
                 return stand_pat;
@@ -967,6 +998,13 @@ fn max_gain(pos: &Position) -> i32 {
         }
     }
     best
+}
+
+/// The key of a position in the evaluation cache: its hash, made distinct per variant (the same
+/// placement evaluates differently under different rules).
+#[inline(always)]
+fn eval_key(pos: &Position) -> u64 {
+    pos.hash() ^ (pos.variant().code() as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
 }
 
 fn score_to_tt(s: i32, ply: usize) -> i32 {
