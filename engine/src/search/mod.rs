@@ -287,6 +287,7 @@ impl Searcher {
         for row in self.counter.iter_mut() {
             row.fill(Move::NULL);
         }
+        self.eval_cache.fill((0, 0));
     }
 
     /// Nodes searched in the last search.
