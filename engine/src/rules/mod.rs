@@ -2,6 +2,7 @@
 //! special rules as named modules, one move generator, notation, perft.
 #![deny(missing_docs)]
 
+pub mod delta;
 pub mod display;
 pub mod game;
 pub mod geometry;
