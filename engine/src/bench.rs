@@ -5,7 +5,8 @@
 use std::time::Instant;
 
 use crate::{
-    engine::Engine,
+    engine::{Engine, EvalSource},
+    eval::nnue::NetError,
     rules::{Position, Variant},
     search::Limits,
 };
@@ -47,14 +48,27 @@ pub struct BenchResult {
     pub nps: u64,
 }
 
-/// Runs the bench, printing one line per position and per variant through `print`.
+/// Runs the bench with each variant's default evaluation, printing one line per position and
+/// per variant through `print`.
 pub fn run(depth: u32, variants: &[Variant], print: &mut dyn FnMut(&str)) -> BenchResult {
+    run_with(depth, variants, &EvalSource::Default, print).expect("the default evaluation always loads")
+}
+
+/// Runs the bench with the given evaluation.
+pub fn run_with(
+    depth: u32,
+    variants: &[Variant],
+    eval: &EvalSource,
+    print: &mut dyn FnMut(&str),
+) -> Result<BenchResult, NetError> {
     let mut engine = Engine::new();
     engine.set_hash(16);
     let mut total = 0;
     let start = Instant::now();
     for &v in variants {
         engine.set_variant(v);
+        engine.set_eval(eval.clone())?;
+        print(&format!("{:<17} evaluation: {}", v.id(), engine.eval_summary()));
         let mut variant_nodes = 0;
         for (i, pos) in positions(v).iter().enumerate() {
             engine.new_game();
@@ -85,10 +99,10 @@ pub fn run(depth: u32, variants: &[Variant], print: &mut dyn FnMut(&str)) -> Ben
         total += variant_nodes;
     }
     let secs = start.elapsed().as_secs_f64();
-    BenchResult {
+    Ok(BenchResult {
         nodes: total,
         nps: (total as f64 / secs.max(1e-9)) as u64,
-    }
+    })
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@ use std::{
 };
 
 use crate::{
+    eval::nnue::{NetError, NnueNet},
     rules::{FenError, Move, Position, UciError, Variant},
     search::{tt::TranspositionTable, Limits, SearchInfo, SearchResult, Searcher},
 };
@@ -69,6 +70,31 @@ pub struct Engine {
     stop: Arc<AtomicBool>,
     searchers: Arc<Mutex<Vec<Searcher>>>,
     running: Option<JoinHandle<SearchResult>>,
+    eval_source: EvalSource,
+    net: Option<Arc<NnueNet>>,
+}
+
+/// Which evaluation the engine uses.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EvalSource {
+    /// The variant's embedded net when the build has one, else the hand-crafted evaluation.
+    Default,
+    /// The hand-crafted evaluation, even when a net is embedded.
+    HandCrafted,
+    /// A net file (for the current variant).
+    File(String),
+}
+
+impl EvalSource {
+    /// Reads the value of the `EvalFile` option or `--net` flag: `<embedded>` or empty for the
+    /// default, `hce` (or `classical`, `none`) for the hand-crafted evaluation, else a path.
+    pub fn parse(text: &str) -> EvalSource {
+        match text.trim() {
+            "" | "<embedded>" | "embedded" | "default" => EvalSource::Default,
+            "hce" | "classical" | "none" | "handcrafted" | "hand-crafted" => EvalSource::HandCrafted,
+            path => EvalSource::File(path.to_string()),
+        }
+    }
 }
 
 impl Default for Engine {
@@ -97,7 +123,39 @@ impl Engine {
             stop,
             searchers: Arc::new(Mutex::new(searchers)),
             running: None,
+            eval_source: EvalSource::Default,
+            net: NnueNet::default_for(variant),
         }
+    }
+
+    /// Chooses the evaluation. A net file must be a net for the current variant; on error the
+    /// previous choice stays.
+    pub fn set_eval(&mut self, source: EvalSource) -> Result<(), NetError> {
+        self.wait();
+        self.net = Self::resolve(&source, self.variant)?;
+        self.eval_source = source;
+        Ok(())
+    }
+
+    fn resolve(source: &EvalSource, variant: Variant) -> Result<Option<Arc<NnueNet>>, NetError> {
+        Ok(match source {
+            EvalSource::Default => NnueNet::default_for(variant),
+            EvalSource::HandCrafted => None,
+            EvalSource::File(path) => Some(Arc::new(NnueNet::from_file(variant, path)?)),
+        })
+    }
+
+    /// The evaluation in use, for users (`info string`, `engine eval`).
+    pub fn eval_summary(&self) -> String {
+        match &self.net {
+            Some(net) => net.summary(),
+            None => "hand-crafted".to_string(),
+        }
+    }
+
+    /// The net in use, if any.
+    pub fn net(&self) -> Option<&Arc<NnueNet>> {
+        self.net.as_ref()
     }
 
     /// The variant.
@@ -129,6 +187,14 @@ impl Engine {
             self.tt.clear();
         }
         self.variant = variant;
+        // A net file belongs to one variant: with another variant, fall back to the default.
+        self.net = match Self::resolve(&self.eval_source, variant) {
+            Ok(net) => net,
+            Err(_) => {
+                self.eval_source = EvalSource::Default;
+                NnueNet::default_for(variant)
+            }
+        };
         self.start = Position::startpos(variant);
         self.position = self.start.clone();
         self.moves.clear();
@@ -221,6 +287,7 @@ impl Engine {
         run_search(
             &searchers,
             &self.stop,
+            self.net.clone(),
             &self.position,
             &self.history,
             limits,
@@ -245,11 +312,12 @@ impl Engine {
         let stop = self.stop.clone();
         let position = self.position.clone();
         let history = self.history.clone();
+        let net = self.net.clone();
         // `go infinite` and `go ponder` must not report their result before they are stopped,
         // even when the search itself has nothing left to do (a forced mate, the depth cap).
         let hold = limits.infinite;
         self.running = Some(std::thread::spawn(move || {
-            let result = run_search(&searchers, &stop, &position, &history, limits, hold, &mut *report);
+            let result = run_search(&searchers, &stop, net, &position, &history, limits, hold, &mut *report);
             done(&result);
             result
         }));
@@ -282,9 +350,11 @@ impl Engine {
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn run_search(
     searchers: &Arc<Mutex<Vec<Searcher>>>,
     stop: &Arc<AtomicBool>,
+    net: Option<Arc<NnueNet>>,
     position: &Position,
     history: &[u64],
     limits: Limits,
@@ -295,6 +365,9 @@ fn run_search(
         Ok(g) => g,
         Err(poisoned) => poisoned.into_inner(),
     };
+    for s in guard.iter_mut() {
+        s.set_nnue(net.clone());
+    }
     let shared = Arc::new(AtomicU64::new(0));
     let (main, helpers) = guard.split_first_mut().expect("at least one searcher");
     main.set_shared_nodes(shared.clone());

@@ -4,7 +4,10 @@ use std::{path::PathBuf, time::Instant};
 
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
-use engine::rules::{perft, Color, Position, Variant};
+use engine::{
+    engine::EvalSource,
+    rules::{perft, Color, Position, Variant},
+};
 
 /// Persian Chess engine: rules, perft and board display for Celtic Citadel, Persian Princess,
 /// Egyptian Eye, Oriental Omega and chess.
@@ -65,6 +68,10 @@ enum Command {
         /// Only this variant (default: all).
         #[arg(short, long)]
         variant: Option<String>,
+        /// Evaluation: a .nnue file for the variant, `hce` for the hand-crafted evaluation, or
+        /// `<embedded>` (default) for the net built into the binary when there is one.
+        #[arg(long, default_value = "<embedded>")]
+        net: String,
     },
     /// Prints the static evaluation of a position with its terms.
     Eval {
@@ -77,6 +84,10 @@ enum Command {
         /// Moves in UCI notation to play from the position first.
         #[arg(short, long, num_args = 1.., value_delimiter = ' ')]
         moves: Vec<String>,
+        /// Evaluation: a .nnue file for the variant, `hce` for the hand-crafted evaluation, or
+        /// `<embedded>` (default) for the net built into the binary when there is one.
+        #[arg(long, default_value = "<embedded>")]
+        net: String,
     },
     /// Searches a position and prints each iteration with its principal variation in UCI and SAN.
     Analyse {
@@ -107,6 +118,10 @@ enum Command {
         /// Search threads.
         #[arg(long, default_value_t = 1)]
         threads: usize,
+        /// Evaluation: a .nnue file for the variant, `hce` for the hand-crafted evaluation, or
+        /// `<embedded>` (default) for the net built into the binary when there is one.
+        #[arg(long, default_value = "<embedded>")]
+        net: String,
     },
     /// Plays a match between two engine configurations and reports W/D/L, score, Elo difference
     /// with its 95% interval, LOS and optionally an SPRT.
@@ -216,19 +231,35 @@ fn main() -> Result<()> {
     };
     match command {
         Command::Uci => engine::uci::session::run_stdio()?,
-        Command::Bench { depth, variant } => {
+        Command::Bench { depth, variant, net } => {
             let variants = match variant {
                 Some(v) => vec![v.parse::<Variant>()?],
                 None => Variant::ALL.to_vec(),
             };
-            let r = engine::bench::run(depth.clamp(1, 64), &variants, &mut |l| println!("{l}"));
+            let source = EvalSource::parse(&net);
+            if matches!(source, EvalSource::File(_)) && variants.len() != 1 {
+                bail!("a net file evaluates one variant: give it with --variant");
+            }
+            let r = engine::bench::run_with(depth.clamp(1, 64), &variants, &source, &mut |l| println!("{l}"))?;
             println!("Bench: {} nodes {} nps", r.nodes, r.nps);
         }
-        Command::Eval { variant, fen, moves } => {
+        Command::Eval {
+            variant,
+            fen,
+            moves,
+            net,
+        } => {
             let pos = load(&variant, fen.as_deref(), &moves)?;
+            let mut e = engine::engine::Engine::new();
+            e.set_variant(pos.variant());
+            e.set_eval(EvalSource::parse(&net))?;
             print!("{}", pos.diagram());
             println!("FEN: {}\n", pos.fen());
             print!("{}", engine::uci::session::eval_report(&pos));
+            if let Some(n) = e.net() {
+                println!("NNUE evaluation: {} cp for the side to move", n.evaluate_position(&pos));
+            }
+            println!("Evaluation in use: {}", e.eval_summary());
         }
         Command::Analyse {
             variant,
@@ -240,10 +271,12 @@ fn main() -> Result<()> {
             multipv,
             hash,
             threads,
+            net,
         } => {
             let pos = load(&variant, fen.as_deref(), &moves)?;
             let mut e = engine::engine::Engine::new();
             e.set_variant(pos.variant());
+            e.set_eval(EvalSource::parse(&net))?;
             e.set_hash(hash);
             e.set_threads(threads);
             e.set_multipv(multipv);
@@ -251,6 +284,7 @@ fn main() -> Result<()> {
                 .map_err(|e| anyhow::anyhow!("{e}"))?;
             print!("{}", pos.diagram());
             println!("FEN: {}", pos.fen());
+            println!("Evaluation: {}", e.eval_summary());
             if let Some(o) = pos.outcome() {
                 println!("The game is over: {} ({})", o.result(), o.description());
                 return Ok(());

@@ -133,9 +133,16 @@ impl Uci {
         self.wait_bestmove()
     }
 
+    /// The search's `info` lines (the `info string` line naming the evaluation is checked and
+    /// left out) and the move of the `bestmove` line.
     fn wait_bestmove(&mut self) -> (Vec<String>, String) {
         let mut lines = self.until(|l| l.starts_with("bestmove"));
         let best = lines.pop().unwrap();
+        let strings: Vec<String> = lines.iter().filter(|l| l.starts_with("info string")).cloned().collect();
+        for l in &strings {
+            assert!(l.starts_with("info string evaluation: "), "unexpected {l:?}");
+        }
+        lines.retain(|l| !l.starts_with("info string"));
         for l in &lines {
             assert!(
                 l.starts_with("info "),

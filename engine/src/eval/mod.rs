@@ -5,6 +5,7 @@
 //! the same code with the same weights ([`params`]). Board-dependent tables (centre distance,
 //! file masks, passed-pawn spans) are built once per variant from its geometry.
 
+pub mod nnue;
 pub mod params;
 
 use std::sync::OnceLock;

@@ -18,7 +18,7 @@ use std::{
 };
 
 use crate::{
-    eval::{self, params::see_value},
+    eval::{self, nnue::NnueNet, params::see_value},
     rules::{Bitboard, Move, MoveKind, MoveList, PieceKind, Position},
 };
 use tt::{Bound, TranspositionTable};
@@ -144,6 +144,8 @@ pub struct Searcher {
     lmr: Box<[[i32; 64]; 64]>,
     pickers: Vec<Option<Box<Picker>>>,
     eval_cache: Box<[(u64, i32)]>,
+    nnue: Option<Arc<NnueNet>>,
+    accumulators: Vec<nnue::Accumulator>,
     root_excluded: Vec<Move>,
     main_thread: bool,
 }
@@ -260,6 +262,8 @@ impl Searcher {
             lmr,
             pickers: (0..MAX_PLY + 2).map(|_| None).collect(),
             eval_cache: vec![(0, 0); EVAL_CACHE_SIZE].into_boxed_slice(),
+            nnue: None,
+            accumulators: Vec::new(),
             root_excluded: Vec::new(),
             main_thread: true,
         }
@@ -269,6 +273,23 @@ impl Searcher {
     pub fn set_helper(&mut self, shared_nodes: Arc<AtomicU64>) {
         self.main_thread = false;
         self.shared_nodes = shared_nodes;
+    }
+
+    /// Chooses the evaluation: a net, or the hand-crafted evaluation with `None`.
+    pub fn set_nnue(&mut self, net: Option<Arc<NnueNet>>) {
+        let same = match (&self.nnue, &net) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            (None, None) => true,
+            _ => false,
+        };
+        if !same {
+            self.accumulators = match &net {
+                Some(n) => (0..MAX_PLY + 2).map(|_| n.accumulator()).collect(),
+                None => Vec::new(),
+            };
+            self.nnue = net;
+            self.eval_cache.fill((0, 0));
+        }
     }
 
     /// Shares a node counter with other threads (the node limit then counts all threads).
@@ -313,6 +334,15 @@ impl Searcher {
         self.path.extend_from_slice(history);
         self.path.push(pos.hash());
         self.killers = [[Move::NULL; 2]; MAX_PLY + 2];
+        if let Some(net) = &self.nnue {
+            if net.variant != pos.variant() {
+                // A net for another variant must never evaluate this one.
+                self.nnue = None;
+                self.accumulators.clear();
+            } else {
+                net.refresh(&mut self.accumulators[0], pos);
+            }
+        }
 
         let mut root_moves: Vec<Move> = pos.legal_moves().iter().copied().collect();
         if !self.limits.searchmoves.is_empty() {
@@ -495,7 +525,10 @@ impl Searcher {
 
     /// The static evaluation, through a small cache of recent evaluations.
     #[inline]
-    fn evaluate(&mut self, pos: &Position) -> i32 {
+    fn evaluate(&mut self, pos: &Position, ply: usize) -> i32 {
+        if let Some(net) = &self.nnue {
+            return net.evaluate(&self.accumulators[ply], pos);
+        }
         let key = eval_key(pos);
         let slot = &mut self.eval_cache[key as usize & (EVAL_CACHE_SIZE - 1)];
         if slot.0 == key {
@@ -508,7 +541,10 @@ impl Searcher {
 
     /// The lazy evaluation (see [`eval::evaluate_lazy`]), through the cache.
     #[inline]
-    fn evaluate_lazy(&mut self, pos: &Position, alpha: i32, beta: i32) -> (i32, bool) {
+    fn evaluate_lazy(&mut self, pos: &Position, alpha: i32, beta: i32, ply: usize) -> (i32, bool) {
+        if let Some(net) = &self.nnue {
+            return (net.evaluate(&self.accumulators[ply], pos), true);
+        }
         let key = eval_key(pos);
         let slot = &mut self.eval_cache[key as usize & (EVAL_CACHE_SIZE - 1)];
         if slot.0 == key {
@@ -519,6 +555,16 @@ impl Searcher {
             *slot = (key, v);
         }
         (v, full)
+    }
+
+    /// With a net: the child's accumulator from the parent's and the move.
+    #[inline]
+    fn update_accumulator(&mut self, pos: &Position, m: Move, ply: usize) {
+        if let Some(net) = &self.nnue {
+            let delta = pos.move_delta(m);
+            let (parent, rest) = self.accumulators.split_at_mut(ply + 1);
+            net.update(&mut rest[0], &parent[ply], &delta);
+        }
     }
 
     fn take_picker(&mut self, ply: usize) -> Box<Picker> {
@@ -629,7 +675,7 @@ impl Searcher {
                 };
             }
             if ply >= MAX_PLY - 2 {
-                return eval::evaluate(pos);
+                return self.evaluate(pos, ply);
             }
             alpha = alpha.max(-MATE + ply as i32);
             beta = beta.min(MATE - ply as i32 - 1);
@@ -661,7 +707,7 @@ impl Searcher {
         } else if let Some(e) = entry {
             e.eval
         } else {
-            self.evaluate(pos)
+            self.evaluate(pos, ply)
         };
 
         if !pv_node && !in_check && !root {
@@ -678,6 +724,10 @@ impl Searcher {
                 let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
                 let mut child = pos.clone();
                 child.play_null();
+                if self.nnue.is_some() {
+                    let (parent, rest) = self.accumulators.split_at_mut(ply + 1);
+                    rest[0].clone_from(&parent[ply]);
+                }
                 self.prev_move[ply + 1] = Move::NULL;
                 self.path.push(child.hash());
                 let s = -self.negamax(&child, -beta, -beta + 1, depth - 1 - r, ply + 1, !cut);
@@ -757,6 +807,7 @@ impl Searcher {
                 }
             }
             let child = pos.after(m);
+            self.update_accumulator(pos, m, ply);
             let gives_check = child.in_check();
 
             let extension = if gives_check && ply < 2 * depth as usize + 8 {
@@ -869,7 +920,7 @@ impl Searcher {
             return 0;
         }
         if ply >= MAX_PLY - 2 {
-            return eval::evaluate(pos);
+            return self.evaluate(pos, ply);
         }
         let in_check = pos.in_check();
         let entry = self.tt.probe(pos.hash());
@@ -897,7 +948,7 @@ impl Searcher {
         } else {
             (stand_pat, full_eval) = match entry {
                 Some(e) => (e.eval, true),
-                None => self.evaluate_lazy(pos, alpha, beta),
+                None => self.evaluate_lazy(pos, alpha, beta, ply),
             };
             if stand_pat >= beta {
                 return stand_pat;
@@ -935,6 +986,7 @@ impl Searcher {
                 }
             }
             let child = pos.after(m);
+            self.update_accumulator(pos, m, ply);
             let score = -self.qsearch(&child, -beta, -alpha, ply + 1);
             if self.stopped {
                 return 0;

@@ -142,6 +142,16 @@ impl Session {
                 for l in eval_report(pos).lines() {
                     send(&self.out, l);
                 }
+                if let Some(net) = self.engine.net() {
+                    send(
+                        &self.out,
+                        &format!(
+                            "NNUE evaluation: {} cp for the side to move",
+                            net.evaluate_position(pos)
+                        ),
+                    );
+                }
+                send(&self.out, &format!("Evaluation in use: {}", self.engine.eval_summary()));
             }
         }
         true
@@ -163,10 +173,12 @@ impl Session {
             (options::MOVE_OVERHEAD, OptionValue::Spin(ms)) => self.engine.set_move_overhead(ms as u64),
             (options::CLEAR_HASH, _) => self.engine.clear_hash(),
             (options::EVAL_FILE, OptionValue::String(s)) => {
-                if !(s.is_empty() || s == "<embedded>") {
-                    self.error(format!(
-                        "EvalFile '{s}' not loaded: this build has no NNUE evaluation yet; the hand-crafted evaluation is in use"
-                    ));
+                match self.engine.set_eval(crate::engine::EvalSource::parse(&s)) {
+                    Ok(()) => send(
+                        &self.out,
+                        &format!("info string evaluation: {}", self.engine.eval_summary()),
+                    ),
+                    Err(e) => self.error(format!("EvalFile not changed: {e}")),
                 }
             }
             (options::BOOK_FILE, OptionValue::String(s)) => {
@@ -233,6 +245,10 @@ impl Session {
                 Err(e) => self.error(format!("searchmoves: {e}")),
             }
         }
+        send(
+            &self.out,
+            &format!("info string evaluation: {}", self.engine.eval_summary()),
+        );
         let info_pos = pos.clone();
         let out = self.out.clone();
         let out2 = self.out.clone();

@@ -1,0 +1,192 @@
+//! NNUE evaluation glue: turns positions and moves into the neutral piece lists of the `nnue`
+//! crate, loads nets (embedded at build time or from a file) and checks that a net was made for
+//! the variant, its board and its feature set.
+
+use std::sync::Arc;
+
+use nnue::{format, Accumulator, Layout, LoadNetError, Network, PlacedPiece};
+
+use crate::rules::{delta::MoveDelta, piece::KIND_COUNT, Color, Piece, Position, Variant};
+
+include!(concat!(env!("OUT_DIR"), "/embedded_nets.rs"));
+
+/// A net ready for one variant.
+pub struct NnueNet {
+    /// The variant it evaluates.
+    pub variant: Variant,
+    /// The board layout of that variant, as the feature set sees it.
+    pub layout: Layout,
+    /// The quantised network.
+    pub network: Network,
+    /// Where it came from: `embedded` or a file path.
+    pub source: String,
+    /// The description stored in the file (training data, settings).
+    pub description: String,
+}
+
+/// Why a net could not be used.
+#[derive(Debug, thiserror::Error)]
+pub enum NetError {
+    /// The file could not be read.
+    #[error("cannot read net file '{path}': {source}")]
+    Io {
+        /// The path.
+        path: String,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// The file is not a usable net for this variant.
+    #[error("net '{path}' refused: {source}")]
+    Load {
+        /// The path (or `embedded`).
+        path: String,
+        /// Why.
+        source: LoadNetError,
+    },
+}
+
+/// The feature-set layout of a variant: its grid, its playable cells, all piece kinds.
+pub fn layout(variant: Variant) -> Layout {
+    let g = variant.spec().geometry;
+    Layout::new(g.width, g.height, g.playable.0, KIND_COUNT as u8)
+        .expect("every variant's board is symmetric under the rank flip (tested)")
+}
+
+/// The expectations a net file for `variant` must meet.
+pub fn expected(variant: Variant) -> format::Expected {
+    format::Expected::new(variant.code(), variant.id(), &layout(variant))
+}
+
+#[inline(always)]
+fn placed(sq: crate::rules::Square, p: Piece) -> PlacedPiece {
+    let color = if p.color == Color::White {
+        nnue::Color::White
+    } else {
+        nnue::Color::Black
+    };
+    PlacedPiece::new(color, p.kind as u8, sq.0)
+}
+
+impl NnueNet {
+    /// Reads a net for `variant` from bytes.
+    pub fn from_bytes(variant: Variant, bytes: &[u8], source: &str) -> Result<NnueNet, NetError> {
+        let loaded = format::read(bytes, &expected(variant)).map_err(|source_err| NetError::Load {
+            path: source.to_string(),
+            source: source_err,
+        })?;
+        Ok(NnueNet {
+            variant,
+            layout: layout(variant),
+            network: loaded.network,
+            source: source.to_string(),
+            description: loaded.header.description,
+        })
+    }
+
+    /// Reads a net for `variant` from a file.
+    pub fn from_file(variant: Variant, path: &str) -> Result<NnueNet, NetError> {
+        let bytes = std::fs::read(path).map_err(|source| NetError::Io {
+            path: path.to_string(),
+            source,
+        })?;
+        NnueNet::from_bytes(variant, &bytes, path)
+    }
+
+    /// The net embedded in the binary for `variant`, if one was found at build time.
+    pub fn embedded(variant: Variant) -> Option<Result<NnueNet, NetError>> {
+        EMBEDDED_NETS
+            .iter()
+            .find(|(id, _)| *id == variant.id())
+            .map(|(_, bytes)| NnueNet::from_bytes(variant, bytes, "embedded"))
+    }
+
+    /// The embedded net of `variant`, shared, when there is a valid one.
+    pub fn default_for(variant: Variant) -> Option<Arc<NnueNet>> {
+        use std::sync::OnceLock;
+        static NETS: [OnceLock<Option<Arc<NnueNet>>>; 8] = [const { OnceLock::new() }; 8];
+        NETS[variant.code() as usize & 7]
+            .get_or_init(|| NnueNet::embedded(variant).and_then(Result::ok).map(Arc::new))
+            .clone()
+    }
+
+    /// A fresh accumulator for this net.
+    pub fn accumulator(&self) -> Accumulator {
+        Accumulator::new(&self.network)
+    }
+
+    /// Recomputes an accumulator from the pieces of a position.
+    pub fn refresh(&self, acc: &mut Accumulator, pos: &Position) {
+        let mut pieces = [PlacedPiece::new(nnue::Color::White, 0, 0); 128];
+        let mut n = 0;
+        for sq in pos.occupied() {
+            if let Some(p) = pos.piece_at(sq) {
+                pieces[n] = placed(sq, p);
+                n += 1;
+            }
+        }
+        acc.refresh(&self.network, &self.layout, &pieces[..n]);
+    }
+
+    /// Sets `child` to `parent` changed by a move's delta.
+    #[inline]
+    pub fn update(&self, child: &mut Accumulator, parent: &Accumulator, delta: &MoveDelta) {
+        let mut added = [PlacedPiece::new(nnue::Color::White, 0, 0); 2];
+        let mut removed = [PlacedPiece::new(nnue::Color::White, 0, 0); 2];
+        let (mut na, mut nr) = (0, 0);
+        for (sq, p) in delta.added() {
+            added[na] = placed(sq, p);
+            na += 1;
+        }
+        for (sq, p) in delta.removed() {
+            removed[nr] = placed(sq, p);
+            nr += 1;
+        }
+        child.update_from(parent, &self.network, &self.layout, &added[..na], &removed[..nr]);
+    }
+
+    /// The evaluation in centipawns for the side to move.
+    #[inline]
+    pub fn evaluate(&self, acc: &Accumulator, pos: &Position) -> i32 {
+        let stm = if pos.turn() == Color::White {
+            nnue::Color::White
+        } else {
+            nnue::Color::Black
+        };
+        acc.evaluate(&self.network, stm)
+    }
+
+    /// Evaluates a position from scratch (no incremental state).
+    pub fn evaluate_position(&self, pos: &Position) -> i32 {
+        let mut acc = self.accumulator();
+        self.refresh(&mut acc, pos);
+        self.evaluate(&acc, pos)
+    }
+
+    /// A one-line description for users, e.g. for `info string`.
+    pub fn summary(&self) -> String {
+        let first_line = self.description.lines().next().unwrap_or("").trim();
+        if first_line.is_empty() {
+            format!("NNUE ({}, {} hidden)", self.source, self.network.hidden())
+        } else {
+            format!(
+                "NNUE ({}, {} hidden: {})",
+                self.source,
+                self.network.hidden(),
+                first_line
+            )
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_variant_has_a_layout() {
+        for v in Variant::ALL {
+            let l = layout(v);
+            assert_eq!(l.num_playable() as u32, v.spec().geometry.playable.count());
+        }
+    }
+}

@@ -1,0 +1,201 @@
+//! The engine with NNUE evaluation: incremental accumulators equal a full refresh after every
+//! move of random games in every variant; nets are checked for their variant; search and UCI
+//! use a net when told to.
+#![allow(clippy::unwrap_used)]
+
+use std::{
+    io::Write,
+    sync::{Arc, Mutex},
+};
+
+use engine::{
+    engine::{Engine, EvalSource},
+    eval::nnue::{layout, NetError, NnueNet},
+    rules::{Position, Variant},
+    search::Limits,
+    uci::session::{Output, Session},
+};
+use nnue::{features, format, FloatNetwork};
+
+fn random_net_bytes(variant: Variant, hidden: usize, seed: u64) -> Vec<u8> {
+    let layout = layout(variant);
+    let net = FloatNetwork::init_random(features::num_features(&layout), hidden, seed)
+        .quantise(64)
+        .unwrap();
+    let header = format::NetHeader::new(variant.code(), variant.id(), &layout, "random test net");
+    format::to_bytes(&header, &net).unwrap()
+}
+
+fn temp_file(name: &str, bytes: &[u8]) -> String {
+    let dir = std::env::temp_dir().join(format!("engine-nnue-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).unwrap();
+    path.to_string_lossy().to_string()
+}
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+}
+
+#[test]
+fn incremental_accumulators_equal_a_full_refresh() {
+    let mut rng = Rng(0x1234_5678_9abc_def1);
+    for v in Variant::ALL {
+        let net = NnueNet::from_bytes(v, &random_net_bytes(v, 32, v.code() as u64), "test").unwrap();
+        let mut moves_checked = 0;
+        for _game in 0..20 {
+            let mut pos = Position::startpos(v);
+            let mut acc = net.accumulator();
+            net.refresh(&mut acc, &pos);
+            for _ply in 0..150 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let m = moves.as_slice()[(rng.next() % moves.len() as u64) as usize];
+                let mut child = net.accumulator();
+                net.update(&mut child, &acc, &pos.move_delta(m));
+                pos.play_unchecked(m);
+                let mut fresh = net.accumulator();
+                net.refresh(&mut fresh, &pos);
+                for c in [nnue::Color::White, nnue::Color::Black] {
+                    assert!(
+                        child.values(c).eq(fresh.values(c)),
+                        "{v}: accumulator differs after {}",
+                        pos.fen()
+                    );
+                }
+                assert_eq!(net.evaluate(&child, &pos), net.evaluate_position(&pos));
+                acc = child;
+                moves_checked += 1;
+            }
+        }
+        assert!(moves_checked > 1000, "{v}: {moves_checked}");
+    }
+}
+
+#[test]
+fn nets_are_checked_for_their_variant() {
+    let princess = temp_file("princess.nnue", &random_net_bytes(Variant::PersianPrincess, 16, 1));
+    // The right variant loads.
+    assert!(NnueNet::from_file(Variant::PersianPrincess, &princess).is_ok());
+    // Another variant with the same board refuses it.
+    match NnueNet::from_file(Variant::EgyptianEye, &princess) {
+        Err(NetError::Load { .. }) => {}
+        other => panic!("expected a load error, got {:?}", other.map(|_| ())),
+    }
+    // A missing file and a damaged file are errors, not panics.
+    assert!(matches!(
+        NnueNet::from_file(Variant::PersianPrincess, "/nonexistent/x.nnue"),
+        Err(NetError::Io { .. })
+    ));
+    let mut bytes = random_net_bytes(Variant::PersianPrincess, 16, 1);
+    let mid = bytes.len() / 2;
+    bytes[mid] ^= 0x40;
+    let damaged = temp_file("damaged.nnue", &bytes);
+    assert!(matches!(
+        NnueNet::from_file(Variant::PersianPrincess, &damaged),
+        Err(NetError::Load { .. })
+    ));
+    // The engine keeps its previous evaluation when a net is refused.
+    let mut e = Engine::new();
+    e.set_variant(Variant::PersianPrincess);
+    e.set_eval(EvalSource::File(princess.clone())).unwrap();
+    assert!(e.eval_summary().starts_with("NNUE"), "{}", e.eval_summary());
+    assert!(e.set_eval(EvalSource::File(damaged)).is_err());
+    assert!(e.eval_summary().starts_with("NNUE"));
+    e.set_eval(EvalSource::HandCrafted).unwrap();
+    assert_eq!(e.eval_summary(), "hand-crafted");
+    // Switching to another variant drops a net file made for the old one.
+    e.set_eval(EvalSource::File(princess)).unwrap();
+    e.set_variant(Variant::OrientalOmega);
+    assert!(e.net().is_none_or(|n| n.variant == Variant::OrientalOmega));
+}
+
+#[test]
+fn search_with_a_net_is_legal_and_reproducible() {
+    for v in Variant::ALL {
+        let path = temp_file(&format!("{}.nnue", v.id()), &random_net_bytes(v, 64, 7));
+        let run = || {
+            let mut e = Engine::new();
+            e.set_variant(v);
+            e.set_eval(EvalSource::File(path.clone())).unwrap();
+            e.set_position(None, &["e3e5".to_string()]).unwrap_or_else(|_| {
+                e.set_position(None, &["e2e4".to_string()]).unwrap();
+            });
+            let r = e.search(
+                Limits {
+                    nodes: Some(5000),
+                    ..Limits::default()
+                },
+                &mut |_| {},
+            );
+            (e.position().clone(), r.best, r.nodes)
+        };
+        let (pos, best, nodes) = run();
+        assert!(pos.legal_moves().contains(best), "{v}");
+        let (_, best2, nodes2) = run();
+        assert_eq!((best, nodes), (best2, nodes2), "{v}: not reproducible");
+    }
+}
+
+#[derive(Clone, Default)]
+struct Buffer(Arc<Mutex<Vec<u8>>>);
+impl Write for Buffer {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn uci_eval_file_option() {
+    let path = temp_file("uci-eye.nnue", &random_net_bytes(Variant::EgyptianEye, 16, 3));
+    let buffer = Buffer::default();
+    let out: Output = Arc::new(Mutex::new(Box::new(buffer.clone())));
+    let mut session = Session::new(out);
+    let text = |b: &Buffer| String::from_utf8(b.0.lock().unwrap().clone()).unwrap();
+    session.handle("setoption name UCI_Variant value egyptian-eye");
+    session.handle(&format!("setoption name EvalFile value {path}"));
+    assert!(
+        text(&buffer).contains("info string evaluation: NNUE"),
+        "{}",
+        text(&buffer)
+    );
+    session.handle("setoption name EvalFile value /nonexistent/net.nnue");
+    assert!(
+        text(&buffer).contains("info string error: EvalFile not changed"),
+        "{}",
+        text(&buffer)
+    );
+    session.handle("go depth 3");
+    session.handle("isready");
+    // Wait for the search to finish.
+    for _ in 0..2000 {
+        if text(&buffer).contains("bestmove") {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    let all = text(&buffer);
+    assert!(all.contains("bestmove"), "{all}");
+    let last_eval = all.lines().rfind(|l| l.starts_with("info string evaluation")).unwrap();
+    assert!(last_eval.contains("NNUE"), "{last_eval}");
+    session.handle("setoption name EvalFile value hce");
+    session.handle("quit");
+    assert!(
+        text(&buffer).lines().last().unwrap().contains("hand-crafted"),
+        "{}",
+        text(&buffer)
+    );
+}
