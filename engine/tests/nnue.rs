@@ -199,3 +199,41 @@ fn uci_eval_file_option() {
         text(&buffer)
     );
 }
+
+#[test]
+fn training_records_round_trip_positions() {
+    use engine::eval::nnue::{position_of, training_position};
+    use nnue::data::{GameResult, Record};
+    let mut rng = Rng(77);
+    for v in Variant::ALL {
+        let layout = layout(v);
+        let mut pos = Position::startpos(v);
+        for ply in 0..120u16 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let m = moves.as_slice()[(rng.next() % moves.len() as u64) as usize];
+            let tp = training_position(&pos, Some(-37), GameResult::Win, m, ply, 9);
+            let record = Record::encode(&tp, &layout).unwrap();
+            let back = record.decode(&layout).unwrap();
+            let restored = position_of(v, &back).unwrap();
+            assert_eq!(restored.turn(), pos.turn());
+            for sq in pos.occupied() {
+                assert_eq!(restored.piece_at(sq), pos.piece_at(sq));
+            }
+            assert_eq!(restored.occupied(), pos.occupied());
+            assert_eq!(back.best_move, m.raw());
+            assert!(position_of(
+                if v == Variant::Chess {
+                    Variant::EgyptianEye
+                } else {
+                    Variant::Chess
+                },
+                &back
+            )
+            .is_err());
+            pos.play_unchecked(m);
+        }
+    }
+}

@@ -190,3 +190,102 @@ mod tests {
         }
     }
 }
+
+/// The pieces of a position as the `nnue` crate sees them.
+pub fn placed_pieces(pos: &Position) -> Vec<PlacedPiece> {
+    pos.occupied()
+        .iter()
+        .filter_map(|sq| pos.piece_at(sq).map(|p| placed(sq, p)))
+        .collect()
+}
+
+/// A training position: the board of `pos` with a score (side to move's view), the game's
+/// result (side to move's view), the best move and where the position comes from.
+pub fn training_position(
+    pos: &Position,
+    score: Option<i16>,
+    result: nnue::data::GameResult,
+    best: crate::rules::Move,
+    ply: u16,
+    game_id: u32,
+) -> nnue::data::TrainingPosition {
+    let noisy = best.kind() == crate::rules::MoveKind::Promotion
+        || best.kind() == crate::rules::MoveKind::EnPassant
+        || (best.kind() != crate::rules::MoveKind::Rendezvous && pos.piece_at(best.to()).is_some());
+    nnue::data::TrainingPosition {
+        pieces: placed_pieces(pos),
+        stm: if pos.turn() == Color::White {
+            nnue::Color::White
+        } else {
+            nnue::Color::Black
+        },
+        score,
+        result,
+        in_check: pos.in_check(),
+        noisy_best_move: noisy,
+        ply,
+        variant_code: pos.variant().code(),
+        halfmove: pos.halfmove_clock().min(255) as u8,
+        best_move: best.raw(),
+        game_id,
+    }
+}
+
+/// Why a training position is not a legal position of the variant.
+#[derive(Debug, thiserror::Error)]
+pub enum TrainingPositionError {
+    /// The record was written for another variant.
+    #[error("record of variant code {found}, expected {expected} ({variant})")]
+    WrongVariant {
+        /// The code in the record.
+        found: u8,
+        /// The code of the variant asked for.
+        expected: u8,
+        /// Its id.
+        variant: &'static str,
+    },
+    /// A piece type that is not a piece kind.
+    #[error("piece type {0} does not exist")]
+    PieceType(u8),
+    /// The board is not a legal position.
+    #[error("{0}")]
+    Position(#[from] crate::rules::PositionError),
+}
+
+/// The position of a training record (castling, en-passant and rendezvous rights are not
+/// recorded: the position has none of them).
+pub fn position_of(variant: Variant, tp: &nnue::data::TrainingPosition) -> Result<Position, TrainingPositionError> {
+    if tp.variant_code != variant.code() {
+        return Err(TrainingPositionError::WrongVariant {
+            found: tp.variant_code,
+            expected: variant.code(),
+            variant: variant.id(),
+        });
+    }
+    let mut board = Vec::with_capacity(tp.pieces.len());
+    for p in &tp.pieces {
+        let kind = *crate::rules::PieceKind::ALL
+            .get(p.kind as usize)
+            .ok_or(TrainingPositionError::PieceType(p.kind))?;
+        let color = if p.color == nnue::Color::White {
+            Color::White
+        } else {
+            Color::Black
+        };
+        board.push((crate::rules::Square(p.cell), Piece { color, kind }));
+    }
+    let setup = crate::rules::Setup {
+        board,
+        turn: if tp.stm == nnue::Color::White {
+            Color::White
+        } else {
+            Color::Black
+        },
+        castling: Vec::new(),
+        ep: None,
+        halfmove: tp.halfmove as u32,
+        fullmove: 1 + tp.ply as u32 / 2,
+        rendezvous: variant.tables().rendezvous.map(|_| (false, false)),
+    };
+    Ok(Position::from_setup(variant, &setup)?)
+}
