@@ -24,19 +24,33 @@ struct Cli {
     command: Option<Command>,
 }
 
+/// Which position a command works on.
+#[derive(clap::Args)]
+struct PositionArgs {
+    /// Variant id or alias: celtic-citadel, persian-princess, egyptian-eye, oriental-omega, chess.
+    #[arg(short, long, default_value = "persian-princess")]
+    variant: String,
+    /// Start from this FEN instead of the start position (either empty-cell convention).
+    #[arg(short, long)]
+    fen: Option<String>,
+    /// Moves in UCI notation to play from the position first, as one quoted list
+    /// (`-m "e3e5 e9e7"`) or repeated (`-m e3e5 -m e9e7`).
+    #[arg(short, long, value_delimiter = ' ')]
+    moves: Vec<String>,
+}
+
+impl PositionArgs {
+    fn load(&self) -> Result<Position> {
+        load(&self.variant, self.fen.as_deref(), &self.moves)
+    }
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Counts the leaf nodes of the legal-move tree (move-generator test and benchmark).
     Perft {
-        /// Variant id or alias: celtic-citadel, persian-princess, egyptian-eye, oriental-omega, chess.
-        #[arg(short, long, default_value = "persian-princess")]
-        variant: String,
-        /// Start from this FEN instead of the start position (either empty-cell convention).
-        #[arg(short, long)]
-        fen: Option<String>,
-        /// Moves in UCI notation to play from the position first.
-        #[arg(short, long, num_args = 1.., value_delimiter = ' ')]
-        moves: Vec<String>,
+        #[command(flatten)]
+        position: PositionArgs,
         /// Print the count below each root move.
         #[arg(short, long)]
         divide: bool,
@@ -45,15 +59,8 @@ enum Command {
     },
     /// Prints a position as a board diagram with its FEN and legal moves.
     Show {
-        /// Variant id or alias.
-        #[arg(short, long, default_value = "persian-princess")]
-        variant: String,
-        /// The position (default: the start position).
-        #[arg(short, long)]
-        fen: Option<String>,
-        /// Moves in UCI notation to play from the position first.
-        #[arg(short, long, num_args = 1.., value_delimiter = ' ')]
-        moves: Vec<String>,
+        #[command(flatten)]
+        position: PositionArgs,
     },
     /// Lists the variants with their ids and aliases.
     Variants,
@@ -75,15 +82,8 @@ enum Command {
     },
     /// Prints the static evaluation of a position with its terms.
     Eval {
-        /// Variant id or alias.
-        #[arg(short, long, default_value = "persian-princess")]
-        variant: String,
-        /// The position (default: the start position).
-        #[arg(short, long)]
-        fen: Option<String>,
-        /// Moves in UCI notation to play from the position first.
-        #[arg(short, long, num_args = 1.., value_delimiter = ' ')]
-        moves: Vec<String>,
+        #[command(flatten)]
+        position: PositionArgs,
         /// Evaluation: a .nnue file for the variant, `hce` for the hand-crafted evaluation, or
         /// `<embedded>` (default) for the net built into the binary when there is one.
         #[arg(long, default_value = "<embedded>")]
@@ -91,15 +91,8 @@ enum Command {
     },
     /// Searches a position and prints each iteration with its principal variation in UCI and SAN.
     Analyse {
-        /// Variant id or alias.
-        #[arg(short, long, default_value = "persian-princess")]
-        variant: String,
-        /// The position (default: the start position).
-        #[arg(short, long)]
-        fen: Option<String>,
-        /// Moves in UCI notation to play from the position first.
-        #[arg(short, long, num_args = 1.., value_delimiter = ' ')]
-        moves: Vec<String>,
+        #[command(flatten)]
+        position: PositionArgs,
         /// Search depth (default: 12 unless a time or node limit is given).
         #[arg(short, long)]
         depth: Option<u32>,
@@ -243,13 +236,8 @@ fn main() -> Result<()> {
             let r = engine::bench::run_with(depth.clamp(1, 64), &variants, &source, &mut |l| println!("{l}"))?;
             println!("Bench: {} nodes {} nps", r.nodes, r.nps);
         }
-        Command::Eval {
-            variant,
-            fen,
-            moves,
-            net,
-        } => {
-            let pos = load(&variant, fen.as_deref(), &moves)?;
+        Command::Eval { position, net } => {
+            let pos = position.load()?;
             let mut e = engine::engine::Engine::new();
             e.set_variant(pos.variant());
             e.set_eval(EvalSource::parse(&net))?;
@@ -262,9 +250,7 @@ fn main() -> Result<()> {
             println!("Evaluation in use: {}", e.eval_summary());
         }
         Command::Analyse {
-            variant,
-            fen,
-            moves,
+            position,
             depth,
             time,
             nodes,
@@ -273,7 +259,7 @@ fn main() -> Result<()> {
             threads,
             net,
         } => {
-            let pos = load(&variant, fen.as_deref(), &moves)?;
+            let pos = position.load()?;
             let mut e = engine::engine::Engine::new();
             e.set_variant(pos.variant());
             e.set_eval(EvalSource::parse(&net))?;
@@ -332,13 +318,11 @@ fn main() -> Result<()> {
             }
         }
         Command::Perft {
-            variant,
-            fen,
-            moves,
+            position,
             divide,
             depth,
         } => {
-            let pos = load(&variant, fen.as_deref(), &moves)?;
+            let pos = position.load()?;
             if depth > 12 {
                 bail!("depth {depth} is too deep for perft (at most 12)");
             }
@@ -362,8 +346,8 @@ fn main() -> Result<()> {
                 nodes as f64 / secs.max(1e-9) / 1e6
             );
         }
-        Command::Show { variant, fen, moves } => {
-            let pos = load(&variant, fen.as_deref(), &moves)?;
+        Command::Show { position } => {
+            let pos = position.load()?;
             print!("{}", pos.diagram());
             println!();
             println!("Variant:  {} ({})", pos.variant().spec().name, pos.variant());

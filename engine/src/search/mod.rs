@@ -567,6 +567,16 @@ impl Searcher {
         }
     }
 
+    /// The line of `ply` becomes `m` followed by the line of the child.
+    #[inline]
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        let child_len = self.pv_len[ply + 1];
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        head[ply][0] = m;
+        head[ply][1..=child_len].copy_from_slice(&tail[0][..child_len]);
+        self.pv_len[ply] = child_len + 1;
+    }
+
     fn take_picker(&mut self, ply: usize) -> Box<Picker> {
         self.pickers[ply].take().unwrap_or_else(|| Box::new(Picker::new()))
     }
@@ -855,12 +865,7 @@ impl Searcher {
                 best_move = m;
                 if score > alpha {
                     alpha = score;
-                    self.pv[ply][0] = m;
-                    let child_len = self.pv_len[ply + 1];
-                    for i in 0..child_len {
-                        self.pv[ply][i + 1] = self.pv[ply + 1][i];
-                    }
-                    self.pv_len[ply] = child_len + 1;
+                    self.update_pv(ply, m);
                     if alpha >= beta {
                         if !tactical {
                             self.update_history(pos, m, &quiets, depth, ply);
@@ -996,12 +1001,7 @@ impl Searcher {
                 if score > alpha {
                     best_move = m;
                     alpha = score;
-                    self.pv[ply][0] = m;
-                    let child_len = self.pv_len[ply + 1];
-                    for i in 0..child_len {
-                        self.pv[ply][i + 1] = self.pv[ply + 1][i];
-                    }
-                    self.pv_len[ply] = child_len + 1;
+                    self.update_pv(ply, m);
                     if alpha >= beta {
                         break;
                     }
