@@ -11,6 +11,7 @@ use std::{
 };
 
 use crate::{
+    book::{Book, BookError, BookMove, BookRng},
     eval::nnue::{NetError, NnueNet},
     rules::{FenError, Move, Position, UciError, Variant},
     search::{tt::TranspositionTable, Limits, SearchInfo, SearchResult, Searcher},
@@ -72,6 +73,8 @@ pub struct Engine {
     running: Option<JoinHandle<SearchResult>>,
     eval_source: EvalSource,
     net: Option<Arc<NnueNet>>,
+    book: Option<Arc<Book>>,
+    book_rng: BookRng,
 }
 
 /// Which evaluation the engine uses.
@@ -125,6 +128,8 @@ impl Engine {
             running: None,
             eval_source: EvalSource::Default,
             net: NnueNet::default_for(variant),
+            book: None,
+            book_rng: BookRng::from_time(),
         }
     }
 
@@ -199,6 +204,10 @@ impl Engine {
         self.position = self.start.clone();
         self.moves.clear();
         self.history.clear();
+        // A book belongs to one variant.
+        if self.book.as_ref().is_some_and(|b| b.variant() != variant) {
+            self.book = None;
+        }
     }
 
     /// Resizes the transposition table (clears it).
@@ -347,6 +356,59 @@ impl Engine {
     /// A search started with `infinite` limits never ends by itself: use [`Engine::wait`].
     pub fn join(&mut self) -> Option<SearchResult> {
         self.running.take()?.join().ok()
+    }
+}
+
+/// The opening book (`docs/openings.md`).
+impl Engine {
+    /// Loads an opening book for the current variant (`Some(path)`), or drops the book (`None`
+    /// or an empty path). On error the previous book stays.
+    pub fn set_book(&mut self, path: Option<&std::path::Path>) -> Result<(), BookError> {
+        self.book = match path.filter(|p| !p.as_os_str().is_empty()) {
+            Some(p) => Some(Arc::new(Book::load(p, self.variant)?)),
+            None => None,
+        };
+        Ok(())
+    }
+
+    /// Uses a book already loaded (it must be for the current variant), or none.
+    pub fn set_book_data(&mut self, book: Option<Arc<Book>>) -> Result<(), BookError> {
+        if let Some(b) = book.as_ref().filter(|b| b.variant() != self.variant) {
+            return Err(BookError::WrongVariant {
+                path: "<memory>".into(),
+                book: b.variant(),
+                wanted: self.variant,
+            });
+        }
+        self.book = book;
+        Ok(())
+    }
+
+    /// The book in use, if any.
+    pub fn book(&self) -> Option<&Arc<Book>> {
+        self.book.as_ref()
+    }
+
+    /// Seeds the book's random choice (`Some`: the same seed gives the same choices) or seeds it
+    /// from the clock (`None`, the default).
+    pub fn set_book_seed(&mut self, seed: Option<u64>) {
+        self.book_rng = seed.map_or_else(BookRng::from_time, BookRng::seeded);
+    }
+
+    /// A book move for the current position, drawn by weight; `None` without a book or when the
+    /// position is out of book.
+    pub fn book_move(&mut self) -> Option<BookMove> {
+        let book = self.book.clone()?;
+        book.pick(&self.position, &mut self.book_rng)
+    }
+
+    /// The book move a `go` with these limits plays instead of searching: none for analysis
+    /// (`infinite`, `ponder`), mate searches and searches restricted to some moves.
+    pub fn book_move_for(&mut self, limits: &Limits) -> Option<BookMove> {
+        if limits.infinite || limits.mate.is_some() || !limits.searchmoves.is_empty() {
+            return None;
+        }
+        self.book_move()
     }
 }
 

@@ -9,6 +9,7 @@
 //! ```
 
 pub mod bench;
+pub mod book;
 pub mod engine;
 pub mod eval;
 pub mod rules;

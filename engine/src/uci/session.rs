@@ -164,7 +164,16 @@ impl Session {
         };
         match (spec.name, value) {
             (options::UCI_VARIANT, OptionValue::Combo(id)) => match id.parse::<Variant>() {
-                Ok(v) => self.engine.set_variant(v),
+                Ok(v) => {
+                    let book = self.engine.book().map(|b| b.variant());
+                    self.engine.set_variant(v);
+                    if let Some(old) = book.filter(|&b| b != v) {
+                        send(
+                            &self.out,
+                            &format!("info string book off: the book is for {old}, not {v}"),
+                        );
+                    }
+                }
                 Err(e) => self.error(e),
             },
             (options::HASH, OptionValue::Spin(mb)) => self.engine.set_hash(mb as usize),
@@ -181,14 +190,27 @@ impl Session {
                     Err(e) => self.error(format!("EvalFile not changed: {e}")),
                 }
             }
-            (options::BOOK_FILE, OptionValue::String(s)) => {
-                if !s.is_empty() {
-                    self.error(format!(
-                        "BookFile '{s}' not loaded: opening books are not supported yet"
-                    ));
-                }
-            }
+            (options::BOOK_FILE, OptionValue::String(s)) => self.set_book_file(&s),
             (other, _) => self.error(format!("option '{other}' is not handled")),
+        }
+    }
+
+    /// `setoption name BookFile value <path>`: loads a book for the current variant; empty
+    /// turns the book off. On error the previous book stays.
+    fn set_book_file(&mut self, path: &str) {
+        if path.is_empty() {
+            if self.engine.book().is_some() {
+                let _ = self.engine.set_book(None);
+                send(&self.out, "info string book off");
+            }
+            return;
+        }
+        match self.engine.set_book(Some(std::path::Path::new(path))) {
+            Ok(()) => {
+                let summary = self.engine.book().map(|b| b.summary()).unwrap_or_default();
+                send(&self.out, &format!("info string book: {path}: {summary}"));
+            }
+            Err(e) => self.error(format!("BookFile not changed: {e}")),
         }
     }
 
@@ -244,6 +266,19 @@ impl Session {
                 Ok(m) => limits.searchmoves.push(m),
                 Err(e) => self.error(format!("searchmoves: {e}")),
             }
+        }
+        if let Some(book) = self.engine.book_move_for(&limits) {
+            send(
+                &self.out,
+                &format!(
+                    "info string book move {} ({}): {}",
+                    pos.uci(book.mv),
+                    pos.san(book.mv),
+                    book.describe()
+                ),
+            );
+            send(&self.out, &format!("bestmove {}", pos.uci(book.mv)));
+            return;
         }
         send(
             &self.out,

@@ -1,0 +1,34 @@
+//! `trainer data`: tools for training-record files (`nnue::data`, 64 bytes per position, see
+//! docs/training-data.md): stats, validate, shuffle, convert.
+
+pub mod convert;
+pub mod io;
+pub mod shuffle;
+pub mod stats;
+pub mod text;
+pub mod validate;
+
+use anyhow::Result;
+
+/// The `trainer data` subcommands.
+#[derive(clap::Subcommand, Debug)]
+pub enum Command {
+    /// Counts and distributions: variants, results, scores, plies, piece counts.
+    Stats(stats::Args),
+    /// Finds corrupt records and impossible positions; exit status 1 when there are any.
+    Validate(validate::Args),
+    /// Shuffles records (in memory) into new shards of a given size.
+    Shuffle(shuffle::Args),
+    /// Converts records to text lines '<FEN> | <score> | <result>' and back.
+    Convert(convert::Args),
+}
+
+/// Runs a `trainer data` subcommand.
+pub fn run(cmd: Command) -> Result<()> {
+    match cmd {
+        Command::Stats(a) => stats::run(a),
+        Command::Validate(a) => validate::run(a),
+        Command::Shuffle(a) => shuffle::run(a),
+        Command::Convert(a) => convert::run(a),
+    }
+}

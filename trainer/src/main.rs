@@ -1,0 +1,37 @@
+//! The `trainer` command line: self-play data generation, training-data tools and opening
+//! statistics for the Persian Chess engine.
+
+use anyhow::Result;
+use clap::{Parser, Subcommand};
+
+mod data;
+mod openings;
+mod selfplay;
+
+/// Self-play data generation, training-data tools and opening statistics for the Persian Chess
+/// engine's four sub-variants (and chess).
+#[derive(Parser)]
+#[command(version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Plays engine games against itself and writes training records and PGN.
+    Selfplay(selfplay::Args),
+    /// Tools for training-record shards: stats, validate, shuffle, convert.
+    #[command(subcommand)]
+    Data(data::Command),
+    /// Opening statistics from game records: tree, JSON, CSV, HTML report, opening book.
+    Openings(openings::Args),
+}
+
+fn main() -> Result<()> {
+    match Cli::parse().command {
+        Command::Selfplay(args) => selfplay::run(args),
+        Command::Data(cmd) => data::run(cmd),
+        Command::Openings(args) => openings::run(args),
+    }
+}

@@ -1,0 +1,627 @@
+//! Reading game records for the opening statistics.
+//!
+//! The engine's PGN reader (`engine::rules::notation::pgn`) checks whole games and drops the
+//! comments after moves. Opening statistics need the comments (engine scores) and only the first
+//! plies, so this module splits PGN text into games itself, with the same rules as the engine's
+//! reader (tags, `{...}` and `;` comments, nested `(...)` variations skipped, `$n` glyphs, move
+//! numbers, `%` escape lines, a result or a tag after moves ends a game), and keeps for each game
+//! its tags, its first SAN moves, the comment after each of them and its result. SAN moves are
+//! resolved against the position with the engine's SAN reader ([`Position::parse_san`]), which
+//! makes both readers accept the same moves.
+
+use std::collections::HashMap;
+
+use engine::rules::{Color, Move, Position, SanError, Variant};
+
+/// The results a game can end with.
+const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
+
+/// Scores are clamped to this many centipawns either way; a mate counts as this much.
+pub const EVAL_CLAMP_CP: i32 = 1000;
+
+/// A game as split from the text, its moves not yet resolved.
+#[derive(Debug, Clone)]
+pub struct RawGame {
+    /// 1-based number of the game in its file.
+    pub number: usize,
+    /// Line of the game's first tag or move.
+    pub line: usize,
+    /// Tag pairs in order.
+    pub tags: Vec<(String, String)>,
+    /// The first SAN moves (at most the number asked for) with their line.
+    pub sans: Vec<(String, usize)>,
+    /// For each of those moves, the comments that follow it (outside variations).
+    pub comments: Vec<Vec<String>>,
+    /// The number of moves in the movetext (all of them).
+    pub total_plies: usize,
+    /// The result token at the end of the movetext, if any.
+    pub result_token: Option<String>,
+}
+
+impl RawGame {
+    fn new(number: usize, line: usize) -> RawGame {
+        RawGame {
+            number,
+            line,
+            tags: Vec::new(),
+            sans: Vec::new(),
+            comments: Vec::new(),
+            total_plies: 0,
+            result_token: None,
+        }
+    }
+
+    /// The value of a tag (the first of that name).
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
+    }
+
+    /// The result: the token ending the movetext, else a valid `Result` tag, else `*`.
+    pub fn result(&self) -> GameResult {
+        let text = self
+            .result_token
+            .as_deref()
+            .or_else(|| self.tag("Result").filter(|r| RESULTS.contains(r)))
+            .unwrap_or("*");
+        match text {
+            "1-0" => GameResult::WhiteWins,
+            "0-1" => GameResult::BlackWins,
+            "1/2-1/2" => GameResult::Draw,
+            _ => GameResult::Unfinished,
+        }
+    }
+}
+
+/// The result of a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameResult {
+    /// `1-0`.
+    WhiteWins,
+    /// `1/2-1/2`.
+    Draw,
+    /// `0-1`.
+    BlackWins,
+    /// `*` or no result.
+    Unfinished,
+}
+
+/// Text that cannot be split into games: the rest of the file is not read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}: {message}")]
+pub struct SyntaxError {
+    /// 1-based line.
+    pub line: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// Splits PGN text into games, keeping at most `max_plies` moves of each. On a syntax error the
+/// games before it are returned with the error.
+pub fn split_games(text: &str, max_plies: usize) -> (Vec<RawGame>, Option<SyntaxError>) {
+    let mut s = Scanner {
+        text: text.as_bytes(),
+        at: 0,
+        line: 1,
+    };
+    let mut games = Vec::new();
+    let mut current: Option<RawGame> = None;
+    let mut in_movetext = false;
+    loop {
+        let token = match s.next_token() {
+            Ok(Some(t)) => t,
+            Ok(None) => break,
+            // The game cut by the error is not complete: it is left out.
+            Err(e) => return (games, Some(e)),
+        };
+        let line = s.line;
+        match token {
+            Token::Tag(name, value) => {
+                if in_movetext {
+                    if let Some(g) = current.take() {
+                        games.push(g);
+                    }
+                    in_movetext = false;
+                }
+                let number = games.len() + 1;
+                current
+                    .get_or_insert_with(|| RawGame::new(number, line))
+                    .tags
+                    .push((name, value));
+            }
+            Token::Result(r) => {
+                let number = games.len() + 1;
+                let mut g = current.take().unwrap_or_else(|| RawGame::new(number, line));
+                g.result_token = Some(r);
+                games.push(g);
+                in_movetext = false;
+            }
+            Token::Comment(c) => {
+                if let Some(g) = current.as_mut().filter(|_| in_movetext) {
+                    if g.total_plies > 0 && g.total_plies <= max_plies {
+                        if let Some(list) = g.comments.get_mut(g.total_plies - 1) {
+                            list.push(c);
+                        }
+                    }
+                }
+            }
+            Token::San(san) => {
+                let number = games.len() + 1;
+                let g = current.get_or_insert_with(|| RawGame::new(number, line));
+                in_movetext = true;
+                g.total_plies += 1;
+                if g.sans.len() < max_plies {
+                    g.sans.push((san, line));
+                    g.comments.push(Vec::new());
+                }
+            }
+        }
+    }
+    if let Some(g) = current {
+        games.push(g);
+    }
+    (games, None)
+}
+
+enum Token {
+    Tag(String, String),
+    Result(String),
+    Comment(String),
+    San(String),
+}
+
+struct Scanner<'a> {
+    text: &'a [u8],
+    at: usize,
+    line: usize,
+}
+
+impl Scanner<'_> {
+    fn peek(&self) -> Option<u8> {
+        self.text.get(self.at).copied()
+    }
+
+    fn bump(&mut self) -> Option<u8> {
+        let c = self.peek()?;
+        self.at += 1;
+        if c == b'\n' {
+            self.line += 1;
+        }
+        Some(c)
+    }
+
+    fn error(&self, line: usize, message: impl Into<String>) -> SyntaxError {
+        SyntaxError {
+            line,
+            message: message.into(),
+        }
+    }
+
+    fn at_line_start(&self) -> bool {
+        self.at == 0 || self.text.get(self.at - 1) == Some(&b'\n')
+    }
+
+    fn skip_to_line_end(&mut self) {
+        while self.peek().is_some_and(|c| c != b'\n') {
+            self.bump();
+        }
+    }
+
+    fn skip_blanks(&mut self) {
+        while self.peek().is_some_and(|c| c == b' ' || c == b'\t') {
+            self.bump();
+        }
+    }
+
+    /// A `{...}` comment; the `{` is consumed.
+    fn comment(&mut self) -> Result<String, SyntaxError> {
+        let start_line = self.line;
+        let from = self.at;
+        loop {
+            match self.bump() {
+                Some(b'}') => return Ok(String::from_utf8_lossy(&self.text[from..self.at - 1]).into_owned()),
+                Some(_) => {}
+                None => return Err(self.error(start_line, "unterminated comment '{'")),
+            }
+        }
+    }
+
+    /// Skips a `(...)` variation with what it holds; the `(` is consumed.
+    fn variation(&mut self) -> Result<(), SyntaxError> {
+        let start_line = self.line;
+        let mut depth = 1;
+        while depth > 0 {
+            match self.bump() {
+                Some(b'(') => depth += 1,
+                Some(b')') => depth -= 1,
+                Some(b'{') => {
+                    self.comment()?;
+                }
+                Some(b';') => self.skip_to_line_end(),
+                Some(_) => {}
+                None => return Err(self.error(start_line, "unterminated variation '('")),
+            }
+        }
+        Ok(())
+    }
+
+    /// A tag pair; the `[` is consumed.
+    fn tag(&mut self) -> Result<Token, SyntaxError> {
+        self.skip_blanks();
+        let from = self.at;
+        while self.peek().is_some_and(|c| c.is_ascii_alphanumeric() || c == b'_') {
+            self.bump();
+        }
+        let name = String::from_utf8_lossy(&self.text[from..self.at]).into_owned();
+        if name.is_empty() {
+            return Err(self.error(self.line, "tag without a name"));
+        }
+        self.skip_blanks();
+        if self.bump() != Some(b'"') {
+            return Err(self.error(self.line, format!("tag {name}: the value must be a quoted string")));
+        }
+        let mut value = Vec::new();
+        loop {
+            match self.bump() {
+                Some(b'\\') => match self.bump() {
+                    Some(c) => value.push(c),
+                    None => return Err(self.error(self.line, format!("tag {name}: unterminated value"))),
+                },
+                Some(b'"') => break,
+                Some(b'\n') | None => return Err(self.error(self.line, format!("tag {name}: unterminated value"))),
+                Some(c) => value.push(c),
+            }
+        }
+        self.skip_blanks();
+        if self.bump() != Some(b']') {
+            return Err(self.error(self.line, format!("tag {name}: missing ']'")));
+        }
+        Ok(Token::Tag(name, String::from_utf8_lossy(&value).into_owned()))
+    }
+
+    fn next_token(&mut self) -> Result<Option<Token>, SyntaxError> {
+        loop {
+            let Some(c) = self.peek() else { return Ok(None) };
+            if c == b'%' && self.at_line_start() {
+                self.skip_to_line_end();
+                continue;
+            }
+            match c {
+                c if c.is_ascii_whitespace() => {
+                    self.bump();
+                }
+                b'[' => {
+                    self.bump();
+                    return self.tag().map(Some);
+                }
+                b'{' => {
+                    self.bump();
+                    return self.comment().map(|c| Some(Token::Comment(c)));
+                }
+                b';' => self.skip_to_line_end(),
+                b'(' => {
+                    self.bump();
+                    self.variation()?;
+                }
+                b')' | b'}' | b']' => return Err(self.error(self.line, format!("unexpected '{}'", c as char))),
+                _ => {
+                    let from = self.at;
+                    while self
+                        .peek()
+                        .is_some_and(|c| !c.is_ascii_whitespace() && !b"[]{}();".contains(&c))
+                    {
+                        self.bump();
+                    }
+                    let word = String::from_utf8_lossy(&self.text[from..self.at]).into_owned();
+                    if let Some(t) = classify(&word) {
+                        return Ok(Some(t));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A word of movetext as a token; `None` for what is skipped (move numbers, glyphs).
+fn classify(word: &str) -> Option<Token> {
+    if RESULTS.contains(&word) {
+        return Some(Token::Result(word.to_string()));
+    }
+    if word.starts_with('$') {
+        return None;
+    }
+    // Move numbers: "12." "12..." "12" or glued to the move: "12.e5".
+    let rest = word.trim_start_matches(|c: char| c.is_ascii_digit());
+    let rest = if rest.len() < word.len() && (rest.is_empty() || rest.starts_with('.')) {
+        rest.trim_start_matches('.')
+    } else {
+        word
+    };
+    let rest = rest.trim_start_matches('.');
+    if rest.is_empty() {
+        return None;
+    }
+    Some(Token::San(rest.to_string()))
+}
+
+/// Whose point of view the plain scores in comments (`{+0.35/12}`, `{+35}`) give.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EvalView {
+    /// The side that just made the move (cutechess and most engine GUIs).
+    Mover,
+    /// Always White's.
+    White,
+}
+
+/// A score found in a comment, before it is turned to White's view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CommentScore {
+    /// Centipawns, clamped to [`EVAL_CLAMP_CP`]; a mate counts as the clamp.
+    pub cp: i32,
+    /// Whether the score is White's view whatever the convention (`[%eval ...]`).
+    pub white_view: bool,
+}
+
+/// Reads an engine score from a comment that follows a move (see `docs/openings.md`):
+///
+/// - `[%eval 0.35]`, `[%eval -1.2]`, `[%eval #3]`, `[%eval #-2]` anywhere in the comment: pawns,
+///   White's view (lichess);
+/// - otherwise the comment's first word: `+0.35/12`, `-1.20`, `0.00/1` (a decimal point: pawns),
+///   `+35`, `-35/10` (no decimal point: centipawns), `+M5/20`, `-M3`, `#4`, `#-4` (mates), with an
+///   optional `/depth` after it and anything after a space (`{+0.35/12 0.51s}`): the view chosen
+///   with `--eval-view`.
+pub fn comment_score(comment: &str) -> Option<CommentScore> {
+    if let Some(at) = comment.find("[%eval") {
+        let rest = &comment[at + 6..];
+        let value = rest.split(']').next().unwrap_or("").trim();
+        let value = value.split([' ', ',']).next().unwrap_or("");
+        return score_word(value, true).map(|cp| CommentScore { cp, white_view: true });
+    }
+    let word = comment.split_whitespace().next()?;
+    let score = match word.split_once('/') {
+        Some((s, depth)) if !depth.is_empty() && depth.bytes().all(|b| b.is_ascii_digit()) => s,
+        Some(_) => return None,
+        None => word,
+    };
+    score_word(score, false).map(|cp| CommentScore { cp, white_view: false })
+}
+
+/// `+0.35` (pawns), `35` (centipawns, or pawns when `pawns` is set), mates `M5`, `-M5`, `#5`, `#-5`.
+fn score_word(word: &str, pawns: bool) -> Option<i32> {
+    let (negative, body) = match word.as_bytes().first()? {
+        b'+' => (false, &word[1..]),
+        b'-' => (true, &word[1..]),
+        _ => (false, word),
+    };
+    let mate = body.strip_prefix('M').or_else(|| body.strip_prefix('#'));
+    let cp = if let Some(m) = mate {
+        let (neg2, digits) = match m.strip_prefix('-') {
+            Some(d) => (true, d),
+            None => (false, m),
+        };
+        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        if negative != neg2 {
+            -EVAL_CLAMP_CP
+        } else {
+            EVAL_CLAMP_CP
+        }
+    } else {
+        let (int, frac) = match body.split_once('.') {
+            Some((i, f)) => (i, Some(f)),
+            None => (body, None),
+        };
+        let digits_ok = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+        if !digits_ok(int) || frac.is_some_and(|f| !digits_ok(f)) || (int.is_empty() && frac.is_none_or(str::is_empty))
+        {
+            return None;
+        }
+        let value: f64 = format!("0{int}.{}0", frac.unwrap_or("")).parse().ok()?;
+        let cp = if pawns || frac.is_some() { value * 100.0 } else { value };
+        let cp = cp.min(EVAL_CLAMP_CP as f64).round() as i32;
+        if negative {
+            -cp
+        } else {
+            cp
+        }
+    };
+    Some(cp.clamp(-EVAL_CLAMP_CP, EVAL_CLAMP_CP))
+}
+
+/// A game ready for the tree: start position, its first moves, scores and result.
+#[derive(Debug, Clone)]
+pub struct Game {
+    /// The position before the first move.
+    pub start: Position,
+    /// Whether `start` is the variant's start position.
+    pub standard_start: bool,
+    /// The first moves (at most the depth of the tree).
+    pub moves: Vec<Move>,
+    /// For each move, the score after it (centipawns, White's view), if a comment gave one.
+    pub evals: Vec<Option<i32>>,
+    /// The result.
+    pub result: GameResult,
+    /// The plies at the start that no player chose (`OpeningPlies` tag of `engine match`).
+    pub opening_plies: usize,
+}
+
+/// Why a game cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum GameError {
+    /// The `FEN` tag cannot be read.
+    #[error("FEN '{fen}': {error}")]
+    Fen {
+        /// The FEN.
+        fen: String,
+        /// Why.
+        error: String,
+    },
+    /// A move is not legal or not SAN.
+    #[error("line {line}, ply {ply}: {error}")]
+    Move {
+        /// Line of the move.
+        line: usize,
+        /// 1-based ply.
+        ply: usize,
+        /// Why.
+        error: String,
+    },
+}
+
+/// SAN already resolved, by position key: openings repeat, and reading SAN is the slow part.
+#[derive(Default)]
+pub struct SanCache(HashMap<(u64, String), Move>);
+
+impl SanCache {
+    /// Entries kept at most (the cache starts again when full).
+    const CAPACITY: usize = 1 << 20;
+
+    fn parse(&mut self, pos: &Position, san: &str) -> Result<Move, SanError> {
+        let key = (pos.hash(), san.to_string());
+        if let Some(&m) = self.0.get(&key) {
+            // A key collision cannot make an illegal move.
+            if pos.is_legal_move(m) {
+                return Ok(m);
+            }
+        }
+        let m = pos.parse_san(san)?;
+        if self.0.len() >= Self::CAPACITY {
+            self.0.clear();
+        }
+        self.0.insert(key, m);
+        Ok(m)
+    }
+}
+
+/// Resolves a split game of `variant`: start position, moves, scores.
+pub fn resolve(raw: &RawGame, variant: Variant, view: EvalView, cache: &mut SanCache) -> Result<Game, GameError> {
+    let startpos = Position::startpos(variant);
+    let start = match raw.tag("FEN") {
+        Some(fen) => Position::from_fen(variant, fen).map_err(|e| GameError::Fen {
+            fen: fen.to_string(),
+            error: e.to_string(),
+        })?,
+        None => startpos.clone(),
+    };
+    let mut pos = start.clone();
+    let mut moves = Vec::with_capacity(raw.sans.len());
+    let mut evals = Vec::with_capacity(raw.sans.len());
+    for (i, (san, line)) in raw.sans.iter().enumerate() {
+        let m = cache.parse(&pos, san).map_err(|e| GameError::Move {
+            line: *line,
+            ply: i + 1,
+            error: e.to_string(),
+        })?;
+        let mover = pos.turn();
+        pos.play_unchecked(m);
+        moves.push(m);
+        let score = raw
+            .comments
+            .get(i)
+            .and_then(|list| list.iter().find_map(|c| comment_score(c)));
+        evals.push(score.map(|s| {
+            if s.white_view || view == EvalView::White || mover == Color::White {
+                s.cp
+            } else {
+                -s.cp
+            }
+        }));
+    }
+    Ok(Game {
+        standard_start: start == startpos,
+        start,
+        moves,
+        evals,
+        result: raw.result(),
+        opening_plies: raw.tag("OpeningPlies").and_then(|p| p.trim().parse().ok()).unwrap_or(0),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use engine::rules::notation::pgn::read_games;
+
+    #[test]
+    fn scores_in_comments() {
+        let cp = |c: &str| comment_score(c).map(|s| (s.cp, s.white_view));
+        assert_eq!(cp("+0.35/12 0.51s"), Some((35, false)));
+        assert_eq!(cp("-1.20"), Some((-120, false)));
+        assert_eq!(cp("0.00/1"), Some((0, false)));
+        assert_eq!(cp("+35"), Some((35, false)));
+        assert_eq!(cp("-35/10"), Some((-35, false)));
+        assert_eq!(cp(".5"), Some((50, false)));
+        assert_eq!(cp("+M5/20"), Some((1000, false)));
+        assert_eq!(cp("-M3"), Some((-1000, false)));
+        assert_eq!(cp("#-4"), Some((-1000, false)));
+        assert_eq!(cp("+25.00/3"), Some((1000, false)));
+        assert_eq!(cp(" [%eval 0.4] [%clk 0:01:00]"), Some((40, true)));
+        assert_eq!(cp("[%eval -2]"), Some((-200, true)));
+        assert_eq!(cp("[%eval #-2]"), Some((-1000, true)));
+        for none in [
+            "book",
+            "checkmate",
+            "",
+            "+",
+            "1.2.3",
+            "+0.3/x",
+            "M",
+            "e5",
+            "-",
+            "12abc",
+            "[%eval ]",
+        ] {
+            assert_eq!(cp(none), None, "{none:?}");
+        }
+    }
+
+    #[test]
+    fn splits_like_the_engine_reader() {
+        let text = "[Event \"x\"]\n[Variant \"chess\"]\n\n1. e4 {+0.30/5} e5 (1... c5 {x} 2. Nf3 (2. c3) d6) \
+                    2. Nf3!? $1 {[%eval 0.2]} ; rest of line 2. Qh5\nNc6 1-0\n\n% escaped line\n[Event \"y\"]\n\n1.d4 d5 *\n\
+                    [Event \"z\"]\n1. c4 c5\n[Event \"w\"]\n1. b3";
+        let (games, error) = split_games(text, 100);
+        assert_eq!(error, None);
+        let engine = read_games(text, Variant::Chess).unwrap();
+        assert_eq!(games.len(), engine.len());
+        for (g, e) in games.iter().zip(&engine) {
+            let ours = resolve(g, Variant::Chess, EvalView::Mover, &mut SanCache::default()).unwrap();
+            assert_eq!(ours.moves, e.moves);
+            assert_eq!(g.tags, e.tags);
+            assert_eq!(g.total_plies, e.moves.len());
+            let result = match ours.result {
+                GameResult::WhiteWins => "1-0",
+                GameResult::BlackWins => "0-1",
+                GameResult::Draw => "1/2-1/2",
+                GameResult::Unfinished => "*",
+            };
+            assert_eq!(result, e.result);
+        }
+        let first = resolve(&games[0], Variant::Chess, EvalView::Mover, &mut SanCache::default()).unwrap();
+        assert_eq!(first.evals, [Some(30), None, Some(20), None]);
+        assert_eq!(games[0].comments[0], ["+0.30/5"]);
+        // Only the first plies are kept, but all are counted.
+        let (short, _) = split_games(text, 2);
+        assert_eq!(short[0].sans.len(), 2);
+        assert_eq!(short[0].total_plies, 4);
+    }
+
+    #[test]
+    fn mover_view_is_turned_to_whites() {
+        let text = "1. e4 {+0.50} e5 {+0.25} 2. Nf3 {-10} *";
+        let (games, _) = split_games(text, 8);
+        let mover = resolve(&games[0], Variant::Chess, EvalView::Mover, &mut SanCache::default()).unwrap();
+        assert_eq!(mover.evals, [Some(50), Some(-25), Some(-10)]);
+        let white = resolve(&games[0], Variant::Chess, EvalView::White, &mut SanCache::default()).unwrap();
+        assert_eq!(white.evals, [Some(50), Some(25), Some(-10)]);
+        assert_eq!(white.result, GameResult::Unfinished);
+    }
+
+    #[test]
+    fn syntax_errors_keep_the_games_before() {
+        let (games, error) = split_games("1. e4 e5 1-0\n\n1. d4 {open\n", 8);
+        assert_eq!(games.len(), 1);
+        assert_eq!(error.map(|e| e.line), Some(3));
+    }
+}

@@ -1,0 +1,571 @@
+//! The opening tree: one node per line (sequence of moves from a start position) with its game
+//! count, results and mean score; its JSON and CSV forms.
+
+use std::{collections::HashMap, fmt::Write as _};
+
+use engine::rules::{Color, Move, Position, Variant};
+use serde::Serialize;
+
+use super::pgn::{Game, GameResult};
+
+/// What the games that reached a line did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Games that reached the line.
+    pub games: u64,
+    /// Of those, games White won.
+    pub white_wins: u64,
+    /// Games drawn.
+    pub draws: u64,
+    /// Games Black won.
+    pub black_wins: u64,
+    /// Sum of the scores after the line (centipawns, White's view).
+    pub eval_sum: i64,
+    /// Games with a score after the line.
+    pub eval_games: u64,
+}
+
+impl Stats {
+    fn add(&mut self, result: GameResult) {
+        self.games += 1;
+        match result {
+            GameResult::WhiteWins => self.white_wins += 1,
+            GameResult::Draw => self.draws += 1,
+            GameResult::BlackWins => self.black_wins += 1,
+            GameResult::Unfinished => {}
+        }
+    }
+
+    /// Games without a result.
+    pub fn unfinished(&self) -> u64 {
+        self.games - self.white_wins - self.draws - self.black_wins
+    }
+
+    /// White's score in percent over the finished games, rounded to 0.1.
+    pub fn score_pct(&self) -> Option<f64> {
+        let finished = self.white_wins + self.draws + self.black_wins;
+        (finished > 0).then(|| round1(100.0 * (self.white_wins as f64 + self.draws as f64 / 2.0) / finished as f64))
+    }
+
+    /// The mean score after the line (centipawns, White's view), rounded to 0.1.
+    pub fn mean_eval(&self) -> Option<f64> {
+        (self.eval_games > 0).then(|| round1(self.eval_sum as f64 / self.eval_games as f64))
+    }
+}
+
+fn round1(x: f64) -> f64 {
+    let r = (x * 10.0).round() / 10.0;
+    if r == 0.0 {
+        0.0
+    } else {
+        r
+    }
+}
+
+/// One line: the last move and what follows.
+#[derive(Clone, Debug)]
+pub struct Node {
+    /// The last move of the line (null at a root).
+    pub mv: Move,
+    /// Its UCI text.
+    pub uci: String,
+    /// Its SAN.
+    pub san: String,
+    /// Plies from the start position.
+    pub ply: usize,
+    /// The statistics.
+    pub stats: Stats,
+    /// The lines one move longer.
+    pub children: Vec<usize>,
+}
+
+/// A start position and the tree of lines from it.
+#[derive(Clone, Debug)]
+pub struct Root {
+    /// The start position.
+    pub start: Position,
+    /// Whether it is the variant's start position.
+    pub standard: bool,
+    /// Its node.
+    pub node: usize,
+}
+
+/// The opening tree of one variant.
+pub struct Tree {
+    /// The variant.
+    pub variant: Variant,
+    /// The depth in plies.
+    pub plies: usize,
+    /// Every node.
+    pub nodes: Vec<Node>,
+    /// The start positions: the standard one first, then by games.
+    pub roots: Vec<Root>,
+    /// Root of each start FEN (until [`Tree::sort`]).
+    root_index: HashMap<String, usize>,
+}
+
+/// One line of the tree, as listed in `lines.csv` and the report.
+#[derive(Clone, Debug)]
+pub struct Line {
+    /// Index of the root.
+    pub root: usize,
+    /// Index of the node.
+    pub node: usize,
+    /// Plies.
+    pub ply: usize,
+    /// The moves in UCI, separated by spaces.
+    pub uci: String,
+    /// The moves in SAN with move numbers (`1. e5 e7 2. Nd4`).
+    pub san: String,
+    /// The statistics.
+    pub stats: Stats,
+}
+
+impl Tree {
+    /// An empty tree.
+    pub fn new(variant: Variant, plies: usize) -> Tree {
+        Tree {
+            variant,
+            plies,
+            nodes: Vec::new(),
+            roots: Vec::new(),
+            root_index: HashMap::new(),
+        }
+    }
+
+    fn root_for(&mut self, game: &Game) -> usize {
+        let fen = game.start.fen();
+        if let Some(&i) = self.root_index.get(&fen) {
+            return i;
+        }
+        self.root_index.insert(fen, self.roots.len());
+        self.nodes.push(Node {
+            mv: Move::NULL,
+            uci: String::new(),
+            san: String::new(),
+            ply: 0,
+            stats: Stats::default(),
+            children: Vec::new(),
+        });
+        self.roots.push(Root {
+            start: game.start.clone(),
+            standard: game.standard_start,
+            node: self.nodes.len() - 1,
+        });
+        self.roots.len() - 1
+    }
+
+    /// Adds a game: every line it reached within the depth counts it.
+    pub fn add(&mut self, game: &Game) {
+        let root = self.root_for(game);
+        let mut node = self.roots[root].node;
+        self.nodes[node].stats.add(game.result);
+        let mut pos = game.start.clone();
+        for (i, &m) in game.moves.iter().take(self.plies).enumerate() {
+            let found = self.nodes[node]
+                .children
+                .iter()
+                .copied()
+                .find(|&c| self.nodes[c].mv == m);
+            let child = match found {
+                Some(c) => c,
+                None => {
+                    self.nodes.push(Node {
+                        mv: m,
+                        uci: pos.uci(m),
+                        san: pos.san(m),
+                        ply: i + 1,
+                        stats: Stats::default(),
+                        children: Vec::new(),
+                    });
+                    let c = self.nodes.len() - 1;
+                    self.nodes[node].children.push(c);
+                    c
+                }
+            };
+            pos.play_unchecked(m);
+            let stats = &mut self.nodes[child].stats;
+            stats.add(game.result);
+            if let Some(cp) = game.evals.get(i).copied().flatten() {
+                stats.eval_sum += cp as i64;
+                stats.eval_games += 1;
+            }
+            node = child;
+        }
+    }
+
+    /// Orders children by games (most first, then by UCI text) and roots with the standard start
+    /// first, then by games, then by FEN. Call it once, after the last [`Tree::add`].
+    pub fn sort(&mut self) {
+        self.root_index.clear();
+        for i in 0..self.nodes.len() {
+            let mut children = std::mem::take(&mut self.nodes[i].children);
+            children.sort_by(|&a, &b| {
+                let (a, b) = (&self.nodes[a], &self.nodes[b]);
+                b.stats.games.cmp(&a.stats.games).then_with(|| a.uci.cmp(&b.uci))
+            });
+            self.nodes[i].children = children;
+        }
+        let nodes = &self.nodes;
+        self.roots.sort_by(|a, b| {
+            b.standard
+                .cmp(&a.standard)
+                .then_with(|| nodes[b.node].stats.games.cmp(&nodes[a.node].stats.games))
+                .then_with(|| a.start.fen().cmp(&b.start.fen()))
+        });
+    }
+
+    /// Every line with at least `min_games` games, depth first (a line before its longer lines,
+    /// the most played first), root lines (no moves) included. A root with fewer games is left out
+    /// with all its lines.
+    pub fn lines(&self, min_games: u64) -> Vec<Line> {
+        let mut out = Vec::new();
+        for (r, root) in self.roots.iter().enumerate() {
+            if self.nodes[root.node].stats.games < min_games {
+                continue;
+            }
+            let mut uci = Vec::new();
+            let mut san = Vec::new();
+            self.collect(r, root.node, &root.start, min_games, &mut uci, &mut san, &mut out);
+        }
+        out
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn collect(
+        &self,
+        root: usize,
+        node: usize,
+        start: &Position,
+        min_games: u64,
+        uci: &mut Vec<String>,
+        san: &mut Vec<String>,
+        out: &mut Vec<Line>,
+    ) {
+        let n = &self.nodes[node];
+        out.push(Line {
+            root,
+            node,
+            ply: n.ply,
+            uci: uci.join(" "),
+            san: numbered_san(start, san),
+            stats: n.stats,
+        });
+        for &c in &n.children {
+            let child = &self.nodes[c];
+            if child.stats.games < min_games {
+                continue;
+            }
+            uci.push(child.uci.clone());
+            san.push(child.san.clone());
+            self.collect(root, c, start, min_games, uci, san, out);
+            uci.pop();
+            san.pop();
+        }
+    }
+
+    /// The position after a line of a root.
+    pub fn position_after(&self, root: usize, line_uci: &str) -> Option<Position> {
+        let mut pos = self.roots.get(root)?.start.clone();
+        for m in line_uci.split_whitespace() {
+            pos.play_uci(m).ok()?;
+        }
+        Some(pos)
+    }
+}
+
+/// SAN moves with move numbers, counted from `start`: `1. e5 e7 2. Nd4`, `7... e7 8. Nd4`.
+pub fn numbered_san(start: &Position, moves: &[String]) -> String {
+    let mut out = String::new();
+    let mut number = start.fullmove_number();
+    let mut white = start.turn() == Color::White;
+    for (i, m) in moves.iter().enumerate() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        if white {
+            let _ = write!(out, "{number}. ");
+        } else if i == 0 {
+            let _ = write!(out, "{number}... ");
+        }
+        out.push_str(m);
+        if !white {
+            number += 1;
+        }
+        white = !white;
+    }
+    out
+}
+
+/// What happened to the games read (`tree.json` and the report).
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct GameCounts {
+    /// Games found in the files.
+    pub read: u64,
+    /// Games counted in the tree.
+    pub used: u64,
+    /// Games of another variant, left out.
+    pub other_variant: u64,
+    /// Games without a `Variant` tag while no `--variant` was given, left out.
+    pub no_variant_tag: u64,
+    /// Games from a set-up position (`FEN` tag), left out (`--fen-games skip`).
+    pub set_up_skipped: u64,
+    /// Games from a set-up position counted under their own start (`--fen-games group`).
+    pub set_up_grouped: u64,
+    /// Games that could not be read (bad FEN, illegal move, unknown variant), left out.
+    pub unreadable: u64,
+    /// Of the games used, those without a result (`*`).
+    pub unfinished: u64,
+    /// Of the games used, those with at least one score in a comment within the depth.
+    pub with_eval: u64,
+}
+
+/// The settings recorded in `tree.json`.
+#[derive(Clone, Debug, Serialize)]
+pub struct Settings {
+    /// `--plies`.
+    pub plies: usize,
+    /// `--min-games`.
+    pub min_games: u64,
+    /// `--eval-view`.
+    pub eval_view: super::pgn::EvalView,
+    /// `--fen-games`.
+    pub fen_games: super::FenGames,
+}
+
+#[derive(Serialize)]
+struct JsonStats {
+    games: u64,
+    white_wins: u64,
+    draws: u64,
+    black_wins: u64,
+    unfinished: u64,
+    score: Option<f64>,
+    eval_cp: Option<f64>,
+    eval_games: u64,
+}
+
+impl From<&Stats> for JsonStats {
+    fn from(s: &Stats) -> JsonStats {
+        JsonStats {
+            games: s.games,
+            white_wins: s.white_wins,
+            draws: s.draws,
+            black_wins: s.black_wins,
+            unfinished: s.unfinished(),
+            score: s.score_pct(),
+            eval_cp: s.mean_eval(),
+            eval_games: s.eval_games,
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct JsonNode {
+    ply: usize,
+    uci: String,
+    san: String,
+    line: String,
+    #[serde(flatten)]
+    stats: JsonStats,
+    children: Vec<JsonNode>,
+}
+
+#[derive(Serialize)]
+struct JsonRoot {
+    start: String,
+    fen: String,
+    #[serde(flatten)]
+    stats: JsonStats,
+    children: Vec<JsonNode>,
+}
+
+#[derive(Serialize)]
+struct JsonTree<'a> {
+    format: &'static str,
+    version: u32,
+    variant: &'static str,
+    #[serde(flatten)]
+    settings: &'a Settings,
+    games: &'a GameCounts,
+    roots: Vec<JsonRoot>,
+}
+
+impl Tree {
+    /// The start column of a root: `startpos` or its FEN.
+    pub fn start_name(&self, root: usize) -> String {
+        let r = &self.roots[root];
+        if r.standard {
+            "startpos".to_string()
+        } else {
+            r.start.fen()
+        }
+    }
+
+    /// `tree.json`: settings, game counts and the pruned tree (see `docs/openings.md`).
+    pub fn to_json(&self, settings: &Settings, counts: &GameCounts) -> String {
+        let min = settings.min_games;
+        let mut roots = Vec::new();
+        for (i, r) in self.roots.iter().enumerate() {
+            let node = &self.nodes[r.node];
+            if node.stats.games < min {
+                continue;
+            }
+            let mut san = Vec::new();
+            roots.push(JsonRoot {
+                start: self.start_name(i),
+                fen: r.start.fen(),
+                stats: (&node.stats).into(),
+                children: self.json_children(r.node, &r.start, min, &mut san),
+            });
+        }
+        let tree = JsonTree {
+            format: "persian-chess-opening-tree",
+            version: 1,
+            variant: self.variant.id(),
+            settings,
+            games: counts,
+            roots,
+        };
+        let mut text = serde_json::to_string_pretty(&tree).unwrap_or_default();
+        text.push('\n');
+        text
+    }
+
+    fn json_children(&self, node: usize, start: &Position, min: u64, san: &mut Vec<String>) -> Vec<JsonNode> {
+        let mut out = Vec::new();
+        for &c in &self.nodes[node].children {
+            let n = &self.nodes[c];
+            if n.stats.games < min {
+                continue;
+            }
+            san.push(n.san.clone());
+            out.push(JsonNode {
+                ply: n.ply,
+                uci: n.uci.clone(),
+                san: n.san.clone(),
+                line: numbered_san(start, san),
+                stats: (&n.stats).into(),
+                children: self.json_children(c, start, min, san),
+            });
+            san.pop();
+        }
+        out
+    }
+
+    /// `lines.csv`: one row per line (see `docs/openings.md`).
+    pub fn to_csv(&self, lines: &[Line]) -> String {
+        let mut out = String::from(
+            "start,ply,moves_uci,moves_san,games,white_wins,draws,black_wins,unfinished,score,eval_cp,eval_games\n",
+        );
+        let opt = |x: Option<f64>| x.map_or(String::new(), |v| format!("{v:.1}"));
+        for l in lines {
+            let s = &l.stats;
+            let _ = writeln!(
+                out,
+                "{},{},{},{},{},{},{},{},{},{},{},{}",
+                csv_field(&self.start_name(l.root)),
+                l.ply,
+                csv_field(&l.uci),
+                csv_field(&l.san),
+                s.games,
+                s.white_wins,
+                s.draws,
+                s.black_wins,
+                s.unfinished(),
+                opt(s.score_pct()),
+                opt(s.mean_eval()),
+                s.eval_games
+            );
+        }
+        out
+    }
+}
+
+/// A CSV field, quoted when it holds a comma, a quote or a line break.
+fn csv_field(text: &str) -> String {
+    if text.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game(variant: Variant, ucis: &[&str], result: GameResult, evals: &[Option<i32>]) -> Game {
+        let start = Position::startpos(variant);
+        let mut pos = start.clone();
+        let moves = ucis.iter().map(|u| pos.play_uci(u).unwrap()).collect();
+        Game {
+            standard_start: true,
+            start,
+            moves,
+            evals: evals.to_vec(),
+            result,
+            opening_plies: 0,
+        }
+    }
+
+    #[test]
+    fn counts_lines() {
+        let v = Variant::PersianPrincess;
+        let mut t = Tree::new(v, 2);
+        t.add(&game(
+            v,
+            &["e3e5", "e9e7", "g3g4"],
+            GameResult::WhiteWins,
+            &[Some(20), Some(10)],
+        ));
+        t.add(&game(v, &["e3e5", "g9g8"], GameResult::Draw, &[Some(40), None]));
+        t.add(&game(v, &["g3g4"], GameResult::BlackWins, &[]));
+        t.add(&game(v, &["e3e5", "e9e7"], GameResult::Unfinished, &[]));
+        t.sort();
+        let lines = t.lines(1);
+        let rows: Vec<(String, u64, Option<f64>, Option<f64>)> = lines
+            .iter()
+            .map(|l| (l.san.clone(), l.stats.games, l.stats.score_pct(), l.stats.mean_eval()))
+            .collect();
+        assert_eq!(
+            rows,
+            [
+                (String::new(), 4, Some(50.0), None),
+                ("1. e5".to_string(), 3, Some(75.0), Some(30.0)),
+                ("1. e5 e7".to_string(), 2, Some(100.0), Some(10.0)),
+                ("1. e5 g8".to_string(), 1, Some(50.0), None),
+                ("1. g4".to_string(), 1, Some(0.0), None),
+            ]
+        );
+        assert_eq!(t.lines(2).len(), 3);
+        assert_eq!(lines[2].uci, "e3e5 e9e7");
+        assert_eq!(lines[2].stats.unfinished(), 1);
+        let csv = t.to_csv(&lines);
+        assert!(
+            csv.contains("\nstartpos,2,e3e5 e9e7,1. e5 e7,2,1,0,0,1,100.0,10.0,1\n"),
+            "{csv}"
+        );
+    }
+
+    #[test]
+    fn numbering_from_black() {
+        let mut start = Position::startpos(Variant::Chess);
+        start.play_uci("e2e4").unwrap();
+        assert_eq!(numbered_san(&start, &["e5".into(), "Nf3".into()]), "1... e5 2. Nf3");
+        assert_eq!(
+            numbered_san(
+                &Position::startpos(Variant::Chess),
+                &["e4".into(), "e5".into(), "Nf3".into()]
+            ),
+            "1. e4 e5 2. Nf3"
+        );
+    }
+
+    #[test]
+    fn csv_quoting() {
+        assert_eq!(csv_field("a b"), "a b");
+        assert_eq!(csv_field("a,b"), "\"a,b\"");
+        assert_eq!(csv_field("a\"b"), "\"a\"\"b\"");
+    }
+}

@@ -1,0 +1,310 @@
+//! The output directory of a self-play run: `run.json` (the settings), and per shard
+//! `shard_NNNNNN.pgn`, `shard_NNNNNN.json` (its summary) and `shard_NNNNNN.bin` (the records),
+//! each written atomically, the `.bin` last: a shard exists once its `.bin` does.
+
+use std::{
+    collections::{BTreeMap, BTreeSet},
+    fs,
+    path::{Path, PathBuf},
+};
+
+use anyhow::{bail, Context, Result};
+use nnue::data::RECORD_SIZE;
+use serde::{Deserialize, Serialize};
+
+use super::game::{PlayedGame, Skipped, Winner};
+use crate::data::io::{write_atomic, TMP_SUFFIX};
+
+/// The name of the settings file.
+pub const RUN_FILE: &str = "run.json";
+
+/// Paths of shard `index` in `dir`.
+pub struct ShardPaths {
+    /// The training records.
+    pub bin: PathBuf,
+    /// The games.
+    pub pgn: PathBuf,
+    /// The summary.
+    pub json: PathBuf,
+}
+
+impl ShardPaths {
+    /// The paths of shard `index`.
+    pub fn new(dir: &Path, index: u64) -> ShardPaths {
+        let stem = format!("shard_{index:06}");
+        ShardPaths {
+            bin: dir.join(format!("{stem}.bin")),
+            pgn: dir.join(format!("{stem}.pgn")),
+            json: dir.join(format!("{stem}.json")),
+        }
+    }
+}
+
+/// Results from White's view.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Results {
+    /// 1-0.
+    pub white: u64,
+    /// 1/2-1/2.
+    pub draw: u64,
+    /// 0-1.
+    pub black: u64,
+}
+
+impl Results {
+    /// Counts one game.
+    pub fn add(&mut self, w: Winner) {
+        match w {
+            Winner::White => self.white += 1,
+            Winner::Draw => self.draw += 1,
+            Winner::Black => self.black += 1,
+        }
+    }
+}
+
+/// What a shard (or a set of shards) holds.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShardSummary {
+    /// Games.
+    pub games: u64,
+    /// Id of the first game (the others follow).
+    pub first_game_id: u32,
+    /// Records written.
+    pub positions: u64,
+    /// Positions the engine searched.
+    pub searched: u64,
+    /// Searched positions not written, by reason.
+    pub skipped: Skipped,
+    /// Results.
+    pub results: Results,
+    /// Plies of all games together.
+    pub plies: u64,
+    /// Games by way of ending.
+    pub terminations: BTreeMap<String, u64>,
+}
+
+impl ShardSummary {
+    /// Counts one game.
+    pub fn add_game(&mut self, g: &PlayedGame) {
+        self.games += 1;
+        self.positions += g.records.len() as u64;
+        self.searched += g.searched;
+        self.skipped.add(&g.skipped);
+        self.results.add(g.winner);
+        self.plies += g.plies as u64;
+        *self.terminations.entry(g.termination.key().to_string()).or_default() += 1;
+    }
+
+    /// Adds another summary.
+    pub fn merge(&mut self, o: &ShardSummary) {
+        self.games += o.games;
+        self.positions += o.positions;
+        self.searched += o.searched;
+        self.skipped.add(&o.skipped);
+        self.results.white += o.results.white;
+        self.results.draw += o.results.draw;
+        self.results.black += o.results.black;
+        self.plies += o.plies;
+        for (k, v) in &o.terminations {
+            *self.terminations.entry(k.clone()).or_default() += v;
+        }
+    }
+}
+
+/// Writes a finished shard: PGN, summary, records (the records last: they make it complete).
+pub fn write_shard(dir: &Path, index: u64, games: &[PlayedGame]) -> Result<ShardSummary> {
+    let paths = ShardPaths::new(dir, index);
+    let mut summary = ShardSummary {
+        first_game_id: games.first().map_or(0, |g| g.id),
+        ..ShardSummary::default()
+    };
+    let mut pgn = String::new();
+    let mut bin: Vec<u8> = Vec::new();
+    for g in games {
+        summary.add_game(g);
+        pgn.push_str(&g.pgn);
+        for r in &g.records {
+            bin.extend_from_slice(r.as_bytes());
+        }
+    }
+    write_atomic(&paths.pgn, pgn.as_bytes())?;
+    let json = serde_json::to_string_pretty(&summary)?;
+    write_atomic(&paths.json, json.as_bytes())?;
+    crash_point(&paths.bin, &bin)?;
+    write_atomic(&paths.bin, &bin)?;
+    Ok(summary)
+}
+
+/// Test hook: with `TRAINER_SELFPLAY_CRASH_AFTER=N` in the environment, the process stops at
+/// once (exit status 86, no clean-up) while writing its (N+1)-th shard of records, leaving half
+/// a temporary file behind, as a kill at the worst moment would.
+fn crash_point(path: &Path, bin: &[u8]) -> Result<()> {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static WRITTEN: AtomicU64 = AtomicU64::new(0);
+    let Some(limit) = std::env::var("TRAINER_SELFPLAY_CRASH_AFTER")
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok())
+    else {
+        return Ok(());
+    };
+    if WRITTEN.fetch_add(1, Ordering::SeqCst) >= limit {
+        let tmp = crate::data::io::tmp_path(path);
+        fs::write(&tmp, &bin[..bin.len() / 2])?;
+        eprintln!(
+            "TRAINER_SELFPLAY_CRASH_AFTER={limit}: stopping while writing {}",
+            path.display()
+        );
+        std::process::exit(86);
+    }
+    Ok(())
+}
+
+/// The complete shards of a directory, after removing what a killed run left behind:
+/// temporary files, and the `.pgn` and `.json` of shards whose `.bin` was never written.
+pub struct Existing {
+    /// Complete shards by index, with their summaries.
+    pub shards: BTreeMap<u64, ShardSummary>,
+    /// Files removed.
+    pub removed: Vec<PathBuf>,
+}
+
+impl Existing {
+    /// Games in the complete shards.
+    pub fn games(&self) -> u64 {
+        self.shards.values().map(|s| s.games).sum()
+    }
+
+    /// All summaries merged.
+    pub fn total(&self) -> ShardSummary {
+        let mut t = ShardSummary::default();
+        self.shards.values().for_each(|s| t.merge(s));
+        t
+    }
+}
+
+fn shard_index(name: &str) -> Option<(u64, &str)> {
+    let rest = name.strip_prefix("shard_")?;
+    let (num, ext) = rest.split_once('.')?;
+    if num.len() < 6 || !num.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some((num.parse().ok()?, ext))
+}
+
+/// Scans `dir` (see [`Existing`]).
+pub fn scan(dir: &Path) -> Result<Existing> {
+    let mut bins = BTreeSet::new();
+    let mut others: Vec<(u64, PathBuf)> = Vec::new();
+    let mut removed = Vec::new();
+    for entry in fs::read_dir(dir).with_context(|| format!("cannot list {}", dir.display()))? {
+        let path = entry?.path();
+        let Some(name) = path.file_name().and_then(|n| n.to_str()).map(str::to_string) else {
+            continue;
+        };
+        if name.ends_with(TMP_SUFFIX) && (name.starts_with("shard_") || name.starts_with(RUN_FILE)) {
+            fs::remove_file(&path).with_context(|| format!("cannot remove {}", path.display()))?;
+            removed.push(path);
+            continue;
+        }
+        match shard_index(&name) {
+            Some((i, "bin")) => {
+                bins.insert(i);
+            }
+            Some((i, "pgn" | "json")) => others.push((i, path)),
+            _ => {}
+        }
+    }
+    for (i, path) in others {
+        if !bins.contains(&i) {
+            fs::remove_file(&path).with_context(|| format!("cannot remove {}", path.display()))?;
+            removed.push(path);
+        }
+    }
+    let mut shards = BTreeMap::new();
+    for i in bins {
+        let p = ShardPaths::new(dir, i);
+        let text = fs::read_to_string(&p.json).with_context(|| {
+            format!(
+                "{} has no readable summary {}: the shard is incomplete; remove {} to have it generated again",
+                p.bin.display(),
+                p.json.display(),
+                p.bin.display()
+            )
+        })?;
+        let summary: ShardSummary =
+            serde_json::from_str(&text).with_context(|| format!("reading {}", p.json.display()))?;
+        let len = fs::metadata(&p.bin)?.len();
+        if len != summary.positions * RECORD_SIZE as u64 {
+            bail!(
+                "{} holds {len} bytes, but its summary says {} records ({} bytes): the shard is corrupt; remove its \
+                 .bin, .pgn and .json to have it generated again",
+                p.bin.display(),
+                summary.positions,
+                summary.positions * RECORD_SIZE as u64
+            );
+        }
+        shards.insert(i, summary);
+    }
+    Ok(Existing { shards, removed })
+}
+
+/// The shards a run still has to write to reach `total` games: indices not yet complete, in
+/// order (gaps left by a killed run first), with their number of games (`per_shard` except
+/// perhaps the last).
+pub fn plan(existing: &Existing, total: u64, per_shard: u64) -> Vec<(u64, u64)> {
+    let mut remaining = total.saturating_sub(existing.games());
+    let mut out = Vec::new();
+    let mut index = 0;
+    while remaining > 0 {
+        if !existing.shards.contains_key(&index) {
+            let n = remaining.min(per_shard);
+            out.push((index, n));
+            remaining -= n;
+        }
+        index += 1;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn existing(shards: &[(u64, u64)]) -> Existing {
+        Existing {
+            shards: shards
+                .iter()
+                .map(|&(i, games)| {
+                    (
+                        i,
+                        ShardSummary {
+                            games,
+                            ..ShardSummary::default()
+                        },
+                    )
+                })
+                .collect(),
+            removed: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn plans_fill_gaps_then_continue() {
+        assert_eq!(plan(&existing(&[]), 250, 100), vec![(0, 100), (1, 100), (2, 50)]);
+        assert_eq!(plan(&existing(&[(0, 100), (2, 100)]), 250, 100), vec![(1, 50)]);
+        assert_eq!(
+            plan(&existing(&[(0, 100), (2, 100)]), 350, 100),
+            vec![(1, 100), (3, 50)]
+        );
+        assert_eq!(plan(&existing(&[(0, 100), (1, 50)]), 300, 100), vec![(2, 100), (3, 50)]);
+        assert!(plan(&existing(&[(0, 100)]), 80, 100).is_empty());
+    }
+
+    #[test]
+    fn shard_names() {
+        assert_eq!(shard_index("shard_000012.bin"), Some((12, "bin")));
+        assert_eq!(shard_index("shard_1234567.pgn"), Some((1234567, "pgn")));
+        assert_eq!(shard_index("shard_12.bin"), None);
+        assert_eq!(shard_index("other.bin"), None);
+    }
+}

@@ -1,0 +1,345 @@
+//! `trainer selfplay` end to end: tiny runs of the real binary (few games, few nodes).
+
+use std::{
+    collections::HashSet,
+    fs,
+    path::{Path, PathBuf},
+    process::{Command, Output, Stdio},
+    time::{Duration, Instant},
+};
+
+use engine::rules::{notation::pgn::read_games, Variant};
+use nnue::data::{Record, RecordReader};
+
+const BIN: &str = env!("CARGO_BIN_EXE_trainer");
+
+/// A fresh directory under the system's temporary directory, removed when dropped.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> TempDir {
+        let p = std::env::temp_dir().join(format!("trainer-test-{}-{name}", std::process::id()));
+        let _ = fs::remove_dir_all(&p);
+        fs::create_dir_all(&p).expect("temp dir");
+        TempDir(p)
+    }
+
+    fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.0);
+    }
+}
+
+/// The tiny settings every test uses (fast: 150 nodes per move, short games).
+fn selfplay_args(out: &Path, games: u64, seed: u64) -> Vec<String> {
+    [
+        "selfplay",
+        "--variant",
+        "persian-princess",
+        "--net",
+        "hce",
+        "--nodes",
+        "150",
+        "--opening-check-nodes",
+        "100",
+        "--max-plies",
+        "120",
+        "--games-per-shard",
+        "2",
+        "--threads",
+        "1",
+        "--quiet",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .chain([
+        "--games".to_string(),
+        games.to_string(),
+        "--seed".to_string(),
+        seed.to_string(),
+        "--out".to_string(),
+        out.display().to_string(),
+    ])
+    .collect()
+}
+
+fn trainer(args: &[String]) -> Output {
+    Command::new(BIN).args(args).output().expect("run trainer")
+}
+
+fn ok(args: &[String]) -> String {
+    let out = trainer(args);
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success(), "trainer {args:?} failed:\n{text}");
+    text
+}
+
+fn files(dir: &Path, ext: &str) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = fs::read_dir(dir)
+        .expect("list")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == ext))
+        .filter(|p| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("shard_")))
+        .collect();
+    v.sort();
+    v
+}
+
+fn records(dir: &Path) -> Vec<Record> {
+    files(dir, "bin")
+        .iter()
+        .flat_map(|f| {
+            RecordReader::new(fs::File::open(f).expect("open"))
+                .map(|r| r.expect("record"))
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+/// Game ids of the PGN files, checking each game reads back.
+fn pgn_game_ids(dir: &Path) -> Vec<u32> {
+    let mut ids = Vec::new();
+    for f in files(dir, "pgn") {
+        let text = fs::read_to_string(&f).expect("pgn");
+        let games = read_games(&text, Variant::PersianPrincess).expect("the PGN reads back");
+        for g in games {
+            assert_eq!(g.variant(), Variant::PersianPrincess);
+            assert!(["1-0", "0-1", "1/2-1/2"].contains(&g.result.as_str()), "{}", g.result);
+            assert_eq!(g.tag("PlyCount"), Some(g.moves.len().to_string().as_str()));
+            assert!(g.tag("Opening").is_some());
+            ids.push(g.tag("GameId").expect("GameId tag").parse().expect("id"));
+        }
+    }
+    ids
+}
+
+fn no_leftovers(dir: &Path) {
+    for f in fs::read_dir(dir).expect("list") {
+        let name = f.expect("entry").file_name().to_string_lossy().to_string();
+        assert!(!name.ends_with(".tmp"), "leftover {name}");
+    }
+    for bin in files(dir, "bin") {
+        assert!(bin.with_extension("pgn").exists() && bin.with_extension("json").exists());
+    }
+    for pgn in files(dir, "pgn") {
+        assert!(
+            pgn.with_extension("bin").exists(),
+            "{} without its records",
+            pgn.display()
+        );
+    }
+}
+
+#[test]
+fn a_tiny_run_writes_valid_shards_and_pgn() {
+    let dir = TempDir::new("tiny");
+    let out = ok(&selfplay_args(dir.path(), 5, 1));
+    assert!(out.contains("5 games"), "{out}");
+    assert!(out.contains("positions/s"), "{out}");
+    // 5 games, 2 per shard: shards 0, 1 and 2 (one game).
+    assert_eq!(files(dir.path(), "bin").len(), 3);
+    assert!(dir.path().join("run.json").exists());
+    no_leftovers(dir.path());
+    let validate = ok(&[
+        "data".to_string(),
+        "validate".to_string(),
+        "--variant".to_string(),
+        "persian-princess".to_string(),
+        dir.path().display().to_string(),
+    ]);
+    assert!(validate.contains("no problem found"), "{validate}");
+    let recs = records(dir.path());
+    assert!(recs.len() > 20, "only {} records", recs.len());
+    let mut ids = pgn_game_ids(dir.path());
+    ids.sort_unstable();
+    assert_eq!(ids, vec![0, 1, 2, 3, 4]);
+    for r in &recs {
+        assert!(r.game_id() < 5);
+        assert_eq!(r.flags() & 0b110, 0, "in check or noisy best move written");
+        assert!(r.ply() >= 8, "opening position written");
+        assert_ne!(r.score(), nnue::data::NO_SCORE);
+    }
+    // Every game's positions carry its result (side to move's view): alternating sides of one
+    // game see opposite results unless it was drawn.
+    let g0: Vec<&Record> = recs.iter().filter(|r| r.game_id() == 0).collect();
+    for w in g0.windows(2) {
+        let flip = (w[0].flags() ^ w[1].flags()) & 1 == 1;
+        if flip {
+            assert_eq!(w[0].result_code(), 2 - w[1].result_code());
+        } else {
+            assert_eq!(w[0].result_code(), w[1].result_code());
+        }
+    }
+    // The run is complete: asking again does nothing.
+    let again = ok(&selfplay_args(dir.path(), 5, 1));
+    assert!(again.contains("nothing to do"), "{again}");
+}
+
+#[test]
+fn the_same_seed_gives_the_same_files() {
+    let a = TempDir::new("det-a");
+    let b = TempDir::new("det-b");
+    let c = TempDir::new("det-c");
+    ok(&selfplay_args(a.path(), 4, 7));
+    ok(&selfplay_args(b.path(), 4, 7));
+    let mut two_threads = selfplay_args(c.path(), 4, 7);
+    let t = two_threads.iter().position(|s| s == "--threads").expect("threads");
+    two_threads[t + 1] = "2".to_string();
+    ok(&two_threads);
+    for ext in ["bin", "pgn", "json"] {
+        let fa = files(a.path(), ext);
+        assert_eq!(fa.len(), 2);
+        for f in fa {
+            let name = f.file_name().expect("name");
+            let bytes = fs::read(&f).expect("read");
+            assert_eq!(
+                bytes,
+                fs::read(b.path().join(name)).expect("read"),
+                "{name:?} differs between runs"
+            );
+            assert_eq!(
+                bytes,
+                fs::read(c.path().join(name)).expect("read"),
+                "{name:?} differs with 2 threads"
+            );
+        }
+    }
+    let d = TempDir::new("det-d");
+    ok(&selfplay_args(d.path(), 4, 8));
+    assert_ne!(records(a.path()), records(d.path()), "another seed, other games");
+}
+
+#[test]
+fn a_crash_while_writing_then_resume_gives_the_uninterrupted_result() {
+    let reference = TempDir::new("crash-ref");
+    ok(&selfplay_args(reference.path(), 6, 3));
+
+    let dir = TempDir::new("crash");
+    let out = Command::new(BIN)
+        .args(selfplay_args(dir.path(), 6, 3))
+        .env("TRAINER_SELFPLAY_CRASH_AFTER", "1")
+        .output()
+        .expect("run");
+    assert!(!out.status.success(), "the crash hook should abort the run");
+    // Shard 0 is complete; shard 1 died half written: its records only as a .tmp file.
+    assert!(dir.path().join("shard_000000.bin").exists());
+    assert!(!dir.path().join("shard_000001.bin").exists());
+    assert!(dir.path().join("shard_000001.bin.tmp").exists());
+    let validate = ok(&[
+        "data".to_string(),
+        "validate".to_string(),
+        dir.path().display().to_string(),
+    ]);
+    assert!(validate.contains("no problem found"), "{validate}");
+
+    let resumed = ok(&selfplay_args(dir.path(), 6, 3));
+    assert!(resumed.contains("4 games") || resumed.contains("6 games"), "{resumed}");
+    no_leftovers(dir.path());
+    for ext in ["bin", "pgn", "json"] {
+        let got = files(dir.path(), ext);
+        assert_eq!(got.len(), 3);
+        for f in got {
+            let name = f.file_name().expect("name");
+            assert_eq!(
+                fs::read(&f).expect("read"),
+                fs::read(reference.path().join(name)).expect("read"),
+                "{name:?}: the resumed run differs from the uninterrupted one"
+            );
+        }
+    }
+}
+
+#[test]
+fn killed_and_resumed_runs_reach_the_total_without_duplicates() {
+    let dir = TempDir::new("kill");
+    let mut child = Command::new(BIN)
+        .args(selfplay_args(dir.path(), 40, 5))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn");
+    let first = dir.path().join("shard_000000.bin");
+    let start = Instant::now();
+    while !first.exists() && start.elapsed() < Duration::from_secs(60) {
+        if child.try_wait().expect("wait").is_some() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().expect("kill");
+    child.wait().expect("wait");
+    assert!(first.exists(), "no shard within a minute");
+    let done_before = files(dir.path(), "bin").len();
+    assert!(done_before < 20, "the run finished before it was killed");
+    no_leftovers_after_resume_of(dir.path(), 40);
+    // Then more games on top of the same directory.
+    no_leftovers_after_resume_of(dir.path(), 43);
+}
+
+fn no_leftovers_after_resume_of(dir: &Path, games: u64) {
+    ok(&selfplay_args(dir, games, 5));
+    no_leftovers(dir);
+    let ids = pgn_game_ids(dir);
+    assert_eq!(ids.len() as u64, games, "games in the directory");
+    let unique: HashSet<u32> = ids.iter().copied().collect();
+    assert_eq!(unique.len(), ids.len(), "duplicate game ids");
+    let record_ids: HashSet<u32> = records(dir).iter().map(Record::game_id).collect();
+    assert!(record_ids.is_subset(&unique));
+    let validate = ok(&["data".to_string(), "validate".to_string(), dir.display().to_string()]);
+    assert!(validate.contains("no problem found"), "{validate}");
+}
+
+#[test]
+fn resuming_with_other_settings_is_refused() {
+    let dir = TempDir::new("settings");
+    ok(&selfplay_args(dir.path(), 1, 1));
+    let mut args = selfplay_args(dir.path(), 2, 1);
+    let n = args.iter().position(|s| s == "--nodes").expect("nodes");
+    args[n + 1] = "300".to_string();
+    let out = trainer(&args);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("other settings") && err.contains("nodes"), "{err}");
+}
+
+#[test]
+fn opening_files_give_distinct_openings_or_a_clear_error() {
+    let dir = TempDir::new("book");
+    let book = dir.path().join("book.txt");
+    // Two lines ending in the same position, one other.
+    fs::write(&book, "# test book\ne3e4\nstartpos moves e3e4\nf3f4\n").expect("write");
+    let out_dir = dir.path().join("out");
+    let mut args = selfplay_args(&out_dir, 3, 1);
+    args.extend(["--book".to_string(), book.display().to_string()]);
+    let out = trainer(&args);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("2 distinct positions") && err.contains("--random-plies"),
+        "{err}"
+    );
+    args.extend(["--random-plies".to_string(), "2".to_string()]);
+    ok(&args);
+    let text: String = files(&out_dir, "pgn")
+        .iter()
+        .map(|f| fs::read_to_string(f).expect("pgn"))
+        .collect();
+    assert!(text.contains("book.txt:2 + 2 random plies"), "{text}");
+    let bad = dir.path().join("bad.txt");
+    fs::write(&bad, "e3e4\nnonsense\n").expect("write");
+    let mut args = selfplay_args(&dir.path().join("out2"), 1, 1);
+    args.extend(["--book".to_string(), bad.display().to_string()]);
+    let out = trainer(&args);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("bad.txt:2"), "{err}");
+}
