@@ -1,0 +1,354 @@
+//! The HTTP client: bearer token, one ordinary request at a time, retries with exponential
+//! backoff on network errors and 5xx, a long pause on 429, typed errors.
+
+use std::{fmt, sync::Arc, time::Duration};
+
+use reqwest::{Method, RequestBuilder, StatusCode};
+use serde::de::DeserializeOwned;
+use tokio::sync::Mutex;
+
+use super::{
+    endpoints,
+    ndjson::NdjsonReader,
+    types::{Account, Challenge, DeclineReason, ErrorBody, Event, GameEvent},
+};
+
+/// Errors of API calls. Callers branch on them.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum ApiError {
+    /// No connection, a reset, a timeout.
+    #[error("network error: {0}")]
+    Network(String),
+    /// HTTP 429 after the retries.
+    #[error("rate limited (HTTP 429)")]
+    RateLimited,
+    /// Another HTTP error status, with the server's `error` message.
+    #[error("HTTP {status}: {message}")]
+    Http {
+        /// The status code.
+        status: u16,
+        /// The `error` field of the body, or the body.
+        message: String,
+    },
+    /// A body that does not decode.
+    #[error("cannot decode response: {0}")]
+    Decode(String),
+}
+
+impl ApiError {
+    /// The HTTP status, if the server answered with an error status.
+    pub fn status(&self) -> Option<u16> {
+        match self {
+            ApiError::Http { status, .. } => Some(*status),
+            ApiError::RateLimited => Some(429),
+            _ => None,
+        }
+    }
+}
+
+/// A secret token: never printed.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Token(String);
+
+impl Token {
+    /// Wraps a token (surrounding white space removed).
+    pub fn new(secret: &str) -> Token {
+        Token(secret.trim().to_string())
+    }
+
+    fn secret(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for Token {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Token(***)")
+    }
+}
+
+/// How calls are retried.
+#[derive(Clone, Debug)]
+pub struct RetryPolicy {
+    /// Attempts per call (network errors, 5xx and 429 count).
+    pub max_attempts: u32,
+    /// First backoff delay; doubled after each failure.
+    pub base_delay: Duration,
+    /// Longest backoff delay.
+    pub max_delay: Duration,
+    /// Pause after HTTP 429 (Lichess asks for a full minute).
+    pub rate_limit_wait: Duration,
+}
+
+impl Default for RetryPolicy {
+    fn default() -> RetryPolicy {
+        RetryPolicy {
+            max_attempts: 8,
+            base_delay: Duration::from_millis(250),
+            max_delay: Duration::from_secs(30),
+            rate_limit_wait: Duration::from_secs(60),
+        }
+    }
+}
+
+/// Client settings.
+#[derive(Clone, Debug)]
+pub struct ClientOptions {
+    /// e.g. `https://lichess.org` (no trailing slash needed).
+    pub base_url: String,
+    /// The bearer token.
+    pub token: Token,
+    /// Retries.
+    pub retry: RetryPolicy,
+    /// Longest silence accepted on a stream (keep-alives included).
+    pub stream_timeout: Duration,
+    /// Timeout of ordinary calls.
+    pub request_timeout: Duration,
+}
+
+/// The Lichess API client. Cheap to clone; clones share the one-request-at-a-time limiter.
+#[derive(Clone)]
+pub struct Client {
+    http: reqwest::Client,
+    base: String,
+    token: Token,
+    retry: RetryPolicy,
+    stream_timeout: Duration,
+    request_timeout: Duration,
+    limiter: Arc<Mutex<()>>,
+}
+
+/// What `POST /api/challenge/{username}` sends.
+#[derive(Clone, Debug)]
+pub struct ChallengeRequest {
+    /// Variant key.
+    pub variant: String,
+    /// Clock (seconds): initial time and increment; `None` for unlimited.
+    pub clock: Option<(u64, u64)>,
+    /// Rated.
+    pub rated: bool,
+    /// white / black / random.
+    pub color: String,
+}
+
+impl Client {
+    /// A client for `options`.
+    pub fn new(options: ClientOptions) -> Result<Client, ApiError> {
+        let http = reqwest::Client::builder()
+            .user_agent(concat!("persian-chess-bot/", env!("CARGO_PKG_VERSION")))
+            .connect_timeout(Duration::from_secs(10))
+            .build()
+            .map_err(|e| ApiError::Network(e.to_string()))?;
+        Ok(Client {
+            http,
+            base: options.base_url.trim_end_matches('/').to_string(),
+            token: options.token,
+            retry: options.retry,
+            stream_timeout: options.stream_timeout,
+            request_timeout: options.request_timeout,
+            limiter: Arc::new(Mutex::new(())),
+        })
+    }
+
+    /// The server's base URL.
+    pub fn base_url(&self) -> &str {
+        &self.base
+    }
+
+    fn request(&self, method: Method, path: &str) -> RequestBuilder {
+        self.http
+            .request(method, format!("{}{}", self.base, path))
+            .bearer_auth(self.token.secret())
+    }
+
+    /// Sends an ordinary request (one at a time), retrying network errors, 5xx and 429.
+    async fn send(&self, build: impl Fn() -> RequestBuilder) -> Result<reqwest::Response, ApiError> {
+        let mut delay = self.retry.base_delay;
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            let permit = self.limiter.lock().await;
+            let result = build().timeout(self.request_timeout).send().await;
+            let last = attempt >= self.retry.max_attempts;
+            let failure = match result {
+                Ok(resp) if resp.status() == StatusCode::TOO_MANY_REQUESTS => {
+                    // Hold the limiter: every ordinary call of this client pauses.
+                    tracing::warn!("HTTP 429: pausing requests for {:?}", self.retry.rate_limit_wait);
+                    if last {
+                        return Err(ApiError::RateLimited);
+                    }
+                    tokio::time::sleep(self.retry.rate_limit_wait).await;
+                    drop(permit);
+                    continue;
+                }
+                Ok(resp) if resp.status().is_server_error() => ApiError::Http {
+                    status: resp.status().as_u16(),
+                    message: error_message(resp).await,
+                },
+                Ok(resp) if !resp.status().is_success() => {
+                    return Err(ApiError::Http {
+                        status: resp.status().as_u16(),
+                        message: error_message(resp).await,
+                    });
+                }
+                Ok(resp) => return Ok(resp),
+                Err(e) => ApiError::Network(e.to_string()),
+            };
+            drop(permit);
+            if last {
+                return Err(failure);
+            }
+            tracing::debug!("{failure}; retrying in {delay:?}");
+            tokio::time::sleep(delay).await;
+            delay = (delay * 2).min(self.retry.max_delay);
+        }
+    }
+
+    async fn get_json<T: DeserializeOwned>(&self, path: &str) -> Result<T, ApiError> {
+        let resp = self.send(|| self.request(Method::GET, path)).await?;
+        resp.json().await.map_err(|e| ApiError::Decode(e.to_string()))
+    }
+
+    async fn post_form(&self, path: &str, form: &[(&str, &str)]) -> Result<reqwest::Response, ApiError> {
+        self.send(|| self.request(Method::POST, path).form(form)).await
+    }
+
+    /// `GET /api/account`.
+    pub async fn account(&self) -> Result<Account, ApiError> {
+        self.get_json(endpoints::ACCOUNT).await
+    }
+
+    /// Accepts a challenge.
+    pub async fn accept_challenge(&self, id: &str) -> Result<(), ApiError> {
+        self.post_form(&endpoints::challenge_accept(id), &[]).await.map(drop)
+    }
+
+    /// Declines a challenge with a reason.
+    pub async fn decline_challenge(&self, id: &str, reason: DeclineReason) -> Result<(), ApiError> {
+        self.post_form(&endpoints::challenge_decline(id), &[("reason", reason.key())])
+            .await
+            .map(drop)
+    }
+
+    /// Challenges a user.
+    pub async fn create_challenge(&self, username: &str, req: &ChallengeRequest) -> Result<Challenge, ApiError> {
+        let rated = req.rated.to_string();
+        let (limit, inc) = req.clock.map(|(l, i)| (l.to_string(), i.to_string())).unzip();
+        let mut form: Vec<(&str, &str)> = vec![("variant", &req.variant), ("rated", &rated), ("color", &req.color)];
+        if let (Some(l), Some(i)) = (limit.as_deref(), inc.as_deref()) {
+            form.push(("clock.limit", l));
+            form.push(("clock.increment", i));
+        }
+        let resp = self.post_form(&endpoints::challenge_create(username), &form).await?;
+        resp.json().await.map_err(|e| ApiError::Decode(e.to_string()))
+    }
+
+    /// Makes a move (UCI).
+    pub async fn make_move(&self, game: &str, uci: &str, offering_draw: bool) -> Result<(), ApiError> {
+        let path = endpoints::game_move(game, uci);
+        let path = if offering_draw {
+            format!("{path}?offeringDraw=true")
+        } else {
+            path
+        };
+        self.post_form(&path, &[]).await.map(drop)
+    }
+
+    /// Writes in the chat (`player` or `spectator` room).
+    pub async fn chat(&self, game: &str, room: &str, text: &str) -> Result<(), ApiError> {
+        self.post_form(&endpoints::game_chat(game), &[("room", room), ("text", text)])
+            .await
+            .map(drop)
+    }
+
+    /// Aborts a game.
+    pub async fn abort(&self, game: &str) -> Result<(), ApiError> {
+        self.post_form(&endpoints::game_abort(game), &[]).await.map(drop)
+    }
+
+    /// Resigns a game.
+    pub async fn resign(&self, game: &str) -> Result<(), ApiError> {
+        self.post_form(&endpoints::game_resign(game), &[]).await.map(drop)
+    }
+
+    /// Offers or accepts (`true`) or declines (`false`) a draw.
+    pub async fn draw(&self, game: &str, accept: bool) -> Result<(), ApiError> {
+        self.post_form(&endpoints::game_draw(game, accept), &[]).await.map(drop)
+    }
+
+    /// Claims victory after the opponent left.
+    pub async fn claim_victory(&self, game: &str) -> Result<(), ApiError> {
+        self.post_form(&endpoints::game_claim_victory(game), &[])
+            .await
+            .map(drop)
+    }
+
+    /// Opens a stream (no retry: the caller reconnects).
+    async fn open_stream(&self, path: &str) -> Result<NdjsonReader, ApiError> {
+        let resp = self
+            .request(Method::GET, path)
+            .send()
+            .await
+            .map_err(|e| ApiError::Network(e.to_string()))?;
+        let status = resp.status();
+        if status == StatusCode::TOO_MANY_REQUESTS {
+            return Err(ApiError::RateLimited);
+        }
+        if !status.is_success() {
+            return Err(ApiError::Http {
+                status: status.as_u16(),
+                message: error_message(resp).await,
+            });
+        }
+        Ok(NdjsonReader::new(resp, self.stream_timeout))
+    }
+
+    /// Opens the event stream.
+    pub async fn stream_events(&self) -> Result<TypedStream<Event>, ApiError> {
+        Ok(TypedStream::new(self.open_stream(endpoints::STREAM_EVENT).await?))
+    }
+
+    /// Opens a game stream.
+    pub async fn stream_game(&self, game: &str) -> Result<TypedStream<GameEvent>, ApiError> {
+        Ok(TypedStream::new(self.open_stream(&endpoints::game_stream(game)).await?))
+    }
+}
+
+/// An NDJSON stream of `T`.
+pub struct TypedStream<T> {
+    reader: NdjsonReader,
+    _t: std::marker::PhantomData<fn() -> T>,
+}
+
+impl<T: DeserializeOwned> TypedStream<T> {
+    fn new(reader: NdjsonReader) -> TypedStream<T> {
+        TypedStream {
+            reader,
+            _t: std::marker::PhantomData,
+        }
+    }
+
+    /// The next message, `None` when the server closed the stream.
+    pub async fn next(&mut self) -> Result<Option<T>, ApiError> {
+        self.reader.next_json().await
+    }
+}
+
+async fn error_message(resp: reqwest::Response) -> String {
+    let text = resp.text().await.unwrap_or_default();
+    match serde_json::from_str::<ErrorBody>(&text) {
+        Ok(body) => body.error,
+        Err(_) => text.chars().take(200).collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Token;
+
+    #[test]
+    fn token_is_never_printed() {
+        let t = Token::new(" lip_secret ");
+        assert_eq!(format!("{t:?}"), "Token(***)");
+    }
+}

@@ -1,0 +1,8 @@
+//! The Lichess Bot API: HTTP client, endpoint table, message types, NDJSON reading.
+
+pub mod client;
+pub mod endpoints;
+pub mod ndjson;
+pub mod types;
+
+pub use client::{ApiError, Client, ClientOptions, RetryPolicy, Token};

@@ -1,0 +1,88 @@
+//! Request bodies: `application/x-www-form-urlencoded` or JSON (lichess-bot posts JSON), read
+//! into one flat map of strings.
+
+use std::collections::HashMap;
+
+/// Reads a body as a form or as a flat JSON object.
+pub fn parse_body(content_type: &str, body: &[u8]) -> HashMap<String, String> {
+    if content_type.starts_with("application/json") {
+        let Ok(serde_json::Value::Object(map)) = serde_json::from_slice::<serde_json::Value>(body) else {
+            return HashMap::new();
+        };
+        return map
+            .into_iter()
+            .map(|(k, v)| {
+                let v = match v {
+                    serde_json::Value::String(s) => s,
+                    other => other.to_string(),
+                };
+                (k, v)
+            })
+            .collect();
+    }
+    parse_urlencoded(&String::from_utf8_lossy(body))
+}
+
+/// Reads `a=1&b=x+y` (also query strings).
+pub fn parse_urlencoded(text: &str) -> HashMap<String, String> {
+    text.split('&')
+        .filter(|p| !p.is_empty())
+        .map(|pair| {
+            let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+            (decode(k), decode(v))
+        })
+        .collect()
+}
+
+fn decode(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'+' => out.push(b' '),
+            b'%' if i + 2 < bytes.len() => match (hex(bytes[i + 1]), hex(bytes[i + 2])) {
+                (Some(h), Some(l)) => {
+                    out.push(h * 16 + l);
+                    i += 2;
+                }
+                _ => out.push(b'%'),
+            },
+            b => out.push(b),
+        }
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+fn hex(b: u8) -> Option<u8> {
+    (b as char).to_digit(16).map(|d| d as u8)
+}
+
+/// A boolean form value (`true`, `1`, `yes`).
+pub fn truthy(v: Option<&String>) -> bool {
+    v.is_some_and(|v| matches!(v.as_str(), "true" | "1" | "yes" | "on"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn forms_and_json() {
+        let f = parse_body(
+            "application/x-www-form-urlencoded",
+            b"clock.limit=60&text=hi+there%21&x=%zz",
+        );
+        assert_eq!(f["clock.limit"], "60");
+        assert_eq!(f["text"], "hi there!");
+        assert_eq!(f["x"], "%zz");
+        let j = parse_body(
+            "application/json",
+            br#"{"clock.limit": 60, "rated": true, "variant": "standard"}"#,
+        );
+        assert_eq!(j["clock.limit"], "60");
+        assert!(truthy(j.get("rated")));
+        assert_eq!(parse_urlencoded("a=%")["a"], "%");
+    }
+}

@@ -1,0 +1,238 @@
+//! HTTP handlers: authentication, request parsing, and the mapping of state results to Lichess
+//! responses (`{"ok":true}`, `{"error":...}` with 400/401/404).
+
+use std::{collections::HashMap, sync::Arc};
+
+use axum::{
+    body::Bytes,
+    extract::{Path, RawQuery, State},
+    http::{header, HeaderMap, StatusCode},
+    response::{IntoResponse, Response},
+    routing::{get, post},
+    Json, Router,
+};
+use tokio::sync::mpsc;
+
+use super::{
+    form::{parse_body, parse_urlencoded, truthy},
+    state::{ChallengeParams, Refusal},
+    stream::{ndjson_body, Guard, StreamKind},
+    Shared,
+};
+use crate::api::types::{DeclineReason, ErrorBody, Ok as OkBody};
+
+type S = State<Arc<Shared>>;
+
+/// An error response.
+struct ApiErr(StatusCode, String);
+
+impl IntoResponse for ApiErr {
+    fn into_response(self) -> Response {
+        (self.0, Json(ErrorBody { error: self.1 })).into_response()
+    }
+}
+
+impl From<Refusal> for ApiErr {
+    fn from(r: Refusal) -> ApiErr {
+        ApiErr(
+            StatusCode::from_u16(r.status).unwrap_or(StatusCode::BAD_REQUEST),
+            r.message,
+        )
+    }
+}
+
+type Answer = Result<Response, ApiErr>;
+
+fn ok() -> Answer {
+    Ok(Json(OkBody { ok: true }).into_response())
+}
+
+fn auth(shared: &Shared, headers: &HeaderMap) -> Result<String, ApiErr> {
+    let token = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .map(str::trim);
+    token
+        .and_then(|t| shared.lock().user_of_token(t))
+        .ok_or_else(|| ApiErr(StatusCode::UNAUTHORIZED, "No such token".into()))
+}
+
+fn body_map(headers: &HeaderMap, body: &Bytes) -> HashMap<String, String> {
+    let ct = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
+    parse_body(ct, body)
+}
+
+pub fn router(shared: Arc<Shared>) -> Router {
+    Router::new()
+        .route("/api/account", get(account))
+        .route("/api/account/playing", get(playing))
+        .route("/api/stream/event", get(event_stream))
+        .route("/api/challenge/{name}", post(create_challenge))
+        .route("/api/challenge/{id}/accept", post(accept))
+        .route("/api/challenge/{id}/decline", post(decline))
+        .route("/api/challenge/{id}/cancel", post(cancel))
+        .route("/api/bot/game/stream/{id}", get(game_stream))
+        .route("/api/bot/game/{id}/move/{mv}", post(make_move))
+        .route("/api/bot/game/{id}/chat", post(chat))
+        .route("/api/bot/game/{id}/abort", post(abort))
+        .route("/api/bot/game/{id}/resign", post(resign))
+        .route("/api/bot/game/{id}/draw/{accept}", post(draw))
+        .route("/api/bot/game/{id}/claim-victory", post(claim_victory))
+        .fallback(|| async { ApiErr(StatusCode::NOT_FOUND, "Not found".into()) })
+        .with_state(shared)
+}
+
+async fn account(State(s): S, headers: HeaderMap) -> Answer {
+    let user = auth(&s, &headers)?;
+    let account = s.lock().account(&user);
+    match account {
+        Some(a) => Ok(Json(a).into_response()),
+        None => Err(ApiErr(StatusCode::UNAUTHORIZED, "No such token".into())),
+    }
+}
+
+async fn playing(State(s): S, headers: HeaderMap) -> Answer {
+    let user = auth(&s, &headers)?;
+    let games = s.lock().playing(&user);
+    Ok(Json(serde_json::json!({ "nowPlaying": games })).into_response())
+}
+
+fn ndjson(body: axum::body::Body) -> Response {
+    ([(header::CONTENT_TYPE, "application/x-ndjson")], body).into_response()
+}
+
+async fn event_stream(State(s): S, headers: HeaderMap) -> Answer {
+    let user = auth(&s, &headers)?;
+    let (tx, rx) = mpsc::unbounded_channel();
+    let conn = s.conn_id();
+    let keepalive = {
+        let mut inner = s.lock();
+        inner.open_event_stream(&user, conn, tx);
+        inner.config.event_keepalive
+    };
+    let guard = Guard::new(s.clone(), conn, StreamKind::Event { user });
+    Ok(ndjson(ndjson_body(rx, keepalive, guard)))
+}
+
+async fn game_stream(State(s): S, headers: HeaderMap, Path(id): Path<String>) -> Answer {
+    let user = auth(&s, &headers)?;
+    let (tx, rx) = mpsc::unbounded_channel();
+    let conn = s.conn_id();
+    let keepalive = {
+        let mut inner = s.lock();
+        inner.open_game_stream(&id, &user, conn, tx)?;
+        inner.config.game_keepalive
+    };
+    let guard = Guard::new(s.clone(), conn, StreamKind::Game { game: id, user });
+    Ok(ndjson(ndjson_body(rx, keepalive, guard)))
+}
+
+async fn create_challenge(State(s): S, headers: HeaderMap, Path(name): Path<String>, body: Bytes) -> Answer {
+    let user = auth(&s, &headers)?;
+    let f = body_map(&headers, &body);
+    let num = |k: &str| -> Result<Option<u64>, ApiErr> {
+        f.get(k)
+            .map(|v| {
+                v.parse::<u64>()
+                    .map_err(|_| ApiErr(StatusCode::BAD_REQUEST, format!("Invalid {k}: {v}")))
+            })
+            .transpose()
+    };
+    let clock = match (num("clock.limit")?, num("clock.increment")?) {
+        (Some(l), Some(i)) => Some((l, i)),
+        (Some(l), None) => Some((l, 0)),
+        (None, Some(_)) => return Err(ApiErr(StatusCode::BAD_REQUEST, "clock.limit is required".into())),
+        (None, None) => None,
+    };
+    let params = ChallengeParams {
+        variant: f.get("variant").cloned().unwrap_or_else(|| "standard".into()),
+        clock,
+        rated: truthy(f.get("rated")),
+        color: f.get("color").cloned().unwrap_or_else(|| "random".into()),
+        fen: f.get("fen").cloned().filter(|s| !s.is_empty()),
+    };
+    let challenge = s.lock().create_challenge(&user, &name, params)?;
+    Ok(Json(challenge).into_response())
+}
+
+async fn accept(State(s): S, headers: HeaderMap, Path(id): Path<String>) -> Answer {
+    let user = auth(&s, &headers)?;
+    s.lock().accept_challenge(&id, &user)?;
+    ok()
+}
+
+async fn decline(State(s): S, headers: HeaderMap, Path(id): Path<String>, body: Bytes) -> Answer {
+    let user = auth(&s, &headers)?;
+    let f = body_map(&headers, &body);
+    let reason = f
+        .get("reason")
+        .and_then(|r| DeclineReason::from_key(r))
+        .unwrap_or(DeclineReason::Generic);
+    s.lock().decline_challenge(&id, &user, reason)?;
+    ok()
+}
+
+async fn cancel(State(s): S, headers: HeaderMap, Path(id): Path<String>) -> Answer {
+    let user = auth(&s, &headers)?;
+    s.lock().cancel_challenge(&id, &user)?;
+    ok()
+}
+
+async fn make_move(
+    State(s): S,
+    headers: HeaderMap,
+    Path((id, mv)): Path<(String, String)>,
+    RawQuery(query): RawQuery,
+) -> Answer {
+    let user = auth(&s, &headers)?;
+    let q = parse_urlencoded(query.as_deref().unwrap_or(""));
+    s.lock().play(&id, &user, &mv, truthy(q.get("offeringDraw")))?;
+    ok()
+}
+
+async fn chat(State(s): S, headers: HeaderMap, Path(id): Path<String>, body: Bytes) -> Answer {
+    let user = auth(&s, &headers)?;
+    let f = body_map(&headers, &body);
+    let room = f.get("room").map_or("player", String::as_str);
+    let text = f.get("text").map_or("", String::as_str);
+    s.lock().chat(&id, &user, room, text)?;
+    ok()
+}
+
+async fn abort(State(s): S, headers: HeaderMap, Path(id): Path<String>) -> Answer {
+    let user = auth(&s, &headers)?;
+    s.lock().abort(&id, &user)?;
+    ok()
+}
+
+async fn resign(State(s): S, headers: HeaderMap, Path(id): Path<String>) -> Answer {
+    let user = auth(&s, &headers)?;
+    s.lock().resign(&id, &user)?;
+    ok()
+}
+
+async fn draw(State(s): S, headers: HeaderMap, Path((id, accept)): Path<(String, String)>) -> Answer {
+    let user = auth(&s, &headers)?;
+    let yes = match accept.as_str() {
+        "yes" | "true" => true,
+        "no" | "false" => false,
+        other => {
+            return Err(ApiErr(
+                StatusCode::BAD_REQUEST,
+                format!("Invalid accept value: {other}"),
+            ))
+        }
+    };
+    s.lock().draw(&id, &user, yes)?;
+    ok()
+}
+
+async fn claim_victory(State(s): S, headers: HeaderMap, Path(id): Path<String>) -> Answer {
+    let user = auth(&s, &headers)?;
+    s.lock().claim_victory(&id, &user)?;
+    ok()
+}

@@ -1,0 +1,310 @@
+//! `bot.toml`: every key has a default; unknown keys are errors; `validate` runs at start-up.
+
+use std::{collections::BTreeMap, path::PathBuf, time::Duration};
+
+use serde::Deserialize;
+
+use crate::{
+    api::{client::RetryPolicy, ClientOptions, Token},
+    variants,
+};
+
+/// The whole configuration.
+#[derive(Clone, Debug, Deserialize, Default)]
+#[serde(deny_unknown_fields, default)]
+pub struct Config {
+    /// Server and token.
+    pub server: ServerConfig,
+    /// Engine settings.
+    pub engine: EngineConfig,
+    /// Which challenges to accept.
+    pub challenge: ChallengeConfig,
+    /// Game handling: PGN folder, chat.
+    pub games: GamesConfig,
+    /// Timeouts, retries, backoff.
+    pub network: NetworkConfig,
+    /// Extra server variant key -> engine variant id mappings.
+    pub variants: BTreeMap<String, String>,
+}
+
+/// `[server]`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ServerConfig {
+    /// Base URL.
+    pub url: String,
+    /// Environment variable holding the token (read first).
+    pub token_env: String,
+    /// File holding the token (read when the variable is unset).
+    pub token_file: Option<PathBuf>,
+}
+
+impl Default for ServerConfig {
+    fn default() -> ServerConfig {
+        ServerConfig {
+            url: "https://lichess.org".into(),
+            token_env: "LICHESS_BOT_TOKEN".into(),
+            token_file: None,
+        }
+    }
+}
+
+/// `[engine]`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct EngineConfig {
+    /// Transposition table per game, MB.
+    pub hash_mb: usize,
+    /// Search threads per game.
+    pub threads: usize,
+    /// Milliseconds kept back per move for the network.
+    pub move_overhead_ms: u64,
+    /// Node cap per move.
+    pub nodes: Option<u64>,
+    /// Depth cap per move.
+    pub depth: Option<u32>,
+    /// Longest time per move, ms.
+    pub max_move_time_ms: Option<u64>,
+    /// Time per move in games without a clock, ms.
+    pub unlimited_move_time_ms: u64,
+    /// `default` (embedded net or hand-crafted), `hce`, or a net file.
+    pub eval: String,
+}
+
+impl Default for EngineConfig {
+    fn default() -> EngineConfig {
+        EngineConfig {
+            hash_mb: 64,
+            threads: 1,
+            move_overhead_ms: 300,
+            nodes: None,
+            depth: None,
+            max_move_time_ms: None,
+            unlimited_move_time_ms: 5000,
+            eval: "default".into(),
+        }
+    }
+}
+
+/// `[challenge]`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ChallengeConfig {
+    /// Accept challenges at all.
+    pub accept: bool,
+    /// Accepted variant keys.
+    pub variants: Vec<String>,
+    /// Accepted speeds: ultraBullet, bullet, blitz, rapid, classical, correspondence.
+    pub speeds: Vec<String>,
+    /// Shortest initial time, seconds.
+    pub min_base_s: u64,
+    /// Longest initial time, seconds.
+    pub max_base_s: u64,
+    /// Smallest increment, seconds.
+    pub min_increment_s: u64,
+    /// Largest increment, seconds.
+    pub max_increment_s: u64,
+    /// Accepted modes: casual, rated.
+    pub modes: Vec<String>,
+    /// Accept bots.
+    pub accept_bot: bool,
+    /// Accept only bots.
+    pub only_bot: bool,
+    /// Games at the same time.
+    pub max_games: usize,
+}
+
+impl Default for ChallengeConfig {
+    fn default() -> ChallengeConfig {
+        ChallengeConfig {
+            accept: true,
+            variants: [
+                "standard",
+                "celtic-citadel",
+                "persian-princess",
+                "egyptian-eye",
+                "oriental-omega",
+            ]
+            .map(String::from)
+            .to_vec(),
+            speeds: ["bullet", "blitz", "rapid", "classical"].map(String::from).to_vec(),
+            min_base_s: 0,
+            max_base_s: 10800,
+            min_increment_s: 0,
+            max_increment_s: 180,
+            modes: ["casual", "rated"].map(String::from).to_vec(),
+            accept_bot: true,
+            only_bot: false,
+            max_games: 1,
+        }
+    }
+}
+
+/// `[games]`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct GamesConfig {
+    /// Folder for the PGN of every finished game (one file per game).
+    pub pgn_dir: PathBuf,
+    /// Said in the player chat before our first move (empty: nothing).
+    pub greeting: String,
+    /// Said at the end (empty: nothing).
+    pub goodbye: String,
+    /// Claim victory when the opponent leaves and the server allows it.
+    pub claim_victory: bool,
+}
+
+impl Default for GamesConfig {
+    fn default() -> GamesConfig {
+        GamesConfig {
+            pgn_dir: PathBuf::from("games"),
+            greeting: "Hello! Persian Chess engine here. Good luck!".into(),
+            goodbye: "Thanks for the game!".into(),
+            claim_victory: true,
+        }
+    }
+}
+
+/// `[network]`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct NetworkConfig {
+    /// A stream silent this long (no keep-alive) is reconnected, seconds.
+    pub stream_timeout_s: u64,
+    /// Timeout of ordinary calls, seconds.
+    pub request_timeout_s: u64,
+    /// Attempts per call on network errors, 5xx and 429.
+    pub max_attempts: u32,
+    /// First backoff delay, ms (doubled per failure).
+    pub backoff_base_ms: u64,
+    /// Longest backoff delay, ms.
+    pub backoff_max_ms: u64,
+    /// Pause after HTTP 429, seconds.
+    pub rate_limit_wait_s: u64,
+}
+
+impl Default for NetworkConfig {
+    fn default() -> NetworkConfig {
+        NetworkConfig {
+            stream_timeout_s: 20,
+            request_timeout_s: 15,
+            max_attempts: 8,
+            backoff_base_ms: 250,
+            backoff_max_ms: 30_000,
+            rate_limit_wait_s: 60,
+        }
+    }
+}
+
+const SPEEDS: [&str; 6] = ["ultraBullet", "bullet", "blitz", "rapid", "classical", "correspondence"];
+
+impl Config {
+    /// Reads and validates a TOML file.
+    pub fn load(path: &std::path::Path) -> anyhow::Result<Config> {
+        use anyhow::Context as _;
+        let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+        Config::parse(&text).with_context(|| format!("in {}", path.display()))
+    }
+
+    /// Parses and validates TOML text.
+    pub fn parse(text: &str) -> anyhow::Result<Config> {
+        let config: Config = toml::from_str(text)?;
+        config.validate()?;
+        Ok(config)
+    }
+
+    /// Checks values that the types cannot.
+    pub fn validate(&self) -> anyhow::Result<()> {
+        anyhow::ensure!(
+            self.server.url.starts_with("http://") || self.server.url.starts_with("https://"),
+            "server.url must start with http:// or https://, got '{}'",
+            self.server.url
+        );
+        for (key, id) in &self.variants {
+            anyhow::ensure!(
+                id.parse::<engine::rules::Variant>().is_ok(),
+                "variants.{key}: unknown engine variant '{id}'"
+            );
+        }
+        for v in &self.challenge.variants {
+            anyhow::ensure!(
+                variants::engine_variant(v, &self.variants).is_some(),
+                "challenge.variants: the engine cannot play '{v}'"
+            );
+        }
+        for s in &self.challenge.speeds {
+            anyhow::ensure!(
+                SPEEDS.contains(&s.as_str()),
+                "challenge.speeds: unknown speed '{s}' (known: {SPEEDS:?})"
+            );
+        }
+        for m in &self.challenge.modes {
+            anyhow::ensure!(
+                matches!(m.as_str(), "casual" | "rated"),
+                "challenge.modes: unknown mode '{m}'"
+            );
+        }
+        anyhow::ensure!(self.challenge.max_games >= 1, "challenge.max_games must be at least 1");
+        anyhow::ensure!(self.engine.hash_mb >= 1, "engine.hash_mb must be at least 1");
+        anyhow::ensure!(self.engine.threads >= 1, "engine.threads must be at least 1");
+        anyhow::ensure!(
+            self.network.max_attempts >= 1,
+            "network.max_attempts must be at least 1"
+        );
+        Ok(())
+    }
+
+    /// The token: from the environment variable, else from the token file.
+    pub fn token(&self) -> anyhow::Result<Token> {
+        if let Ok(t) = std::env::var(&self.server.token_env) {
+            if !t.trim().is_empty() {
+                return Ok(Token::new(&t));
+            }
+        }
+        if let Some(path) = &self.server.token_file {
+            let t = std::fs::read_to_string(path)
+                .map_err(|e| anyhow::anyhow!("reading the token file {}: {e}", path.display()))?;
+            anyhow::ensure!(!t.trim().is_empty(), "the token file {} is empty", path.display());
+            return Ok(Token::new(&t));
+        }
+        anyhow::bail!(
+            "no token: set the environment variable {} or server.token_file",
+            self.server.token_env
+        )
+    }
+
+    /// Client options for `token`.
+    pub fn client_options(&self, token: Token) -> ClientOptions {
+        let n = &self.network;
+        ClientOptions {
+            base_url: self.server.url.clone(),
+            token,
+            retry: RetryPolicy {
+                max_attempts: n.max_attempts,
+                base_delay: Duration::from_millis(n.backoff_base_ms),
+                max_delay: Duration::from_millis(n.backoff_max_ms),
+                rate_limit_wait: Duration::from_secs(n.rate_limit_wait_s),
+            },
+            stream_timeout: Duration::from_secs(n.stream_timeout_s),
+            request_timeout: Duration::from_secs(n.request_timeout_s),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_and_errors() {
+        let c = Config::parse("").expect("empty config is valid");
+        assert_eq!(c.server.url, "https://lichess.org");
+        let c =
+            Config::parse("[engine]\nnodes = 1000\n[challenge]\nvariants = [\"persian-princess\"]\n").expect("valid");
+        assert_eq!(c.engine.nodes, Some(1000));
+        assert!(Config::parse("[engine]\nhash = 1\n").is_err(), "unknown key");
+        assert!(Config::parse("[challenge]\nvariants = [\"atomic\"]\n").is_err());
+        assert!(Config::parse("[challenge]\nspeeds = [\"fast\"]\n").is_err());
+        assert!(Config::parse("[server]\nurl = \"ftp://x\"\n").is_err());
+    }
+}

@@ -1,0 +1,163 @@
+//! `bot demo`: the arena in-process on 127.0.0.1 and two bots (Alpha and Beta) that play one
+//! game; moves are printed as they come and the PGN is saved. No token, no network.
+
+use std::{
+    path::PathBuf,
+    time::{Duration, Instant},
+};
+
+use anyhow::Context as _;
+use tokio::sync::{mpsc, watch};
+
+use crate::{
+    api::{client::ChallengeRequest, Token},
+    arena::{Arena, ArenaConfig, ArenaLog},
+    config::Config,
+    events::Bot,
+    game::GameReport,
+};
+
+/// Demo settings.
+#[derive(Clone, Debug)]
+pub struct DemoOptions {
+    /// Variant key.
+    pub variant: String,
+    /// Nodes per move.
+    pub nodes: u64,
+    /// Clock: initial seconds and increment.
+    pub clock: (u64, u64),
+    /// Folder for the PGN.
+    pub pgn_dir: PathBuf,
+    /// Print every move.
+    pub print_moves: bool,
+    /// Give up after this long.
+    pub timeout: Duration,
+}
+
+impl Default for DemoOptions {
+    fn default() -> DemoOptions {
+        DemoOptions {
+            variant: "persian-princess".into(),
+            nodes: 20000,
+            clock: (60, 1),
+            pgn_dir: PathBuf::from("games/demo"),
+            print_moves: true,
+            timeout: Duration::from_secs(50),
+        }
+    }
+}
+
+/// What the demo did.
+#[derive(Clone, Debug)]
+pub struct DemoSummary {
+    /// White's report.
+    pub reports: Vec<GameReport>,
+    /// Wall time.
+    pub elapsed: Duration,
+}
+
+/// A bot configuration for the arena at `url`.
+pub fn arena_bot_config(url: &str, variant: &str, nodes: u64, pgn_dir: PathBuf) -> Config {
+    let mut config = Config::default();
+    config.server.url = url.to_string();
+    config.engine.hash_mb = 8;
+    config.engine.nodes = Some(nodes);
+    config.engine.move_overhead_ms = 50;
+    config.challenge.variants = vec![variant.to_string()];
+    config.challenge.speeds = ["ultraBullet", "bullet", "blitz", "rapid", "classical", "correspondence"]
+        .map(String::from)
+        .to_vec();
+    config.games.pgn_dir = pgn_dir;
+    config.network.stream_timeout_s = 5;
+    config.network.backoff_base_ms = 50;
+    config.network.rate_limit_wait_s = 1;
+    config
+}
+
+/// Runs the demo.
+pub async fn run(options: DemoOptions) -> anyhow::Result<DemoSummary> {
+    let started = Instant::now();
+    let arena = Arena::start(ArenaConfig {
+        event_keepalive: Duration::from_secs(2),
+        game_keepalive: Duration::from_secs(2),
+        ..ArenaConfig::default()
+    })
+    .await
+    .context("starting the arena")?;
+    let mut log = arena.subscribe();
+    println!("arena listening on {}", arena.url());
+    let (shutdown_tx, shutdown) = watch::channel(false);
+    let (reports_tx, mut reports) = mpsc::unbounded_channel();
+    let mut bots = Vec::new();
+    let mut challenger = None;
+    for name in ["alpha", "beta"] {
+        let config = arena_bot_config(&arena.url(), &options.variant, options.nodes, options.pgn_dir.clone());
+        let bot = Bot::connect(config, Token::new(&format!("{name}-token")))
+            .await?
+            .with_reports(reports_tx.clone());
+        if challenger.is_none() {
+            challenger = Some(bot.client().clone());
+        }
+        bots.push(tokio::spawn(bot.run(shutdown.clone())));
+    }
+    let client = challenger.context("no bot")?;
+    let request = ChallengeRequest {
+        variant: options.variant.clone(),
+        clock: Some(options.clock),
+        rated: false,
+        color: "white".into(),
+    };
+    let ch = client
+        .create_challenge("Beta", &request)
+        .await
+        .context("challenging Beta")?;
+    println!(
+        "Alpha challenges Beta: {} {}+{} (challenge {}), {} nodes per move",
+        options.variant, options.clock.0, options.clock.1, ch.id, options.nodes
+    );
+    let deadline = tokio::time::Instant::now() + options.timeout;
+    let mut got: Vec<GameReport> = Vec::new();
+    let mut line = String::new();
+    while got.len() < 2 {
+        tokio::select! {
+            entry = log.recv() => match entry {
+                Ok(ArenaLog::GameStarted { game, variant, white, black }) => {
+                    println!("game {game} started: {variant}, {white} (white) vs {black} (black)");
+                }
+                Ok(ArenaLog::Moved { ply, san, .. }) if options.print_moves => {
+                    if ply % 2 == 1 {
+                        line = format!("{:>4}. {san}", ply.div_ceil(2));
+                    } else {
+                        println!("{line:<16} {san}");
+                        line.clear();
+                    }
+                }
+                Ok(ArenaLog::GameFinished { status, winner, .. }) => {
+                    if !line.is_empty() {
+                        println!("{line}");
+                        line.clear();
+                    }
+                    println!("game over: {status}{}", winner.map(|w| format!(", {w} wins")).unwrap_or_default());
+                }
+                _ => {}
+            },
+            report = reports.recv() => match report {
+                Some(r) => got.push(r),
+                None => break,
+            },
+            _ = tokio::time::sleep_until(deadline) => {
+                let _ = shutdown_tx.send(true);
+                anyhow::bail!("the demo game did not finish within {:?}", options.timeout);
+            }
+        }
+    }
+    let _ = shutdown_tx.send(true);
+    for b in bots {
+        let _ = b.await;
+    }
+    arena.stop();
+    Ok(DemoSummary {
+        reports: got,
+        elapsed: started.elapsed(),
+    })
+}

@@ -1,0 +1,186 @@
+//! The event loop: one event stream (reconnected with backoff), challenges accepted or declined
+//! by the filters, one task per game. Replayed `challenge`/`gameStart` lines after a reconnect
+//! are handled idempotently, and a failing game task never stops the loop.
+
+use std::{
+    collections::{HashMap, HashSet},
+    sync::Arc,
+    time::Duration,
+};
+
+use anyhow::Context as _;
+use tokio::{
+    sync::{mpsc::UnboundedSender, watch},
+    task::JoinHandle,
+};
+
+use crate::{
+    api::{
+        types::{Challenge, Compat, Event},
+        Client, Token,
+    },
+    challenge,
+    config::Config,
+    game::{self, GameContext, GameReport},
+};
+
+/// A bot: the event loop and its games.
+pub struct Bot {
+    ctx: Arc<GameContext>,
+    games: HashMap<String, JoinHandle<()>>,
+    done: HashSet<String>,
+    reports: Option<UnboundedSender<GameReport>>,
+}
+
+impl Bot {
+    /// Connects: checks the account of the token.
+    pub async fn connect(config: Config, token: Token) -> anyhow::Result<Bot> {
+        config.validate()?;
+        let client = Client::new(config.client_options(token))?;
+        let account = client
+            .account()
+            .await
+            .with_context(|| format!("checking the account at {}", client.base_url()))?;
+        if !account.is_bot() {
+            tracing::warn!(
+                "account '{}' is not a BOT account: Lichess will refuse Bot API calls",
+                account.username
+            );
+        }
+        tracing::info!("logged in as {} on {}", account.username, client.base_url());
+        Ok(Bot {
+            ctx: Arc::new(GameContext {
+                client,
+                account,
+                config: Arc::new(config),
+            }),
+            games: HashMap::new(),
+            done: HashSet::new(),
+            reports: None,
+        })
+    }
+
+    /// Sends a report of every finished game to `tx`.
+    pub fn with_reports(mut self, tx: UnboundedSender<GameReport>) -> Bot {
+        self.reports = Some(tx);
+        self
+    }
+
+    /// The client (to create challenges, for example).
+    pub fn client(&self) -> &Client {
+        &self.ctx.client
+    }
+
+    /// Runs until `shutdown` becomes true.
+    pub async fn run(mut self, mut shutdown: watch::Receiver<bool>) -> anyhow::Result<()> {
+        let mut delay = Duration::from_secs(1);
+        while !*shutdown.borrow() {
+            let connected = tokio::select! {
+                r = self.follow_events() => r,
+                _ = shutdown.changed() => break,
+            };
+            match connected {
+                Ok(()) => {
+                    tracing::info!("event stream closed; reconnecting");
+                    delay = Duration::from_secs(1);
+                }
+                Err(e) => tracing::warn!("event stream: {e}; reconnecting in {delay:?}"),
+            }
+            tokio::select! {
+                _ = tokio::time::sleep(delay) => {}
+                _ = shutdown.changed() => break,
+            }
+            delay = (delay * 2).min(Duration::from_secs(60));
+        }
+        for (_, task) in self.games.drain() {
+            task.abort();
+        }
+        Ok(())
+    }
+
+    async fn follow_events(&mut self) -> Result<(), crate::api::ApiError> {
+        let mut stream = self.ctx.client.stream_events().await?;
+        while let Some(event) = stream.next().await? {
+            self.on_event(event).await;
+        }
+        Ok(())
+    }
+
+    fn active_games(&mut self) -> usize {
+        self.games.retain(|_, t| !t.is_finished());
+        self.games.len()
+    }
+
+    async fn on_event(&mut self, event: Event) {
+        match event {
+            Event::Challenge { challenge, compat } => self.on_challenge(challenge, compat).await,
+            Event::GameStart { game } => self.start_game(game.game_id),
+            Event::GameFinish { game } => tracing::debug!("gameFinish {}", game.game_id),
+            Event::ChallengeCanceled { challenge } => tracing::info!("challenge {} canceled", challenge.id),
+            Event::ChallengeDeclined { challenge } => tracing::info!(
+                "challenge {} declined: {}",
+                challenge.id,
+                challenge.decline_reason_key.as_deref().unwrap_or("?")
+            ),
+            Event::Other => {}
+        }
+    }
+
+    async fn on_challenge(&mut self, ch: Challenge, compat: Option<Compat>) {
+        if ch.challenger.id.eq_ignore_ascii_case(&self.ctx.account.id) {
+            return; // our own outgoing challenge
+        }
+        let active = self.active_games();
+        let client = &self.ctx.client;
+        match challenge::decide(&ch, compat, &self.ctx.config, active) {
+            Ok(()) => {
+                tracing::info!(
+                    "accepting challenge {} from {} ({})",
+                    ch.id,
+                    ch.challenger.name,
+                    ch.variant.key
+                );
+                match client.accept_challenge(&ch.id).await {
+                    Ok(()) => {}
+                    Err(e) if e.status() == Some(404) => tracing::info!("challenge {} is gone", ch.id),
+                    Err(e) => tracing::warn!("accepting challenge {}: {e}", ch.id),
+                }
+            }
+            Err(reason) => {
+                tracing::info!(
+                    "declining challenge {} from {}: {}",
+                    ch.id,
+                    ch.challenger.name,
+                    reason.key()
+                );
+                if let Err(e) = client.decline_challenge(&ch.id, reason).await {
+                    tracing::warn!("declining challenge {}: {e}", ch.id);
+                }
+            }
+        }
+    }
+
+    fn start_game(&mut self, id: String) {
+        self.active_games();
+        if self.games.contains_key(&id) || self.done.contains(&id) {
+            tracing::debug!("game {id} already handled");
+            return;
+        }
+        tracing::info!("game {id} starts");
+        let ctx = self.ctx.clone();
+        let reports = self.reports.clone();
+        let game_id = id.clone();
+        let task = tokio::spawn(async move {
+            match game::run(ctx, game_id.clone()).await {
+                Ok(report) => {
+                    if let Some(tx) = reports {
+                        let _ = tx.send(report);
+                    }
+                }
+                Err(e) => tracing::error!("game {game_id} failed: {e:#}"),
+            }
+        });
+        self.done.insert(id.clone());
+        self.games.insert(id, task);
+    }
+}

@@ -1,0 +1,300 @@
+//! One game: a task that reads the game stream, keeps the state from `gameFull`/`gameState`,
+//! searches when it is our move and posts the move, and saves the PGN at the end. The state is
+//! always rebuilt from the full move list, so a reconnect never plays a move twice.
+
+use std::{path::PathBuf, sync::Arc, time::Duration};
+
+use engine::rules::{Color, Position};
+use tokio::task::JoinHandle;
+
+use crate::{
+    api::{
+        types::{Account, GameEvent, GameFull, GameState},
+        ApiError, Client,
+    },
+    config::Config,
+    pgn,
+    player::{MoveClock, Player},
+    variants,
+};
+
+/// How a game ended, for the caller (the demo and tests read it).
+#[derive(Clone, Debug)]
+pub struct GameReport {
+    /// Game id.
+    pub id: String,
+    /// Final status name.
+    pub status: String,
+    /// `white` / `black`.
+    pub winner: Option<String>,
+    /// Our colour.
+    pub color: String,
+    /// Plies played.
+    pub plies: usize,
+    /// Where the PGN went.
+    pub pgn: Option<PathBuf>,
+}
+
+/// What every game task shares.
+pub struct GameContext {
+    /// The client.
+    pub client: Client,
+    /// Our account.
+    pub account: Account,
+    /// The configuration.
+    pub config: Arc<Config>,
+}
+
+struct Setup {
+    color: Color,
+    start: Position,
+    initial_fen: Option<String>,
+    clock: bool,
+    player: Arc<Player>,
+    full: GameFull,
+}
+
+struct GameTask {
+    ctx: Arc<GameContext>,
+    id: String,
+    setup: Option<Setup>,
+    handled: Option<String>,
+    greeted: bool,
+    claim: Option<JoinHandle<()>>,
+    last: Option<GameState>,
+}
+
+/// Plays game `id` to its end.
+pub async fn run(ctx: Arc<GameContext>, id: String) -> anyhow::Result<GameReport> {
+    let mut task = GameTask {
+        ctx,
+        id,
+        setup: None,
+        handled: None,
+        greeted: false,
+        claim: None,
+        last: None,
+    };
+    let result = task.play().await;
+    if let Some(c) = task.claim.take() {
+        c.abort();
+    }
+    result
+}
+
+impl GameTask {
+    async fn play(&mut self) -> anyhow::Result<GameReport> {
+        let mut delay = Duration::from_millis(250);
+        let mut failures = 0;
+        loop {
+            match self.follow_stream().await {
+                Ok(Some(report)) => return Ok(report),
+                Ok(None) => tracing::info!("game {}: stream closed before the end; reconnecting", self.id),
+                Err(e @ ApiError::Http { status: 404, .. }) => anyhow::bail!("game {}: {e}", self.id),
+                Err(e) => tracing::warn!("game {}: {e}; reconnecting in {delay:?}", self.id),
+            }
+            failures += 1;
+            anyhow::ensure!(
+                failures <= 30,
+                "game {}: giving up after {failures} stream failures",
+                self.id
+            );
+            tokio::time::sleep(delay).await;
+            delay = (delay * 2).min(Duration::from_secs(10));
+        }
+    }
+
+    /// Reads one connection of the game stream. `Some` when the game is over.
+    async fn follow_stream(&mut self) -> Result<Option<GameReport>, ApiError> {
+        let mut stream = self.ctx.client.stream_game(&self.id).await?;
+        while let Some(event) = stream.next().await? {
+            let state = match event {
+                GameEvent::GameFull(full) => {
+                    if let Err(e) = self.set_up(&full) {
+                        tracing::error!("game {}: {e}; resigning", self.id);
+                        let _ = self.ctx.client.abort(&self.id).await;
+                        let _ = self.ctx.client.resign(&self.id).await;
+                    }
+                    full.state.clone()
+                }
+                GameEvent::GameState(state) => state,
+                GameEvent::ChatLine { room, username, text } => {
+                    tracing::debug!("game {} [{room}] {username}: {text}", self.id);
+                    continue;
+                }
+                GameEvent::OpponentGone {
+                    gone,
+                    claim_win_in_seconds,
+                } => {
+                    self.opponent_gone(gone, claim_win_in_seconds);
+                    continue;
+                }
+                GameEvent::Other => continue,
+            };
+            if let Some(report) = self.on_state(state).await {
+                return Ok(Some(report));
+            }
+        }
+        Ok(None)
+    }
+
+    fn set_up(&mut self, full: &GameFull) -> anyhow::Result<()> {
+        let me = self.ctx.account.id.to_lowercase();
+        let is = |p: &crate::api::types::GamePlayer| p.id.as_deref().is_some_and(|id| id.to_lowercase() == me);
+        let color = if is(&full.white) {
+            Color::White
+        } else if is(&full.black) {
+            Color::Black
+        } else {
+            anyhow::bail!("we play neither side")
+        };
+        let variant = variants::engine_variant(&full.variant.key, &self.ctx.config.variants)
+            .ok_or_else(|| anyhow::anyhow!("unsupported variant '{}'", full.variant.key))?;
+        let initial_fen = (full.initial_fen != "startpos").then(|| full.initial_fen.clone());
+        let start = match &initial_fen {
+            Some(fen) => Position::from_fen(variant, fen)?,
+            None => Position::startpos(variant),
+        };
+        // A reconnect keeps the engine (and its hash).
+        let player = match self.setup.take() {
+            Some(s) if s.start == start => s.player,
+            _ => Arc::new(Player::new(variant, &self.ctx.config.engine)),
+        };
+        self.setup = Some(Setup {
+            color,
+            start,
+            initial_fen,
+            clock: full.clock.is_some(),
+            player,
+            full: full.clone(),
+        });
+        Ok(())
+    }
+
+    fn opponent_gone(&mut self, gone: bool, claim_in: Option<u64>) {
+        if let Some(c) = self.claim.take() {
+            c.abort();
+        }
+        if gone && self.ctx.config.games.claim_victory {
+            let (client, id) = (self.ctx.client.clone(), self.id.clone());
+            let wait = Duration::from_secs(claim_in.unwrap_or(0) + 1);
+            tracing::info!("game {id}: opponent gone; claiming victory in {wait:?}");
+            self.claim = Some(tokio::spawn(async move {
+                tokio::time::sleep(wait).await;
+                if let Err(e) = client.claim_victory(&id).await {
+                    tracing::info!("game {id}: claim-victory refused: {e}");
+                }
+            }));
+        }
+    }
+
+    /// Handles a state; `Some` when the game is over.
+    async fn on_state(&mut self, state: GameState) -> Option<GameReport> {
+        self.last = Some(state.clone());
+        if !state.is_running() {
+            return Some(self.finish(&state).await);
+        }
+        let setup = self.setup.as_ref()?;
+        if self.handled.as_deref() == Some(state.moves.as_str()) {
+            return None; // only an offer changed
+        }
+        let moves = state.move_list();
+        let turn = if moves.len() % 2 == 0 {
+            setup.start.turn()
+        } else {
+            !setup.start.turn()
+        };
+        if turn != setup.color {
+            return None;
+        }
+        self.handled = Some(state.moves.clone());
+        let clock = setup.clock.then_some(match setup.color {
+            Color::White => MoveClock {
+                time_ms: state.wtime,
+                inc_ms: state.winc,
+            },
+            Color::Black => MoveClock {
+                time_ms: state.btime,
+                inc_ms: state.binc,
+            },
+        });
+        let player = setup.player.clone();
+        let initial_fen = setup.initial_fen.clone();
+        if !self.greeted {
+            self.greeted = true;
+            self.say(&self.ctx.config.games.greeting.clone()).await;
+        }
+        match player.choose(initial_fen, moves, clock).await {
+            Ok(uci) => {
+                if let Err(e) = self.ctx.client.make_move(&self.id, &uci, false).await {
+                    // A 400 means the game moved on (or ended): the next state tells.
+                    tracing::warn!("game {}: move {uci} refused: {e}", self.id);
+                }
+            }
+            Err(e) => tracing::error!("game {}: no move: {e}", self.id),
+        }
+        None
+    }
+
+    async fn say(&self, text: &str) {
+        if text.is_empty() {
+            return;
+        }
+        if let Err(e) = self.ctx.client.chat(&self.id, "player", text).await {
+            tracing::debug!("game {}: chat failed: {e}", self.id);
+        }
+    }
+
+    async fn finish(&mut self, state: &GameState) -> GameReport {
+        let moves = state.move_list();
+        let mut report = GameReport {
+            id: self.id.clone(),
+            status: state.status.clone(),
+            winner: state.winner.clone(),
+            color: String::new(),
+            plies: moves.len(),
+            pgn: None,
+        };
+        let Some(setup) = &self.setup else {
+            return report;
+        };
+        report.color = if setup.color == Color::White { "white" } else { "black" }.into();
+        let name = |p: &crate::api::types::GamePlayer| {
+            if p.name.is_empty() {
+                p.id.clone().unwrap_or_else(|| "?".into())
+            } else {
+                p.name.clone()
+            }
+        };
+        let (white, black) = (name(&setup.full.white), name(&setup.full.black));
+        let record = pgn::GameRecord {
+            id: &self.id,
+            site: self.ctx.client.base_url().to_string(),
+            start: &setup.start,
+            moves: &moves,
+            white: &white,
+            black: &black,
+            status: &state.status,
+            winner: state.winner.as_deref(),
+            rated: setup.full.rated,
+            created_at: setup.full.created_at,
+        };
+        match pgn::save(&self.ctx.config.games.pgn_dir, &record) {
+            Ok(path) => report.pgn = Some(path),
+            Err(e) => tracing::error!("game {}: saving the PGN: {e}", self.id),
+        }
+        tracing::info!(
+            "game {} over: {}{} after {} plies",
+            self.id,
+            state.status,
+            state
+                .winner
+                .as_deref()
+                .map(|w| format!(", {w} wins"))
+                .unwrap_or_default(),
+            moves.len()
+        );
+        self.say(&self.ctx.config.games.goodbye.clone()).await;
+        report
+    }
+}

@@ -1,0 +1,201 @@
+//! `bot`: play on Lichess (or any compatible server), run the local arena, or run the demo.
+
+use std::{path::PathBuf, time::Duration};
+
+use anyhow::Context as _;
+use bot::{
+    arena::{AccountSpec, Arena, ArenaConfig},
+    config::Config,
+    demo::{self, DemoOptions},
+    events::Bot,
+};
+use clap::{Parser, Subcommand};
+use tokio::sync::watch;
+
+#[derive(Parser)]
+#[command(name = "bot", version, about = "Persian Chess Lichess bot and local arena")]
+struct Cli {
+    /// Log filter (e.g. info, debug, bot=debug); RUST_LOG wins when set. Default: info (warn
+    /// for the demo, whose moves are printed).
+    #[arg(long, global = true)]
+    log: Option<String>,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Connect to the server and play challenges.
+    Play {
+        /// The configuration file.
+        #[arg(long, default_value = "bot.toml")]
+        config: PathBuf,
+        /// Override server.url.
+        #[arg(long)]
+        url: Option<String>,
+    },
+    /// Run the local Lichess-compatible server.
+    Arena {
+        /// Port on 127.0.0.1 (0: any).
+        #[arg(long, default_value_t = 9663)]
+        port: u16,
+        /// Accounts as NAME:TOKEN[:human], repeatable (default: Alpha, Beta bots and Human).
+        #[arg(long = "account")]
+        accounts: Vec<String>,
+        /// Seconds between keep-alive lines.
+        #[arg(long, default_value_t = 7)]
+        keepalive: u64,
+        /// Run the demo on this arena instead of serving.
+        #[arg(long)]
+        demo: bool,
+    },
+    /// Play one demo game between two bots on an in-process arena.
+    Demo {
+        /// Variant key.
+        #[arg(long, default_value = "persian-princess")]
+        variant: String,
+        /// Nodes per move.
+        #[arg(long, default_value_t = 20000)]
+        nodes: u64,
+        /// Clock, e.g. 60+1 (seconds + increment).
+        #[arg(long, default_value = "60+1")]
+        clock: String,
+        /// Folder for the PGN.
+        #[arg(long, default_value = "games/demo")]
+        pgn_dir: PathBuf,
+        /// Do not print the moves.
+        #[arg(long)]
+        quiet: bool,
+    },
+}
+
+fn parse_account(text: &str) -> anyhow::Result<AccountSpec> {
+    let parts: Vec<&str> = text.split(':').collect();
+    match parts.as_slice() {
+        [name, token] | [name, token, "bot"] => Ok(AccountSpec {
+            username: name.to_string(),
+            token: token.to_string(),
+            bot: true,
+            rating: 1500,
+        }),
+        [name, token, "human"] => Ok(AccountSpec {
+            username: name.to_string(),
+            token: token.to_string(),
+            bot: false,
+            rating: 1500,
+        }),
+        _ => anyhow::bail!("--account must be NAME:TOKEN or NAME:TOKEN:human, got '{text}'"),
+    }
+}
+
+fn parse_clock(text: &str) -> anyhow::Result<(u64, u64)> {
+    let (l, i) = text.split_once('+').unwrap_or((text, "0"));
+    Ok((
+        l.trim().parse().with_context(|| format!("clock '{text}'"))?,
+        i.trim().parse().with_context(|| format!("clock '{text}'"))?,
+    ))
+}
+
+async fn shutdown_signal() -> watch::Receiver<bool> {
+    let (tx, rx) = watch::channel(false);
+    tokio::spawn(async move {
+        if tokio::signal::ctrl_c().await.is_ok() {
+            tracing::info!("Ctrl-C: stopping");
+            let _ = tx.send(true);
+        }
+    });
+    rx
+}
+
+async fn run_demo(options: DemoOptions) -> anyhow::Result<()> {
+    let summary = demo::run(options).await?;
+    println!();
+    println!("Demo summary ({:.1} s):", summary.elapsed.as_secs_f64());
+    for r in &summary.reports {
+        println!(
+            "  {} as {}: {}{} after {} plies, PGN {}",
+            r.id,
+            r.color,
+            r.status,
+            r.winner.as_deref().map(|w| format!(" ({w} wins)")).unwrap_or_default(),
+            r.plies,
+            r.pgn.as_ref().map_or("not saved".into(), |p| p.display().to_string())
+        );
+    }
+    Ok(())
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let cli = Cli::parse();
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| {
+        let quiet = matches!(cli.command, Command::Demo { .. } | Command::Arena { demo: true, .. });
+        let default = if quiet { "warn" } else { "info" };
+        tracing_subscriber::EnvFilter::new(cli.log.as_deref().unwrap_or(default))
+    });
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .init();
+    match cli.command {
+        Command::Play { config, url } => {
+            let mut config = Config::load(&config)?;
+            if let Some(url) = url {
+                config.server.url = url;
+            }
+            let token = config.token()?;
+            let bot = Bot::connect(config, token).await?;
+            bot.run(shutdown_signal().await).await
+        }
+        Command::Arena {
+            port,
+            accounts,
+            keepalive,
+            demo: false,
+        } => {
+            let accounts = if accounts.is_empty() {
+                ArenaConfig::builtin_accounts()
+            } else {
+                accounts
+                    .iter()
+                    .map(|a| parse_account(a))
+                    .collect::<anyhow::Result<_>>()?
+            };
+            let names: Vec<String> = accounts
+                .iter()
+                .map(|a| format!("{} ({})", a.username, if a.bot { "bot" } else { "human" }))
+                .collect();
+            let arena = Arena::start(ArenaConfig {
+                port,
+                accounts,
+                event_keepalive: Duration::from_secs(keepalive.max(1)),
+                game_keepalive: Duration::from_secs(keepalive.max(1)),
+                ..ArenaConfig::default()
+            })
+            .await?;
+            println!("arena listening on {} with accounts: {}", arena.url(), names.join(", "));
+            let mut stop = shutdown_signal().await;
+            let _ = stop.changed().await;
+            arena.stop();
+            Ok(())
+        }
+        Command::Arena { demo: true, .. } => run_demo(DemoOptions::default()).await,
+        Command::Demo {
+            variant,
+            nodes,
+            clock,
+            pgn_dir,
+            quiet,
+        } => {
+            run_demo(DemoOptions {
+                variant,
+                nodes,
+                clock: parse_clock(&clock)?,
+                pgn_dir,
+                print_moves: !quiet,
+                ..DemoOptions::default()
+            })
+            .await
+        }
+    }
+}

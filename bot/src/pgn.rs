@@ -1,0 +1,117 @@
+//! The PGN of a finished game, written with the engine's PGN writer, one file per game.
+
+use std::path::{Path, PathBuf};
+
+use engine::rules::{notation::pgn::PgnGame, Position};
+
+/// What the PGN needs to know about a game.
+pub struct GameRecord<'a> {
+    /// Game id.
+    pub id: &'a str,
+    /// Server URL (for `Site`).
+    pub site: String,
+    /// Start position.
+    pub start: &'a Position,
+    /// Moves, UCI.
+    pub moves: &'a [String],
+    /// White's name.
+    pub white: &'a str,
+    /// Black's name.
+    pub black: &'a str,
+    /// Status name.
+    pub status: &'a str,
+    /// `white` / `black`.
+    pub winner: Option<&'a str>,
+    /// Rated.
+    pub rated: bool,
+    /// Creation time, ms since the epoch.
+    pub created_at: u64,
+}
+
+/// The PGN result of a status and winner.
+pub fn result(status: &str, winner: Option<&str>) -> &'static str {
+    match (winner, status) {
+        (Some("white"), _) => "1-0",
+        (Some("black"), _) => "0-1",
+        (_, "aborted" | "noStart" | "created" | "started") => "*",
+        _ => "1/2-1/2",
+    }
+}
+
+fn termination(status: &str) -> &'static str {
+    match status {
+        "outoftime" => "time forfeit",
+        "aborted" | "noStart" | "timeout" => "abandoned",
+        "started" | "created" => "unterminated",
+        _ => "normal",
+    }
+}
+
+/// `YYYY.MM.DD` of a time in ms since the epoch (UTC).
+pub fn pgn_date(ms: u64) -> String {
+    // Days to civil date (Howard Hinnant's algorithm).
+    let z = (ms / 86_400_000) as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
+/// The PGN text. Moves that do not parse end the move list (with a warning).
+pub fn to_pgn(rec: &GameRecord<'_>) -> String {
+    let mut game = PgnGame::new(rec.start.clone());
+    let mut pos = rec.start.clone();
+    for text in rec.moves {
+        match pos.parse_uci(text) {
+            Ok(m) => {
+                pos.play_unchecked(m);
+                game.moves.push(m);
+            }
+            Err(e) => {
+                tracing::warn!("game {}: move '{text}' does not parse ({e}); PGN cut there", rec.id);
+                break;
+            }
+        }
+    }
+    let kind = if rec.rated { "Rated" } else { "Casual" };
+    game.set_tag("Event", format!("{kind} {} game", rec.start.variant().spec().name));
+    game.set_tag("Site", format!("{}/{}", rec.site.trim_end_matches('/'), rec.id));
+    game.set_tag("Date", pgn_date(rec.created_at));
+    game.set_tag("White", rec.white);
+    game.set_tag("Black", rec.black);
+    game.set_tag("Termination", termination(rec.status));
+    game.result = result(rec.status, rec.winner).to_string();
+    game.final_comment = Some(match rec.winner {
+        Some(w) => format!("{}, {w} wins", rec.status),
+        None => rec.status.to_string(),
+    });
+    game.to_pgn()
+}
+
+/// Writes `<dir>/<id>.pgn` and returns the path.
+pub fn save(dir: &Path, rec: &GameRecord<'_>) -> std::io::Result<PathBuf> {
+    std::fs::create_dir_all(dir)?;
+    let safe: String = rec.id.chars().filter(char::is_ascii_alphanumeric).collect();
+    let path = dir.join(format!("{safe}.pgn"));
+    std::fs::write(&path, to_pgn(rec))?;
+    Ok(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_and_results() {
+        assert_eq!(pgn_date(0), "1970.01.01");
+        assert_eq!(pgn_date(1_745_112_707_998), "2025.04.20");
+        assert_eq!(result("mate", Some("black")), "0-1");
+        assert_eq!(result("draw", None), "1/2-1/2");
+        assert_eq!(result("aborted", None), "*");
+    }
+}

@@ -1,0 +1,116 @@
+//! The engine adapter: one in-process `Engine` per game, searched on a blocking thread with
+//! limits from the clocks and the configured caps.
+
+use std::sync::{Arc, Mutex};
+
+use engine::{
+    engine::{Engine, EvalSource},
+    rules::Variant,
+    search::{
+        time::{budget, fixed, Clock},
+        Limits,
+    },
+};
+
+use crate::config::EngineConfig;
+
+/// Why no move could be chosen.
+#[derive(Debug, thiserror::Error)]
+pub enum PlayerError {
+    /// The position from the server is not valid for the engine.
+    #[error("bad position: {0}")]
+    Position(String),
+    /// The position has no legal move.
+    #[error("no legal move")]
+    NoMove,
+    /// The search thread failed.
+    #[error("search thread failed: {0}")]
+    Thread(String),
+}
+
+/// Our clock for a move, ms.
+#[derive(Clone, Copy, Debug)]
+pub struct MoveClock {
+    /// Our time left.
+    pub time_ms: i64,
+    /// Our increment.
+    pub inc_ms: i64,
+}
+
+/// An engine playing one game.
+pub struct Player {
+    engine: Arc<Mutex<Engine>>,
+    config: EngineConfig,
+}
+
+impl Player {
+    /// An engine for `variant` with the configured hash, threads and evaluation.
+    pub fn new(variant: Variant, config: &EngineConfig) -> Player {
+        let mut engine = Engine::new();
+        engine.set_variant(variant);
+        engine.set_hash(config.hash_mb);
+        engine.set_threads(config.threads);
+        engine.set_move_overhead(config.move_overhead_ms);
+        if let Err(e) = engine.set_eval(EvalSource::parse(&config.eval)) {
+            tracing::warn!("engine.eval '{}': {e}; using the default evaluation", config.eval);
+        }
+        engine.new_game();
+        Player {
+            engine: Arc::new(Mutex::new(engine)),
+            config: config.clone(),
+        }
+    }
+
+    /// The limits of one search.
+    pub fn limits(&self, clock: Option<MoveClock>) -> Limits {
+        let c = &self.config;
+        let mut limits = Limits {
+            nodes: c.nodes,
+            depth: c.depth,
+            ..Limits::default()
+        };
+        let mut b = match clock {
+            Some(clock) => budget(
+                Clock {
+                    time_ms: clock.time_ms,
+                    inc_ms: clock.inc_ms,
+                    moves_to_go: None,
+                },
+                c.move_overhead_ms,
+            ),
+            None => fixed(c.unlimited_move_time_ms, 0),
+        };
+        if let Some(cap) = c.max_move_time_ms {
+            let f = fixed(cap, 0);
+            b.soft = b.soft.min(f.soft);
+            b.hard = b.hard.min(f.hard);
+        }
+        limits.budget = Some(b);
+        limits
+    }
+
+    /// Searches the position after `moves` from `initial_fen` (None: start position) and
+    /// returns the best move in UCI.
+    pub async fn choose(
+        &self,
+        initial_fen: Option<String>,
+        moves: Vec<String>,
+        clock: Option<MoveClock>,
+    ) -> Result<String, PlayerError> {
+        let engine = self.engine.clone();
+        let limits = self.limits(clock);
+        tokio::task::spawn_blocking(move || {
+            let mut engine = engine.lock().unwrap_or_else(|p| p.into_inner());
+            engine
+                .set_position(initial_fen.as_deref(), &moves)
+                .map_err(|e| PlayerError::Position(e.to_string()))?;
+            if !engine.position().has_legal_move() {
+                return Err(PlayerError::NoMove);
+            }
+            let result = engine.search(limits, &mut |_| {});
+            Ok(engine.position().uci(result.best))
+        })
+        .await
+        .map_err(|e| PlayerError::Thread(e.to_string()))?
+    }
+}

@@ -1,0 +1,54 @@
+//! Variant keys of the server <-> engine variants. Lichess's `standard` and `fromPosition` are
+//! chess; our own keys are the engine ids (`persian-princess`, ...). A configured table can add
+//! or override keys.
+
+use std::collections::BTreeMap;
+
+use engine::rules::Variant;
+
+/// The engine variant of a server key, `None` when unsupported.
+pub fn engine_variant(key: &str, overrides: &BTreeMap<String, String>) -> Option<Variant> {
+    if let Some(id) = overrides.get(key) {
+        return id.parse().ok();
+    }
+    match key {
+        "standard" | "fromPosition" => "chess".parse().ok(),
+        // Lichess variants the engine does not play.
+        "chess960" | "crazyhouse" | "antichess" | "atomic" | "horde" | "kingOfTheHill" | "racingKings"
+        | "threeCheck" => None,
+        other => other.parse().ok(),
+    }
+}
+
+/// The server key of an engine variant.
+pub fn server_key(variant: Variant) -> &'static str {
+    if variant.id() == "chess" {
+        "standard"
+    } else {
+        variant.id()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mapping() {
+        let none = BTreeMap::new();
+        assert_eq!(engine_variant("standard", &none).map(|v| v.id()), Some("chess"));
+        assert_eq!(engine_variant("fromPosition", &none).map(|v| v.id()), Some("chess"));
+        assert_eq!(
+            engine_variant("persian-princess", &none).map(|v| v.id()),
+            Some("persian-princess")
+        );
+        assert_eq!(engine_variant("atomic", &none), None);
+        assert_eq!(engine_variant("nonsense", &none), None);
+        let mut o = BTreeMap::new();
+        o.insert("persian".to_string(), "oriental-omega".to_string());
+        assert_eq!(engine_variant("persian", &o).map(|v| v.id()), Some("oriental-omega"));
+        for v in Variant::ALL {
+            assert_eq!(engine_variant(server_key(v), &none), Some(v));
+        }
+    }
+}

@@ -1,0 +1,71 @@
+//! Full bot-vs-bot games on the in-process arena, one per Persian sub-variant: the game ends
+//! with a legal result and both bots save a PGN that the engine's PGN reader reads back.
+
+mod common;
+
+use std::time::Duration;
+
+use engine::rules::{game::Game, notation::pgn::read_game, Variant};
+
+async fn full_game(variant: &str) {
+    let arena = common::arena().await;
+    let dir = common::temp_dir(variant);
+    let mut alpha = common::start_bot(common::config(&arena, variant, dir.join("alpha")), "alpha-token").await;
+    let mut beta = common::start_bot(common::config(&arena, variant, dir.join("beta")), "beta-token").await;
+    let client = common::client(&arena, "alpha-token");
+    client
+        .create_challenge("beta", &common::request(variant, Some((120, 1)), false, "white"))
+        .await
+        .expect("challenge created");
+    let a = alpha.next_report(Duration::from_secs(40)).await;
+    let b = beta.next_report(Duration::from_secs(40)).await;
+    assert_eq!(a.id, b.id);
+    assert_eq!((a.color.as_str(), b.color.as_str()), ("white", "black"));
+    assert_eq!((&a.status, &a.winner), (&b.status, &b.winner));
+    assert!(
+        matches!(a.status.as_str(), "mate" | "stalemate" | "draw"),
+        "{variant}: unexpected status {}",
+        a.status
+    );
+    assert_eq!(a.status == "mate", a.winner.is_some());
+    for report in [&a, &b] {
+        let path = report.pgn.as_ref().expect("PGN saved");
+        let text = std::fs::read_to_string(path).expect("PGN readable");
+        let fallback: Variant = variant.parse().expect("variant");
+        let game = read_game(&text, fallback).expect("PGN parses").expect("one game");
+        assert_eq!(game.variant().id(), variant);
+        assert_eq!(game.moves.len(), report.plies);
+        let mut replay = Game::new(game.start.clone());
+        for &m in &game.moves {
+            replay.play(m);
+        }
+        let expected = bot::pgn::result(&report.status, report.winner.as_deref());
+        assert_eq!(game.result, expected);
+        // The end position agrees with the result the arena gave.
+        let outcome = replay.outcome().expect("the game is over on the board");
+        assert_eq!(outcome.result(), expected, "{variant}: {}", outcome.description());
+    }
+    alpha.stop().await;
+    beta.stop().await;
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn celtic_citadel_game() {
+    full_game("celtic-citadel").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn persian_princess_game() {
+    full_game("persian-princess").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn egyptian_eye_game() {
+    full_game("egyptian-eye").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn oriental_omega_game() {
+    full_game("oriental-omega").await;
+}

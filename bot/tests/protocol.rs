@@ -1,0 +1,241 @@
+//! Protocol behaviour against the in-process arena: decline reasons, illegal moves, stream
+//! reconnects, resign/abort, chat echo, errors.
+
+mod common;
+
+use std::time::Duration;
+
+use bot::api::types::{Event, GameEvent};
+
+async fn next_event(stream: &mut bot::api::client::TypedStream<Event>) -> Event {
+    tokio::time::timeout(Duration::from_secs(5), stream.next())
+        .await
+        .expect("event in time")
+        .expect("stream ok")
+        .expect("stream open")
+}
+
+async fn declined_reason(stream: &mut bot::api::client::TypedStream<Event>) -> String {
+    loop {
+        if let Event::ChallengeDeclined { challenge } = next_event(stream).await {
+            return challenge.decline_reason_key.expect("reason key");
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn challenges_declined_by_filter_get_the_right_reason() {
+    let arena = common::arena().await;
+    let mut config = common::config(&arena, "persian-princess", common::temp_dir("decline"));
+    config.challenge.modes = vec!["casual".into()];
+    config.challenge.min_base_s = 60;
+    config.challenge.accept_bot = false;
+    let beta = common::start_bot(config, "beta-token").await;
+    common::wait_event_streams(&arena, "beta", 1).await;
+
+    let human = common::client(&arena, "human-token");
+    let mut events = human.stream_events().await.expect("event stream");
+    let cases = [
+        (common::request("standard", Some((180, 2)), false, "random"), "variant"),
+        (
+            common::request("persian-princess", Some((180, 2)), true, "random"),
+            "casual",
+        ),
+        (
+            common::request("persian-princess", Some((30, 0)), false, "random"),
+            "toofast",
+        ),
+    ];
+    for (req, expected) in cases {
+        human.create_challenge("Beta", &req).await.expect("challenge created");
+        assert_eq!(declined_reason(&mut events).await, expected);
+    }
+    // A bot challenger is refused with noBot.
+    let alpha = common::client(&arena, "alpha-token");
+    let mut alpha_events = alpha.stream_events().await.expect("event stream");
+    alpha
+        .create_challenge(
+            "beta",
+            &common::request("persian-princess", Some((180, 2)), false, "white"),
+        )
+        .await
+        .expect("challenge created");
+    assert_eq!(declined_reason(&mut alpha_events).await, "nobot");
+    beta.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn illegal_and_out_of_turn_moves_get_400() {
+    let arena = common::arena().await;
+    let alpha = common::client(&arena, "alpha-token");
+    let beta = common::client(&arena, "beta-token");
+    let ch = alpha
+        .create_challenge(
+            "beta",
+            &common::request("persian-princess", Some((300, 0)), false, "white"),
+        )
+        .await
+        .expect("challenge");
+    beta.accept_challenge(&ch.id).await.expect("accepted");
+    let mut stream = alpha.stream_game(&ch.id).await.expect("game stream");
+    let first = stream.next().await.expect("ok").expect("gameFull");
+    assert!(matches!(first, GameEvent::GameFull(_)));
+
+    for bad in ["a1a9", "zz", "0000"] {
+        let err = alpha.make_move(&ch.id, bad, false).await.expect_err("refused");
+        assert_eq!(err.status(), Some(400), "{bad}: {err}");
+    }
+    // Raw check of the Lichess error shape.
+    let resp = reqwest::Client::new()
+        .post(format!("{}/api/bot/game/{}/move/e1e9", arena.url(), ch.id))
+        .bearer_auth("alpha-token")
+        .send()
+        .await
+        .expect("sent");
+    assert_eq!(resp.status().as_u16(), 400);
+    let body: serde_json::Value = resp.json().await.expect("json");
+    assert!(body["error"].as_str().is_some_and(|e| !e.is_empty()), "{body}");
+    // Not Beta's turn; unknown game; bad token.
+    let legal = {
+        let v: engine::rules::Variant = "persian-princess".parse().expect("variant");
+        let pos = engine::rules::Position::startpos(v);
+        let m = pos.legal_moves().iter().copied().next().expect("a move");
+        pos.uci(m)
+    };
+    assert_eq!(
+        beta.make_move(&ch.id, &legal, false)
+            .await
+            .expect_err("not your turn")
+            .status(),
+        Some(400)
+    );
+    assert_eq!(
+        alpha
+            .make_move("nosuchgm", &legal, false)
+            .await
+            .expect_err("no game")
+            .status(),
+        Some(404)
+    );
+    let nobody = common::client(&arena, "wrong-token");
+    assert_eq!(nobody.account().await.expect_err("bad token").status(), Some(401));
+    // A legal move is echoed as a gameState; resign before both moved aborts.
+    alpha.make_move(&ch.id, &legal, false).await.expect("legal move");
+    loop {
+        match stream.next().await.expect("ok").expect("open") {
+            GameEvent::GameState(s) => {
+                assert_eq!(s.moves, legal);
+                break;
+            }
+            _ => continue,
+        }
+    }
+    alpha.chat(&ch.id, "player", "hello").await.expect("chat");
+    match stream.next().await.expect("ok").expect("open") {
+        GameEvent::ChatLine { username, text, .. } => {
+            assert_eq!((username.as_str(), text.as_str()), ("Alpha", "hello"))
+        }
+        other => panic!("expected the chat echo, got {other:?}"),
+    }
+    beta.resign(&ch.id).await.expect("resign");
+    let end = stream.next().await.expect("ok").expect("final state");
+    match end {
+        GameEvent::GameState(s) => assert_eq!(s.status, "aborted"),
+        other => panic!("expected the final state, got {other:?}"),
+    }
+    assert!(
+        stream.next().await.expect("ok").is_none(),
+        "stream closes after the end"
+    );
+    assert_eq!(alpha.abort(&ch.id).await.expect_err("over").status(), Some(400));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn event_stream_reconnect_does_not_handle_a_game_twice() {
+    let arena = common::arena().await;
+    let dir = common::temp_dir("reconnect");
+    let variant = "celtic-citadel";
+    let mut alpha = common::start_bot(common::config(&arena, variant, dir.join("a")), "alpha-token").await;
+    let mut beta = common::start_bot(common::config(&arena, variant, dir.join("b")), "beta-token").await;
+    common::wait_event_streams(&arena, "alpha", 1).await;
+    common::wait_event_streams(&arena, "beta", 1).await;
+    let mut log = arena.subscribe();
+    let client = common::client(&arena, "alpha-token");
+    let ch = client
+        .create_challenge("beta", &common::request(variant, Some((120, 1)), false, "white"))
+        .await
+        .expect("challenge");
+    // Drop every event stream a few plies in, and a game stream too; the bots reconnect and the
+    // arena replays the running game's gameStart.
+    let mut dropped = false;
+    while !dropped {
+        if let Ok(bot::arena::ArenaLog::Moved { ply, .. }) = log.recv().await {
+            if ply >= 4 {
+                arena.drop_event_streams();
+                arena.drop_game_streams(&ch.id);
+                dropped = true;
+            }
+        }
+    }
+    common::wait_event_streams(&arena, "alpha", 2).await;
+    common::wait_event_streams(&arena, "beta", 2).await;
+    let a = alpha.next_report(Duration::from_secs(40)).await;
+    let b = beta.next_report(Duration::from_secs(40)).await;
+    assert_eq!(a.id, ch.id);
+    assert_eq!(b.id, ch.id);
+    // One game task per bot: no second report, and each bot opened the game stream once plus
+    // once per drop.
+    assert!(tokio::time::timeout(Duration::from_millis(300), alpha.reports.recv())
+        .await
+        .is_err());
+    let stats = arena.stats();
+    for user in ["alpha", "beta"] {
+        let opens = stats
+            .game_stream_opens
+            .get(&(ch.id.clone(), user.to_string()))
+            .copied()
+            .unwrap_or(0);
+        assert_eq!(opens, 2, "{user} game stream opens");
+    }
+    assert_eq!(stats.refused_moves, 0, "no move was sent twice");
+    alpha.stop().await;
+    beta.stop().await;
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn flag_fall_ends_the_game_outoftime() {
+    let arena = common::arena().await;
+    let alpha = common::client(&arena, "alpha-token");
+    let beta = common::client(&arena, "beta-token");
+    let ch = alpha
+        .create_challenge(
+            "beta",
+            &common::request("persian-princess", Some((1, 0)), false, "white"),
+        )
+        .await
+        .expect("challenge");
+    beta.accept_challenge(&ch.id).await.expect("accepted");
+    let mut stream = alpha.stream_game(&ch.id).await.expect("stream");
+    let v: engine::rules::Variant = "persian-princess".parse().expect("variant");
+    let mut pos = engine::rules::Position::startpos(v);
+    for client in [&alpha, &beta] {
+        let m = pos.legal_moves().iter().copied().next().expect("a move");
+        let uci = pos.uci(m);
+        client.make_move(&ch.id, &uci, false).await.expect("move");
+        pos.play_unchecked(m);
+    }
+    // White's clock runs now (1 s); nobody moves.
+    let status = tokio::time::timeout(Duration::from_secs(5), async {
+        loop {
+            if let Some(GameEvent::GameState(s)) = stream.next().await.expect("ok") {
+                if !s.is_running() {
+                    return (s.status, s.winner, s.wtime);
+                }
+            }
+        }
+    })
+    .await
+    .expect("flag in time");
+    assert_eq!(status, ("outoftime".to_string(), Some("black".to_string()), 0));
+}
