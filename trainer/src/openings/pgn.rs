@@ -2,16 +2,19 @@
 //!
 //! The engine's PGN reader (`engine::rules::notation::pgn`) checks whole games and drops the
 //! comments after moves. Opening statistics need the comments (engine scores) and only the first
-//! plies, so this module splits PGN text into games itself, with the same rules as the engine's
-//! reader (tags, `{...}` and `;` comments, nested `(...)` variations skipped, `$n` glyphs, move
-//! numbers, `%` escape lines, a result or a tag after moves ends a game), and keeps for each game
-//! its tags, its first SAN moves, the comment after each of them and its result. SAN moves are
+//! plies, so this module splits PGN text into games itself, on the engine's PGN lexer
+//! ([`Lexer`]: the same tags, comments, variations, glyphs and move numbers), with the same rule
+//! that a result or a tag after moves ends a game, and keeps for each game its tags, its first
+//! SAN moves, the comment after each of them and its result. SAN moves are
 //! resolved against the position with the engine's SAN reader ([`Position::parse_san`]), which
 //! makes both readers accept the same moves.
 
 use std::collections::HashMap;
 
-use engine::rules::{Color, Move, Position, SanError, Variant};
+use engine::rules::{
+    notation::pgn::{Lexer, PgnError, Token},
+    Color, Move, Position, SanError, Variant,
+};
 
 /// The results a game can end with.
 const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
@@ -95,14 +98,22 @@ pub struct SyntaxError {
     pub message: String,
 }
 
+impl From<PgnError> for SyntaxError {
+    fn from(e: PgnError) -> SyntaxError {
+        match e {
+            PgnError::Syntax { line, message } => SyntaxError { line, message },
+            other => SyntaxError {
+                line: 0,
+                message: other.to_string(),
+            },
+        }
+    }
+}
+
 /// Splits PGN text into games, keeping at most `max_plies` moves of each. On a syntax error the
 /// games before it are returned with the error.
 pub fn split_games(text: &str, max_plies: usize) -> (Vec<RawGame>, Option<SyntaxError>) {
-    let mut s = Scanner {
-        text: text.as_bytes(),
-        at: 0,
-        line: 1,
-    };
+    let mut s = Lexer::new(text);
     let mut games = Vec::new();
     let mut current: Option<RawGame> = None;
     let mut in_movetext = false;
@@ -111,9 +122,9 @@ pub fn split_games(text: &str, max_plies: usize) -> (Vec<RawGame>, Option<Syntax
             Ok(Some(t)) => t,
             Ok(None) => break,
             // The game cut by the error is not complete: it is left out.
-            Err(e) => return (games, Some(e)),
+            Err(e) => return (games, Some(SyntaxError::from(e))),
         };
-        let line = s.line;
+        let line = s.line();
         match token {
             Token::Tag(name, value) => {
                 if in_movetext {
@@ -160,187 +171,6 @@ pub fn split_games(text: &str, max_plies: usize) -> (Vec<RawGame>, Option<Syntax
         games.push(g);
     }
     (games, None)
-}
-
-enum Token {
-    Tag(String, String),
-    Result(String),
-    Comment(String),
-    San(String),
-}
-
-struct Scanner<'a> {
-    text: &'a [u8],
-    at: usize,
-    line: usize,
-}
-
-impl Scanner<'_> {
-    fn peek(&self) -> Option<u8> {
-        self.text.get(self.at).copied()
-    }
-
-    fn bump(&mut self) -> Option<u8> {
-        let c = self.peek()?;
-        self.at += 1;
-        if c == b'\n' {
-            self.line += 1;
-        }
-        Some(c)
-    }
-
-    fn error(&self, line: usize, message: impl Into<String>) -> SyntaxError {
-        SyntaxError {
-            line,
-            message: message.into(),
-        }
-    }
-
-    fn at_line_start(&self) -> bool {
-        self.at == 0 || self.text.get(self.at - 1) == Some(&b'\n')
-    }
-
-    fn skip_to_line_end(&mut self) {
-        while self.peek().is_some_and(|c| c != b'\n') {
-            self.bump();
-        }
-    }
-
-    fn skip_blanks(&mut self) {
-        while self.peek().is_some_and(|c| c == b' ' || c == b'\t') {
-            self.bump();
-        }
-    }
-
-    /// A `{...}` comment; the `{` is consumed.
-    fn comment(&mut self) -> Result<String, SyntaxError> {
-        let start_line = self.line;
-        let from = self.at;
-        loop {
-            match self.bump() {
-                Some(b'}') => return Ok(String::from_utf8_lossy(&self.text[from..self.at - 1]).into_owned()),
-                Some(_) => {}
-                None => return Err(self.error(start_line, "unterminated comment '{'")),
-            }
-        }
-    }
-
-    /// Skips a `(...)` variation with what it holds; the `(` is consumed.
-    fn variation(&mut self) -> Result<(), SyntaxError> {
-        let start_line = self.line;
-        let mut depth = 1;
-        while depth > 0 {
-            match self.bump() {
-                Some(b'(') => depth += 1,
-                Some(b')') => depth -= 1,
-                Some(b'{') => {
-                    self.comment()?;
-                }
-                Some(b';') => self.skip_to_line_end(),
-                Some(_) => {}
-                None => return Err(self.error(start_line, "unterminated variation '('")),
-            }
-        }
-        Ok(())
-    }
-
-    /// A tag pair; the `[` is consumed.
-    fn tag(&mut self) -> Result<Token, SyntaxError> {
-        self.skip_blanks();
-        let from = self.at;
-        while self.peek().is_some_and(|c| c.is_ascii_alphanumeric() || c == b'_') {
-            self.bump();
-        }
-        let name = String::from_utf8_lossy(&self.text[from..self.at]).into_owned();
-        if name.is_empty() {
-            return Err(self.error(self.line, "tag without a name"));
-        }
-        self.skip_blanks();
-        if self.bump() != Some(b'"') {
-            return Err(self.error(self.line, format!("tag {name}: the value must be a quoted string")));
-        }
-        let mut value = Vec::new();
-        loop {
-            match self.bump() {
-                Some(b'\\') => match self.bump() {
-                    Some(c) => value.push(c),
-                    None => return Err(self.error(self.line, format!("tag {name}: unterminated value"))),
-                },
-                Some(b'"') => break,
-                Some(b'\n') | None => return Err(self.error(self.line, format!("tag {name}: unterminated value"))),
-                Some(c) => value.push(c),
-            }
-        }
-        self.skip_blanks();
-        if self.bump() != Some(b']') {
-            return Err(self.error(self.line, format!("tag {name}: missing ']'")));
-        }
-        Ok(Token::Tag(name, String::from_utf8_lossy(&value).into_owned()))
-    }
-
-    fn next_token(&mut self) -> Result<Option<Token>, SyntaxError> {
-        loop {
-            let Some(c) = self.peek() else { return Ok(None) };
-            if c == b'%' && self.at_line_start() {
-                self.skip_to_line_end();
-                continue;
-            }
-            match c {
-                c if c.is_ascii_whitespace() => {
-                    self.bump();
-                }
-                b'[' => {
-                    self.bump();
-                    return self.tag().map(Some);
-                }
-                b'{' => {
-                    self.bump();
-                    return self.comment().map(|c| Some(Token::Comment(c)));
-                }
-                b';' => self.skip_to_line_end(),
-                b'(' => {
-                    self.bump();
-                    self.variation()?;
-                }
-                b')' | b'}' | b']' => return Err(self.error(self.line, format!("unexpected '{}'", c as char))),
-                _ => {
-                    let from = self.at;
-                    while self
-                        .peek()
-                        .is_some_and(|c| !c.is_ascii_whitespace() && !b"[]{}();".contains(&c))
-                    {
-                        self.bump();
-                    }
-                    let word = String::from_utf8_lossy(&self.text[from..self.at]).into_owned();
-                    if let Some(t) = classify(&word) {
-                        return Ok(Some(t));
-                    }
-                }
-            }
-        }
-    }
-}
-
-/// A word of movetext as a token; `None` for what is skipped (move numbers, glyphs).
-fn classify(word: &str) -> Option<Token> {
-    if RESULTS.contains(&word) {
-        return Some(Token::Result(word.to_string()));
-    }
-    if word.starts_with('$') {
-        return None;
-    }
-    // Move numbers: "12." "12..." "12" or glued to the move: "12.e5".
-    let rest = word.trim_start_matches(|c: char| c.is_ascii_digit());
-    let rest = if rest.len() < word.len() && (rest.is_empty() || rest.starts_with('.')) {
-        rest.trim_start_matches('.')
-    } else {
-        word
-    };
-    let rest = rest.trim_start_matches('.');
-    if rest.is_empty() {
-        return None;
-    }
-    Some(Token::San(rest.to_string()))
 }
 
 /// Whose point of view the plain scores in comments (`{+0.35/12}`, `{+35}`) give.

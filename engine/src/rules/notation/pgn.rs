@@ -227,11 +227,7 @@ pub enum PgnError {
 
 /// Reads every game of a PGN text. Games without a `Variant` tag are of `fallback`.
 pub fn read_games(text: &str, fallback: Variant) -> Result<Vec<PgnGame>, PgnError> {
-    let mut reader = Reader {
-        text: text.as_bytes(),
-        at: 0,
-        line: 1,
-    };
+    let mut reader = Lexer::new(text);
     let mut games = Vec::new();
     let mut current: Option<Builder> = None;
     while let Some(token) = reader.next_token()? {
@@ -367,20 +363,44 @@ impl Builder {
     }
 }
 
-enum Token {
+/// A lexical token of PGN text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Token {
+    /// A tag pair `[Name "value"]`.
     Tag(String, String),
+    /// A game result (`1-0`, `0-1`, `1/2-1/2`, `*`).
     Result(String),
+    /// A `{...}` comment (whitespace collapsed).
     Comment(String),
+    /// A move in SAN, move numbers stripped.
     San(String),
 }
 
-struct Reader<'a> {
+/// Splits PGN text into tokens: tag pairs, SAN moves, comments and results. Move numbers,
+/// numeric annotation glyphs, `;` comments, `%` escape lines and variations are skipped.
+pub struct Lexer<'a> {
     text: &'a [u8],
     at: usize,
     line: usize,
 }
 
-impl Reader<'_> {
+impl<'a> Lexer<'a> {
+    /// A lexer over `text`.
+    pub fn new(text: &'a str) -> Lexer<'a> {
+        Lexer {
+            text: text.as_bytes(),
+            at: 0,
+            line: 1,
+        }
+    }
+
+    /// The 1-based line the lexer has reached.
+    pub fn line(&self) -> usize {
+        self.line
+    }
+}
+
+impl Lexer<'_> {
     fn peek(&self) -> Option<u8> {
         self.text.get(self.at).copied()
     }
@@ -501,7 +521,8 @@ impl Reader<'_> {
         Ok(Token::Tag(name, String::from_utf8_lossy(&value).into_owned()))
     }
 
-    fn next_token(&mut self) -> Result<Option<Token>, PgnError> {
+    /// The next token, `None` at the end of the text.
+    pub fn next_token(&mut self) -> Result<Option<Token>, PgnError> {
         loop {
             let Some(c) = self.peek() else { return Ok(None) };
             if c == b'%' && self.at_line_start() {
