@@ -53,6 +53,23 @@ impl Score {
     }
 }
 
+impl Score {
+    /// Centipawns from White's point of view, with mates beyond every centipawn threshold
+    /// (a mate in n for White is 100,000 - n); `turn` is the side the score belongs to.
+    pub fn white_cp(self, turn: crate::rules::Color) -> i32 {
+        let own = match self {
+            Score::Cp(c) => c,
+            Score::Mate(m) if m > 0 => 100_000 - m,
+            Score::Mate(m) => -100_000 - m,
+        };
+        if turn == crate::rules::Color::White {
+            own
+        } else {
+            -own
+        }
+    }
+}
+
 impl std::fmt::Display for Score {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {

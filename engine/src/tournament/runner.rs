@@ -21,7 +21,6 @@ use super::{
 use crate::{
     engine::Engine,
     rules::{game::Game, notation::pgn::PgnGame, Color, Move, Outcome, Variant},
-    search::Score,
 };
 
 /// Plies after which a game is adjudicated a draw when none is given.
@@ -147,20 +146,6 @@ impl Termination {
             Termination::MaxPlies(_) | Termination::Resign | Termination::DrawScore => "adjudication",
             Termination::IllegalMove { .. } => "rules infraction",
         }
-    }
-}
-
-/// A score in centipawns from White's point of view; mates are beyond every threshold.
-fn white_cp(score: Score, turn: Color) -> i32 {
-    let own = match score {
-        Score::Cp(c) => c,
-        Score::Mate(m) if m > 0 => 100_000 - m,
-        Score::Mate(m) => -100_000 - m,
-    };
-    if turn == Color::White {
-        own
-    } else {
-        -own
     }
 }
 
@@ -313,7 +298,7 @@ pub fn play_game(
         if game.outcome().is_some() {
             continue;
         }
-        if let Some((result, termination)) = adjudicator.record(ply, white_cp(result.score, turn)) {
+        if let Some((result, termination)) = adjudicator.record(ply, result.score.white_cp(turn)) {
             return Some(finish(game, result, termination));
         }
     }
@@ -783,6 +768,7 @@ pub fn run_match(config: &MatchConfig, on_game: &mut dyn FnMut(&GameRecord, Wdl)
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::Score;
 
     fn rules(resign: Option<(i32, usize)>, draw: Option<(i32, usize, usize)>) -> Adjudication {
         Adjudication {
@@ -833,10 +819,10 @@ mod tests {
 
     #[test]
     fn white_view_of_scores() {
-        assert_eq!(white_cp(Score::Cp(30), Color::White), 30);
-        assert_eq!(white_cp(Score::Cp(30), Color::Black), -30);
-        assert!(white_cp(Score::Mate(3), Color::Black) < -90_000);
-        assert!(white_cp(Score::Mate(-2), Color::Black) > 90_000);
+        assert_eq!(Score::Cp(30).white_cp(Color::White), 30);
+        assert_eq!(Score::Cp(30).white_cp(Color::Black), -30);
+        assert!(Score::Mate(3).white_cp(Color::Black) < -90_000);
+        assert!(Score::Mate(-2).white_cp(Color::Black) > 90_000);
     }
 
     #[test]

@@ -229,20 +229,6 @@ pub struct PlayedGame {
     pub skipped: Skipped,
 }
 
-/// A score in centipawns from White's view, mates beyond every threshold.
-fn white_cp(score: Score, turn: Color) -> i32 {
-    let own = match score {
-        Score::Cp(c) => c,
-        Score::Mate(m) if m > 0 => 100_000 - m,
-        Score::Mate(m) => -100_000 - m,
-    };
-    if turn == Color::White {
-        own
-    } else {
-        -own
-    }
-}
-
 /// What the search said about one position of the game.
 struct Searched {
     score: Score,
@@ -328,7 +314,7 @@ pub fn play(engine: &mut Engine, opening: &Opening, id: u32, settings: &GameSett
         if game.outcome().is_some() {
             continue;
         }
-        if let Some(end) = adjudicator.record(ply, white_cp(result.score, turn)) {
+        if let Some(end) = adjudicator.record(ply, result.score.white_cp(turn)) {
             break end;
         }
     };
@@ -442,20 +428,7 @@ fn write_pgn(
         }
     }
     tokens.push(winner.pgn().to_string());
-    let mut line = String::new();
-    for t in tokens {
-        if !line.is_empty() && line.len() + 1 + t.len() > 80 {
-            out.push_str(&line);
-            out.push('\n');
-            line.clear();
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(&t);
-    }
-    out.push_str(&line);
-    out.push_str("\n\n");
+    out.push_str(&engine::rules::notation::pgn::wrap_movetext(&tokens));
     out
 }
 

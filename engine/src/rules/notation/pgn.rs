@@ -160,6 +160,14 @@ pub fn write_game(game: &PgnGame) -> String {
         }
     }
     tokens.push(game.result.clone());
+    out.push_str(&wrap_movetext(&tokens));
+    out
+}
+
+/// Joins movetext tokens (move numbers, moves, comments, the result) with single spaces into
+/// lines of at most [`LINE_WIDTH`] characters, and ends the game with a blank line.
+pub fn wrap_movetext(tokens: &[String]) -> String {
+    let mut out = String::new();
     let mut line = String::new();
     for t in tokens {
         if !line.is_empty() && line.len() + 1 + t.len() > LINE_WIDTH {
@@ -170,7 +178,7 @@ pub fn write_game(game: &PgnGame) -> String {
         if !line.is_empty() {
             line.push(' ');
         }
-        line.push_str(&t);
+        line.push_str(t);
     }
     out.push_str(&line);
     out.push_str("\n\n");
