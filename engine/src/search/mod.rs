@@ -717,13 +717,7 @@ impl Searcher {
         if let Some(e) = entry {
             tt_move = e.mv;
             if !pv_node && e.depth >= depth {
-                let s = score_from_tt(e.score, ply);
-                let hit = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                };
-                if hit {
+                if let Some(s) = tt_cutoff(&e, ply, alpha, beta) {
                     return s;
                 }
             }
@@ -946,16 +940,8 @@ impl Searcher {
         }
         let in_check = pos.in_check();
         let entry = self.tt.probe(pos.hash());
-        if let Some(e) = entry {
-            let s = score_from_tt(e.score, ply);
-            let hit = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => s >= beta,
-                Bound::Upper => s <= alpha,
-            };
-            if hit {
-                return s;
-            }
+        if let Some(s) = entry.as_ref().and_then(|e| tt_cutoff(e, ply, alpha, beta)) {
+            return s;
         }
         let mut best;
         let stand_pat;
@@ -1075,6 +1061,18 @@ fn max_gain(pos: &Position) -> i32 {
 #[inline(always)]
 fn eval_key(pos: &Position) -> u64 {
     pos.hash() ^ (pos.variant().code() as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+}
+
+/// The stored score when it decides the node for the window `alpha..beta`.
+#[inline]
+fn tt_cutoff(e: &tt::Entry, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
+    let s = score_from_tt(e.score, ply);
+    let hit = match e.bound {
+        Bound::Exact => true,
+        Bound::Lower => s >= beta,
+        Bound::Upper => s <= alpha,
+    };
+    hit.then_some(s)
 }
 
 fn score_to_tt(s: i32, ply: usize) -> i32 {
