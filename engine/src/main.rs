@@ -9,7 +9,7 @@ use engine::{
     rules::{perft, Color, Position, Variant},
 };
 
-/// Persian Chess engine: rules, perft and board display for Celtic Citadel, Persian Princess,
+/// Persian Chess engine: rules, search, UCI, analysis and matches for Celtic Citadel, Persian Princess,
 /// Egyptian Eye, Oriental Omega and chess.
 #[derive(Parser)]
 #[command(
