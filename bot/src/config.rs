@@ -23,6 +23,8 @@ pub struct Config {
     pub games: GamesConfig,
     /// Timeouts, retries, backoff.
     pub network: NetworkConfig,
+    /// Resign, draw offers and answers, first-move abort.
+    pub decisions: DecisionsConfig,
     /// Extra server variant key -> engine variant id mappings.
     pub variants: BTreeMap<String, String>,
 }
@@ -196,6 +198,42 @@ impl Default for NetworkConfig {
     }
 }
 
+/// `[decisions]`: when to resign, offer or accept a draw, and abort. Scores are centipawns
+/// from our side, as our last searches returned them (a mate counts as +/-30000).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct DecisionsConfig {
+    /// Resign when our score is at or below this (cp, negative) ... (0: never resign).
+    pub resign_score: i32,
+    /// ... for this many consecutive own moves.
+    pub resign_moves: usize,
+    /// Offer a draw when |score| is at most this (cp) ...
+    pub offer_draw_score: i32,
+    /// ... for this many consecutive own moves (0: never offer) ...
+    pub offer_draw_moves: usize,
+    /// ... and at least this many plies have been played.
+    pub offer_draw_after_ply: usize,
+    /// Accept an opponent's draw offer when our latest score is at most this (cp).
+    pub accept_draw_score: i32,
+    /// Abort when the opponent has not made its first move within this many seconds, while the
+    /// game can still be aborted (0: never).
+    pub abort_first_move_seconds: u64,
+}
+
+impl Default for DecisionsConfig {
+    fn default() -> DecisionsConfig {
+        DecisionsConfig {
+            resign_score: -1000,
+            resign_moves: 3,
+            offer_draw_score: 10,
+            offer_draw_moves: 10,
+            offer_draw_after_ply: 80,
+            accept_draw_score: 0,
+            abort_first_move_seconds: 60,
+        }
+    }
+}
+
 const SPEEDS: [&str; 6] = ["ultraBullet", "bullet", "blitz", "rapid", "classical", "correspondence"];
 
 impl Config {
@@ -250,6 +288,21 @@ impl Config {
         anyhow::ensure!(
             self.network.max_attempts >= 1,
             "network.max_attempts must be at least 1"
+        );
+        let d = &self.decisions;
+        anyhow::ensure!(
+            d.resign_score <= 0,
+            "decisions.resign_score must be negative (or 0: never), got {}",
+            d.resign_score
+        );
+        anyhow::ensure!(
+            d.resign_score == 0 || d.resign_moves >= 1,
+            "decisions.resign_moves must be at least 1"
+        );
+        anyhow::ensure!(
+            d.offer_draw_score >= 0,
+            "decisions.offer_draw_score is an absolute value and must not be negative, got {}",
+            d.offer_draw_score
         );
         Ok(())
     }
@@ -306,5 +359,22 @@ mod tests {
         assert!(Config::parse("[challenge]\nvariants = [\"atomic\"]\n").is_err());
         assert!(Config::parse("[challenge]\nspeeds = [\"fast\"]\n").is_err());
         assert!(Config::parse("[server]\nurl = \"ftp://x\"\n").is_err());
+    }
+
+    #[test]
+    fn decisions_section() {
+        let d = Config::parse("").expect("valid").decisions;
+        assert_eq!((d.resign_score, d.resign_moves), (-1000, 3));
+        assert_eq!(
+            (d.offer_draw_score, d.offer_draw_moves, d.offer_draw_after_ply),
+            (10, 10, 80)
+        );
+        assert_eq!((d.accept_draw_score, d.abort_first_move_seconds), (0, 60));
+        let c = Config::parse("[decisions]\nresign_score = 0\nabort_first_move_seconds = 5\n").expect("valid");
+        assert_eq!((c.decisions.resign_score, c.decisions.abort_first_move_seconds), (0, 5));
+        assert!(Config::parse("[decisions]\nresign = 1\n").is_err(), "unknown key");
+        assert!(Config::parse("[decisions]\nresign_score = 300\n").is_err());
+        assert!(Config::parse("[decisions]\nresign_moves = 0\n").is_err());
+        assert!(Config::parse("[decisions]\noffer_draw_score = -5\n").is_err());
     }
 }

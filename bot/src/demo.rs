@@ -106,6 +106,7 @@ pub async fn run(options: DemoOptions) -> anyhow::Result<DemoSummary> {
         clock: Some(options.clock),
         rated: false,
         color: "white".into(),
+        fen: None,
     };
     let ch = client
         .create_challenge("Beta", &request)

@@ -13,6 +13,7 @@ use crate::{
         ApiError, Client,
     },
     config::Config,
+    decisions::{score_cp, Decisions},
     pgn,
     player::{MoveClock, Player},
     variants,
@@ -62,10 +63,17 @@ struct GameTask {
     greeted: bool,
     claim: Option<JoinHandle<()>>,
     last: Option<GameState>,
+    /// Our search scores and the resign/draw rules.
+    decisions: Decisions,
+    /// The move list at which we last answered a draw offer.
+    answered_offer: Option<String>,
+    /// The first-move abort timer, with the move list it was started at.
+    abort_timer: Option<(String, JoinHandle<()>)>,
 }
 
 /// Plays game `id` to its end.
 pub async fn run(ctx: Arc<GameContext>, id: String) -> anyhow::Result<GameReport> {
+    let decisions = Decisions::new(&ctx.config.decisions);
     let mut task = GameTask {
         ctx,
         id,
@@ -74,10 +82,16 @@ pub async fn run(ctx: Arc<GameContext>, id: String) -> anyhow::Result<GameReport
         greeted: false,
         claim: None,
         last: None,
+        decisions,
+        answered_offer: None,
+        abort_timer: None,
     };
     let result = task.play().await;
     if let Some(c) = task.claim.take() {
         c.abort();
+    }
+    if let Some((_, t)) = task.abort_timer.take() {
+        t.abort();
     }
     result
 }
@@ -192,21 +206,34 @@ impl GameTask {
     async fn on_state(&mut self, state: GameState) -> Option<GameReport> {
         self.last = Some(state.clone());
         if !state.is_running() {
+            if let Some((_, t)) = self.abort_timer.take() {
+                t.abort();
+            }
             return Some(self.finish(&state).await);
         }
         let setup = self.setup.as_ref()?;
-        if self.handled.as_deref() == Some(state.moves.as_str()) {
-            return None; // only an offer changed
-        }
         let moves = state.move_list();
         let turn = if moves.len() % 2 == 0 {
             setup.start.turn()
         } else {
             !setup.start.turn()
         };
-        if turn != setup.color {
+        let color = setup.color;
+        let offered = match color {
+            Color::White => state.bdraw,
+            Color::Black => state.wdraw,
+        };
+        self.watch_first_move(moves.len(), turn != color, &state.moves);
+        let handled = self.handled.as_deref() == Some(state.moves.as_str());
+        if turn != color || handled {
+            // Nothing to search. An offer made on the opponent's turn is answered now; one
+            // seen again after we moved in this position is stale (our move declined it).
+            if offered && turn != color {
+                self.answer_offer(&state.moves).await;
+            }
             return None;
         }
+        let setup = self.setup.as_ref()?;
         self.handled = Some(state.moves.clone());
         let clock = setup.clock.then_some(match setup.color {
             Color::White => MoveClock {
@@ -224,9 +251,27 @@ impl GameTask {
             self.greeted = true;
             self.say(&self.ctx.config.games.greeting.clone()).await;
         }
+        let plies = moves.len();
         match player.choose(initial_fen, moves, clock).await {
-            Ok(uci) => {
-                if let Err(e) = self.ctx.client.make_move(&self.id, &uci, false).await {
+            Ok(choice) => {
+                let uci = choice.uci;
+                self.decisions.record(score_cp(choice.score));
+                // An offer that came with the opponent's move is answered with the fresh score.
+                if offered && self.answer_offer(&state.moves).await {
+                    return None; // accepted: the next state ends the game
+                }
+                if self.decisions.should_resign(plies) {
+                    tracing::info!("game {}: resigning (score {:?})", self.id, self.decisions.latest());
+                    match self.ctx.client.resign(&self.id).await {
+                        Ok(()) => return None,
+                        Err(e) => tracing::warn!("game {}: resign refused: {e}; playing on", self.id),
+                    }
+                }
+                let offer = !offered && self.decisions.should_offer_draw(plies);
+                if offer {
+                    tracing::info!("game {}: offering a draw with {uci}", self.id);
+                }
+                if let Err(e) = self.ctx.client.make_move(&self.id, &uci, offer).await {
                     // A 400 means the game moved on (or ended): the next state tells.
                     tracing::warn!("game {}: move {uci} refused: {e}", self.id);
                 }
@@ -234,6 +279,53 @@ impl GameTask {
             Err(e) => tracing::error!("game {}: no move: {e}", self.id),
         }
         None
+    }
+
+    /// Accepts or declines the opponent's draw offer by our latest score, once per move list.
+    /// Returns whether we accepted (and the server took it).
+    async fn answer_offer(&mut self, moves: &str) -> bool {
+        if self.answered_offer.as_deref() == Some(moves) {
+            return false;
+        }
+        self.answered_offer = Some(moves.to_string());
+        let accept = self.decisions.accept_draw();
+        tracing::info!(
+            "game {}: {} the draw offer (score {:?})",
+            self.id,
+            if accept { "accepting" } else { "declining" },
+            self.decisions.latest()
+        );
+        match self.ctx.client.draw(&self.id, accept).await {
+            Ok(()) => accept,
+            Err(e) => {
+                tracing::info!("game {}: draw answer refused: {e}", self.id);
+                false
+            }
+        }
+    }
+
+    /// Keeps the first-move abort timer: running while the game is abortable (fewer than two
+    /// plies) and the opponent is to move, restarted when the move list changes.
+    fn watch_first_move(&mut self, plies: usize, opponent_to_move: bool, moves: &str) {
+        let secs = self.ctx.config.decisions.abort_first_move_seconds;
+        let wanted = secs > 0 && plies < 2 && opponent_to_move;
+        if wanted && self.abort_timer.as_ref().is_some_and(|(k, _)| k == moves) {
+            return;
+        }
+        if let Some((_, t)) = self.abort_timer.take() {
+            t.abort();
+        }
+        if wanted {
+            let (client, id) = (self.ctx.client.clone(), self.id.clone());
+            let timer = tokio::spawn(async move {
+                tokio::time::sleep(Duration::from_secs(secs)).await;
+                tracing::info!("game {id}: the opponent did not move within {secs} s; aborting");
+                if let Err(e) = client.abort(&id).await {
+                    tracing::info!("game {id}: abort refused: {e}");
+                }
+            });
+            self.abort_timer = Some((moves.to_string(), timer));
+        }
     }
 
     async fn say(&self, text: &str) {

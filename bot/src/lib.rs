@@ -10,6 +10,7 @@ pub mod api;
 pub mod arena;
 pub mod challenge;
 pub mod config;
+pub mod decisions;
 pub mod demo;
 pub mod events;
 pub mod game;

@@ -8,7 +8,7 @@ use engine::{
     rules::Variant,
     search::{
         time::{budget, fixed, Clock},
-        Limits,
+        Limits, Score,
     },
 };
 
@@ -35,6 +35,15 @@ pub struct MoveClock {
     pub time_ms: i64,
     /// Our increment.
     pub inc_ms: i64,
+}
+
+/// The outcome of one search.
+#[derive(Clone, Debug)]
+pub struct Choice {
+    /// The move, UCI.
+    pub uci: String,
+    /// Its score, from our side.
+    pub score: Score,
 }
 
 /// An engine playing one game.
@@ -90,13 +99,13 @@ impl Player {
     }
 
     /// Searches the position after `moves` from `initial_fen` (None: start position) and
-    /// returns the best move in UCI.
+    /// returns the best move in UCI with its score.
     pub async fn choose(
         &self,
         initial_fen: Option<String>,
         moves: Vec<String>,
         clock: Option<MoveClock>,
-    ) -> Result<String, PlayerError> {
+    ) -> Result<Choice, PlayerError> {
         let engine = self.engine.clone();
         let limits = self.limits(clock);
         tokio::task::spawn_blocking(move || {
@@ -108,7 +117,10 @@ impl Player {
                 return Err(PlayerError::NoMove);
             }
             let result = engine.search(limits, &mut |_| {});
-            Ok(engine.position().uci(result.best))
+            Ok(Choice {
+                uci: engine.position().uci(result.best),
+                score: result.score,
+            })
         })
         .await
         .map_err(|e| PlayerError::Thread(e.to_string()))?

@@ -10,8 +10,15 @@ use engine::rules::{game::Game, notation::pgn::read_game, Variant};
 async fn full_game(variant: &str) {
     let arena = common::arena().await;
     let dir = common::temp_dir(variant);
-    let mut alpha = common::start_bot(common::config(&arena, variant, dir.join("alpha")), "alpha-token").await;
-    let mut beta = common::start_bot(common::config(&arena, variant, dir.join("beta")), "beta-token").await;
+    // Played to the end on the board: no resignations, no draw offers.
+    let config = |name: &str| {
+        let mut c = common::config(&arena, variant, dir.join(name));
+        c.decisions.resign_score = 0;
+        c.decisions.offer_draw_moves = 0;
+        c
+    };
+    let mut alpha = common::start_bot(config("alpha"), "alpha-token").await;
+    let mut beta = common::start_bot(config("beta"), "beta-token").await;
     let client = common::client(&arena, "alpha-token");
     client
         .create_challenge("beta", &common::request(variant, Some((120, 1)), false, "white"))

@@ -129,6 +129,8 @@ pub struct ChallengeRequest {
     pub rated: bool,
     /// white / black / random.
     pub color: String,
+    /// Start position (FEN); `None` for the variant's start position.
+    pub fen: Option<String>,
 }
 
 impl Client {
@@ -238,6 +240,9 @@ impl Client {
         if let (Some(l), Some(i)) = (limit.as_deref(), inc.as_deref()) {
             form.push(("clock.limit", l));
             form.push(("clock.increment", i));
+        }
+        if let Some(fen) = req.fen.as_deref() {
+            form.push(("fen", fen));
         }
         let resp = self.post_form(&endpoints::challenge_create(username), &form).await?;
         resp.json().await.map_err(|e| ApiError::Decode(e.to_string()))

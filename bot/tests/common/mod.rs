@@ -79,6 +79,7 @@ pub fn request(variant: &str, clock: Option<(u64, u64)>, rated: bool, color: &st
         clock,
         rated,
         color: color.into(),
+        fen: None,
     }
 }
 

@@ -1,0 +1,235 @@
+//! Resign, draw offers and answers, and the first-move abort, against a scripted opponent (a
+//! raw client on the Alpha account) on the in-process arena. Standard chess from FENs where one
+//! side is far behind, so the engine's scores are clear.
+
+mod common;
+
+use std::time::Duration;
+
+use bot::{
+    api::{
+        client::TypedStream,
+        types::{Event, GameEvent, GameState},
+        Client,
+    },
+    arena::Arena,
+    config::Config,
+};
+use engine::rules::{game::Game, Color, Position, Variant};
+
+/// Black has no queen and no h-rook.
+const BLACK_HOPELESS: &str = "rnb1kbn1/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQq - 0 1";
+/// White has no queen.
+const WHITE_DOWN_A_QUEEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR w KQkq - 0 1";
+
+/// The scripted opponent: Alpha, white, reading its own game stream.
+struct Opponent {
+    client: Client,
+    stream: TypedStream<GameEvent>,
+    id: String,
+    start: Position,
+}
+
+impl Opponent {
+    /// Alpha challenges Beta (Beta plays black) from `fen` and waits for the game.
+    async fn start(arena: &Arena, fen: Option<&str>) -> Opponent {
+        let client = common::client(arena, "alpha-token");
+        let mut events = client.stream_events().await.expect("event stream");
+        let mut req = common::request("standard", Some((300, 0)), false, "white");
+        req.fen = fen.map(str::to_string);
+        let ch = client.create_challenge("beta", &req).await.expect("challenge created");
+        loop {
+            let e = tokio::time::timeout(Duration::from_secs(10), events.next())
+                .await
+                .expect("gameStart in time")
+                .expect("stream ok")
+                .expect("stream open");
+            if matches!(&e, Event::GameStart { game } if game.game_id == ch.id) {
+                break;
+            }
+        }
+        let stream = client.stream_game(&ch.id).await.expect("game stream");
+        let variant: Variant = "chess".parse().expect("chess");
+        let start = match fen {
+            Some(f) => Position::from_fen(variant, f).expect("FEN"),
+            None => Position::startpos(variant),
+        };
+        Opponent {
+            client,
+            stream,
+            id: ch.id,
+            start,
+        }
+    }
+
+    /// The next state (the one inside `gameFull` included).
+    async fn next_state(&mut self) -> GameState {
+        loop {
+            let e = tokio::time::timeout(Duration::from_secs(10), self.stream.next())
+                .await
+                .expect("game event in time")
+                .expect("stream ok")
+                .expect("stream open");
+            match e {
+                GameEvent::GameFull(full) => return full.state,
+                GameEvent::GameState(s) => return s,
+                _ => {}
+            }
+        }
+    }
+
+    /// Waits for a state with `plies` moves (or the end).
+    async fn wait_plies(&mut self, plies: usize) -> GameState {
+        loop {
+            let s = self.next_state().await;
+            if s.move_list().len() >= plies || !s.is_running() {
+                return s;
+            }
+        }
+    }
+
+    /// Waits for the end.
+    async fn wait_end(&mut self) -> GameState {
+        loop {
+            let s = self.next_state().await;
+            if !s.is_running() {
+                return s;
+            }
+        }
+    }
+
+    /// Plays the first legal move after `state`, perhaps offering a draw with it.
+    async fn play(&self, state: &GameState, offering_draw: bool) {
+        let mut game = Game::new(self.start.clone());
+        for uci in state.move_list() {
+            let m = game.position().parse_uci(&uci).expect("legal");
+            game.play(m);
+        }
+        assert_eq!(game.position().turn(), Color::White, "Alpha's turn");
+        let m = game.position().legal_moves().iter().copied().next().expect("a move");
+        let uci = game.position().uci(m);
+        self.client
+            .make_move(&self.id, &uci, offering_draw)
+            .await
+            .expect("move accepted");
+    }
+}
+
+fn beta_config(arena: &Arena, name: &str, f: impl FnOnce(&mut Config)) -> Config {
+    let mut config = common::config(arena, "standard", common::temp_dir(name));
+    config.games.greeting.clear();
+    config.games.goodbye.clear();
+    f(&mut config);
+    config
+}
+
+/// Alpha offers a draw with its first move; Beta answers by its score.
+async fn answer_offer(name: &str, fen: &str) -> (GameState, Vec<GameState>, bot::game::GameReport) {
+    let arena = common::arena().await;
+    let mut beta = common::start_bot(beta_config(&arena, name, |_| {}), "beta-token").await;
+    common::wait_event_streams(&arena, "beta", 1).await;
+    let mut alpha = Opponent::start(&arena, Some(fen)).await;
+    let first = alpha.next_state().await;
+    alpha.play(&first, true).await;
+    let mut seen = Vec::new();
+    let end = loop {
+        let s = alpha.next_state().await;
+        seen.push(s.clone());
+        if !s.is_running() {
+            break s;
+        }
+        if s.move_list().len() == 2 {
+            alpha.client.resign(&alpha.id).await.expect("resigned");
+        }
+    };
+    let report = beta.next_report(Duration::from_secs(10)).await;
+    beta.stop().await;
+    (end, seen, report)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn accepts_a_draw_offer_when_behind() {
+    let (end, _, report) = answer_offer("accept", BLACK_HOPELESS).await;
+    assert_eq!((end.status.as_str(), end.winner.as_deref()), ("draw", None));
+    assert_eq!(end.move_list().len(), 1, "accepted instead of moving");
+    assert_eq!(report.status, "draw");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn declines_a_draw_offer_when_ahead() {
+    let (end, seen, report) = answer_offer("decline", WHITE_DOWN_A_QUEEN).await;
+    // The offer is seen, then declined (flag cleared) before Beta's move.
+    let declined = seen
+        .iter()
+        .position(|s| s.move_list().len() == 1 && !s.wdraw)
+        .expect("a state with the offer declined");
+    assert!(seen[..declined].iter().any(|s| s.wdraw), "{seen:?}");
+    assert_eq!((end.status.as_str(), end.winner.as_deref()), ("resign", Some("black")));
+    assert_eq!(end.move_list().len(), 2);
+    assert_eq!(report.status, "resign");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn resigns_a_hopeless_game() {
+    let arena = common::arena().await;
+    let config = beta_config(&arena, "resign", |c| {
+        c.decisions.resign_score = -800;
+        c.decisions.resign_moves = 2;
+    });
+    let mut beta = common::start_bot(config, "beta-token").await;
+    common::wait_event_streams(&arena, "beta", 1).await;
+    let mut alpha = Opponent::start(&arena, Some(BLACK_HOPELESS)).await;
+    let first = alpha.next_state().await;
+    alpha.play(&first, false).await;
+    let s = alpha.wait_plies(2).await;
+    assert!(s.is_running(), "one bad score is not enough: {s:?}");
+    alpha.play(&s, false).await;
+    let end = alpha.wait_end().await;
+    assert_eq!((end.status.as_str(), end.winner.as_deref()), ("resign", Some("white")));
+    assert_eq!(end.move_list().len(), 3, "resigned on its second move");
+    let report = beta.next_report(Duration::from_secs(10)).await;
+    assert_eq!((report.status.as_str(), report.color.as_str()), ("resign", "black"));
+    beta.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn offers_a_draw_and_the_opponent_accepts() {
+    let arena = common::arena().await;
+    let config = beta_config(&arena, "offer", |c| {
+        c.decisions.offer_draw_after_ply = 0;
+        c.decisions.offer_draw_moves = 1;
+        c.decisions.offer_draw_score = 100_000;
+    });
+    let mut beta = common::start_bot(config, "beta-token").await;
+    common::wait_event_streams(&arena, "beta", 1).await;
+    let mut alpha = Opponent::start(&arena, None).await;
+    let first = alpha.next_state().await;
+    alpha.play(&first, false).await;
+    let s = alpha.wait_plies(2).await;
+    assert!(s.bdraw, "Beta offers with its move: {s:?}");
+    alpha.client.draw(&alpha.id, true).await.expect("accepted");
+    let end = alpha.wait_end().await;
+    assert_eq!((end.status.as_str(), end.winner.as_deref()), ("draw", None));
+    let report = beta.next_report(Duration::from_secs(10)).await;
+    assert_eq!(report.status, "draw");
+    beta.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn aborts_when_the_opponent_never_moves() {
+    let arena = common::arena().await;
+    let config = beta_config(&arena, "abort", |c| c.decisions.abort_first_move_seconds = 1);
+    let mut beta = common::start_bot(config, "beta-token").await;
+    common::wait_event_streams(&arena, "beta", 1).await;
+    let started = std::time::Instant::now();
+    let mut alpha = Opponent::start(&arena, None).await;
+    let end = alpha.wait_end().await;
+    let waited = started.elapsed();
+    assert_eq!((end.status.as_str(), end.winner.as_deref()), ("aborted", None));
+    assert!(end.move_list().is_empty());
+    assert!(waited >= Duration::from_millis(900), "aborted too early: {waited:?}");
+    assert!(waited < Duration::from_secs(6), "aborted too late: {waited:?}");
+    let report = beta.next_report(Duration::from_secs(10)).await;
+    assert_eq!(report.status, "aborted");
+    beta.stop().await;
+}
