@@ -224,7 +224,7 @@ impl Picker {
     }
 }
 
-const EVAL_CACHE_SIZE: usize = 1 << 16;
+const EVAL_CACHE_SIZE: usize = 1 << 13;
 const SCORE_TT: i32 = 4_000_000;
 const SCORE_GOOD_CAPTURE: i32 = 2_000_000;
 const SCORE_PROMOTION: i32 = 1_900_000;
