@@ -47,21 +47,6 @@ fn termination(status: &str) -> &'static str {
     }
 }
 
-/// `YYYY.MM.DD` of a time in ms since the epoch (UTC).
-pub fn pgn_date(ms: u64) -> String {
-    // Days to civil date (Howard Hinnant's algorithm).
-    let z = (ms / 86_400_000) as i64 + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!("{y:04}.{m:02}.{d:02}")
-}
-
 /// The PGN text. Moves that do not parse end the move list (with a warning).
 pub fn to_pgn(rec: &GameRecord<'_>) -> String {
     let mut game = PgnGame::new(rec.start.clone());
@@ -81,7 +66,7 @@ pub fn to_pgn(rec: &GameRecord<'_>) -> String {
     let kind = if rec.rated { "Rated" } else { "Casual" };
     game.set_tag("Event", format!("{kind} {} game", rec.start.variant().spec().name));
     game.set_tag("Site", format!("{}/{}", rec.site.trim_end_matches('/'), rec.id));
-    game.set_tag("Date", pgn_date(rec.created_at));
+    game.set_tag("Date", engine::rules::notation::pgn::date_from_unix_ms(rec.created_at));
     game.set_tag("White", rec.white);
     game.set_tag("Black", rec.black);
     game.set_tag("Termination", termination(rec.status));
@@ -108,8 +93,11 @@ mod tests {
 
     #[test]
     fn dates_and_results() {
-        assert_eq!(pgn_date(0), "1970.01.01");
-        assert_eq!(pgn_date(1_745_112_707_998), "2025.04.20");
+        assert_eq!(engine::rules::notation::pgn::date_from_unix_ms(0), "1970.01.01");
+        assert_eq!(
+            engine::rules::notation::pgn::date_from_unix_ms(1_745_112_707_998),
+            "2025.04.20"
+        );
         assert_eq!(result("mate", Some("black")), "0-1");
         assert_eq!(result("draw", None), "1/2-1/2");
         assert_eq!(result("aborted", None), "*");

@@ -10,7 +10,7 @@ use std::{
         atomic::{AtomicBool, AtomicUsize, Ordering},
         mpsc,
     },
-    time::{Duration, Instant, SystemTime, UNIX_EPOCH},
+    time::{Duration, Instant},
 };
 
 use super::{
@@ -544,24 +544,6 @@ pub fn progress_line(record: &GameRecord, planned: usize, tally: Wdl) -> String 
     s
 }
 
-/// Today's date as PGN writes it (`YYYY.MM.DD`, UTC).
-fn pgn_date() -> String {
-    let days = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs() / 86_400) as i64;
-    // Civil date from days since 1970-01-01 (H. Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!("{year:04}.{month:02}.{day:02}")
-}
-
 fn check_config(config: &MatchConfig) -> Result<Vec<Opening>, MatchError> {
     if config.games == 0 {
         return Err(MatchError::Config("the match needs at least one game".into()));
@@ -624,7 +606,7 @@ pub fn run_match(config: &MatchConfig, on_game: &mut dyn FnMut(&GameRecord, Wdl)
     } else {
         (config.first.clone(), config.second.clone())
     };
-    let date = pgn_date();
+    let date = crate::rules::notation::pgn::today();
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let workers = config.concurrency.min(config.games);
@@ -827,7 +809,7 @@ mod tests {
 
     #[test]
     fn pgn_date_looks_like_a_date() {
-        let d = pgn_date();
+        let d = crate::rules::notation::pgn::today();
         assert_eq!(d.len(), 10, "{d}");
         assert!(d.starts_with("20"), "{d}");
         assert_eq!(&d[4..5], ".");

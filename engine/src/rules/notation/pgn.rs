@@ -164,6 +164,29 @@ pub fn write_game(game: &PgnGame) -> String {
     out
 }
 
+/// The PGN date (`YYYY.MM.DD`, UTC) of a time in milliseconds since the Unix epoch.
+pub fn date_from_unix_ms(ms: u64) -> String {
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = (ms / 86_400_000) as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}.{month:02}.{day:02}")
+}
+
+/// Today's PGN date (UTC).
+pub fn today() -> String {
+    let ms = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64);
+    date_from_unix_ms(ms)
+}
+
 /// Joins movetext tokens (move numbers, moves, comments, the result) with single spaces into
 /// lines of at most [`LINE_WIDTH`] characters, and ends the game with a blank line.
 pub fn wrap_movetext(tokens: &[String]) -> String {
