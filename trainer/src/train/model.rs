@@ -1,0 +1,407 @@
+//! The net in burn: parameters as burn tensors, the two formulations of the training step
+//! (sparse hybrid and pure burn), AdamW through burn's optimizer, and conversion to the `nnue`
+//! crate's float network for export.
+//!
+//! Architecture v1 of the `nnue` crate: `(F -> H) x 2 -> 1`, SCReLU, the feature transformer
+//! shared by both perspectives, the side to move's half first.
+
+use anyhow::{anyhow, Context, Result};
+use burn::{
+    optim::{AdamW, AdamWConfig, AdamWState, AdaptiveMomentumState, Optimizer},
+    tensor::{activation::sigmoid, Device, Tensor, TensorData},
+};
+use nnue::FloatNetwork;
+
+use super::{dataset::Batch, sparse};
+
+/// How the first layer is computed in training.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum FtMode {
+    /// Hand-written sparse forward/backward (rayon), the rest of the net in burn. The CPU default.
+    Sparse,
+    /// Everything in burn: dense multi-hot inputs times the weight matrix. For GPUs, and the
+    /// reference the sparse op is tested against.
+    Dense,
+}
+
+/// Reads a tensor back into a `Vec<f32>`.
+pub fn to_vec<const D: usize>(t: Tensor<D>) -> Result<Vec<f32>> {
+    t.into_data()
+        .try_to_vec::<f32>()
+        .map_err(|e| anyhow!("reading a tensor back: {e:?}"))
+}
+
+fn tensor2(values: Vec<f32>, rows: usize, cols: usize, device: &Device) -> Tensor<2> {
+    Tensor::from_data(TensorData::new(values, [rows, cols]), device)
+}
+
+fn tensor1(values: Vec<f32>, device: &Device) -> Tensor<1> {
+    let n = values.len();
+    Tensor::from_data(TensorData::new(values, [n]), device)
+}
+
+/// The parameters, as plain (non-autodiff) tensors on the training device.
+#[derive(Clone, Debug)]
+pub struct Params {
+    /// Number of inputs `F`.
+    pub num_features: usize,
+    /// Hidden neurons `H`.
+    pub hidden: usize,
+    /// `F x H`, row = feature.
+    pub ft_w: Tensor<2>,
+    /// `H`.
+    pub ft_b: Tensor<1>,
+    /// `2H x 1`.
+    pub out_w: Tensor<2>,
+    /// `1`.
+    pub out_b: Tensor<1>,
+}
+
+/// Gradients of the four parameters.
+pub struct Grads {
+    /// Of `ft_w`.
+    pub ft_w: Tensor<2>,
+    /// Of `ft_b`.
+    pub ft_b: Tensor<1>,
+    /// Of `out_w`.
+    pub out_w: Tensor<2>,
+    /// Of `out_b`.
+    pub out_b: Tensor<1>,
+}
+
+impl Params {
+    /// The parameters of a float network, on `device`.
+    pub fn from_float(net: &FloatNetwork, device: &Device) -> Params {
+        Params {
+            num_features: net.num_features,
+            hidden: net.hidden,
+            ft_w: tensor2(net.ft_weights.clone(), net.num_features, net.hidden, device),
+            ft_b: tensor1(net.ft_bias.clone(), device),
+            out_w: tensor2(net.out_weights.clone(), 2 * net.hidden, 1, device),
+            out_b: tensor1(vec![net.out_bias], device),
+        }
+    }
+
+    /// A deterministic random start: feature weights uniform in `[-0.1, 0.1)`, feature biases
+    /// in `[0, 0.5)` (most SCReLU inputs land inside `[0, 1]`), output weights uniform in
+    /// `+-1/sqrt(2H)`, output bias 0.
+    pub fn init(num_features: usize, hidden: usize, seed: u64, device: &Device) -> Params {
+        let mut net = FloatNetwork::init_random(num_features, hidden, seed);
+        let k = 2.0 / (2.0 * hidden as f32).sqrt();
+        for w in &mut net.out_weights {
+            *w *= k;
+        }
+        net.out_bias = 0.0;
+        Params::from_float(&net, device)
+    }
+
+    /// The parameters as the `nnue` crate's float network (for export and checks).
+    pub fn to_float(&self) -> Result<FloatNetwork> {
+        let out_b = to_vec(self.out_b.clone())?;
+        Ok(FloatNetwork {
+            num_features: self.num_features,
+            hidden: self.hidden,
+            ft_weights: to_vec(self.ft_w.clone())?,
+            ft_bias: to_vec(self.ft_b.clone())?,
+            out_weights: to_vec(self.out_w.clone())?,
+            out_bias: *out_b.first().context("empty output bias")?,
+        })
+    }
+
+    /// The raw outputs `y` (before sigmoid; `y * 400` = centipawns) of a batch, no gradients.
+    pub fn predict(&self, batch: &Batch) -> Result<Vec<f32>> {
+        if batch.is_empty() {
+            return Ok(Vec::new());
+        }
+        let device = self.out_w.device();
+        let w = to_vec(self.ft_w.clone())?;
+        let b = to_vec(self.ft_b.clone())?;
+        let ft = sparse::forward(&w, &b, self.hidden, batch);
+        let h = tensor2(ft.act, batch.len(), 2 * self.hidden, &device);
+        let y = h.matmul(self.out_w.clone()) + self.out_b.clone().unsqueeze::<2>();
+        to_vec(y)
+    }
+
+    /// Mean loss of a batch, no gradients.
+    pub fn loss(&self, batch: &Batch) -> Result<f64> {
+        let y = self.predict(batch)?;
+        let sum: f64 = y
+            .iter()
+            .zip(&batch.targets)
+            .map(|(&y, &t)| {
+                let p = 1.0 / (1.0 + (-f64::from(y)).exp());
+                (p - f64::from(t)).powi(2)
+            })
+            .sum();
+        Ok(sum / batch.len().max(1) as f64)
+    }
+
+    /// Loss and gradients of a batch: `mean((sigmoid(y) - target)^2)`.
+    pub fn gradients(&self, batch: &Batch, mode: FtMode) -> Result<(f64, Grads)> {
+        match mode {
+            FtMode::Sparse => self.gradients_sparse(batch),
+            FtMode::Dense => self.gradients_dense(batch),
+        }
+    }
+
+    /// The head and the loss in burn with autodiff: `h` (`n x 2H`) -> loss; returns the loss,
+    /// the autodiff gradients and the leaves.
+    fn head_loss(h: Tensor<2>, out_w: Tensor<2>, out_b: Tensor<1>, targets: &[f32]) -> Result<(f64, Tensor<1>)> {
+        let device = h.device();
+        let n = targets.len();
+        let y = h.matmul(out_w) + out_b.unsqueeze::<2>();
+        let t = tensor2(targets.to_vec(), n, 1, &device);
+        let loss = (sigmoid(y) - t).square().mean();
+        let value = to_vec(loss.clone().inner())?;
+        Ok((f64::from(*value.first().context("empty loss")?), loss))
+    }
+
+    fn gradients_sparse(&self, batch: &Batch) -> Result<(f64, Grads)> {
+        let device = self.ft_w.device();
+        let n = batch.len();
+        let w = to_vec(self.ft_w.clone())?;
+        let b = to_vec(self.ft_b.clone())?;
+        let ft = sparse::forward(&w, &b, self.hidden, batch);
+        let h = tensor2(ft.act, n, 2 * self.hidden, &device).autodiff().require_grad();
+        let out_w = self.out_w.clone().autodiff().require_grad();
+        let out_b = self.out_b.clone().autodiff().require_grad();
+        let (loss_value, loss) = Self::head_loss(h.clone(), out_w.clone(), out_b.clone(), &batch.targets)?;
+        let grads = loss.backward();
+        let missing = || anyhow!("burn returned no gradient");
+        let g_h = to_vec(h.grad(&grads).ok_or_else(missing)?)?;
+        let g_out_w = out_w.grad(&grads).ok_or_else(missing)?;
+        let g_out_b = out_b.grad(&grads).ok_or_else(missing)?;
+        let (g_w, g_b) = sparse::backward(&ft.acc, &g_h, self.num_features, self.hidden, batch);
+        Ok((
+            loss_value,
+            Grads {
+                ft_w: tensor2(g_w, self.num_features, self.hidden, &device),
+                ft_b: tensor1(g_b, &device),
+                out_w: g_out_w,
+                out_b: g_out_b,
+            },
+        ))
+    }
+
+    fn gradients_dense(&self, batch: &Batch) -> Result<(f64, Grads)> {
+        let device = self.ft_w.device();
+        let n = batch.len();
+        let f = self.num_features;
+        let ft_w = self.ft_w.clone().autodiff().require_grad();
+        let ft_b = self.ft_b.clone().autodiff().require_grad();
+        let out_w = self.out_w.clone().autodiff().require_grad();
+        let out_b = self.out_b.clone().autodiff().require_grad();
+        let half = |stm: bool| {
+            let x = tensor2(batch.dense(f, stm), n, f, &device).autodiff();
+            let acc = x.matmul(ft_w.clone()) + ft_b.clone().unsqueeze::<2>();
+            acc.clamp(0.0, 1.0).square()
+        };
+        let h = Tensor::cat(vec![half(true), half(false)], 1);
+        let (loss_value, loss) = Self::head_loss(h, out_w.clone(), out_b.clone(), &batch.targets)?;
+        let grads = loss.backward();
+        let missing = || anyhow!("burn returned no gradient");
+        Ok((
+            loss_value,
+            Grads {
+                ft_w: ft_w.grad(&grads).ok_or_else(missing)?,
+                ft_b: ft_b.grad(&grads).ok_or_else(missing)?,
+                out_w: out_w.grad(&grads).ok_or_else(missing)?,
+                out_b: out_b.grad(&grads).ok_or_else(missing)?,
+            },
+        ))
+    }
+}
+
+/// One parameter's AdamW moments, as plain numbers (for checkpoints).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MomentState {
+    /// Steps taken.
+    pub time: usize,
+    /// First moments.
+    pub m1: Vec<f32>,
+    /// Second moments.
+    pub m2: Vec<f32>,
+}
+
+/// AdamW (burn's) over the four parameters, with weights clipped after each step so that the
+/// net quantises (`|w| <= clip`).
+pub struct Trainer {
+    optim: AdamW,
+    clip: f32,
+    ft_w: Option<AdamWState<2>>,
+    ft_b: Option<AdamWState<1>>,
+    out_w: Option<AdamWState<2>>,
+    out_b: Option<AdamWState<1>>,
+}
+
+fn state_out<const D: usize>(s: &Option<AdamWState<D>>) -> Result<Option<MomentState>> {
+    match s {
+        None => Ok(None),
+        Some(s) => Ok(Some(MomentState {
+            time: s.momentum.time,
+            m1: to_vec(s.momentum.moment_1.clone())?,
+            m2: to_vec(s.momentum.moment_2.clone())?,
+        })),
+    }
+}
+
+fn state_in<const D: usize>(s: Option<MomentState>, like: &Tensor<D>) -> Option<AdamWState<D>> {
+    s.map(|s| {
+        let device = like.device();
+        let shape = like.shape();
+        let make = |v: Vec<f32>| Tensor::<D>::from_data(TensorData::new(v, shape.clone()), &device);
+        AdamWState::new(AdaptiveMomentumState::new(s.time, make(s.m1), make(s.m2)))
+    })
+}
+
+impl Trainer {
+    /// AdamW with the given decoupled weight decay (betas 0.9 / 0.999, epsilon 1e-8).
+    pub fn new(weight_decay: f32, clip: f32) -> Trainer {
+        Trainer {
+            optim: AdamWConfig::new()
+                .with_weight_decay(weight_decay)
+                .with_epsilon(1e-8)
+                .build(),
+            clip,
+            ft_w: None,
+            ft_b: None,
+            out_w: None,
+            out_b: None,
+        }
+    }
+
+    /// One AdamW step at learning rate `lr`.
+    pub fn step(&mut self, params: Params, grads: Grads, lr: f64) -> Params {
+        let clip = self.clip;
+        let (ft_w, s) = self.optim.step(lr, params.ft_w, grads.ft_w, self.ft_w.take());
+        self.ft_w = s;
+        let (ft_b, s) = self.optim.step(lr, params.ft_b, grads.ft_b, self.ft_b.take());
+        self.ft_b = s;
+        let (out_w, s) = self.optim.step(lr, params.out_w, grads.out_w, self.out_w.take());
+        self.out_w = s;
+        let (out_b, s) = self.optim.step(lr, params.out_b, grads.out_b, self.out_b.take());
+        self.out_b = s;
+        Params {
+            num_features: params.num_features,
+            hidden: params.hidden,
+            ft_w: ft_w.clamp(-clip, clip),
+            ft_b: ft_b.clamp(-clip, clip),
+            out_w: out_w.clamp(-clip, clip),
+            out_b,
+        }
+    }
+
+    /// The moments of the four parameters (`ft_w`, `ft_b`, `out_w`, `out_b`).
+    pub fn export_state(&self) -> Result<[Option<MomentState>; 4]> {
+        Ok([
+            state_out(&self.ft_w)?,
+            state_out(&self.ft_b)?,
+            state_out(&self.out_w)?,
+            state_out(&self.out_b)?,
+        ])
+    }
+
+    /// Restores the moments saved by [`Trainer::export_state`].
+    pub fn import_state(&mut self, state: [Option<MomentState>; 4], params: &Params) {
+        let [a, b, c, d] = state;
+        self.ft_w = state_in(a, &params.ft_w);
+        self.ft_b = state_in(b, &params.ft_b);
+        self.out_w = state_in(c, &params.out_w);
+        self.out_b = state_in(d, &params.out_b);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn batch() -> Batch {
+        let mut b = Batch::default();
+        let rows: [(&[u16], &[u16], f32); 5] = [
+            (&[0, 5, 9], &[1, 4], 0.9),
+            (&[2, 3], &[7, 8, 11], 0.1),
+            (&[11], &[0], 0.5),
+            (&[1, 6, 10, 3], &[2, 9], 0.7),
+            (&[4, 4], &[5], 0.3),
+        ];
+        for (s, n, t) in rows {
+            b.push(s, n, t);
+        }
+        b
+    }
+
+    fn close(a: &[f32], b: &[f32], what: &str) {
+        assert_eq!(a.len(), b.len(), "{what}");
+        for (i, (x, y)) in a.iter().zip(b).enumerate() {
+            assert!(
+                (x - y).abs() <= 1e-5 + 1e-3 * y.abs(),
+                "{what}[{i}]: sparse {x} vs dense {y}"
+            );
+        }
+    }
+
+    #[test]
+    fn sparse_and_pure_burn_gradients_agree() {
+        let device = Device::flex();
+        let params = Params::init(12, 6, 5, &device);
+        let (l1, g1) = params.gradients(&batch(), FtMode::Sparse).unwrap();
+        let (l2, g2) = params.gradients(&batch(), FtMode::Dense).unwrap();
+        assert!((l1 - l2).abs() < 1e-6, "{l1} vs {l2}");
+        let (w1, w2) = (to_vec(g1.ft_w).unwrap(), to_vec(g2.ft_w).unwrap());
+        close(&w1, &w2, "ft_w");
+        assert!(
+            w1.iter().filter(|&&g| g != 0.0).count() > 10,
+            "the test batch must exercise the weights"
+        );
+        close(&to_vec(g1.ft_b).unwrap(), &to_vec(g2.ft_b).unwrap(), "ft_b");
+        close(&to_vec(g1.out_w).unwrap(), &to_vec(g2.out_w).unwrap(), "out_w");
+        close(&to_vec(g1.out_b).unwrap(), &to_vec(g2.out_b).unwrap(), "out_b");
+    }
+
+    #[test]
+    fn the_loss_falls_when_training_on_a_fixed_batch() {
+        let device = Device::flex();
+        let mut params = Params::init(12, 8, 9, &device);
+        let mut trainer = Trainer::new(0.0, 1.98);
+        let b = batch();
+        let first = params.loss(&b).unwrap();
+        for _ in 0..200 {
+            let (_, g) = params.gradients(&b, FtMode::Sparse).unwrap();
+            params = trainer.step(params, g, 0.01);
+        }
+        let last = params.loss(&b).unwrap();
+        assert!(last < first * 0.2, "{first} -> {last}");
+    }
+
+    #[test]
+    fn weights_stay_inside_the_clip() {
+        let device = Device::flex();
+        let mut params = Params::init(12, 4, 1, &device);
+        let mut trainer = Trainer::new(0.0, 0.05);
+        for _ in 0..5 {
+            let (_, g) = params.gradients(&batch(), FtMode::Sparse).unwrap();
+            params = trainer.step(params, g, 0.5);
+        }
+        let net = params.to_float().unwrap();
+        assert!(net
+            .ft_weights
+            .iter()
+            .chain(&net.out_weights)
+            .all(|w| w.abs() <= 0.05 + 1e-7));
+    }
+
+    #[test]
+    fn predictions_equal_the_reference_forward_pass() {
+        let device = Device::flex();
+        let params = Params::init(12, 6, 3, &device);
+        let net = params.to_float().unwrap();
+        let b = batch();
+        let y = params.predict(&b).unwrap();
+        for (i, &y) in y.iter().enumerate() {
+            let us: Vec<usize> = b.stm_features(i).iter().map(|&f| f as usize).collect();
+            let them: Vec<usize> = b.ntm_features(i).iter().map(|&f| f as usize).collect();
+            assert!((y - net.forward(&us, &them)).abs() < 1e-5);
+        }
+    }
+}

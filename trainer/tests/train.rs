@@ -1,0 +1,261 @@
+//! `trainer train` end to end on records from a tiny self-play run: the files of a run, the
+//! net the engine loads, exact resume, and the errors for bad configurations.
+
+use std::{
+    fs,
+    path::{Path, PathBuf},
+    process::{Command, Output},
+    sync::OnceLock,
+};
+
+use engine::{
+    eval::nnue::NnueNet,
+    rules::{position::Position, Variant},
+};
+
+const BIN: &str = env!("CARGO_BIN_EXE_trainer");
+
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> TempDir {
+        let p = std::env::temp_dir().join(format!("trainer-train-test-{}-{name}", std::process::id()));
+        let _ = fs::remove_dir_all(&p);
+        fs::create_dir_all(&p).expect("temp dir");
+        TempDir(p)
+    }
+
+    fn join(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.0);
+    }
+}
+
+fn run(args: &[&str]) -> Output {
+    Command::new(BIN).args(args).output().expect("run trainer")
+}
+
+fn text(out: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+fn ok(args: &[&str]) -> String {
+    let out = run(args);
+    let t = text(&out);
+    assert!(out.status.success(), "trainer {args:?} failed:\n{t}");
+    t
+}
+
+fn fails(args: &[&str]) -> String {
+    let out = run(args);
+    let t = text(&out);
+    assert!(!out.status.success(), "trainer {args:?} should fail:\n{t}");
+    assert!(!t.contains("panicked"), "{t}");
+    t
+}
+
+/// Records of 40 short self-play games, made once for all tests of this file.
+fn data() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = std::env::temp_dir().join(format!("trainer-train-test-{}-data", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        let d = dir.display().to_string();
+        ok(&[
+            "selfplay",
+            "--variant",
+            "persian-princess",
+            "--net",
+            "hce",
+            "--nodes",
+            "150",
+            "--opening-check-nodes",
+            "100",
+            "--max-plies",
+            "120",
+            "--games",
+            "40",
+            "--threads",
+            "1",
+            "--quiet",
+            "--out",
+            &d,
+        ]);
+        dir
+    })
+}
+
+fn train_args<'a>(out: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec![
+        "train",
+        "--variant",
+        "persian-princess",
+        "--data",
+        data().to_str().expect("utf-8 temp path"),
+        "--out",
+        out,
+        "--hidden",
+        "16",
+        "--batch-size",
+        "256",
+        "--val-fraction",
+        "0.2",
+        "--checkpoint-every",
+        "3",
+        "--threads",
+        "2",
+        "--quiet",
+    ];
+    args.extend_from_slice(extra);
+    args
+}
+
+#[test]
+fn a_run_writes_its_files_and_a_net_the_engine_uses() {
+    let dir = TempDir::new("run");
+    let out = dir.join("r");
+    let o = out.to_str().unwrap();
+    let report = ok(&train_args(o, &["--epochs", "4", "--lr", "0.003"]));
+    assert!(report.contains("positions/s"), "{report}");
+    for f in [
+        "config.toml",
+        "checkpoint.bin",
+        "net.nnue",
+        "last.nnue",
+        "curves.csv",
+        "curves.svg",
+        "summary.json",
+    ] {
+        assert!(out.join(f).is_file(), "{f} missing:\n{report}");
+    }
+    let csv = fs::read_to_string(out.join("curves.csv")).unwrap();
+    let rows: Vec<Vec<f64>> = csv
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').map(|x| x.parse().unwrap_or(f64::NAN)).collect())
+        .collect();
+    assert_eq!(rows.len(), 4, "{csv}");
+    assert!(rows[3][3] < rows[0][3], "training loss must fall:\n{csv}");
+    assert!(
+        rows.iter().all(|r| r[4].is_finite()),
+        "validation loss every epoch:\n{csv}"
+    );
+
+    let summary: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["epochs"], 4);
+    let parity = &summary["parity_best_net_vs_dequantised_cp"];
+    assert!(parity["max_cp"].as_f64().unwrap() <= 1.5, "{parity}");
+    assert!(summary["positions_per_second"].as_f64().unwrap() > 0.0);
+
+    // The engine loads the net and evaluates with it.
+    let net = NnueNet::from_file(Variant::PersianPrincess, out.join("net.nnue").to_str().unwrap()).unwrap();
+    let _ = net.evaluate_position(&Position::startpos(Variant::PersianPrincess));
+    assert!(net.summary().contains("16"), "{}", net.summary());
+    // A net for another variant is refused by the engine.
+    assert!(NnueNet::from_file(Variant::EgyptianEye, out.join("net.nnue").to_str().unwrap()).is_err());
+
+    // The run directory is not overwritten by accident.
+    let again = fails(&train_args(o, &["--epochs", "1"]));
+    assert!(again.contains("--resume") && again.contains("--force"), "{again}");
+}
+
+#[test]
+fn resume_continues_exactly_where_the_run_stopped() {
+    let dir = TempDir::new("resume");
+    let (a, b) = (dir.join("a"), dir.join("b"));
+    let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+    ok(&train_args(a, &["--epochs", "3"]));
+    let first = ok(&train_args(b, &["--epochs", "3", "--max-steps", "4"]));
+    assert!(first.contains("--resume"), "{first}");
+    assert!(!Path::new(b).join("last.nnue").exists());
+    let second = ok(&["train", "--resume", "--out", b, "--max-steps", "7", "--quiet"]);
+    assert!(second.contains("stopped at step 7"), "{second}");
+    ok(&["train", "--resume", "--out", b, "--quiet"]);
+    for f in ["last.nnue", "net.nnue"] {
+        assert_eq!(
+            fs::read(Path::new(a).join(f)).unwrap(),
+            fs::read(Path::new(b).join(f)).unwrap(),
+            "{f} differs between the uninterrupted and the resumed run"
+        );
+    }
+    // The curves too, but for the seconds (last column).
+    let curve = |dir: &str| -> Vec<String> {
+        fs::read_to_string(Path::new(dir).join("curves.csv"))
+            .unwrap()
+            .lines()
+            .map(|l| l.rsplit_once(',').map_or(l, |(head, _)| head).to_string())
+            .collect()
+    };
+    assert_eq!(curve(a), curve(b));
+    // --resume takes the saved configuration only.
+    let refused = fails(&["train", "--resume", "--out", b, "--hidden", "32"]);
+    assert!(refused.contains("saved configuration"), "{refused}");
+}
+
+#[test]
+fn configuration_files_and_bad_settings() {
+    let dir = TempDir::new("config");
+    let cfg = dir.join("run.toml");
+    let out = dir.join("r");
+    fs::write(
+        &cfg,
+        format!(
+            "variant = \"persian-princess\"\ndata = [{:?}]\nout = {:?}\nhidden = 8\nbatch_size = 128\nepochs = 1\nlr_schedule = \"step\"\n",
+            data().display().to_string(),
+            out.display().to_string()
+        ),
+    )
+    .unwrap();
+    let c = cfg.to_str().unwrap();
+    ok(&["train", "--config", c, "--quiet"]);
+    let saved = fs::read_to_string(out.join("config.toml")).unwrap();
+    assert!(
+        saved.contains("hidden = 8") && saved.contains("lr_schedule = \"step\""),
+        "{saved}"
+    );
+    // Flags win over the file.
+    ok(&["train", "--config", c, "--hidden", "4", "--force", "--quiet"]);
+    assert!(fs::read_to_string(out.join("config.toml"))
+        .unwrap()
+        .contains("hidden = 4"));
+
+    fs::write(&cfg, "hiden = 3\n").unwrap();
+    let e = fails(&["train", "--config", c]);
+    assert!(e.contains("hiden"), "{e}");
+    let e = fails(&["train", "--out", dir.join("x").to_str().unwrap()]);
+    assert!(e.contains("no training data"), "{e}");
+    let d = data().to_str().unwrap();
+    let x = dir.join("x");
+    let x = x.to_str().unwrap();
+    let e = fails(&["train", "--data", d, "--out", x, "--variant", "egyptian-eye"]);
+    assert!(e.contains("no training positions of egyptian-eye"), "{e}");
+    let e = fails(&["train", "--data", d, "--out", x, "--clip", "5"]);
+    assert!(e.contains("clip"), "{e}");
+    let e = fails(&["train", "--data", "/nonexistent/records", "--out", x]);
+    assert!(e.contains("/nonexistent/records"), "{e}");
+    let e = fails(&["train", "--resume", "--out", dir.join("none").to_str().unwrap()]);
+    assert!(e.contains("cannot resume"), "{e}");
+    if !cfg!(feature = "cuda") {
+        let e = fails(&["train", "--data", d, "--out", x, "--device", "cuda"]);
+        assert!(e.contains("--features cuda"), "{e}");
+    }
+}
+
+#[test]
+fn the_pure_burn_formulation_trains_too() {
+    let dir = TempDir::new("dense");
+    let out = dir.join("r");
+    let o = out.to_str().unwrap();
+    ok(&train_args(o, &["--epochs", "2", "--ft", "dense"]));
+    assert!(out.join("net.nnue").is_file());
+}
