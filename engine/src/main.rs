@@ -125,7 +125,8 @@ its 95% confidence interval, likelihood of superiority (LOS) and, with --sprt, t
 log-likelihood ratio and verdict.\n\nEvery opening is played twice with colours swapped. A \
 configuration is a comma-separated list of key=value pairs: name (shown in the output and the \
 PGN), depth (plies), nodes, movetime (milliseconds per move), hash (MB, default 16), threads \
-(default 1); at least one of depth, nodes and movetime is required.\n\nExample: engine match \
+(default 1), eval (hce, default or a .nnue file; default: the embedded net, else the hand-crafted \
+evaluation); at least one of depth, nodes and movetime is required.\n\nExample: engine match \
 --variant persian-princess --games 20 --first \"name=deep,depth=5\" --second depth=1 --pgn \
 games.pgn\n\nSee docs/match.md for the meaning of the statistics."
     )]
@@ -143,7 +144,8 @@ struct MatchArgs {
     #[arg(short = 'n', long, default_value_t = 10)]
     games: usize,
     /// The first configuration, e.g. "name=deep,depth=6" or "nodes=20000,hash=16". Keys: name,
-    /// depth, nodes, movetime (ms), hash (MB), threads. The statistics are from its point of view.
+    /// depth, nodes, movetime (ms), hash (MB), threads, eval (hce|default|FILE.nnue). The
+    /// statistics are from its point of view.
     #[arg(long, value_name = "CONFIG")]
     first: String,
     /// The second configuration (same keys as --first).

@@ -9,6 +9,7 @@
 //! | `movetime` | milliseconds per move | - |
 //! | `hash` | transposition table in MB | 16 |
 //! | `threads` | search threads | 1 |
+//! | `eval` | `hce` (hand-crafted), `default` (the embedded net, else hand-crafted) or a `.nnue` file | `default` |
 //!
 //! At least one of `depth`, `nodes` and `movetime` is required; when several are given the search
 //! stops at the first limit reached.
@@ -16,7 +17,9 @@
 use std::{fmt, str::FromStr};
 
 use crate::{
-    engine::Engine,
+    engine::{Engine, EvalSource},
+    eval::nnue::NetError,
+    rules::Variant,
     search::{time, Limits},
 };
 
@@ -42,16 +45,18 @@ pub struct PlayerConfig {
     pub hash_mb: usize,
     /// Search threads.
     pub threads: usize,
+    /// The evaluation.
+    pub eval: EvalSource,
 }
 
 /// Why a player specification is refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PlayerConfigError {
     /// An item is not `key=value`.
-    #[error("'{0}' is not of the form key=value (keys: name, depth, nodes, movetime, hash, threads)")]
+    #[error("'{0}' is not of the form key=value (keys: name, depth, nodes, movetime, hash, threads, eval)")]
     NotKeyValue(String),
     /// A key that is not known.
-    #[error("unknown key '{0}' (keys: name, depth, nodes, movetime, hash, threads)")]
+    #[error("unknown key '{0}' (keys: name, depth, nodes, movetime, hash, threads, eval)")]
     UnknownKey(String),
     /// A key given twice.
     #[error("key '{0}' is given twice")]
@@ -101,6 +106,7 @@ impl FromStr for PlayerConfig {
             movetime_ms: None,
             hash_mb: 16,
             threads: 1,
+            eval: EvalSource::Default,
         };
         let mut seen: Vec<String> = Vec::new();
         let mut unnamed: Vec<String> = Vec::new();
@@ -130,6 +136,16 @@ impl FromStr for PlayerConfig {
                 "movetime" => config.movetime_ms = Some(number(&key, value, 1, 86_400_000)?),
                 "hash" => config.hash_mb = number(&key, value, 1, MAX_HASH_MB)?,
                 "threads" => config.threads = number(&key, value, 1, MAX_THREADS)?,
+                "eval" => {
+                    if value.is_empty() {
+                        return Err(PlayerConfigError::BadValue {
+                            key,
+                            value: value.to_string(),
+                            reason: "give hce, default or the path of a .nnue file".into(),
+                        });
+                    }
+                    config.eval = EvalSource::parse(value);
+                }
                 _ => return Err(PlayerConfigError::UnknownKey(key)),
             }
             unnamed.push(format!("{key}={value}"));
@@ -157,6 +173,11 @@ impl PlayerConfig {
         }
         parts.push(format!("hash={}", self.hash_mb));
         parts.push(format!("threads={}", self.threads));
+        match &self.eval {
+            EvalSource::Default => {}
+            EvalSource::HandCrafted => parts.push("eval=hce".into()),
+            EvalSource::File(path) => parts.push(format!("eval={path}")),
+        }
         parts.join(",")
     }
 
@@ -171,12 +192,24 @@ impl PlayerConfig {
         }
     }
 
-    /// A fresh engine with this configuration's hash and threads.
+    /// A fresh engine with this configuration's hash and threads (and the default evaluation:
+    /// [`PlayerConfig::engine_for`] sets the configured one).
     pub fn engine(&self) -> Engine {
         let mut e = Engine::new();
         e.set_hash(self.hash_mb);
         e.set_threads(self.threads);
         e
+    }
+
+    /// A fresh engine with this configuration for `variant`, its evaluation included.
+    ///
+    /// # Errors
+    /// The net file cannot be read or is not a net for `variant`.
+    pub fn engine_for(&self, variant: Variant) -> Result<Engine, NetError> {
+        let mut e = self.engine();
+        e.set_variant(variant);
+        e.set_eval(self.eval.clone())?;
+        Ok(e)
     }
 
     /// The search limits in words, e.g. `depth 8, 20000 nodes`.
@@ -224,6 +257,16 @@ mod tests {
         assert_eq!(back.spec(), q.spec());
         let d: PlayerConfig = "depth=1".parse().expect("valid");
         assert_eq!(d.name, "depth=1");
+        assert_eq!(d.eval, EvalSource::Default);
+        let h: PlayerConfig = "nodes=100,eval=hce".parse().expect("valid");
+        assert_eq!(h.eval, EvalSource::HandCrafted);
+        assert_eq!(h.spec(), "nodes=100,hash=16,threads=1,eval=hce");
+        let n: PlayerConfig = "nodes=100,eval=nets/x.nnue".parse().expect("valid");
+        assert_eq!(n.eval, EvalSource::File("nets/x.nnue".into()));
+        assert!("nodes=100,eval=".parse::<PlayerConfig>().is_err());
+        let missing = n.engine_for(Variant::DEFAULT).err().expect("no such file");
+        assert!(missing.to_string().contains("nets/x.nnue"), "{missing}");
+        assert!(h.engine_for(Variant::DEFAULT).is_ok());
     }
 
     #[test]

@@ -581,6 +581,11 @@ fn check_config(config: &MatchConfig) -> Result<Vec<Opening>, MatchError> {
 /// the test accepts a hypothesis; games still running then are abandoned and not counted.
 pub fn run_match(config: &MatchConfig, on_game: &mut dyn FnMut(&GameRecord, Wdl)) -> Result<MatchReport, MatchError> {
     let openings = check_config(config)?;
+    for (which, player) in [("first", &config.first), ("second", &config.second)] {
+        player
+            .engine_for(config.variant)
+            .map_err(|e| MatchError::Config(format!("{which} configuration ({}): {e}", player.name)))?;
+    }
     let started = Instant::now();
     let mut pgn_file: Option<(File, String)> = match &config.pgn {
         Some(path) => {
@@ -624,10 +629,11 @@ pub fn run_match(config: &MatchConfig, on_game: &mut dyn FnMut(&GameRecord, Wdl)
             let tx = tx.clone();
             let (first, second, openings, next, stop, date) = (&first, &second, &openings, &next, &stop, &date);
             scope.spawn(move || {
-                let mut a = first.engine();
-                let mut b = second.engine();
-                a.set_variant(config.variant);
-                b.set_variant(config.variant);
+                // Both configurations were checked to build before the match started.
+                let (Ok(mut a), Ok(mut b)) = (first.engine_for(config.variant), second.engine_for(config.variant))
+                else {
+                    return;
+                };
                 loop {
                     if stop.load(Ordering::Relaxed) {
                         break;
