@@ -380,6 +380,20 @@ fn train(
             data.train, data.train_games, progress.epoch, config.wdl, config.hidden, config.seed
         )
     };
+    // Calibration positions for the rounding of the output layer: validation positions (else
+    // training positions), at most 8,192.
+    let calibration = {
+        let source = if val_set.is_empty() { &train_set } else { &val_set };
+        let idx: Vec<u32> = (0..source.len().min(8192) as u32).collect();
+        source.gather(&idx)
+    };
+    let export_net = |params: &Params, progress: &Progress, path: &Path| -> Result<(Vec<u8>, f64, f64)> {
+        let mut net = params.to_float()?;
+        let act = sparse::forward(&net.ft_weights, &net.ft_bias, net.hidden, &calibration).act;
+        let (before, after) = export::round_output_layer(&mut net, &act, config.clip);
+        let bytes = export::write(&net, variant, &description(progress), path)?;
+        Ok((bytes, before, after))
+    };
 
     let bar = if quiet {
         ProgressBar::with_draw_target(Some(total_steps), ProgressDrawTarget::hidden())
@@ -481,12 +495,7 @@ fn train(
             let better = progress.best_val.is_none_or(|(best, _)| v < best);
             if better {
                 progress.best_val = Some((v, progress.epoch));
-                export::write(
-                    &params.to_float()?,
-                    variant,
-                    &description(&progress),
-                    &config.out.join("net.nnue"),
-                )?;
+                export_net(&params, &progress, &config.out.join("net.nnue"))?;
                 line.push_str(" (best so far: net.nnue)");
             } else if config.early_stop > 0
                 && progress
@@ -515,12 +524,7 @@ fn train(
     }
 
     // The run is complete: the last net, the best net, the parity check, the summary.
-    let last_bytes = export::write(
-        &params.to_float()?,
-        variant,
-        &description(&progress),
-        &config.out.join("last.nnue"),
-    )?;
+    let (last_bytes, rounding_before, rounding_after) = export_net(&params, &progress, &config.out.join("last.nnue"))?;
     let best_path = config.out.join("net.nnue");
     if val_set.is_empty() || !best_path.exists() {
         write_atomic(&best_path, &last_bytes)?;
@@ -547,6 +551,10 @@ fn train(
         "final_train_loss": progress.curve.last().map(|p| p.train_loss),
         "final_validation_loss": progress.curve.last().and_then(|p| p.val_loss),
         "parity_last_net_vs_float_cp": parity_last,
+        "output_rounding_rms_cp": {
+            "round_to_nearest": rounding_before * f64::from(nnue::network::SCALE),
+            "adaptive": rounding_after * f64::from(nnue::network::SCALE),
+        },
         "parity_best_net_vs_dequantised_cp": parity_best,
         "curve": progress.curve,
     });
