@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The NNUE pipeline for one Persian Chess sub-variant (or all four), round by round:
+# The NNUE pipeline, round by round:
 #
 #   1. generate self-play records with the current evaluation (round 1: the hand-crafted one);
 #   2. train a net on them (`trainer train`);
@@ -7,19 +7,23 @@
 #   4. if H1 is accepted, copy it to data/nets/<variant>.nnue with a report
 #      data/nets/<variant>.md (data, settings, losses, match, the commands to reproduce).
 #
-# Round 2 regenerates with the round-1 net, trains on both rounds' data and plays the new net
-# against the round-1 net, and so on.
+# With `all`, the four Persian sub-variants share one net per round: it is trained on all four
+# variants' records (they share the board), written once per variant, and each variant's copy
+# must pass its own match. With one variant, the net learns from that variant's records only.
+# Round 2 regenerates with the round-1 nets, trains on both rounds' data and plays the new nets
+# against the round-1 nets, and so on.
 #
 # Usage: scripts/pipeline.sh VARIANT|all [ROUNDS]
 # Settings (environment variables, defaults in brackets):
-#   GAMES [30000]      self-play games per round        SP_NODES [1000]  nodes per self-play move
-#   HIDDEN [256]       hidden neurons                    EPOCHS [20]      training epochs
-#   WDL [0.3]          weight of the game result         LR [0.001]       initial learning rate
-#   MATCH_NODES [2000] nodes per move in the match      MATCH_GAMES [2000] most match games
-#   SPRT [0,50]        elo0,elo1                         THREADS [all cores] threads everywhere
-#   SEED [1]           seed of the self-play openings (round r uses SEED + r - 1)
-#   DATA_DIR [data/selfplay]  RUNS_DIR [runs]            INSTALL [1]      0: never copy to data/nets
+#   GAMES [30000]      self-play games per variant and round   SP_NODES [1000] nodes per self-play move
+#   HIDDEN [256]       hidden neurons              EPOCHS [10]      training epochs
+#   WDL [0.3]          weight of the game result   LR [0.002]       initial learning rate
+#   MATCH_NODES [2000] nodes per match move        MATCH_GAMES [2000] most games per match
+#   SPRT [0,50]        elo0,elo1                   THREADS [all cores] threads everywhere
+#   SEED [1]           self-play seed (round r uses SEED + r - 1)
+#   DATA_DIR [data/selfplay]  RUNS_DIR [runs]      INSTALL [1]      0: never copy to data/nets
 #   BUILD [1]          0: use the binaries in target/release as they are
+#   SKIP_GEN [0]       1: use the records already in DATA_DIR (e.g. generated elsewhere)
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -29,17 +33,13 @@ if [[ $# -lt 1 || "$1" == "-h" || "$1" == "--help" ]]; then
     exit 0
 fi
 
-VARIANTS=("$1")
-if [[ "$1" == "all" ]]; then
-    VARIANTS=(celtic-citadel persian-princess egyptian-eye oriental-omega)
-fi
 ROUNDS="${2:-1}"
 GAMES="${GAMES:-30000}"
 SP_NODES="${SP_NODES:-1000}"
 HIDDEN="${HIDDEN:-256}"
-EPOCHS="${EPOCHS:-20}"
+EPOCHS="${EPOCHS:-10}"
 WDL="${WDL:-0.3}"
-LR="${LR:-0.001}"
+LR="${LR:-0.002}"
 MATCH_NODES="${MATCH_NODES:-2000}"
 MATCH_GAMES="${MATCH_GAMES:-2000}"
 SPRT="${SPRT:-0,50}"
@@ -49,6 +49,15 @@ DATA_DIR="${DATA_DIR:-data/selfplay}"
 RUNS_DIR="${RUNS_DIR:-runs}"
 INSTALL="${INSTALL:-1}"
 BUILD="${BUILD:-1}"
+SKIP_GEN="${SKIP_GEN:-0}"
+
+if [[ "$1" == "all" ]]; then
+    VARIANTS=(celtic-citadel persian-princess egyptian-eye oriental-omega)
+    JOINT=1
+else
+    VARIANTS=("$1")
+    JOINT=0
+fi
 
 if [[ "$BUILD" == 1 ]]; then
     cargo build --release -p engine -p trainer
@@ -56,82 +65,99 @@ fi
 TRAINER=target/release/trainer
 ENGINE=target/release/engine
 
-for variant in "${VARIANTS[@]}"; do
-    current="hce"          # the evaluation to beat and to generate with
-    data_args=()
-    for ((round = 1; round <= ROUNDS; round++)); do
-        tag="r${round}-${variant}"
-        data="$DATA_DIR/$tag"
-        run="$RUNS_DIR/$tag"
-        seed=$((SEED + round - 1))
-        echo "== $variant, round $round: generate ($GAMES games, $SP_NODES nodes, eval $current)"
-        gen_cmd=("$TRAINER" selfplay --variant "$variant" --games "$GAMES" --nodes "$SP_NODES"
-            --net "$current" --threads "$THREADS" --seed "$seed" --out "$data")
-        "${gen_cmd[@]}"
+declare -A current       # variant -> the evaluation to beat and to generate with
+for v in "${VARIANTS[@]}"; do current[$v]=hce; done
+data_args=()
+
+report() { # variant round run net match_file
+    local variant=$1 round=$2 run=$3 net=$4 match=$5 previous=$6
+    echo "# $variant.nnue"
+    echo
+    echo "Round $round of \`scripts/pipeline.sh $( ((JOINT)) && echo all || echo "$variant")\`, accepted $(date -u +%Y-%m-%d)."
+    echo "Net: \`$net\` of the run \`$run\`."
+    echo
+    echo "## Data"
+    echo
+    for d in "${data_args[@]}"; do
+        [[ "$d" == --data ]] && continue
+        echo "- \`$d\`: $("$TRAINER" data stats "$d" 2>/dev/null | head -1)"
+    done
+    echo
+    echo "## Training"
+    echo
+    echo '```toml'
+    cat "$run/config.toml"
+    echo '```'
+    echo
+    echo "Loss per epoch (\`curves.csv\`):"
+    echo
+    echo '```'
+    cat "$run/curves.csv"
+    echo '```'
+    echo
+    echo "## Match against $previous at $MATCH_NODES nodes per move"
+    echo
+    echo '```'
+    cat "$match"
+    echo '```'
+    echo
+    echo "## Reproduce"
+    echo
+    echo '```sh'
+    echo "GAMES=$GAMES SP_NODES=$SP_NODES HIDDEN=$HIDDEN EPOCHS=$EPOCHS WDL=$WDL LR=$LR MATCH_NODES=$MATCH_NODES SEED=$SEED \\"
+    echo "    scripts/pipeline.sh $( ((JOINT)) && echo all || echo "$variant") $round"
+    echo '```'
+}
+
+for ((round = 1; round <= ROUNDS; round++)); do
+    seed=$((SEED + round - 1))
+    for variant in "${VARIANTS[@]}"; do
+        data="$DATA_DIR/r${round}-${variant}"
+        if [[ "$SKIP_GEN" != 1 ]]; then
+            echo "== round $round, $variant: generate ($GAMES games, $SP_NODES nodes, eval ${current[$variant]})"
+            "$TRAINER" selfplay --variant "$variant" --games "$GAMES" --nodes "$SP_NODES" \
+                --net "${current[$variant]}" --threads "$THREADS" --seed "$seed" --out "$data"
+        fi
         data_args+=(--data "$data")
+    done
 
-        echo "== $variant, round $round: train"
-        train_cmd=("$TRAINER" train --variant "$variant" "${data_args[@]}" --out "$run"
-            --hidden "$HIDDEN" --epochs "$EPOCHS" --wdl "$WDL" --lr "$LR" --threads "$THREADS")
-        if [[ -f "$run/checkpoint.bin" && ! -f "$run/summary.json" ]]; then
-            "$TRAINER" train --resume --out "$run" --threads "$THREADS"
-        elif [[ ! -f "$run/summary.json" ]]; then
-            "${train_cmd[@]}"
-        fi
+    if ((JOINT)); then
+        run="$RUNS_DIR/r${round}-all"
+        also=()
+        for v in "${VARIANTS[@]:1}"; do also+=(--also-variant "$v"); done
+        train_cmd=("$TRAINER" train --variant "${VARIANTS[0]}" "${also[@]}" "${data_args[@]}" --out "$run")
+    else
+        run="$RUNS_DIR/r${round}-${VARIANTS[0]}"
+        train_cmd=("$TRAINER" train --variant "${VARIANTS[0]}" "${data_args[@]}" --out "$run")
+    fi
+    echo "== round $round: train ($run)"
+    if [[ -f "$run/checkpoint.bin" && ! -f "$run/summary.json" ]]; then
+        "$TRAINER" train --resume --out "$run" --threads "$THREADS"
+    elif [[ ! -f "$run/summary.json" ]]; then
+        "${train_cmd[@]}" --hidden "$HIDDEN" --epochs "$EPOCHS" --wdl "$WDL" --lr "$LR" --threads "$THREADS"
+    fi
 
-        echo "== $variant, round $round: match against $current"
-        match_cmd=("$ENGINE" match --variant "$variant" --games "$MATCH_GAMES" --sprt "$SPRT"
-            --first "name=$tag,nodes=$MATCH_NODES,eval=$run/net.nnue"
-            --second "name=$(basename "$current" .nnue),nodes=$MATCH_NODES,eval=$current"
-            --concurrency "$THREADS" --seed "$seed" --pgn "$run/match.pgn" --quiet)
-        rm -f "$run/match.pgn"
-        "${match_cmd[@]}" | tee "$run/match.txt"
-        if ! grep -q "H1 accepted" "$run/match.txt"; then
-            echo "== $variant, round $round: the new net was not proven stronger; stopping here"
-            break
+    for variant in "${VARIANTS[@]}"; do
+        net="$run/net.nnue"
+        [[ "$variant" != "${VARIANTS[0]}" ]] && net="$run/net.$variant.nnue"
+        previous="${current[$variant]}"
+        match="$run/match.$variant.txt"
+        echo "== round $round, $variant: match against $previous"
+        rm -f "$run/match.$variant.pgn"
+        "$ENGINE" match --variant "$variant" --games "$MATCH_GAMES" --sprt "$SPRT" \
+            --first "name=r${round},nodes=$MATCH_NODES,eval=$net" \
+            --second "name=$([[ $previous == hce ]] && echo hce || echo "r$((round - 1))"),nodes=$MATCH_NODES,eval=$previous" \
+            --concurrency "$THREADS" --seed "$seed" --pgn "$run/match.$variant.pgn" --quiet | tee "$match"
+        if ! grep -q "H1 accepted" "$match"; then
+            echo "== round $round, $variant: not proven stronger; $previous stays"
+            continue
         fi
+        current[$variant]="$net"
         if [[ "$INSTALL" == 1 ]]; then
             mkdir -p data/nets
-            cp "$run/net.nnue" "data/nets/$variant.nnue"
-            {
-                echo "# $variant.nnue"
-                echo
-                echo "Round $round of scripts/pipeline.sh, accepted $(date -u +%Y-%m-%d)."
-                echo
-                echo "## Data"
-                echo
-                for d in "${data_args[@]}"; do
-                    [[ "$d" == --data ]] && continue
-                    echo "- \`$d\`: $("$TRAINER" data stats "$d" 2>/dev/null | head -1)"
-                done
-                echo
-                echo "## Training"
-                echo
-                echo '```'
-                sed -n '1,200p' "$run/config.toml"
-                echo '```'
-                echo
-                echo "Loss per epoch (\`curves.csv\`):"
-                echo
-                echo '```'
-                cat "$run/curves.csv"
-                echo '```'
-                echo
-                echo "## Match against $current at $MATCH_NODES nodes per move"
-                echo
-                echo '```'
-                cat "$run/match.txt"
-                echo '```'
-                echo
-                echo "## Reproduce"
-                echo
-                echo '```sh'
-                echo "cargo build --release -p engine -p trainer"
-                echo "GAMES=$GAMES SP_NODES=$SP_NODES HIDDEN=$HIDDEN EPOCHS=$EPOCHS WDL=$WDL LR=$LR MATCH_NODES=$MATCH_NODES SEED=$SEED scripts/pipeline.sh $variant $round"
-                echo '```'
-            } > "data/nets/$variant.md"
-            echo "== $variant, round $round: installed data/nets/$variant.nnue (report: data/nets/$variant.md)"
+            cp "$net" "data/nets/$variant.nnue"
+            report "$variant" "$round" "$run" "$net" "$match" "$previous" > "data/nets/$variant.md"
+            echo "== round $round, $variant: installed data/nets/$variant.nnue (report: data/nets/$variant.md)"
         fi
-        current="$run/net.nnue"
     done
 done

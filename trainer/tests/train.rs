@@ -252,6 +252,90 @@ fn configuration_files_and_bad_settings() {
 }
 
 #[test]
+fn pre_training_on_other_variants_and_fine_tuning() {
+    let dir = TempDir::new("pretrain");
+    let (base, tuned) = (dir.join("base"), dir.join("tuned"));
+    let d = data().to_str().unwrap();
+    // The data holds Persian Princess records only: an Egyptian Eye net can learn from them.
+    ok(&[
+        "train",
+        "--variant",
+        "egyptian-eye",
+        "--also-variant",
+        "persian-princess",
+        "--data",
+        d,
+        "--out",
+        base.to_str().unwrap(),
+        "--hidden",
+        "16",
+        "--batch-size",
+        "256",
+        "--epochs",
+        "2",
+        "--quiet",
+    ]);
+    let bytes = fs::read(base.join("net.nnue")).unwrap();
+    assert!(NnueNet::from_bytes(Variant::EgyptianEye, &bytes, "base").is_ok());
+    // The same weights for the other variant, with its own header.
+    let other = fs::read(base.join("net.persian-princess.nnue")).unwrap();
+    assert!(NnueNet::from_bytes(Variant::PersianPrincess, &other, "other").is_ok());
+    assert!(NnueNet::from_bytes(Variant::EgyptianEye, &other, "other").is_err());
+    let start = Position::startpos(Variant::PersianPrincess);
+    let a = NnueNet::from_bytes(Variant::EgyptianEye, &bytes, "a").unwrap();
+    let b = NnueNet::from_bytes(Variant::PersianPrincess, &other, "b").unwrap();
+    assert_eq!(a.evaluate_position(&start), b.evaluate_position(&start));
+    // Fine-tuning starts from the base run's weights.
+    let init = base.join("checkpoint.bin");
+    let report = ok(&[
+        "train",
+        "--variant",
+        "persian-princess",
+        "--data",
+        d,
+        "--out",
+        tuned.to_str().unwrap(),
+        "--hidden",
+        "16",
+        "--batch-size",
+        "256",
+        "--epochs",
+        "1",
+        "--init-from",
+        init.to_str().unwrap(),
+    ]);
+    assert!(report.contains("starting from the weights"), "{report}");
+    // A .nnue file works as a start too; a net of another size does not.
+    let from_net = base.join("net.nnue");
+    let e = fails(&[
+        "train",
+        "--variant",
+        "persian-princess",
+        "--data",
+        d,
+        "--out",
+        dir.join("x").to_str().unwrap(),
+        "--hidden",
+        "32",
+        "--init-from",
+        from_net.to_str().unwrap(),
+    ]);
+    assert!(e.contains("-> 16"), "{e}");
+    let e = fails(&[
+        "train",
+        "--variant",
+        "chess",
+        "--also-variant",
+        "persian-princess",
+        "--data",
+        d,
+        "--out",
+        dir.join("y").to_str().unwrap(),
+    ]);
+    assert!(e.contains("another board layout"), "{e}");
+}
+
+#[test]
 fn the_pure_burn_formulation_trains_too() {
     let dir = TempDir::new("dense");
     let out = dir.join("r");

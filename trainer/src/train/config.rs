@@ -40,6 +40,12 @@ pub struct TrainConfig {
     pub variant: String,
     /// Record files or directories of `.bin` shards.
     pub data: Vec<PathBuf>,
+    /// Other variants whose records in `data` are used too (they must share the board layout;
+    /// e.g. the four Persian sub-variants, to pre-train on all their data before fine-tuning).
+    pub also_variants: Vec<String>,
+    /// Start from this net instead of random weights: a run's `checkpoint.bin` (weights only)
+    /// or a `.nnue` file (dequantised).
+    pub init_from: Option<PathBuf>,
     /// Run directory (checkpoint, curves, nets).
     pub out: PathBuf,
     /// Hidden neurons per perspective.
@@ -85,6 +91,8 @@ impl Default for TrainConfig {
         TrainConfig {
             variant: engine::rules::Variant::DEFAULT.id().to_string(),
             data: Vec::new(),
+            also_variants: Vec::new(),
+            init_from: None,
             out: PathBuf::new(),
             hidden: 256,
             batch_size: 16384,

@@ -155,6 +155,7 @@ type Decoded = (bool, u32, Vec<u16>, Vec<u16>, f32);
 pub fn load(
     inputs: &[PathBuf],
     variant: Variant,
+    also: &[Variant],
     layout: &Layout,
     spec: TargetSpec,
     val_fraction: f64,
@@ -172,10 +173,11 @@ pub fn load(
     }
     summary.records = records.len() as u64;
     let code = variant.code();
+    let codes: Vec<u8> = std::iter::once(code).chain(also.iter().map(|v| v.code())).collect();
     let decoded: Vec<Option<Decoded>> = records
         .par_iter()
         .map(|r| {
-            if r.variant_code() != code || r.score() == NO_SCORE {
+            if !codes.contains(&r.variant_code()) || r.score() == NO_SCORE {
                 return Ok(None);
             }
             let tp = r
@@ -212,7 +214,7 @@ pub fn load(
                     train_games.insert(game);
                 }
             }
-            None if record.variant_code() != code => summary.other_variant += 1,
+            None if !codes.contains(&record.variant_code()) => summary.other_variant += 1,
             None => summary.no_score += 1,
         }
     }

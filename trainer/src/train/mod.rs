@@ -61,6 +61,13 @@ pub struct Args {
     /// Record files or directories of .bin shards (repeatable).
     #[arg(short, long)]
     pub data: Vec<PathBuf>,
+    /// Also use the records of this variant (repeatable; same board layout required), e.g. to
+    /// pre-train on all four Persian sub-variants.
+    #[arg(long = "also-variant", value_name = "VARIANT")]
+    pub also_variants: Vec<String>,
+    /// Start from the weights of a run's checkpoint.bin or of a .nnue file.
+    #[arg(long, value_name = "FILE")]
+    pub init_from: Option<PathBuf>,
     /// Run directory.
     #[arg(short, long)]
     pub out: Option<PathBuf>,
@@ -136,6 +143,8 @@ impl Args {
         self.config.is_some()
             || self.variant.is_some()
             || !self.data.is_empty()
+            || !self.also_variants.is_empty()
+            || self.init_from.is_some()
             || self.hidden.is_some()
             || self.batch_size.is_some()
             || self.epochs.is_some()
@@ -183,6 +192,12 @@ impl Args {
         );
         if !self.data.is_empty() {
             c.data = self.data.clone();
+        }
+        if !self.also_variants.is_empty() {
+            c.also_variants = self.also_variants.clone();
+        }
+        if self.init_from.is_some() {
+            c.init_from = self.init_from.clone();
         }
         if let Some(out) = &self.out {
             c.out = out.clone();
@@ -275,6 +290,20 @@ fn train(
         wdl: config.wdl,
         eval_scale: config.eval_scale,
     };
+    let mut also = Vec::new();
+    for id in &config.also_variants {
+        let v: Variant = id.parse().map_err(|e| anyhow!("also_variants: {id:?}: {e}"))?;
+        if layout(v).layout_hash() != lay.layout_hash() {
+            bail!(
+                "also_variants: {} has another board layout than {}",
+                v.id(),
+                variant.id()
+            );
+        }
+        if v != variant && !also.contains(&v) {
+            also.push(v);
+        }
+    }
     let load_start = Instant::now();
     say(
         quiet,
@@ -285,8 +314,15 @@ fn train(
             config.data.len()
         ),
     );
-    let (train_set, val_set, data) =
-        dataset::load(&config.data, variant, &lay, spec, config.val_fraction, config.seed)?;
+    let (train_set, val_set, data) = dataset::load(
+        &config.data,
+        variant,
+        &also,
+        &lay,
+        spec,
+        config.val_fraction,
+        config.seed,
+    )?;
     say(
         quiet,
         None,
@@ -333,11 +369,26 @@ fn train(
             );
             (params, trainer, ck.progress)
         }
-        None => (
-            Params::init(num_features, config.hidden, config.seed, &device),
-            Trainer::new(config.weight_decay, config.clip),
-            Progress::new(),
-        ),
+        None => {
+            let params = match &config.init_from {
+                None => Params::init(num_features, config.hidden, config.seed, &device),
+                Some(path) => {
+                    let net = initial_net(path, variant)?;
+                    if net.num_features != num_features || net.hidden != config.hidden {
+                        bail!(
+                            "{}: a ({} -> {}) net, this run trains ({num_features} -> {})",
+                            path.display(),
+                            net.num_features,
+                            net.hidden,
+                            config.hidden
+                        );
+                    }
+                    say(quiet, None, format!("starting from the weights of {}", path.display()));
+                    Params::from_float(&net, &device)
+                }
+            };
+            (params, Trainer::new(config.weight_decay, config.clip), Progress::new())
+        }
     };
 
     let batch_size = config.batch_size.min(train_set.len());
@@ -536,6 +587,34 @@ fn train(
     let positions = export::fixed_positions(variant, 256, 1);
     let parity_last = export::parity(&params, &last_bytes, variant, &positions)?;
     let parity_best = export::parity(&best_params, &best_bytes, variant, &positions)?;
+    // The same net for the other variants it learned from (same layout, their own header).
+    let mut others = serde_json::Map::new();
+    for &v in &also {
+        let path = config.out.join(format!("net.{}.nnue", v.id()));
+        let header = nnue::format::NetHeader::new(
+            v.code(),
+            v.id(),
+            &layout(v),
+            format!(
+                "{} (trained as {} with {})",
+                best.header.description,
+                variant.id(),
+                v.id()
+            ),
+        );
+        let bytes = nnue::format::to_bytes(&header, &best.network).context("cannot encode the net")?;
+        write_atomic(&path, &bytes)?;
+        let parity = export::parity(&best_params, &bytes, v, &export::fixed_positions(v, 256, 1))?;
+        say(
+            quiet,
+            None,
+            format!("also written: {} (for {})", path.display(), v.id()),
+        );
+        others.insert(
+            v.id().to_string(),
+            serde_json::json!({"file": path.display().to_string(), "parity_vs_dequantised_cp": parity}),
+        );
+    }
     let speed = progress.positions as f64 / progress.seconds.max(1e-9);
     let summary = serde_json::json!({
         "variant": variant.id(),
@@ -556,6 +635,7 @@ fn train(
             "adaptive": rounding_after * f64::from(nnue::network::SCALE),
         },
         "parity_best_net_vs_dequantised_cp": parity_best,
+        "nets_for_other_variants": others,
         "curve": progress.curve,
     });
     write_atomic(
@@ -564,6 +644,21 @@ fn train(
     )?;
     print_summary(config, variant, &progress, speed, &parity_last, &best_path);
     Ok(())
+}
+
+/// The weights to start from: a checkpoint's float net, or a `.nnue` file dequantised (any
+/// variant with the same layout).
+fn initial_net(path: &Path, variant: Variant) -> Result<nnue::FloatNetwork> {
+    if path.extension().is_some_and(|e| e == "nnue") {
+        let bytes = fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+        let loaded = nnue::format::read_any(&bytes).map_err(|e| anyhow!("{}: {e}", path.display()))?;
+        if loaded.header.layout_hash != layout(variant).layout_hash() {
+            bail!("{}: a net for another board layout", path.display());
+        }
+        Ok(nnue::FloatNetwork::dequantise(&loaded.network))
+    } else {
+        Ok(Checkpoint::load(path)?.net)
+    }
 }
 
 fn print_summary(
