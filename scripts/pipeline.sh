@@ -80,7 +80,11 @@ report() { # variant round run net match_file
     echo
     for d in "${data_args[@]}"; do
         [[ "$d" == --data ]] && continue
+        local v shards
+        v=$(sed -n 's/.*"variant": "\(.*\)".*/\1/p' "$d/run.json" | head -1)
+        shards=$(find "$d" -maxdepth 1 -name 'shard_*.bin' | wc -l)
         echo "- \`$d\`: $("$TRAINER" data stats "$d" 2>/dev/null | head -1)"
+        echo "  (\`trainer selfplay --variant $v --games $((shards * 100)) $(sed -n 's/.*"nodes": \([0-9]*\).*/--nodes \1/p' "$d/run.json") --net $(sed -n 's/.*"eval": "\(.*\)".*/\1/p' "$d/run.json" | sed 's/^hand-crafted$/hce/') $(sed -n 's/.*"seed": \([0-9]*\).*/--seed \1/p' "$d/run.json") --out $d\`; settings in \`$d/run.json\`)"
     done
     echo
     echo "## Training"
@@ -103,10 +107,16 @@ report() { # variant round run net match_file
     echo
     echo "## Reproduce"
     echo
+    echo "The self-play records come from the commands listed under Data (deterministic: the same"
+    echo "settings give the same games). With them in place:"
+    echo
     echo '```sh'
-    echo "GAMES=$GAMES SP_NODES=$SP_NODES HIDDEN=$HIDDEN EPOCHS=$EPOCHS WDL=$WDL LR=$LR MATCH_NODES=$MATCH_NODES SEED=$SEED \\"
+    echo "SKIP_GEN=1 HIDDEN=$HIDDEN EPOCHS=$EPOCHS WDL=$WDL LR=$LR MATCH_NODES=$MATCH_NODES MATCH_GAMES=$MATCH_GAMES SEED=$SEED \\"
     echo "    scripts/pipeline.sh $( ((JOINT)) && echo all || echo "$variant") $round"
     echo '```'
+    echo
+    echo "or everything, self-play included: \`GAMES=<games> SP_NODES=$SP_NODES ... scripts/pipeline.sh ...\`"
+    echo "(the pipeline plays the same number of games in every variant)."
 }
 
 for ((round = 1; round <= ROUNDS; round++)); do

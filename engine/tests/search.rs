@@ -533,6 +533,8 @@ fn fixed_node_searches_are_reproducible() {
         assert_eq!(fingerprint(&first), fingerprint(&third), "{v}");
         let tt = Arc::new(TranspositionTable::new(16));
         let mut s = Searcher::new(tt, Arc::new(AtomicBool::new(false)));
+        // The searcher evaluates as the engine does (its embedded net, if the build has one).
+        s.set_nnue(e.net().cloned());
         let fourth = s.search(e.position(), e.history(), limits, &mut |_| {});
         assert_eq!(fingerprint(&first), fingerprint(&fourth), "{v}");
     }

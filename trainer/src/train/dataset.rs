@@ -129,7 +129,7 @@ pub struct DataSummary {
     pub train: u64,
     /// Validation positions.
     pub validation: u64,
-    /// Distinct games in the training set.
+    /// Distinct games (variant and game id) in the training set.
     pub train_games: u64,
     /// Distinct games in the validation set.
     pub validation_games: u64,
@@ -147,8 +147,9 @@ pub fn is_validation_game(game_id: u32, fraction: f64, seed: u64) -> bool {
     ((z >> 11) as f64 / (1u64 << 53) as f64) < fraction
 }
 
-/// A decoded record: (in the validation set, game id, our features, their features, target).
-type Decoded = (bool, u32, Vec<u16>, Vec<u16>, f32);
+/// A decoded record: (in the validation set, (variant, game id), our features, their features,
+/// target).
+type Decoded = (bool, (u8, u32), Vec<u16>, Vec<u16>, f32);
 
 /// Reads every record under `inputs`, keeps those of `variant` with a score, decodes them and
 /// splits them by game id. Returns (training, validation, summary).
@@ -194,7 +195,7 @@ pub fn load(
             let score = tp.score.unwrap_or(0);
             Ok(Some((
                 is_validation_game(tp.game_id, val_fraction, split_seed),
-                tp.game_id,
+                (tp.variant_code, tp.game_id),
                 us,
                 them,
                 spec.target(score, tp.result),

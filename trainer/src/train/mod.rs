@@ -271,8 +271,9 @@ fn say(quiet: bool, bar: Option<&ProgressBar>, text: impl AsRef<str>) {
         return;
     }
     match bar {
-        Some(b) => b.println(text.as_ref()),
-        None => eprintln!("{}", text.as_ref()),
+        // A hidden bar (output not a terminal, e.g. a log file) prints nothing.
+        Some(b) if !b.is_hidden() => b.println(text.as_ref()),
+        _ => eprintln!("{}", text.as_ref()),
     }
 }
 
