@@ -72,6 +72,9 @@ pub struct TrainConfig {
     pub eval_scale: f32,
     /// Weights are kept within `+-clip` so that the net quantises.
     pub clip: f32,
+    /// Initial feature weights are uniform in `+-ft_init` (small: features the data never
+    /// activates keep weights near 0 instead of random values).
+    pub ft_init: f32,
     /// Fraction of games held out for validation (split by game id).
     pub val_fraction: f64,
     /// Stop after this many epochs without a better validation loss (0 = never).
@@ -106,6 +109,7 @@ impl Default for TrainConfig {
             wdl: 0.3,
             eval_scale: 400.0,
             clip: 1.98,
+            ft_init: 0.01,
             val_fraction: 0.05,
             early_stop: 0,
             seed: 1,
@@ -168,6 +172,9 @@ impl TrainConfig {
                 "clip = {}: must be within (0, 1.98] (1.98 keeps the quantised accumulators in i16)",
                 self.clip
             );
+        }
+        if !(self.ft_init >= 0.0 && self.ft_init <= 1.0) {
+            bail!("ft_init = {}: must be within 0..=1", self.ft_init);
         }
         if !(0.0..0.5).contains(&self.val_fraction) {
             bail!("val_fraction = {}: must be within 0..0.5", self.val_fraction);

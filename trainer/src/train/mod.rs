@@ -107,6 +107,9 @@ pub struct Args {
     /// Weights are clipped to +-clip so the net quantises [default: 1.98].
     #[arg(long)]
     pub clip: Option<f32>,
+    /// Initial feature weights are uniform in +-FT_INIT [default: 0.01].
+    #[arg(long)]
+    pub ft_init: Option<f32>,
     /// Fraction of games held out for validation [default: 0.05].
     #[arg(long)]
     pub val_fraction: Option<f64>,
@@ -157,6 +160,7 @@ impl Args {
             || self.wdl.is_some()
             || self.eval_scale.is_some()
             || self.clip.is_some()
+            || self.ft_init.is_some()
             || self.val_fraction.is_some()
             || self.early_stop.is_some()
             || self.seed.is_some()
@@ -183,6 +187,7 @@ impl Args {
             wdl,
             eval_scale,
             clip,
+            ft_init,
             val_fraction,
             early_stop,
             seed,
@@ -372,7 +377,7 @@ fn train(
         }
         None => {
             let params = match &config.init_from {
-                None => Params::init(num_features, config.hidden, config.seed, &device),
+                None => Params::init_scaled(num_features, config.hidden, config.seed, config.ft_init, &device),
                 Some(path) => {
                     let net = initial_net(path, variant)?;
                     if net.num_features != num_features || net.hidden != config.hidden {

@@ -86,8 +86,19 @@ impl Params {
     /// A deterministic random start: feature weights uniform in `[-0.1, 0.1)`, feature biases
     /// in `[0, 0.5)` (most SCReLU inputs land inside `[0, 1]`), output weights uniform in
     /// `+-1/sqrt(2H)`, output bias 0.
+    #[cfg(test)]
     pub fn init(num_features: usize, hidden: usize, seed: u64, device: &Device) -> Params {
+        Params::init_scaled(num_features, hidden, seed, 0.1, device)
+    }
+
+    /// Like `Params::init` with feature weights uniform in `[-range, range)` (training uses
+    /// 0.01 by default: a feature the data never activates then adds next to nothing, where
+    /// 0.1 left random values that the net met in play and misjudged).
+    pub fn init_scaled(num_features: usize, hidden: usize, seed: u64, range: f32, device: &Device) -> Params {
         let mut net = FloatNetwork::init_random(num_features, hidden, seed);
+        for w in &mut net.ft_weights {
+            *w *= range / 0.1;
+        }
         let k = 2.0 / (2.0 * hidden as f32).sqrt();
         for w in &mut net.out_weights {
             *w *= k;
