@@ -156,10 +156,12 @@ pub fn fixed_positions(variant: Variant, count: usize, seed: u64) -> Vec<Positio
     out
 }
 
-/// Compares the engine's evaluation with `bytes` loaded against the trainer's float
-/// evaluation (`params`, burn) on `positions`.
-pub fn parity(params: &Params, bytes: &[u8], variant: Variant, positions: &[Position]) -> Result<Parity> {
-    let net = NnueNet::from_bytes(variant, bytes, "exported net").context("the engine refuses the exported net")?;
+/// The positions as a batch of feature lists, with targets from `target(pieces, side to move)`.
+pub fn batch_of(
+    variant: Variant,
+    positions: &[Position],
+    target: impl Fn(&[nnue::PlacedPiece], nnue::Color) -> f32,
+) -> Batch {
     let lay = layout(variant);
     let mut batch = Batch::default();
     for pos in positions {
@@ -175,8 +177,16 @@ pub fn parity(params: &Params, bytes: &[u8], variant: Variant, positions: &[Posi
                 .map(|f| f as u16)
                 .collect()
         };
-        batch.push(&conv(stm), &conv(stm.opponent()), 0.0);
+        batch.push(&conv(stm), &conv(stm.opponent()), target(&pieces, stm));
     }
+    batch
+}
+
+/// Compares the engine's evaluation with `bytes` loaded against the trainer's float
+/// evaluation (`params`, burn) on `positions`.
+pub fn parity(params: &Params, bytes: &[u8], variant: Variant, positions: &[Position]) -> Result<Parity> {
+    let net = NnueNet::from_bytes(variant, bytes, "exported net").context("the engine refuses the exported net")?;
+    let batch = batch_of(variant, positions, |_, _| 0.0);
     let float = params.predict(&batch)?;
     let mut report = Parity {
         positions: positions.len(),
@@ -210,25 +220,11 @@ mod tests {
         let mut params = Params::init(features::num_features(&lay), 32, 11, &device);
         let mut trainer = Trainer::new(0.01, 1.98);
         let positions = fixed_positions(variant, 256, 99);
-        let mut batch = Batch::default();
-        for pos in &positions {
-            let pieces = placed_pieces(pos);
-            let stm = if pos.turn() == Color::White {
-                nnue::Color::White
-            } else {
-                nnue::Color::Black
-            };
+        let batch = batch_of(variant, &positions, |pieces, stm| {
             let ours = pieces.iter().filter(|p| p.color == stm).count() as f32;
             let theirs = pieces.len() as f32 - ours;
-            let target = 1.0 / (1.0 + (-(ours - theirs) * 0.3).exp());
-            let conv = |c| -> Vec<u16> {
-                features::active_features(&lay, c, &pieces)
-                    .into_iter()
-                    .map(|f| f as u16)
-                    .collect()
-            };
-            batch.push(&conv(stm), &conv(stm.opponent()), target);
-        }
+            1.0 / (1.0 + (-(ours - theirs) * 0.3).exp())
+        });
         for _ in 0..60 {
             let (_, g) = params.gradients(&batch, FtMode::Sparse).unwrap();
             params = trainer.step(params, g, 3e-3);
@@ -265,24 +261,8 @@ mod tests {
         let variant = Variant::PersianPrincess;
         let params = trained(variant);
         let mut net = params.to_float().unwrap();
-        let lay = layout(variant);
         let positions = fixed_positions(variant, 300, 8);
-        let mut batch = Batch::default();
-        for pos in &positions {
-            let pieces = placed_pieces(pos);
-            let stm = if pos.turn() == Color::White {
-                nnue::Color::White
-            } else {
-                nnue::Color::Black
-            };
-            let conv = |c| -> Vec<u16> {
-                features::active_features(&lay, c, &pieces)
-                    .into_iter()
-                    .map(|f| f as u16)
-                    .collect()
-            };
-            batch.push(&conv(stm), &conv(stm.opponent()), 0.0);
-        }
+        let batch = batch_of(variant, &positions, |_, _| 0.0);
         let act = crate::train::sparse::forward(&net.ft_weights, &net.ft_bias, net.hidden, &batch).act;
         let (before, after) = round_output_layer(&mut net, &act, 1.98);
         // A 32-hidden net has only 64 output weights to play with; wider nets gain more.
