@@ -1,6 +1,9 @@
 //! `trainer data`: convert round trip, shuffle, validate and stats on records made here from
 //! random games of every variant.
 
+mod common;
+
+use common::TempDir;
 use std::{
     collections::HashMap,
     fs,
@@ -19,27 +22,6 @@ use nnue::{
 };
 
 const BIN: &str = env!("CARGO_BIN_EXE_trainer");
-
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        let p = std::env::temp_dir().join(format!("trainer-data-test-{}-{name}", std::process::id()));
-        let _ = fs::remove_dir_all(&p);
-        fs::create_dir_all(&p).expect("temp dir");
-        TempDir(p)
-    }
-
-    fn join(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
-    }
-}
 
 fn trainer(args: &[&str]) -> Output {
     Command::new(BIN).args(args).output().expect("run trainer")
@@ -317,7 +299,7 @@ fn stats_counts_and_histograms() {
     let records = sample_records(1);
     let f = dir.join("s.bin");
     write_records(&f, &records);
-    let out = ok(&["data", "stats", p(&dir.0)]);
+    let out = ok(&["data", "stats", p(dir.path())]);
     assert!(
         out.contains(&format!("{} record(s) in 1 file(s)", records.len())),
         "{out}"

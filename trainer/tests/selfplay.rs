@@ -1,5 +1,8 @@
 //! `trainer selfplay` end to end: tiny runs of the real binary (few games, few nodes).
 
+mod common;
+
+use common::TempDir;
 use std::{
     collections::HashSet,
     fs,
@@ -12,28 +15,6 @@ use engine::rules::{notation::pgn::read_games, Variant};
 use nnue::data::{Record, RecordReader};
 
 const BIN: &str = env!("CARGO_BIN_EXE_trainer");
-
-/// A fresh directory under the system's temporary directory, removed when dropped.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        let p = std::env::temp_dir().join(format!("trainer-test-{}-{name}", std::process::id()));
-        let _ = fs::remove_dir_all(&p);
-        fs::create_dir_all(&p).expect("temp dir");
-        TempDir(p)
-    }
-
-    fn path(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
-    }
-}
 
 /// The tiny settings every test uses (fast: 150 nodes per move, short games).
 fn selfplay_args(out: &Path, games: u64, seed: u64) -> Vec<String> {

@@ -1,6 +1,9 @@
 //! `trainer train` end to end on records from a tiny self-play run: the files of a run, the
 //! net the engine loads, exact resume, and the errors for bad configurations.
 
+mod common;
+
+use common::TempDir;
 use std::{
     fs,
     path::{Path, PathBuf},
@@ -14,27 +17,6 @@ use engine::{
 };
 
 const BIN: &str = env!("CARGO_BIN_EXE_trainer");
-
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        let p = std::env::temp_dir().join(format!("trainer-train-test-{}-{name}", std::process::id()));
-        let _ = fs::remove_dir_all(&p);
-        fs::create_dir_all(&p).expect("temp dir");
-        TempDir(p)
-    }
-
-    fn join(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
-    }
-}
 
 fn run(args: &[&str]) -> Output {
     Command::new(BIN).args(args).output().expect("run trainer")
