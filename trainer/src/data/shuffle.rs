@@ -64,12 +64,12 @@ fn existing_outputs(dir: &std::path::Path, prefix: &str) -> Result<Vec<PathBuf>>
     Ok(out)
 }
 
-/// Shuffles `records` in place (Fisher-Yates with [`Rng`]).
-pub fn shuffle(records: &mut [Record], seed: u64) {
+/// Shuffles `items` in place (Fisher-Yates with [`Rng`]).
+pub fn shuffle<T>(items: &mut [T], seed: u64) {
     let mut rng = Rng::new(seed);
-    for i in (1..records.len()).rev() {
+    for i in (1..items.len()).rev() {
         let j = rng.below(i + 1);
-        records.swap(i, j);
+        items.swap(i, j);
     }
 }
 

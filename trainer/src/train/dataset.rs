@@ -239,12 +239,8 @@ pub fn load(
 /// The order of the training positions in epoch `epoch`: a Fisher-Yates shuffle seeded by the
 /// run's seed and the epoch number, so that it can be recomputed on resume.
 pub fn epoch_order(n: usize, seed: u64, epoch: u64) -> Vec<u32> {
-    let mut rng = engine::tournament::openings::Rng::new(seed ^ epoch.wrapping_mul(0xD134_2543_DE82_EF95));
     let mut order: Vec<u32> = (0..n as u32).collect();
-    for i in (1..n).rev() {
-        let j = rng.below(i + 1);
-        order.swap(i, j);
-    }
+    crate::data::shuffle::shuffle(&mut order, seed ^ epoch.wrapping_mul(0xD134_2543_DE82_EF95));
     order
 }
 

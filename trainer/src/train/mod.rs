@@ -142,33 +142,6 @@ pub struct Args {
 }
 
 impl Args {
-    fn overrides_training(&self) -> bool {
-        self.config.is_some()
-            || self.variant.is_some()
-            || !self.data.is_empty()
-            || !self.also_variants.is_empty()
-            || self.init_from.is_some()
-            || self.hidden.is_some()
-            || self.batch_size.is_some()
-            || self.epochs.is_some()
-            || self.lr.is_some()
-            || self.lr_schedule.is_some()
-            || self.lr_final.is_some()
-            || self.lr_step_epochs.is_some()
-            || self.lr_gamma.is_some()
-            || self.weight_decay.is_some()
-            || self.wdl.is_some()
-            || self.eval_scale.is_some()
-            || self.clip.is_some()
-            || self.ft_init.is_some()
-            || self.val_fraction.is_some()
-            || self.early_stop.is_some()
-            || self.seed.is_some()
-            || self.ft.is_some()
-            || self.device.is_some()
-            || self.checkpoint_every.is_some()
-    }
-
     fn apply(&self, c: &mut TrainConfig) {
         macro_rules! set {
             ($($f:ident),*) => {$( if let Some(v) = self.$f.clone() { c.$f = v; } )*};
@@ -230,14 +203,18 @@ const CHECKPOINT: &str = "checkpoint.bin";
 /// Runs `trainer train`.
 pub fn run(args: Args) -> Result<()> {
     let (config, resumed) = if args.resume {
-        if args.overrides_training() {
-            bail!("with --resume the run's saved configuration is used: give only --out (and --threads, --max-steps, --quiet)");
-        }
         let out = args.out.clone().context("--resume needs --out, the run directory")?;
         let ck = Checkpoint::load(&out.join(CHECKPOINT))
             .with_context(|| format!("cannot resume the run in {}", out.display()))?;
         let mut config = ck.config.clone();
         config.out = out;
+        // Flags that would change the saved configuration are refused (repeating a saved value
+        // is harmless).
+        let mut asked = config.clone();
+        args.apply(&mut asked);
+        if args.config.is_some() || asked != config {
+            bail!("with --resume the run's saved configuration is used: give only --out (and --threads, --max-steps, --quiet)");
+        }
         (config, Some(ck))
     } else {
         let mut config = match &args.config {

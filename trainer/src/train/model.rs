@@ -156,8 +156,8 @@ impl Params {
         }
     }
 
-    /// The head and the loss in burn with autodiff: `h` (`n x 2H`) -> loss; returns the loss,
-    /// the autodiff gradients and the leaves.
+    /// The head and the loss in burn: `h` (`n x 2H`) -> `mean((sigmoid(h W + b) - t)^2)`;
+    /// returns the loss's value and the loss tensor (to call `backward` on).
     fn head_loss(h: Tensor<2>, out_w: Tensor<2>, out_b: Tensor<1>, targets: &[f32]) -> Result<(f64, Tensor<1>)> {
         let device = h.device();
         let n = targets.len();
