@@ -154,6 +154,23 @@ pub struct GamesConfig {
     pub goodbye: String,
     /// Claim victory when the opponent leaves and the server allows it.
     pub claim_victory: bool,
+    /// What a stop (Ctrl-C, SIGTERM) does with running games: `finish` them (a second signal
+    /// switches to `resign`), `resign` them (games still abortable are aborted), or `leave`
+    /// them (the bot exits at once; the server's clock decides them).
+    pub on_shutdown: ShutdownPolicy,
+}
+
+/// See `GamesConfig::on_shutdown`.
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum ShutdownPolicy {
+    /// Play the running games to their end, accepting no new ones.
+    #[default]
+    Finish,
+    /// Abort or resign the running games.
+    Resign,
+    /// Exit at once.
+    Leave,
 }
 
 impl Default for GamesConfig {
@@ -163,6 +180,7 @@ impl Default for GamesConfig {
             greeting: "Hello! Persian Chess engine here. Good luck!".into(),
             goodbye: "Thanks for the game!".into(),
             claim_victory: true,
+            on_shutdown: ShutdownPolicy::Finish,
         }
     }
 }

@@ -20,7 +20,7 @@ use crate::{
         Client, Token,
     },
     challenge,
-    config::Config,
+    config::{Config, ShutdownPolicy},
     game::{self, GameContext, GameReport},
 };
 
@@ -71,7 +71,10 @@ impl Bot {
         &self.ctx.client
     }
 
-    /// Runs until `shutdown` becomes true.
+    /// Runs until `shutdown` becomes true: then no challenge is accepted any more (the event
+    /// stream is closed) and the running games are finished, resigned or left as
+    /// `games.on_shutdown` says. With `finish`, a second signal (the value sent again)
+    /// resigns what is still running.
     pub async fn run(mut self, mut shutdown: watch::Receiver<bool>) -> anyhow::Result<()> {
         let mut delay = Duration::from_secs(1);
         while !*shutdown.borrow() {
@@ -92,10 +95,46 @@ impl Bot {
             }
             delay = (delay * 2).min(Duration::from_secs(60));
         }
+        self.shut_down(shutdown).await;
+        Ok(())
+    }
+
+    async fn shut_down(&mut self, mut shutdown: watch::Receiver<bool>) {
+        let running = self.active_games();
+        let mut policy = self.ctx.config.games.on_shutdown;
+        if running > 0 {
+            tracing::info!("stopping: no new games; {running} running, policy {policy:?}");
+        }
+        if policy == ShutdownPolicy::Finish && running > 0 {
+            shutdown.mark_unchanged();
+            let all = futures::future::join_all(self.games.values_mut());
+            tokio::select! {
+                _ = all => {}
+                _ = shutdown.changed() => {
+                    tracing::info!("second stop signal: resigning the running games");
+                    policy = ShutdownPolicy::Resign;
+                }
+            }
+        }
+        if policy == ShutdownPolicy::Resign && self.active_games() > 0 {
+            let ids: Vec<String> = self.games.keys().cloned().collect();
+            for id in ids {
+                let client = &self.ctx.client;
+                if client.abort(&id).await.is_ok() {
+                    tracing::info!("game {id}: aborted");
+                } else if let Err(e) = client.resign(&id).await {
+                    tracing::warn!("game {id}: resigning failed: {e}");
+                } else {
+                    tracing::info!("game {id}: resigned");
+                }
+            }
+            // Give the tasks a moment to see the end and save their PGN.
+            let all = futures::future::join_all(self.games.values_mut());
+            let _ = tokio::time::timeout(Duration::from_secs(5), all).await;
+        }
         for (_, task) in self.games.drain() {
             task.abort();
         }
-        Ok(())
     }
 
     async fn follow_events(&mut self) -> Result<(), crate::api::ApiError> {

@@ -34,6 +34,10 @@ pub struct GameReport {
     pub plies: usize,
     /// Where the PGN went.
     pub pgn: Option<PathBuf>,
+    /// Per move we sent: ms from receiving the state to sending the move, minus the search.
+    pub overhead_ms: Vec<f64>,
+    /// Moves the server refused (each followed by a resynchronisation from the game stream).
+    pub refused_moves: usize,
 }
 
 /// What every game task shares.
@@ -69,6 +73,27 @@ struct GameTask {
     answered_offer: Option<String>,
     /// The first-move abort timer, with the move list it was started at.
     abort_timer: Option<(String, JoinHandle<()>)>,
+    /// Set when a move was refused: reconnect the game stream to learn the current state.
+    resync: bool,
+    /// The move list of the last refused move, and how many times a move was refused there.
+    refused_at: Option<(String, u32)>,
+    /// See `GameReport::overhead_ms`.
+    overhead_ms: Vec<f64>,
+    refused_moves: usize,
+}
+
+/// Moves refused at one position before the task stops trying there (and waits for the
+/// server's next state instead).
+const MAX_REFUSALS_PER_POSITION: u32 = 5;
+
+/// How a connection of the game stream ended.
+enum StreamEnd {
+    /// The game is over.
+    Finished(GameReport),
+    /// The server closed the stream.
+    Closed,
+    /// We closed it to read the current state again (after a refused move).
+    Resync,
 }
 
 /// Plays game `id` to its end.
@@ -85,6 +110,10 @@ pub async fn run(ctx: Arc<GameContext>, id: String) -> anyhow::Result<GameReport
         decisions,
         answered_offer: None,
         abort_timer: None,
+        resync: false,
+        refused_at: None,
+        overhead_ms: Vec::new(),
+        refused_moves: 0,
     };
     let result = task.play().await;
     if let Some(c) = task.claim.take() {
@@ -102,8 +131,9 @@ impl GameTask {
         let mut failures = 0;
         loop {
             match self.follow_stream().await {
-                Ok(Some(report)) => return Ok(report),
-                Ok(None) => tracing::info!("game {}: stream closed before the end; reconnecting", self.id),
+                Ok(StreamEnd::Finished(report)) => return Ok(report),
+                Ok(StreamEnd::Resync) => continue,
+                Ok(StreamEnd::Closed) => tracing::info!("game {}: stream closed before the end; reconnecting", self.id),
                 Err(e @ ApiError::Http { status: 404, .. }) => anyhow::bail!("game {}: {e}", self.id),
                 Err(e) => tracing::warn!("game {}: {e}; reconnecting in {delay:?}", self.id),
             }
@@ -118,8 +148,8 @@ impl GameTask {
         }
     }
 
-    /// Reads one connection of the game stream. `Some` when the game is over.
-    async fn follow_stream(&mut self) -> Result<Option<GameReport>, ApiError> {
+    /// Reads one connection of the game stream.
+    async fn follow_stream(&mut self) -> Result<StreamEnd, ApiError> {
         let mut stream = self.ctx.client.stream_game(&self.id).await?;
         while let Some(event) = stream.next().await? {
             let state = match event {
@@ -145,11 +175,15 @@ impl GameTask {
                 }
                 GameEvent::Other => continue,
             };
-            if let Some(report) = self.on_state(state).await {
-                return Ok(Some(report));
+            let received = std::time::Instant::now();
+            if let Some(report) = self.on_state(state, received).await {
+                return Ok(StreamEnd::Finished(report));
+            }
+            if std::mem::take(&mut self.resync) {
+                return Ok(StreamEnd::Resync);
             }
         }
-        Ok(None)
+        Ok(StreamEnd::Closed)
     }
 
     fn set_up(&mut self, full: &GameFull) -> anyhow::Result<()> {
@@ -203,7 +237,7 @@ impl GameTask {
     }
 
     /// Handles a state; `Some` when the game is over.
-    async fn on_state(&mut self, state: GameState) -> Option<GameReport> {
+    async fn on_state(&mut self, state: GameState, received: std::time::Instant) -> Option<GameReport> {
         self.last = Some(state.clone());
         if !state.is_running() {
             if let Some((_, t)) = self.abort_timer.take() {
@@ -252,7 +286,10 @@ impl GameTask {
             self.say(&self.ctx.config.games.greeting.clone()).await;
         }
         let plies = moves.len();
-        match player.choose(initial_fen, moves, clock).await {
+        let search_started = std::time::Instant::now();
+        let choice = player.choose(initial_fen, moves, clock).await;
+        let searched = search_started.elapsed();
+        match choice {
             Ok(choice) => {
                 let uci = choice.uci;
                 self.decisions.record(score_cp(choice.score));
@@ -271,14 +308,45 @@ impl GameTask {
                 if offer {
                     tracing::info!("game {}: offering a draw with {uci}", self.id);
                 }
+                let overhead = received.elapsed().saturating_sub(searched);
+                self.overhead_ms.push(overhead.as_secs_f64() * 1000.0);
                 if let Err(e) = self.ctx.client.make_move(&self.id, &uci, offer).await {
-                    // A 400 means the game moved on (or ended): the next state tells.
-                    tracing::warn!("game {}: move {uci} refused: {e}", self.id);
+                    self.move_refused(&state.moves, &uci, &e);
                 }
             }
             Err(e) => tracing::error!("game {}: no move: {e}", self.id),
         }
         None
+    }
+
+    /// A move did not go through (400: the game moved on, ended, or the server disagrees; or
+    /// the retries ran out). The stream is read again from the start: its `gameFull` tells the
+    /// current state, and if it is still our move we search and send again.
+    fn move_refused(&mut self, moves: &str, uci: &str, e: &ApiError) {
+        self.refused_moves += 1;
+        let count = match &mut self.refused_at {
+            Some((at, n)) if at == moves => {
+                *n += 1;
+                *n
+            }
+            _ => {
+                self.refused_at = Some((moves.to_string(), 1));
+                1
+            }
+        };
+        if count >= MAX_REFUSALS_PER_POSITION {
+            tracing::error!(
+                "game {}: move {uci} refused {count} times here ({e}); waiting for the server's next state",
+                self.id
+            );
+            return;
+        }
+        tracing::warn!(
+            "game {}: move {uci} refused: {e}; reading the game state again",
+            self.id
+        );
+        self.handled = None;
+        self.resync = true;
     }
 
     /// Accepts or declines the opponent's draw offer by our latest score, once per move list.
@@ -346,6 +414,8 @@ impl GameTask {
             color: String::new(),
             plies: moves.len(),
             pgn: None,
+            overhead_ms: std::mem::take(&mut self.overhead_ms),
+            refused_moves: self.refused_moves,
         };
         let Some(setup) = &self.setup else {
             return report;

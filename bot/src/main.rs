@@ -96,12 +96,33 @@ fn parse_clock(text: &str) -> anyhow::Result<(u64, u64)> {
     ))
 }
 
+/// A watch that becomes true on Ctrl-C or SIGTERM, and is sent again on each further signal
+/// (the bot's second-signal escalation listens for that).
 async fn shutdown_signal() -> watch::Receiver<bool> {
     let (tx, rx) = watch::channel(false);
     tokio::spawn(async move {
-        if tokio::signal::ctrl_c().await.is_ok() {
-            tracing::info!("Ctrl-C: stopping");
-            let _ = tx.send(true);
+        #[cfg(unix)]
+        let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).ok();
+        loop {
+            #[cfg(unix)]
+            let terminated = async {
+                match term.as_mut() {
+                    Some(t) => {
+                        t.recv().await;
+                    }
+                    None => std::future::pending::<()>().await,
+                }
+            };
+            #[cfg(not(unix))]
+            let terminated = std::future::pending::<()>();
+            tokio::select! {
+                r = tokio::signal::ctrl_c() => if r.is_err() { return },
+                _ = terminated => {}
+            }
+            tracing::info!("stop signal received");
+            if tx.send(true).is_err() {
+                return;
+            }
         }
     });
     rx

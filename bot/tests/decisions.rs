@@ -6,113 +6,17 @@ mod common;
 
 use std::time::Duration;
 
-use bot::{
-    api::{
-        client::TypedStream,
-        types::{Event, GameEvent, GameState},
-        Client,
-    },
-    arena::Arena,
-    config::Config,
-};
-use engine::rules::{game::Game, Color, Position, Variant};
+use bot::{api::types::GameState, arena::Arena, config::Config};
+use common::Opponent;
 
 /// Black has no queen and no h-rook.
 const BLACK_HOPELESS: &str = "rnb1kbn1/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQq - 0 1";
 /// White has no queen.
 const WHITE_DOWN_A_QUEEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR w KQkq - 0 1";
 
-/// The scripted opponent: Alpha, white, reading its own game stream.
-struct Opponent {
-    client: Client,
-    stream: TypedStream<GameEvent>,
-    id: String,
-    start: Position,
-}
-
-impl Opponent {
-    /// Alpha challenges Beta (Beta plays black) from `fen` and waits for the game.
-    async fn start(arena: &Arena, fen: Option<&str>) -> Opponent {
-        let client = common::client(arena, "alpha-token");
-        let mut events = client.stream_events().await.expect("event stream");
-        let mut req = common::request("standard", Some((300, 0)), false, "white");
-        req.fen = fen.map(str::to_string);
-        let ch = client.create_challenge("beta", &req).await.expect("challenge created");
-        loop {
-            let e = tokio::time::timeout(Duration::from_secs(10), events.next())
-                .await
-                .expect("gameStart in time")
-                .expect("stream ok")
-                .expect("stream open");
-            if matches!(&e, Event::GameStart { game } if game.game_id == ch.id) {
-                break;
-            }
-        }
-        let stream = client.stream_game(&ch.id).await.expect("game stream");
-        let variant: Variant = "chess".parse().expect("chess");
-        let start = match fen {
-            Some(f) => Position::from_fen(variant, f).expect("FEN"),
-            None => Position::startpos(variant),
-        };
-        Opponent {
-            client,
-            stream,
-            id: ch.id,
-            start,
-        }
-    }
-
-    /// The next state (the one inside `gameFull` included).
-    async fn next_state(&mut self) -> GameState {
-        loop {
-            let e = tokio::time::timeout(Duration::from_secs(10), self.stream.next())
-                .await
-                .expect("game event in time")
-                .expect("stream ok")
-                .expect("stream open");
-            match e {
-                GameEvent::GameFull(full) => return full.state,
-                GameEvent::GameState(s) => return s,
-                _ => {}
-            }
-        }
-    }
-
-    /// Waits for a state with `plies` moves (or the end).
-    async fn wait_plies(&mut self, plies: usize) -> GameState {
-        loop {
-            let s = self.next_state().await;
-            if s.move_list().len() >= plies || !s.is_running() {
-                return s;
-            }
-        }
-    }
-
-    /// Waits for the end.
-    async fn wait_end(&mut self) -> GameState {
-        loop {
-            let s = self.next_state().await;
-            if !s.is_running() {
-                return s;
-            }
-        }
-    }
-
-    /// Plays the first legal move after `state`, perhaps offering a draw with it.
-    async fn play(&self, state: &GameState, offering_draw: bool) {
-        let mut game = Game::new(self.start.clone());
-        for uci in state.move_list() {
-            let m = game.position().parse_uci(&uci).expect("legal");
-            game.play(m);
-        }
-        assert_eq!(game.position().turn(), Color::White, "Alpha's turn");
-        let m = game.position().legal_moves().iter().copied().next().expect("a move");
-        let uci = game.position().uci(m);
-        self.client
-            .make_move(&self.id, &uci, offering_draw)
-            .await
-            .expect("move accepted");
-    }
+/// Alpha challenges Beta (Beta plays black) from `fen` at 5+0 and waits for the game.
+async fn opponent(arena: &Arena, fen: Option<&str>) -> Opponent {
+    Opponent::start(arena, "standard", fen, Some((300, 0))).await
 }
 
 fn beta_config(arena: &Arena, name: &str, f: impl FnOnce(&mut Config)) -> Config {
@@ -128,7 +32,7 @@ async fn answer_offer(name: &str, fen: &str) -> (GameState, Vec<GameState>, bot:
     let arena = common::arena().await;
     let mut beta = common::start_bot(beta_config(&arena, name, |_| {}), "beta-token").await;
     common::wait_event_streams(&arena, "beta", 1).await;
-    let mut alpha = Opponent::start(&arena, Some(fen)).await;
+    let mut alpha = opponent(&arena, Some(fen)).await;
     let first = alpha.next_state().await;
     alpha.play(&first, true).await;
     let mut seen = Vec::new();
@@ -178,7 +82,7 @@ async fn resigns_a_hopeless_game() {
     });
     let mut beta = common::start_bot(config, "beta-token").await;
     common::wait_event_streams(&arena, "beta", 1).await;
-    let mut alpha = Opponent::start(&arena, Some(BLACK_HOPELESS)).await;
+    let mut alpha = opponent(&arena, Some(BLACK_HOPELESS)).await;
     let first = alpha.next_state().await;
     alpha.play(&first, false).await;
     let s = alpha.wait_plies(2).await;
@@ -202,7 +106,7 @@ async fn offers_a_draw_and_the_opponent_accepts() {
     });
     let mut beta = common::start_bot(config, "beta-token").await;
     common::wait_event_streams(&arena, "beta", 1).await;
-    let mut alpha = Opponent::start(&arena, None).await;
+    let mut alpha = opponent(&arena, None).await;
     let first = alpha.next_state().await;
     alpha.play(&first, false).await;
     let s = alpha.wait_plies(2).await;
@@ -222,7 +126,7 @@ async fn aborts_when_the_opponent_never_moves() {
     let mut beta = common::start_bot(config, "beta-token").await;
     common::wait_event_streams(&arena, "beta", 1).await;
     let started = std::time::Instant::now();
-    let mut alpha = Opponent::start(&arena, None).await;
+    let mut alpha = opponent(&arena, None).await;
     let end = alpha.wait_end().await;
     let waited = started.elapsed();
     assert_eq!((end.status.as_str(), end.winner.as_deref()), ("aborted", None));

@@ -1,11 +1,16 @@
 //! The HTTP client: bearer token, one ordinary request at a time, retries with exponential
 //! backoff on network errors and 5xx, a long pause on 429, typed errors.
 
-use std::{fmt, sync::Arc, time::Duration};
+use std::{
+    collections::HashMap,
+    fmt,
+    sync::{Arc, Mutex as StdMutex},
+    time::Duration,
+};
 
 use reqwest::{Method, RequestBuilder, StatusCode};
 use serde::de::DeserializeOwned;
-use tokio::sync::Mutex;
+use tokio::{sync::Mutex, time::Instant};
 
 use super::{
     endpoints,
@@ -116,6 +121,8 @@ pub struct Client {
     stream_timeout: Duration,
     request_timeout: Duration,
     limiter: Arc<Mutex<()>>,
+    /// Per endpoint (path template): no call before this instant (set by HTTP 429).
+    cooldowns: Arc<StdMutex<HashMap<&'static str, Instant>>>,
 }
 
 /// What `POST /api/challenge/{username}` sends.
@@ -149,6 +156,7 @@ impl Client {
             stream_timeout: options.stream_timeout,
             request_timeout: options.request_timeout,
             limiter: Arc::new(Mutex::new(())),
+            cooldowns: Arc::new(StdMutex::new(HashMap::new())),
         })
     }
 
@@ -163,24 +171,49 @@ impl Client {
             .bearer_auth(self.token.secret())
     }
 
+    /// The end of the 429 pause of `endpoint`, if one is running.
+    pub fn cooldown(&self, endpoint: &'static str) -> Option<Instant> {
+        let map = self.cooldowns.lock().unwrap_or_else(|p| p.into_inner());
+        map.get(endpoint).copied().filter(|&t| t > Instant::now())
+    }
+
+    fn start_cooldown(&self, endpoint: &'static str) {
+        tracing::warn!(
+            "HTTP 429 on {endpoint}: no calls to it for {:?}",
+            self.retry.rate_limit_wait
+        );
+        let until = Instant::now() + self.retry.rate_limit_wait;
+        self.cooldowns
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(endpoint, until);
+    }
+
     /// Sends an ordinary request (one at a time), retrying network errors, 5xx and 429.
-    async fn send(&self, build: impl Fn() -> RequestBuilder) -> Result<reqwest::Response, ApiError> {
+    /// `endpoint` (the path template) keys the 429 pause: after a 429 the calls of that
+    /// endpoint wait `rate_limit_wait`, while other endpoints go on.
+    async fn send(
+        &self,
+        endpoint: &'static str,
+        build: impl Fn() -> RequestBuilder,
+    ) -> Result<reqwest::Response, ApiError> {
         let mut delay = self.retry.base_delay;
         let mut attempt = 0;
         loop {
             attempt += 1;
+            if let Some(until) = self.cooldown(endpoint) {
+                tokio::time::sleep_until(until).await;
+            }
             let permit = self.limiter.lock().await;
             let result = build().timeout(self.request_timeout).send().await;
+            drop(permit);
             let last = attempt >= self.retry.max_attempts;
             let failure = match result {
                 Ok(resp) if resp.status() == StatusCode::TOO_MANY_REQUESTS => {
-                    // Hold the limiter: every ordinary call of this client pauses.
-                    tracing::warn!("HTTP 429: pausing requests for {:?}", self.retry.rate_limit_wait);
+                    self.start_cooldown(endpoint);
                     if last {
                         return Err(ApiError::RateLimited);
                     }
-                    tokio::time::sleep(self.retry.rate_limit_wait).await;
-                    drop(permit);
                     continue;
                 }
                 Ok(resp) if resp.status().is_server_error() => ApiError::Http {
@@ -196,40 +229,55 @@ impl Client {
                 Ok(resp) => return Ok(resp),
                 Err(e) => ApiError::Network(e.to_string()),
             };
-            drop(permit);
             if last {
                 return Err(failure);
             }
-            tracing::debug!("{failure}; retrying in {delay:?}");
+            tracing::debug!("{endpoint}: {failure}; retrying in {delay:?}");
             tokio::time::sleep(delay).await;
             delay = (delay * 2).min(self.retry.max_delay);
         }
     }
 
-    async fn get_json<T: DeserializeOwned>(&self, path: &str) -> Result<T, ApiError> {
-        let resp = self.send(|| self.request(Method::GET, path)).await?;
+    async fn get_json<T: DeserializeOwned>(&self, endpoint: &'static str, path: &str) -> Result<T, ApiError> {
+        let resp = self.send(endpoint, || self.request(Method::GET, path)).await?;
         resp.json().await.map_err(|e| ApiError::Decode(e.to_string()))
     }
 
-    async fn post_form(&self, path: &str, form: &[(&str, &str)]) -> Result<reqwest::Response, ApiError> {
-        self.send(|| self.request(Method::POST, path).form(form)).await
+    async fn post_form(
+        &self,
+        endpoint: &'static str,
+        path: &str,
+        form: &[(&str, &str)],
+    ) -> Result<reqwest::Response, ApiError> {
+        self.send(endpoint, || self.request(Method::POST, path).form(form))
+            .await
     }
 
     /// `GET /api/account`.
     pub async fn account(&self) -> Result<Account, ApiError> {
-        self.get_json(endpoints::ACCOUNT).await
+        self.get_json(endpoints::ACCOUNT, endpoints::ACCOUNT).await
     }
 
     /// Accepts a challenge.
     pub async fn accept_challenge(&self, id: &str) -> Result<(), ApiError> {
-        self.post_form(&endpoints::challenge_accept(id), &[]).await.map(drop)
+        self.post_form(
+            "/api/challenge/{challengeId}/accept",
+            &endpoints::challenge_accept(id),
+            &[],
+        )
+        .await
+        .map(drop)
     }
 
     /// Declines a challenge with a reason.
     pub async fn decline_challenge(&self, id: &str, reason: DeclineReason) -> Result<(), ApiError> {
-        self.post_form(&endpoints::challenge_decline(id), &[("reason", reason.key())])
-            .await
-            .map(drop)
+        self.post_form(
+            "/api/challenge/{challengeId}/decline",
+            &endpoints::challenge_decline(id),
+            &[("reason", reason.key())],
+        )
+        .await
+        .map(drop)
     }
 
     /// Challenges a user.
@@ -244,7 +292,13 @@ impl Client {
         if let Some(fen) = req.fen.as_deref() {
             form.push(("fen", fen));
         }
-        let resp = self.post_form(&endpoints::challenge_create(username), &form).await?;
+        let resp = self
+            .post_form(
+                "/api/challenge/{username}",
+                &endpoints::challenge_create(username),
+                &form,
+            )
+            .await?;
         resp.json().await.map_err(|e| ApiError::Decode(e.to_string()))
     }
 
@@ -256,40 +310,63 @@ impl Client {
         } else {
             path
         };
-        self.post_form(&path, &[]).await.map(drop)
+        self.post_form("/api/bot/game/{gameId}/move/{move}", &path, &[])
+            .await
+            .map(drop)
     }
 
     /// Writes in the chat (`player` or `spectator` room).
     pub async fn chat(&self, game: &str, room: &str, text: &str) -> Result<(), ApiError> {
-        self.post_form(&endpoints::game_chat(game), &[("room", room), ("text", text)])
-            .await
-            .map(drop)
+        self.post_form(
+            "/api/bot/game/{gameId}/chat",
+            &endpoints::game_chat(game),
+            &[("room", room), ("text", text)],
+        )
+        .await
+        .map(drop)
     }
 
     /// Aborts a game.
     pub async fn abort(&self, game: &str) -> Result<(), ApiError> {
-        self.post_form(&endpoints::game_abort(game), &[]).await.map(drop)
-    }
-
-    /// Resigns a game.
-    pub async fn resign(&self, game: &str) -> Result<(), ApiError> {
-        self.post_form(&endpoints::game_resign(game), &[]).await.map(drop)
-    }
-
-    /// Offers or accepts (`true`) or declines (`false`) a draw.
-    pub async fn draw(&self, game: &str, accept: bool) -> Result<(), ApiError> {
-        self.post_form(&endpoints::game_draw(game, accept), &[]).await.map(drop)
-    }
-
-    /// Claims victory after the opponent left.
-    pub async fn claim_victory(&self, game: &str) -> Result<(), ApiError> {
-        self.post_form(&endpoints::game_claim_victory(game), &[])
+        self.post_form("/api/bot/game/{gameId}/abort", &endpoints::game_abort(game), &[])
             .await
             .map(drop)
     }
 
+    /// Resigns a game.
+    pub async fn resign(&self, game: &str) -> Result<(), ApiError> {
+        self.post_form("/api/bot/game/{gameId}/resign", &endpoints::game_resign(game), &[])
+            .await
+            .map(drop)
+    }
+
+    /// Offers or accepts (`true`) or declines (`false`) a draw.
+    pub async fn draw(&self, game: &str, accept: bool) -> Result<(), ApiError> {
+        self.post_form(
+            "/api/bot/game/{gameId}/draw/{accept}",
+            &endpoints::game_draw(game, accept),
+            &[],
+        )
+        .await
+        .map(drop)
+    }
+
+    /// Claims victory after the opponent left.
+    pub async fn claim_victory(&self, game: &str) -> Result<(), ApiError> {
+        self.post_form(
+            "/api/bot/game/{gameId}/claim-victory",
+            &endpoints::game_claim_victory(game),
+            &[],
+        )
+        .await
+        .map(drop)
+    }
+
     /// Opens a stream (no retry: the caller reconnects).
-    async fn open_stream(&self, path: &str) -> Result<NdjsonReader, ApiError> {
+    async fn open_stream(&self, endpoint: &'static str, path: &str) -> Result<NdjsonReader, ApiError> {
+        if let Some(until) = self.cooldown(endpoint) {
+            tokio::time::sleep_until(until).await;
+        }
         let resp = self
             .request(Method::GET, path)
             .send()
@@ -297,6 +374,7 @@ impl Client {
             .map_err(|e| ApiError::Network(e.to_string()))?;
         let status = resp.status();
         if status == StatusCode::TOO_MANY_REQUESTS {
+            self.start_cooldown(endpoint);
             return Err(ApiError::RateLimited);
         }
         if !status.is_success() {
@@ -310,12 +388,18 @@ impl Client {
 
     /// Opens the event stream.
     pub async fn stream_events(&self) -> Result<TypedStream<Event>, ApiError> {
-        Ok(TypedStream::new(self.open_stream(endpoints::STREAM_EVENT).await?))
+        Ok(TypedStream::new(
+            self.open_stream(endpoints::STREAM_EVENT, endpoints::STREAM_EVENT)
+                .await?,
+        ))
     }
 
     /// Opens a game stream.
     pub async fn stream_game(&self, game: &str) -> Result<TypedStream<GameEvent>, ApiError> {
-        Ok(TypedStream::new(self.open_stream(&endpoints::game_stream(game)).await?))
+        Ok(TypedStream::new(
+            self.open_stream("/api/bot/game/stream/{gameId}", &endpoints::game_stream(game))
+                .await?,
+        ))
     }
 }
 

@@ -178,6 +178,16 @@ impl ArenaGame {
         }
     }
 
+    /// Sets the time left of `c` to `ms` at `now` (the clock of the side to move keeps running).
+    pub fn set_time_left(&mut self, c: Color, ms: i64, now: Instant) {
+        let running = self.clock_running() && self.turn() == c;
+        self.times[idx(c)] = if running {
+            ms + now.saturating_duration_since(self.turn_started).as_millis() as i64
+        } else {
+            ms
+        };
+    }
+
     /// Ends the game on time if the side to move has flagged. Returns whether it ended.
     pub fn check_flag(&mut self, now: Instant) -> bool {
         if self.clock_running() && self.time_left(self.turn(), now) <= 0 {

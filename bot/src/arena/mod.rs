@@ -4,6 +4,7 @@
 //! clocks, abort/resign/draw/chat/claim-victory) on 127.0.0.1. Variant keys: `standard` and
 //! our ids (`persian-princess`, ...).
 
+pub mod faults;
 pub mod form;
 pub mod game;
 mod routes;
@@ -18,6 +19,7 @@ use std::{
 
 use tokio::{net::TcpListener, sync::broadcast, task::JoinHandle};
 
+pub use faults::{Endpoint, Fault, RecordedRequest};
 pub use state::ArenaStats;
 use state::Inner;
 
@@ -226,6 +228,29 @@ impl Arena {
     /// Closes the streams of one game (clients must reconnect).
     pub fn drop_game_streams(&self, game: &str) {
         self.shared.lock().drop_game_streams(game);
+    }
+
+    /// Queues a fault: the next matching calls get its status instead of an answer.
+    pub fn inject(&self, fault: Fault) {
+        self.shared.lock().faults.push(fault);
+    }
+
+    /// Faults answered so far (endpoint, status).
+    pub fn injected(&self) -> Vec<(Endpoint, u16)> {
+        self.shared.lock().faults.injected.clone()
+    }
+
+    /// Every request received so far.
+    pub fn requests(&self) -> Vec<RecordedRequest> {
+        self.shared.lock().requests.clone()
+    }
+
+    /// Sets a player's time left in a running game (a clock almost out, for tests).
+    pub fn set_time_left(&self, game: &str, color: engine::rules::Color, ms: u64) -> anyhow::Result<()> {
+        self.shared
+            .lock()
+            .set_time_left(game, color, ms)
+            .map_err(|r| anyhow::anyhow!("{}", r.message))
     }
 
     /// Stops serving.

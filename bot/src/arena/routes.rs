@@ -4,9 +4,10 @@
 use std::{collections::HashMap, sync::Arc};
 
 use axum::{
-    body::Bytes,
-    extract::{Path, RawQuery, State},
+    body::{Body, Bytes},
+    extract::{Path, RawQuery, Request, State},
     http::{header, HeaderMap, StatusCode},
+    middleware::{self, Next},
     response::{IntoResponse, Response},
     routing::{get, post},
     Json, Router,
@@ -14,6 +15,7 @@ use axum::{
 use tokio::sync::mpsc;
 
 use super::{
+    faults::{Endpoint, RecordedRequest},
     form::{parse_body, parse_urlencoded, truthy},
     state::{ChallengeParams, Refusal},
     stream::{ndjson_body, Guard, StreamKind},
@@ -82,8 +84,76 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/api/bot/game/{id}/resign", post(resign))
         .route("/api/bot/game/{id}/draw/{accept}", post(draw))
         .route("/api/bot/game/{id}/claim-victory", post(claim_victory))
+        .route("/api/bot/account/upgrade", post(upgrade))
+        .route("/api/bot/online", get(online_bots))
         .fallback(|| async { ApiErr(StatusCode::NOT_FOUND, "Not found".into()) })
+        .layer(middleware::from_fn_with_state(shared.clone(), intercept))
         .with_state(shared)
+}
+
+/// Largest request body read (forms and JSON of a few fields).
+const MAX_BODY: usize = 64 * 1024;
+
+fn token_user(shared: &Shared, headers: &HeaderMap) -> Option<String> {
+    let token = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))?;
+    shared.lock().user_of_token(token.trim())
+}
+
+fn sorted(map: HashMap<String, String>) -> Vec<(String, String)> {
+    let mut v: Vec<_> = map.into_iter().collect();
+    v.sort();
+    v
+}
+
+/// Logs every request and answers the injected faults instead of serving.
+async fn intercept(State(s): S, request: Request, next: Next) -> Response {
+    let (parts, body) = request.into_parts();
+    let bytes = match axum::body::to_bytes(body, MAX_BODY).await {
+        Ok(b) => b,
+        Err(_) => return ApiErr(StatusCode::PAYLOAD_TOO_LARGE, "Request body too large".into()).into_response(),
+    };
+    let endpoint = Endpoint::classify(parts.method.as_str(), parts.uri.path());
+    let user = token_user(&s, &parts.headers);
+    let query = sorted(parse_urlencoded(parts.uri.query().unwrap_or("")));
+    let form = sorted(body_map(&parts.headers, &bytes));
+    let mut record = RecordedRequest {
+        method: parts.method.to_string(),
+        path: parts.uri.path().to_string(),
+        endpoint,
+        query,
+        form,
+        user: user.clone(),
+        status: 0,
+    };
+    let fault = s.lock().faults.take(endpoint, user.as_deref());
+    let response = match fault {
+        Some(f) => {
+            tracing::debug!("arena: injected {} on {}", f.status, record.path);
+            let status = StatusCode::from_u16(f.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+            ApiErr(status, f.message().to_string()).into_response()
+        }
+        None => next.run(Request::from_parts(parts, Body::from(bytes))).await,
+    };
+    record.status = response.status().as_u16();
+    s.lock().requests.push(record);
+    response
+}
+
+async fn upgrade(State(s): S, headers: HeaderMap) -> Answer {
+    let user = auth(&s, &headers)?;
+    s.lock().upgrade(&user)?;
+    ok()
+}
+
+async fn online_bots(State(s): S, headers: HeaderMap, RawQuery(query): RawQuery) -> Answer {
+    let q = parse_urlencoded(query.as_deref().unwrap_or(""));
+    let nb = q.get("nb").and_then(|n| n.parse().ok()).unwrap_or(50).min(300);
+    let _ = headers;
+    let lines: String = s.lock().online_bots(nb).iter().map(|b| format!("{b}\n")).collect();
+    Ok(ndjson(Body::from(lines)))
 }
 
 async fn account(State(s): S, headers: HeaderMap) -> Answer {

@@ -10,6 +10,7 @@ use engine::rules::{Color, Position};
 use tokio::sync::{broadcast, mpsc::UnboundedSender};
 
 use super::{
+    faults::{Faults, RecordedRequest},
     game::{color_name, ArenaGame, GameError},
     ArenaConfig, ArenaLog,
 };
@@ -119,6 +120,8 @@ pub struct Inner {
     game_subs: HashMap<String, Vec<GameSub>>,
     next_id: u64,
     pub(super) stats: ArenaStats,
+    pub(super) faults: Faults,
+    pub(super) requests: Vec<RecordedRequest>,
     log: broadcast::Sender<ArenaLog>,
 }
 
@@ -161,6 +164,8 @@ impl Inner {
             game_subs: HashMap::new(),
             next_id: seed,
             stats: ArenaStats::default(),
+            faults: Faults::default(),
+            requests: Vec::new(),
             log,
         }
     }
@@ -762,6 +767,51 @@ impl Inner {
             .values()
             .filter(|g| g.is_running())
             .filter_map(|g| self.game_info(&g.id, user))
+            .collect()
+    }
+
+    /// Sets the time left of `color` in game `id` (tests: a clock almost out).
+    pub fn set_time_left(&mut self, id: &str, color: Color, ms: u64) -> Result<(), Refusal> {
+        let g = self
+            .games
+            .get_mut(id)
+            .ok_or_else(|| Refusal::not_found("No such game"))?;
+        g.set_time_left(color, ms as i64, Instant::now());
+        self.after_change(id);
+        Ok(())
+    }
+
+    /// `POST /api/bot/account/upgrade`: a human account without games becomes a bot.
+    pub fn upgrade(&mut self, user: &str) -> Result<(), Refusal> {
+        let played = self.games.values().any(|g| g.white == user || g.black == user);
+        let u = self
+            .users
+            .get_mut(user)
+            .ok_or_else(|| Refusal::not_found("No such user"))?;
+        if u.bot {
+            return Err(Refusal::bad("This account is already a bot account"));
+        }
+        if played {
+            return Err(Refusal::bad(
+                "This account has played games and cannot become a bot account",
+            ));
+        }
+        u.bot = true;
+        Ok(())
+    }
+
+    /// `GET /api/bot/online`: bots with an open event stream, at most `nb`.
+    pub fn online_bots(&self, nb: usize) -> Vec<serde_json::Value> {
+        let mut ids: Vec<&String> = self
+            .event_subs
+            .keys()
+            .filter(|u| self.users.get(*u).is_some_and(|u| u.bot))
+            .collect();
+        ids.sort();
+        ids.into_iter()
+            .take(nb)
+            .filter_map(|id| self.users.get(id))
+            .map(|u| serde_json::json!({ "id": u.id, "username": u.username, "title": "BOT" }))
             .collect()
     }
 

@@ -4,13 +4,18 @@
 use std::{path::PathBuf, time::Duration};
 
 use bot::{
-    api::{client::ChallengeRequest, Client, Token},
+    api::{
+        client::{ChallengeRequest, TypedStream},
+        types::{Event, GameEvent, GameState},
+        Client, Token,
+    },
     arena::{Arena, ArenaConfig},
     config::Config,
     demo::arena_bot_config,
     events::Bot,
     game::GameReport,
 };
+use engine::rules::{game::Game, Color, Position, Variant};
 use tokio::sync::{mpsc, watch};
 
 pub async fn arena() -> Arena {
@@ -29,8 +34,11 @@ pub fn temp_dir(name: &str) -> PathBuf {
     dir
 }
 
+/// A bot configuration for the arena. Stopping leaves running games (tests end at once).
 pub fn config(arena: &Arena, variant: &str, pgn_dir: PathBuf) -> Config {
-    arena_bot_config(&arena.url(), variant, 1500, pgn_dir)
+    let mut config = arena_bot_config(&arena.url(), variant, 1500, pgn_dir);
+    config.games.on_shutdown = bot::config::ShutdownPolicy::Leave;
+    config
 }
 
 pub struct RunningBot {
@@ -92,4 +100,123 @@ pub async fn wait_event_streams(arena: &Arena, user: &str, n: usize) {
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     panic!("{user} did not open its event stream {n} times");
+}
+
+/// Waits for the `gameStart` of game `id` on an event stream.
+pub async fn wait_game_start(events: &mut TypedStream<Event>, id: &str) {
+    loop {
+        let e = tokio::time::timeout(Duration::from_secs(10), events.next())
+            .await
+            .expect("gameStart in time")
+            .expect("stream ok")
+            .expect("stream open");
+        if matches!(&e, Event::GameStart { game } if game.game_id == id) {
+            return;
+        }
+    }
+}
+
+/// A scripted opponent: Alpha (a raw client) plays the first legal move when asked, reading
+/// its own game stream.
+pub struct Opponent {
+    pub client: Client,
+    pub stream: TypedStream<GameEvent>,
+    pub id: String,
+    pub start: Position,
+    pub color: Color,
+}
+
+impl Opponent {
+    /// Alpha challenges Beta (Alpha white) in `variant` from `fen` and waits for the game.
+    pub async fn start(arena: &Arena, variant: &str, fen: Option<&str>, clock: Option<(u64, u64)>) -> Opponent {
+        let client = client(arena, "alpha-token");
+        let mut events = client.stream_events().await.expect("event stream");
+        let mut req = request(variant, clock, false, "white");
+        req.fen = fen.map(str::to_string);
+        let ch = client.create_challenge("beta", &req).await.expect("challenge created");
+        wait_game_start(&mut events, &ch.id).await;
+        Opponent::attach(client, &ch.id, variant, fen, Color::White).await
+    }
+
+    /// Follows game `id` (already started) where Alpha plays `color`.
+    pub async fn attach(client: Client, id: &str, variant: &str, fen: Option<&str>, color: Color) -> Opponent {
+        let stream = client.stream_game(id).await.expect("game stream");
+        let variant: Variant = variant.parse().expect("variant");
+        let start = match fen {
+            Some(f) => Position::from_fen(variant, f).expect("FEN"),
+            None => Position::startpos(variant),
+        };
+        Opponent {
+            client,
+            stream,
+            id: id.to_string(),
+            start,
+            color,
+        }
+    }
+
+    /// The next state (the one inside `gameFull` included).
+    pub async fn next_state(&mut self) -> GameState {
+        loop {
+            let e = tokio::time::timeout(Duration::from_secs(20), self.stream.next())
+                .await
+                .expect("game event in time")
+                .expect("stream ok")
+                .expect("stream open");
+            match e {
+                GameEvent::GameFull(full) => return full.state,
+                GameEvent::GameState(s) => return s,
+                _ => {}
+            }
+        }
+    }
+
+    /// Waits for a state with `plies` moves (or the end).
+    pub async fn wait_plies(&mut self, plies: usize) -> GameState {
+        loop {
+            let s = self.next_state().await;
+            if s.move_list().len() >= plies || !s.is_running() {
+                return s;
+            }
+        }
+    }
+
+    /// Waits for the end.
+    pub async fn wait_end(&mut self) -> GameState {
+        loop {
+            let s = self.next_state().await;
+            if !s.is_running() {
+                return s;
+            }
+        }
+    }
+
+    /// Whether Alpha is to move in `state`.
+    pub fn to_move(&self, state: &GameState) -> bool {
+        let plies = state.move_list().len();
+        let turn = if plies % 2 == 0 {
+            self.start.turn()
+        } else {
+            !self.start.turn()
+        };
+        state.is_running() && turn == self.color
+    }
+
+    /// Plays the first legal move after `state`, perhaps offering a draw with it.
+    pub async fn play(&mut self, state: &GameState, offering_draw: bool) {
+        self.try_play(state, offering_draw).await.expect("move accepted");
+    }
+
+    /// As `play`, returning the server's answer.
+    pub async fn try_play(&mut self, state: &GameState, offering_draw: bool) -> Result<(), bot::api::ApiError> {
+        let mut game = Game::new(self.start.clone());
+        for uci in state.move_list() {
+            let m = game.position().parse_uci(&uci).expect("legal");
+            game.play(m);
+        }
+        assert_eq!(game.position().turn(), self.color, "Alpha's turn");
+        let m = game.position().legal_moves().iter().copied().next().expect("a move");
+        let uci = game.position().uci(m);
+        self.client.make_move(&self.id, &uci, offering_draw).await
+    }
 }
