@@ -258,6 +258,38 @@ impl Client {
         self.get_json(endpoints::ACCOUNT, endpoints::ACCOUNT).await
     }
 
+    /// Upgrades the token's account to a bot account. Lichess allows it only for accounts
+    /// that have not played a game, and it cannot be undone.
+    pub async fn upgrade_to_bot(&self) -> Result<(), ApiError> {
+        self.post_form(endpoints::BOT_UPGRADE, endpoints::BOT_UPGRADE, &[])
+            .await
+            .map(drop)
+    }
+
+    /// Up to `nb` bots online now.
+    pub async fn online_bots(&self, nb: usize) -> Result<Vec<Account>, ApiError> {
+        let path = format!("{}?nb={nb}", endpoints::BOTS_ONLINE);
+        let resp = self
+            .send(endpoints::BOTS_ONLINE, || self.request(Method::GET, &path))
+            .await?;
+        let text = resp.text().await.map_err(|e| ApiError::Network(e.to_string()))?;
+        text.lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| serde_json::from_str(l).map_err(|e| ApiError::Decode(e.to_string())))
+            .collect()
+    }
+
+    /// Cancels a challenge we sent.
+    pub async fn cancel_challenge(&self, id: &str) -> Result<(), ApiError> {
+        self.post_form(
+            "/api/challenge/{challengeId}/cancel",
+            &endpoints::challenge_cancel(id),
+            &[],
+        )
+        .await
+        .map(drop)
+    }
+
     /// Accepts a challenge.
     pub async fn accept_challenge(&self, id: &str) -> Result<(), ApiError> {
         self.post_form(

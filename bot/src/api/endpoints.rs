@@ -2,6 +2,10 @@
 
 /// `GET`: the account of the token.
 pub const ACCOUNT: &str = "/api/account";
+/// `POST`: upgrade the account to a bot account (irreversible).
+pub const BOT_UPGRADE: &str = "/api/bot/account/upgrade";
+/// `GET`: bots online (NDJSON), `?nb=`.
+pub const BOTS_ONLINE: &str = "/api/bot/online";
 /// `GET`: the event stream (NDJSON).
 pub const STREAM_EVENT: &str = "/api/stream/event";
 

@@ -29,6 +29,9 @@ pub struct Account {
     /// `"BOT"` for bot accounts.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
+    /// The profile page.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
 }
 
 impl Account {

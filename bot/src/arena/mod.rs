@@ -78,7 +78,7 @@ impl ArenaConfig {
         vec![acc("Alpha", true), acc("Beta", true), acc("Human", false)]
     }
 
-    fn public_host(&self) -> String {
+    pub(crate) fn public_host(&self) -> String {
         format!("127.0.0.1:{}", self.port)
     }
 }

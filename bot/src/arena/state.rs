@@ -202,6 +202,7 @@ impl Inner {
             id: u.id.clone(),
             username: u.username.clone(),
             title: u.bot.then(|| "BOT".to_string()),
+            url: Some(format!("http://{}/@/{}", self.config.public_host(), u.username)),
         })
     }
 
@@ -343,7 +344,7 @@ impl Inner {
             color: p.color.clone(),
             final_color: None,
             perf: Perf {
-                icon: None,
+                icon: Some("\u{265f}".to_string()),
                 name: speed.to_string(),
             },
             direction: None,
