@@ -18,6 +18,10 @@ pub fn decide(
     if !c.accept || compat.is_some_and(|k| !k.bot) {
         return Err(DeclineReason::Generic);
     }
+    let blocked = |name: &str| c.block_list.iter().any(|b| b.eq_ignore_ascii_case(name));
+    if blocked(&ch.challenger.id) || blocked(&ch.challenger.name) {
+        return Err(DeclineReason::Generic);
+    }
     let is_bot = ch.challenger.title.as_deref() == Some("BOT");
     if is_bot && !c.accept_bot {
         return Err(DeclineReason::NoBot);
@@ -128,6 +132,9 @@ mod tests {
             decide(&challenge("persian-princess", 180, 2, true, true), None, &cfg, 0),
             Err(DeclineReason::Casual)
         );
+        cfg.challenge.block_list = vec!["someone".into(), "x".into()];
+        assert_eq!(decide(&ok, None, &cfg, 0), Err(DeclineReason::Generic), "blocked");
+        cfg.challenge.block_list.clear();
         cfg.challenge.accept_bot = false;
         assert_eq!(decide(&ok, None, &cfg, 0), Err(DeclineReason::NoBot));
         cfg.challenge.accept_bot = true;

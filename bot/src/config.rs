@@ -27,6 +27,51 @@ pub struct Config {
     pub decisions: DecisionsConfig,
     /// Extra server variant key -> engine variant id mappings.
     pub variants: BTreeMap<String, String>,
+    /// Challenging other bots when idle.
+    pub matchmaking: MatchmakingConfig,
+}
+
+/// `[matchmaking]`: when the bot has had no game for `interval_s`, it challenges a bot (one of
+/// `opponents`, or any bot online) to a game of a random variant and clock from the lists.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct MatchmakingConfig {
+    /// Off by default.
+    pub enabled: bool,
+    /// Idle seconds before a challenge (and between unanswered challenges).
+    pub interval_s: u64,
+    /// Variant keys to choose from.
+    pub variants: Vec<String>,
+    /// Clocks to choose from, `SECONDS+INCREMENT` (e.g. `180+2`).
+    pub clocks: Vec<String>,
+    /// Rated games.
+    pub rated: bool,
+    /// Accounts to challenge, in turn; empty: any bot online (but us and the block list).
+    pub opponents: Vec<String>,
+}
+
+impl Default for MatchmakingConfig {
+    fn default() -> MatchmakingConfig {
+        MatchmakingConfig {
+            enabled: false,
+            interval_s: 600,
+            variants: vec!["persian-princess".into()],
+            clocks: vec!["180+2".into()],
+            rated: false,
+            opponents: Vec::new(),
+        }
+    }
+}
+
+/// Reads a clock `SECONDS+INCREMENT` (`+INCREMENT` optional).
+pub fn parse_clock(text: &str) -> anyhow::Result<(u64, u64)> {
+    let (l, i) = text.split_once('+').unwrap_or((text, "0"));
+    let num = |s: &str| {
+        s.trim()
+            .parse::<u64>()
+            .map_err(|_| anyhow::anyhow!("clock '{text}': expected SECONDS+INCREMENT, e.g. 180+2"))
+    };
+    Ok((num(l)?, num(i)?))
 }
 
 /// `[server]`.
@@ -114,6 +159,8 @@ pub struct ChallengeConfig {
     pub only_bot: bool,
     /// Games at the same time.
     pub max_games: usize,
+    /// Accounts whose challenges are always declined (names, any case).
+    pub block_list: Vec<String>,
 }
 
 impl Default for ChallengeConfig {
@@ -138,6 +185,7 @@ impl Default for ChallengeConfig {
             accept_bot: true,
             only_bot: false,
             max_games: 1,
+            block_list: Vec::new(),
         }
     }
 }
@@ -301,6 +349,21 @@ impl Config {
             );
         }
         anyhow::ensure!(self.challenge.max_games >= 1, "challenge.max_games must be at least 1");
+        let m = &self.matchmaking;
+        if m.enabled {
+            anyhow::ensure!(!m.variants.is_empty(), "matchmaking.variants must not be empty");
+            anyhow::ensure!(!m.clocks.is_empty(), "matchmaking.clocks must not be empty");
+            anyhow::ensure!(m.interval_s >= 1, "matchmaking.interval_s must be at least 1");
+        }
+        for v in &m.variants {
+            anyhow::ensure!(
+                variants::engine_variant(v, &self.variants).is_some(),
+                "matchmaking.variants: the engine cannot play '{v}'"
+            );
+        }
+        for c in &m.clocks {
+            parse_clock(c).map_err(|e| anyhow::anyhow!("matchmaking.clocks: {e}"))?;
+        }
         anyhow::ensure!(self.engine.hash_mb >= 1, "engine.hash_mb must be at least 1");
         anyhow::ensure!(self.engine.threads >= 1, "engine.threads must be at least 1");
         anyhow::ensure!(

@@ -4,8 +4,11 @@
 
 use std::{
     collections::{HashMap, HashSet},
-    sync::Arc,
-    time::Duration,
+    sync::{
+        atomic::{AtomicUsize, Ordering},
+        Arc,
+    },
+    time::{Duration, Instant},
 };
 
 use anyhow::Context as _;
@@ -16,11 +19,12 @@ use tokio::{
 
 use crate::{
     api::{
+        client::ChallengeRequest,
         types::{Challenge, Compat, Event},
         Client, Token,
     },
     challenge,
-    config::{Config, ShutdownPolicy},
+    config::{parse_clock, Config, ShutdownPolicy},
     game::{self, GameContext, GameReport},
 };
 
@@ -30,6 +34,8 @@ pub struct Bot {
     games: HashMap<String, JoinHandle<()>>,
     done: HashSet<String>,
     reports: Option<UnboundedSender<GameReport>>,
+    /// Games running now (shared with the matchmaking task).
+    running: Arc<AtomicUsize>,
 }
 
 impl Bot {
@@ -57,6 +63,7 @@ impl Bot {
             games: HashMap::new(),
             done: HashSet::new(),
             reports: None,
+            running: Arc::new(AtomicUsize::new(0)),
         })
     }
 
@@ -76,6 +83,12 @@ impl Bot {
     /// `games.on_shutdown` says. With `finish`, a second signal (the value sent again)
     /// resigns what is still running.
     pub async fn run(mut self, mut shutdown: watch::Receiver<bool>) -> anyhow::Result<()> {
+        let matchmaking = self
+            .ctx
+            .config
+            .matchmaking
+            .enabled
+            .then(|| tokio::spawn(matchmaking(self.ctx.clone(), self.running.clone(), shutdown.clone())));
         let mut delay = Duration::from_secs(1);
         while !*shutdown.borrow() {
             let connected = tokio::select! {
@@ -94,6 +107,9 @@ impl Bot {
                 _ = shutdown.changed() => break,
             }
             delay = (delay * 2).min(Duration::from_secs(60));
+        }
+        if let Some(task) = matchmaking {
+            task.abort();
         }
         self.shut_down(shutdown).await;
         Ok(())
@@ -209,7 +225,17 @@ impl Bot {
         let ctx = self.ctx.clone();
         let reports = self.reports.clone();
         let game_id = id.clone();
+        let running = self.running.clone();
+        running.fetch_add(1, Ordering::SeqCst);
         let task = tokio::spawn(async move {
+            // Counts the game as running until this task ends (or is aborted).
+            struct Running(Arc<AtomicUsize>);
+            impl Drop for Running {
+                fn drop(&mut self) {
+                    self.0.fetch_sub(1, Ordering::SeqCst);
+                }
+            }
+            let _running = Running(running);
             match game::run(ctx, game_id.clone()).await {
                 Ok(report) => {
                     if let Some(tx) = reports {
@@ -221,5 +247,96 @@ impl Bot {
         });
         self.done.insert(id.clone());
         self.games.insert(id, task);
+    }
+}
+
+/// A small seeded generator for the matchmaking choices.
+struct Choice(u64);
+
+impl Choice {
+    fn new() -> Choice {
+        let t = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(1, |d| d.as_nanos() as u64);
+        Choice(t | 1)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n.max(1) as u64) as usize
+    }
+}
+
+/// Challenges another bot whenever we have been idle for `matchmaking.interval_s`.
+async fn matchmaking(ctx: Arc<GameContext>, running: Arc<AtomicUsize>, mut shutdown: watch::Receiver<bool>) {
+    let mm = &ctx.config.matchmaking;
+    let interval = Duration::from_secs(mm.interval_s);
+    let mut idle_since = Instant::now();
+    let mut choice = Choice::new();
+    let mut next_opponent = 0;
+    loop {
+        tokio::select! {
+            _ = tokio::time::sleep(Duration::from_millis(500)) => {}
+            _ = shutdown.changed() => return,
+        }
+        if running.load(Ordering::SeqCst) > 0 {
+            idle_since = Instant::now();
+            continue;
+        }
+        if idle_since.elapsed() < interval {
+            continue;
+        }
+        idle_since = Instant::now();
+        let me = ctx.account.id.to_lowercase();
+        let blocked = |name: &str| {
+            name.eq_ignore_ascii_case(&me)
+                || ctx
+                    .config
+                    .challenge
+                    .block_list
+                    .iter()
+                    .any(|b| b.eq_ignore_ascii_case(name))
+        };
+        let opponent = if mm.opponents.is_empty() {
+            match ctx.client.online_bots(100).await {
+                Ok(bots) => {
+                    let names: Vec<String> = bots.into_iter().map(|b| b.username).filter(|n| !blocked(n)).collect();
+                    if names.is_empty() {
+                        tracing::info!("matchmaking: no other bot online");
+                        continue;
+                    }
+                    names[choice.below(names.len())].clone()
+                }
+                Err(e) => {
+                    tracing::warn!("matchmaking: listing the bots online: {e}");
+                    continue;
+                }
+            }
+        } else {
+            let name = mm.opponents[next_opponent % mm.opponents.len()].clone();
+            next_opponent += 1;
+            name
+        };
+        let variant = mm.variants[choice.below(mm.variants.len())].clone();
+        let clock_text = &mm.clocks[choice.below(mm.clocks.len())];
+        let Ok(clock) = parse_clock(clock_text) else {
+            continue; // validated at start-up
+        };
+        let request = ChallengeRequest {
+            variant: variant.clone(),
+            clock: Some(clock),
+            rated: mm.rated,
+            color: "random".into(),
+            fen: None,
+        };
+        match ctx.client.create_challenge(&opponent, &request).await {
+            Ok(ch) => tracing::info!(
+                "matchmaking: challenged {opponent} ({variant}, {clock_text}): {}",
+                ch.id
+            ),
+            Err(e) => tracing::warn!("matchmaking: challenging {opponent}: {e}"),
+        }
     }
 }

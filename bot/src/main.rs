@@ -34,6 +34,18 @@ enum Command {
         #[arg(long)]
         url: Option<String>,
     },
+    /// Upgrade the token's account to a BOT account (asks for confirmation; cannot be undone).
+    Upgrade {
+        /// The configuration file (server.url and the token settings are read).
+        #[arg(long, default_value = "bot.toml")]
+        config: PathBuf,
+        /// Override server.url.
+        #[arg(long)]
+        url: Option<String>,
+        /// Do not ask: upgrade at once.
+        #[arg(long)]
+        yes: bool,
+    },
     /// Run the local Lichess-compatible server.
     Arena {
         /// Port on 127.0.0.1 (0: any).
@@ -88,12 +100,47 @@ fn parse_account(text: &str) -> anyhow::Result<AccountSpec> {
     }
 }
 
-fn parse_clock(text: &str) -> anyhow::Result<(u64, u64)> {
-    let (l, i) = text.split_once('+').unwrap_or((text, "0"));
-    Ok((
-        l.trim().parse().with_context(|| format!("clock '{text}'"))?,
-        i.trim().parse().with_context(|| format!("clock '{text}'"))?,
-    ))
+/// `bot upgrade`: shows the account, asks to type its name, upgrades it.
+async fn upgrade(config: Config, yes: bool) -> anyhow::Result<()> {
+    let token = config.token()?;
+    let client = bot::api::Client::new(config.client_options(token))?;
+    let account = client
+        .account()
+        .await
+        .with_context(|| format!("checking the account at {}", client.base_url()))?;
+    if account.is_bot() {
+        println!(
+            "{} is already a BOT account on {}.",
+            account.username,
+            client.base_url()
+        );
+        return Ok(());
+    }
+    if !yes {
+        println!(
+            "This turns the account {} on {} into a BOT account.\n\
+             It cannot be undone, the account must not have played any game, and it can then\n\
+             play only through the Bot API. Type the account name to confirm:",
+            account.username,
+            client.base_url()
+        );
+        let mut answer = String::new();
+        std::io::stdin()
+            .read_line(&mut answer)
+            .context("reading the confirmation")?;
+        if !answer.trim().eq_ignore_ascii_case(&account.username) {
+            anyhow::bail!(
+                "not confirmed ('{}' is not the account name); nothing changed",
+                answer.trim()
+            );
+        }
+    }
+    client
+        .upgrade_to_bot()
+        .await
+        .with_context(|| format!("upgrading {}", account.username))?;
+    println!("{} is now a BOT account.", account.username);
+    Ok(())
 }
 
 /// A watch that becomes true on Ctrl-C or SIGTERM, and is sent again on each further signal
@@ -168,6 +215,13 @@ async fn main() -> anyhow::Result<()> {
             let bot = Bot::connect(config, token).await?;
             bot.run(shutdown_signal().await).await
         }
+        Command::Upgrade { config, url, yes } => {
+            let mut config = Config::load(&config)?;
+            if let Some(url) = url {
+                config.server.url = url;
+            }
+            upgrade(config, yes).await
+        }
         Command::Arena {
             port,
             accounts,
@@ -211,7 +265,7 @@ async fn main() -> anyhow::Result<()> {
             run_demo(DemoOptions {
                 variant,
                 nodes,
-                clock: parse_clock(&clock)?,
+                clock: bot::config::parse_clock(&clock)?,
                 pgn_dir,
                 print_moves: !quiet,
                 ..DemoOptions::default()

@@ -1,0 +1,117 @@
+//! Matchmaking (an idle bot challenges a bot online) and `bot upgrade` (with and without the
+//! confirmation), on the in-process arena.
+
+mod common;
+
+use std::time::Duration;
+
+use bot::arena::{AccountSpec, Arena, ArenaConfig, Endpoint};
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn an_idle_bot_challenges_a_bot_online() {
+    let arena = common::arena().await;
+    let dir = common::temp_dir("matchmaking");
+    let mut beta = common::start_bot(common::config(&arena, "oriental-omega", dir.join("beta")), "beta-token").await;
+    common::wait_event_streams(&arena, "beta", 1).await;
+    let mut config = common::config(&arena, "oriental-omega", dir.join("alpha"));
+    config.matchmaking.enabled = true;
+    config.matchmaking.interval_s = 1;
+    config.matchmaking.variants = vec!["oriental-omega".into()];
+    config.matchmaking.clocks = vec!["60+1".into()];
+    config.engine.nodes = Some(300);
+    let mut alpha = common::start_bot(config, "alpha-token").await;
+    let a = alpha.next_report(Duration::from_secs(60)).await;
+    let b = beta.next_report(Duration::from_secs(10)).await;
+    assert_eq!(a.id, b.id);
+    assert!(a.plies > 0);
+    let requests = arena.requests();
+    let by_alpha = |e: Endpoint| {
+        requests
+            .iter()
+            .filter(|r| r.endpoint == e && r.user.as_deref() == Some("alpha"))
+            .count()
+    };
+    assert!(by_alpha(Endpoint::OnlineBots) >= 1);
+    assert!(by_alpha(Endpoint::CreateChallenge) >= 1);
+    let challenge = requests
+        .iter()
+        .find(|r| r.endpoint == Endpoint::CreateChallenge)
+        .expect("a challenge");
+    assert_eq!(challenge.path, "/api/challenge/Beta");
+    assert!(challenge.form.contains(&("variant".into(), "oriental-omega".into())));
+    assert!(challenge.form.contains(&("clock.limit".into(), "60".into())));
+    alpha.stop().await;
+    beta.stop().await;
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+async fn arena_with_newcomer() -> Arena {
+    let mut accounts = ArenaConfig::builtin_accounts();
+    accounts.push(AccountSpec {
+        username: "Newcomer".into(),
+        token: "newcomer-token".into(),
+        bot: false,
+        rating: 1500,
+    });
+    Arena::start(ArenaConfig {
+        accounts,
+        ..ArenaConfig::default()
+    })
+    .await
+    .expect("arena starts")
+}
+
+/// Runs `bot upgrade` against the arena with `input` on stdin.
+async fn upgrade(arena: &Arena, args: &[&str], input: &str) -> std::process::Output {
+    let dir = common::temp_dir(&format!("upgrade-{}", args.len()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let config = dir.join("bot.toml");
+    std::fs::write(&config, format!("[server]\nurl = \"{}\"\n", arena.url())).expect("config");
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_bot"));
+    command
+        .arg("upgrade")
+        .arg("--config")
+        .arg(&config)
+        .args(args)
+        .env("LICHESS_BOT_TOKEN", "newcomer-token")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    let input = input.to_string();
+    tokio::task::spawn_blocking(move || {
+        use std::io::Write as _;
+        let mut child = command.spawn().expect("bot runs");
+        if let Some(mut stdin) = child.stdin.take() {
+            let _ = stdin.write_all(input.as_bytes());
+        }
+        child.wait_with_output().expect("bot ends")
+    })
+    .await
+    .expect("joined")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn upgrade_asks_for_the_account_name() {
+    let arena = arena_with_newcomer().await;
+    let newcomer = common::client(&arena, "newcomer-token");
+    let refused = upgrade(&arena, &[], "someone else\n").await;
+    assert!(!refused.status.success());
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(stderr.contains("not confirmed"), "{stderr}");
+    assert!(!newcomer.account().await.expect("account").is_bot());
+
+    let done = upgrade(&arena, &[], "newcomer\n").await;
+    assert!(done.status.success(), "{}", String::from_utf8_lossy(&done.stderr));
+    assert!(String::from_utf8_lossy(&done.stdout).contains("is now a BOT account"));
+    assert!(newcomer.account().await.expect("account").is_bot());
+
+    let again = upgrade(&arena, &["--yes"], "").await;
+    assert!(again.status.success());
+    assert!(String::from_utf8_lossy(&again.stdout).contains("already a BOT account"));
+    let upgrades = arena
+        .requests()
+        .iter()
+        .filter(|r| r.endpoint == Endpoint::Upgrade)
+        .count();
+    assert_eq!(upgrades, 1, "asked once, refused once, nothing to do once");
+}
