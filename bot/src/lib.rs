@@ -8,6 +8,7 @@
 
 pub mod api;
 pub mod arena;
+pub mod bench;
 pub mod challenge;
 pub mod config;
 pub mod decisions;

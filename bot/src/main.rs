@@ -61,6 +61,22 @@ enum Command {
         #[arg(long)]
         demo: bool,
     },
+    /// Measure the bot's own costs: N games at once between two bots on an in-process arena;
+    /// prints the latency from a gameState to the move beyond the search, and memory per game.
+    Bench {
+        /// Games at the same time.
+        #[arg(long, default_value_t = 8)]
+        games: usize,
+        /// Variant key.
+        #[arg(long, default_value = "persian-princess")]
+        variant: String,
+        /// Nodes per move.
+        #[arg(long, default_value_t = 2000)]
+        nodes: u64,
+        /// Hash per game, MB (the default of bot.toml).
+        #[arg(long, default_value_t = bot::config::EngineConfig::default().hash_mb)]
+        hash_mb: usize,
+    },
     /// Play one demo game between two bots on an in-process arena.
     Demo {
         /// Variant key.
@@ -214,6 +230,37 @@ async fn main() -> anyhow::Result<()> {
             let token = config.token()?;
             let bot = Bot::connect(config, token).await?;
             bot.run(shutdown_signal().await).await
+        }
+        Command::Bench {
+            games,
+            variant,
+            nodes,
+            hash_mb,
+        } => {
+            anyhow::ensure!(games >= 1, "--games must be at least 1");
+            println!(
+                "bench: {games} games of {variant} at once, {nodes} nodes per move, hash {hash_mb} MB per game..."
+            );
+            let r = bot::bench::run(bot::bench::BenchOptions {
+                games,
+                variant,
+                nodes,
+                hash_mb,
+            })
+            .await?;
+            println!("games finished        {} in {:.1} s", r.games, r.elapsed.as_secs_f64());
+            println!("moves sent            {}", r.moves);
+            println!(
+                "latency beyond search median {:.2} ms, 90th percentile {:.2} ms (gameState received -> move sent)",
+                r.overhead_median_ms, r.overhead_p90_ms
+            );
+            println!(
+                "memory                {:.1} MB before, {:.1} MB peak: {:.1} MB per running game (two bot sides)",
+                r.rss_before_mb,
+                r.rss_peak_mb,
+                r.mb_per_game()
+            );
+            Ok(())
         }
         Command::Upgrade { config, url, yes } => {
             let mut config = Config::load(&config)?;
