@@ -16,8 +16,8 @@
 # Usage: scripts/pipeline.sh VARIANT|all [ROUNDS]
 # Settings (environment variables, defaults in brackets):
 #   GAMES [30000]      self-play games per variant and round   SP_NODES [1000] nodes per self-play move
-#   HIDDEN [256]       hidden neurons              EPOCHS [10]      training epochs
-#   WDL [0.3]          weight of the game result   LR [0.002]       initial learning rate
+#   HIDDEN [256]       hidden neurons              EPOCHS [8]       training epochs
+#   WDL [0]            weight of the game result   LR [0.002]       initial learning rate
 #   MATCH_NODES [2000] nodes per match move        MATCH_GAMES [2000] most games per match
 #   SPRT [0,50]        elo0,elo1                   THREADS [all cores] threads everywhere
 #   SEED [1]           self-play seed (round r uses SEED + r - 1)
@@ -37,8 +37,8 @@ ROUNDS="${2:-1}"
 GAMES="${GAMES:-30000}"
 SP_NODES="${SP_NODES:-1000}"
 HIDDEN="${HIDDEN:-256}"
-EPOCHS="${EPOCHS:-10}"
-WDL="${WDL:-0.3}"
+EPOCHS="${EPOCHS:-8}"
+WDL="${WDL:-0}"
 LR="${LR:-0.002}"
 MATCH_NODES="${MATCH_NODES:-2000}"
 MATCH_GAMES="${MATCH_GAMES:-2000}"

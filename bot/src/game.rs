@@ -286,10 +286,7 @@ impl GameTask {
             self.say(&self.ctx.config.games.greeting.clone()).await;
         }
         let plies = moves.len();
-        let search_started = std::time::Instant::now();
-        let choice = player.choose(initial_fen, moves, clock).await;
-        let searched = search_started.elapsed();
-        match choice {
+        match player.choose(initial_fen, moves, clock).await {
             Ok(choice) => {
                 let uci = choice.uci;
                 self.decisions.record(score_cp(choice.score));
@@ -308,7 +305,7 @@ impl GameTask {
                 if offer {
                     tracing::info!("game {}: offering a draw with {uci}", self.id);
                 }
-                let overhead = received.elapsed().saturating_sub(searched);
+                let overhead = received.elapsed().saturating_sub(choice.search_time);
                 self.overhead_ms.push(overhead.as_secs_f64() * 1000.0);
                 if let Err(e) = self.ctx.client.make_move(&self.id, &uci, offer).await {
                     self.move_refused(&state.moves, &uci, &e);

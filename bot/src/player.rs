@@ -44,6 +44,8 @@ pub struct Choice {
     pub uci: String,
     /// Its score, from our side.
     pub score: Score,
+    /// Time spent in the engine's search itself.
+    pub search_time: std::time::Duration,
 }
 
 /// An engine playing one game.
@@ -116,10 +118,13 @@ impl Player {
             if !engine.position().has_legal_move() {
                 return Err(PlayerError::NoMove);
             }
+            let started = std::time::Instant::now();
             let result = engine.search(limits, &mut |_| {});
+            let search_time = started.elapsed();
             Ok(Choice {
                 uci: engine.position().uci(result.best),
                 score: result.score,
+                search_time,
             })
         })
         .await

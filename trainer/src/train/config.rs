@@ -106,7 +106,7 @@ impl Default for TrainConfig {
             lr_step_epochs: 8,
             lr_gamma: 0.1,
             weight_decay: 0.01,
-            wdl: 0.3,
+            wdl: 0.0,
             eval_scale: 400.0,
             clip: 1.98,
             ft_init: 0.01,

@@ -98,7 +98,9 @@ pub struct Args {
     /// AdamW weight decay [default: 0.01].
     #[arg(long)]
     pub weight_decay: Option<f32>,
-    /// Weight of the game result in the target, the rest is the search score [default: 0.3].
+    /// Weight of the game result in the target, the rest is the search score [default: 0]. With
+    /// the few games a small machine can play, a net that learns the results memorises them
+    /// (docs/training.md).
     #[arg(long)]
     pub wdl: Option<f32>,
     /// Centipawns per sigmoid unit [default: 400].
