@@ -1,5 +1,7 @@
-//! Full bot-vs-bot games on the in-process arena, one per Persian sub-variant: the game ends
-//! with a legal result and both bots save a PGN that the engine's PGN reader reads back.
+//! Full games on the in-process arena in each Persian sub-variant: bot against bot (the game
+//! ends with a legal result and both bots save a PGN that the engine's PGN reader reads back),
+//! and the bot against a scripted opponent that plays the first legal move (the bot does not
+//! lose, sends no refused move, and reports the arena's result).
 
 mod common;
 
@@ -75,4 +77,64 @@ async fn egyptian_eye_game() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn oriental_omega_game() {
     full_game("oriental-omega").await;
+}
+
+/// Beta (the bot) against a scripted opponent that plays the first legal move, to the end.
+async fn against_a_scripted_opponent(variant: &str) {
+    let arena = common::arena().await;
+    let dir = common::temp_dir(&format!("scripted-{variant}"));
+    let mut config = common::config(&arena, variant, dir.clone());
+    config.decisions.offer_draw_moves = 0;
+    let mut beta = common::start_bot(config, "beta-token").await;
+    common::wait_event_streams(&arena, "beta", 1).await;
+    let mut alpha = common::Opponent::start(&arena, variant, None, Some((300, 2))).await;
+    let mut s = alpha.next_state().await;
+    while s.is_running() {
+        assert!(s.move_list().len() < 500, "{variant}: the game should end");
+        if alpha.to_move(&s) {
+            alpha.play(&s, false).await;
+        }
+        s = alpha.next_state().await;
+    }
+    assert!(
+        matches!(s.status.as_str(), "mate" | "stalemate" | "draw"),
+        "{variant}: ended on the board, not {}",
+        s.status
+    );
+    if s.status == "mate" {
+        assert_eq!(
+            s.winner.as_deref(),
+            Some("black"),
+            "{variant}: the bot should not lose to first-legal-move play"
+        );
+    }
+    let report = beta.next_report(Duration::from_secs(10)).await;
+    assert_eq!(
+        (report.id.as_str(), report.status.as_str()),
+        (alpha.id.as_str(), s.status.as_str())
+    );
+    assert_eq!(report.plies, s.move_list().len());
+    assert_eq!(arena.stats().refused_moves, 0);
+    beta.stop().await;
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn celtic_citadel_against_a_scripted_opponent() {
+    against_a_scripted_opponent("celtic-citadel").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn persian_princess_against_a_scripted_opponent() {
+    against_a_scripted_opponent("persian-princess").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn egyptian_eye_against_a_scripted_opponent() {
+    against_a_scripted_opponent("egyptian-eye").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn oriental_omega_against_a_scripted_opponent() {
+    against_a_scripted_opponent("oriental-omega").await;
 }

@@ -239,3 +239,144 @@ async fn flag_fall_ends_the_game_outoftime() {
     .expect("flag in time");
     assert_eq!(status, ("outoftime".to_string(), Some("black".to_string()), 0));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn an_open_challenge_starts_when_two_players_join() {
+    let arena = common::arena().await;
+    let dir = common::temp_dir("open");
+    let config = |name: &str| {
+        let mut c = common::config(&arena, "egyptian-eye", dir.join(name));
+        c.engine.nodes = Some(300);
+        c
+    };
+    let mut alpha = common::start_bot(config("alpha"), "alpha-token").await;
+    let mut beta = common::start_bot(config("beta"), "beta-token").await;
+    common::wait_event_streams(&arena, "beta", 1).await;
+    let http = reqwest::Client::new();
+    let open: serde_json::Value = http
+        .post(format!("{}/api/challenge/open", arena.url()))
+        .bearer_auth("human-token")
+        .form(&[
+            ("variant", "egyptian-eye"),
+            ("clock.limit", "180"),
+            ("clock.increment", "2"),
+            ("users", "Beta,Alpha"),
+        ])
+        .send()
+        .await
+        .expect("open challenge")
+        .json()
+        .await
+        .expect("JSON");
+    let id = open["id"].as_str().expect("id").to_string();
+    assert!(open["challenger"].is_null() && open["urlWhite"].as_str().is_some_and(|u| u.ends_with("color=white")));
+    // Someone not invited cannot join; the invited players join by accepting.
+    let human = common::client(&arena, "human-token");
+    assert_eq!(
+        human.accept_challenge(&id).await.err().and_then(|e| e.status()),
+        Some(400)
+    );
+    common::client(&arena, "alpha-token")
+        .accept_challenge(&id)
+        .await
+        .expect("alpha joins");
+    common::client(&arena, "beta-token")
+        .accept_challenge(&id)
+        .await
+        .expect("beta joins");
+    let a = alpha.next_report(Duration::from_secs(60)).await;
+    let b = beta.next_report(Duration::from_secs(10)).await;
+    assert_eq!((a.id.as_str(), b.id.as_str()), (id.as_str(), id.as_str()));
+    // The first listed user gets white.
+    assert_eq!((a.color.as_str(), b.color.as_str()), ("black", "white"));
+    alpha.stop().await;
+    beta.stop().await;
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn two_compatible_seeks_are_paired() {
+    let mut accounts = bot::arena::ArenaConfig::builtin_accounts();
+    accounts.push(bot::arena::AccountSpec {
+        username: "Other".into(),
+        token: "other-token".into(),
+        bot: false,
+        rating: 1500,
+    });
+    let arena = bot::arena::Arena::start(bot::arena::ArenaConfig {
+        accounts,
+        event_keepalive: Duration::from_millis(200),
+        ..bot::arena::ArenaConfig::default()
+    })
+    .await
+    .expect("arena");
+    let human = common::client(&arena, "human-token");
+    let other = common::client(&arena, "other-token");
+    let mut human_events = human.stream_events().await.expect("events");
+    let mut other_events = other.stream_events().await.expect("events");
+    let http = reqwest::Client::new();
+    let seek = |token: &'static str, variant: &'static str| {
+        let http = http.clone();
+        let url = format!("{}/api/board/seek", arena.url());
+        async move {
+            http.post(url)
+                .bearer_auth(token)
+                .form(&[
+                    ("variant", variant),
+                    ("time", "3"),
+                    ("increment", "2"),
+                    ("color", "random"),
+                ])
+                .send()
+                .await
+                .expect("seek")
+        }
+    };
+    // A seek whose connection is dropped is canceled.
+    drop(seek("human-token", "persian-princess").await);
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    // Different variants do not pair.
+    let waiting = tokio::spawn(seek("human-token", "persian-princess").await.text());
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let bot_seek = http
+        .post(format!("{}/api/board/seek", arena.url()))
+        .bearer_auth("alpha-token")
+        .form(&[("time", "3"), ("increment", "2")])
+        .send()
+        .await
+        .expect("bot seek");
+    assert_eq!(bot_seek.status().as_u16(), 400, "bots cannot seek");
+    let unpaired = tokio::spawn(seek("other-token", "oriental-omega").await.text());
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(!waiting.is_finished() && !unpaired.is_finished(), "nothing paired yet");
+    unpaired.abort();
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    // A compatible one pairs at once; both seek connections close and both players get gameStart.
+    let paired = seek("other-token", "persian-princess").await.text();
+    tokio::time::timeout(Duration::from_secs(5), paired)
+        .await
+        .expect("closed")
+        .expect("body");
+    tokio::time::timeout(Duration::from_secs(5), waiting)
+        .await
+        .expect("closed")
+        .expect("joined")
+        .expect("body");
+    let g1 = game_start(&mut human_events).await;
+    let g2 = game_start(&mut other_events).await;
+    assert_eq!(g1.game_id, g2.game_id);
+    assert_eq!(g1.variant.map(|v| v.key).as_deref(), Some("persian-princess"));
+}
+
+async fn game_start(events: &mut bot::api::client::TypedStream<Event>) -> bot::api::types::GameEventInfo {
+    loop {
+        let e = tokio::time::timeout(Duration::from_secs(5), events.next())
+            .await
+            .expect("gameStart in time")
+            .expect("ok")
+            .expect("open");
+        if let Event::GameStart { game } = e {
+            return game;
+        }
+    }
+}

@@ -21,6 +21,10 @@ pub enum Endpoint {
     Upgrade,
     /// `GET /api/bot/online`
     OnlineBots,
+    /// `POST /api/challenge/open`
+    OpenChallenge,
+    /// `POST /api/board/seek`
+    Seek,
     /// `POST /api/challenge/{username}`
     CreateChallenge,
     /// `POST /api/challenge/{challengeId}/accept`
@@ -49,12 +53,14 @@ pub enum Endpoint {
 
 impl Endpoint {
     /// Every endpoint the arena serves.
-    pub const ALL: [Endpoint; 16] = [
+    pub const ALL: [Endpoint; 18] = [
         Endpoint::Account,
         Endpoint::Playing,
         Endpoint::EventStream,
         Endpoint::Upgrade,
         Endpoint::OnlineBots,
+        Endpoint::OpenChallenge,
+        Endpoint::Seek,
         Endpoint::CreateChallenge,
         Endpoint::Accept,
         Endpoint::Decline,
@@ -76,6 +82,8 @@ impl Endpoint {
             Endpoint::EventStream => ("GET", "/api/stream/event"),
             Endpoint::Upgrade => ("POST", "/api/bot/account/upgrade"),
             Endpoint::OnlineBots => ("GET", "/api/bot/online"),
+            Endpoint::OpenChallenge => ("POST", "/api/challenge/open"),
+            Endpoint::Seek => ("POST", "/api/board/seek"),
             Endpoint::CreateChallenge => ("POST", "/api/challenge/{username}"),
             Endpoint::Accept => ("POST", "/api/challenge/{challengeId}/accept"),
             Endpoint::Decline => ("POST", "/api/challenge/{challengeId}/decline"),

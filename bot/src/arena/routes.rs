@@ -17,7 +17,7 @@ use tokio::sync::mpsc;
 use super::{
     faults::{Endpoint, RecordedRequest},
     form::{parse_body, parse_urlencoded, truthy},
-    state::{ChallengeParams, Refusal},
+    state::{ChallengeParams, Refusal, SeekParams},
     stream::{ndjson_body, Guard, StreamKind},
     Shared,
 };
@@ -73,6 +73,8 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/api/account", get(account))
         .route("/api/account/playing", get(playing))
         .route("/api/stream/event", get(event_stream))
+        .route("/api/challenge/open", post(open_challenge))
+        .route("/api/board/seek", post(seek))
         .route("/api/challenge/{name}", post(create_challenge))
         .route("/api/challenge/{id}/accept", post(accept))
         .route("/api/challenge/{id}/decline", post(decline))
@@ -204,20 +206,7 @@ async fn game_stream(State(s): S, headers: HeaderMap, Path(id): Path<String>) ->
 async fn create_challenge(State(s): S, headers: HeaderMap, Path(name): Path<String>, body: Bytes) -> Answer {
     let user = auth(&s, &headers)?;
     let f = body_map(&headers, &body);
-    let num = |k: &str| -> Result<Option<u64>, ApiErr> {
-        f.get(k)
-            .map(|v| {
-                v.parse::<u64>()
-                    .map_err(|_| ApiErr(StatusCode::BAD_REQUEST, format!("Invalid {k}: {v}")))
-            })
-            .transpose()
-    };
-    let clock = match (num("clock.limit")?, num("clock.increment")?) {
-        (Some(l), Some(i)) => Some((l, i)),
-        (Some(l), None) => Some((l, 0)),
-        (None, Some(_)) => return Err(ApiErr(StatusCode::BAD_REQUEST, "clock.limit is required".into())),
-        (None, None) => None,
-    };
+    let clock = form_clock(&f)?;
     let params = ChallengeParams {
         variant: f.get("variant").cloned().unwrap_or_else(|| "standard".into()),
         clock,
@@ -229,10 +218,104 @@ async fn create_challenge(State(s): S, headers: HeaderMap, Path(name): Path<Stri
     Ok(Json(challenge).into_response())
 }
 
-async fn accept(State(s): S, headers: HeaderMap, Path(id): Path<String>) -> Answer {
+async fn accept(State(s): S, headers: HeaderMap, Path(id): Path<String>, RawQuery(query): RawQuery) -> Answer {
     let user = auth(&s, &headers)?;
-    s.lock().accept_challenge(&id, &user)?;
+    let q = parse_urlencoded(query.as_deref().unwrap_or(""));
+    s.lock()
+        .accept_challenge(&id, &user, q.get("color").map(String::as_str))?;
     ok()
+}
+
+/// Reads `clock.limit`/`clock.increment` (seconds) of a challenge form.
+fn form_clock(f: &HashMap<String, String>) -> Result<Option<(u64, u64)>, ApiErr> {
+    let num = |k: &str| -> Result<Option<u64>, ApiErr> {
+        f.get(k)
+            .map(|v| {
+                v.parse::<u64>()
+                    .map_err(|_| ApiErr(StatusCode::BAD_REQUEST, format!("Invalid {k}: {v}")))
+            })
+            .transpose()
+    };
+    match (num("clock.limit")?, num("clock.increment")?) {
+        (Some(l), Some(i)) => Ok(Some((l, i))),
+        (Some(l), None) => Ok(Some((l, 0))),
+        (None, Some(_)) => Err(ApiErr(StatusCode::BAD_REQUEST, "clock.limit is required".into())),
+        (None, None) => Ok(None),
+    }
+}
+
+async fn open_challenge(State(s): S, headers: HeaderMap, body: Bytes) -> Answer {
+    // Authentication is optional: with a token, its owner may cancel the challenge.
+    let creator = token_user(&s, &headers);
+    let f = body_map(&headers, &body);
+    let params = ChallengeParams {
+        variant: f.get("variant").cloned().unwrap_or_else(|| "standard".into()),
+        clock: form_clock(&f)?,
+        rated: truthy(f.get("rated")),
+        color: "random".into(),
+        fen: f.get("fen").cloned().filter(|s| !s.is_empty()),
+    };
+    let users = match f.get("users").filter(|u| !u.is_empty()) {
+        Some(list) => {
+            let names: Vec<String> = list.split(',').map(|u| u.trim().to_lowercase()).collect();
+            match names.as_slice() {
+                [a, b] if a != b => Some([a.clone(), b.clone()]),
+                _ => {
+                    return Err(ApiErr(
+                        StatusCode::BAD_REQUEST,
+                        format!("users must be two different names separated by a comma, got '{list}'"),
+                    ))
+                }
+            }
+        }
+        None => None,
+    };
+    let json = s.lock().create_open_challenge(creator.as_deref(), params, users)?;
+    Ok(Json(json).into_response())
+}
+
+async fn seek(State(s): S, headers: HeaderMap, body: Bytes) -> Answer {
+    let user = auth(&s, &headers)?;
+    let f = body_map(&headers, &body);
+    let bad = |k: &str, v: &str| ApiErr(StatusCode::BAD_REQUEST, format!("Invalid {k}: {v}"));
+    let time = f
+        .get("time")
+        .map(|v| v.parse::<f64>().map_err(|_| bad("time", v)))
+        .transpose()?;
+    let increment = f
+        .get("increment")
+        .map(|v| v.parse::<u64>().map_err(|_| bad("increment", v)))
+        .transpose()?;
+    let days = f
+        .get("days")
+        .map(|v| v.parse::<u32>().map_err(|_| bad("days", v)))
+        .transpose()?;
+    let clock = match (time, increment) {
+        (Some(t), Some(i)) => Some((t, i)),
+        (None, None) => None,
+        _ => return Err(ApiErr(StatusCode::BAD_REQUEST, "time and increment go together".into())),
+    };
+    let params = SeekParams {
+        variant: f.get("variant").cloned().unwrap_or_else(|| "standard".into()),
+        rated: truthy(f.get("rated")),
+        clock,
+        days,
+        color: f.get("color").cloned().unwrap_or_else(|| "random".into()),
+    };
+    if clock.is_none() {
+        // Correspondence: answered at once with the seek id.
+        let id = s.lock().seek(&user, params, 0, None)?;
+        return Ok(Json(serde_json::json!({ "id": id.unwrap_or_default() })).into_response());
+    }
+    let (tx, rx) = mpsc::unbounded_channel();
+    let conn = s.conn_id();
+    let keepalive = {
+        let mut inner = s.lock();
+        inner.seek(&user, params, conn, Some(tx))?;
+        inner.config.event_keepalive
+    };
+    let guard = Guard::new(s.clone(), conn, StreamKind::Seek);
+    Ok(ndjson(ndjson_body(rx, keepalive, guard)))
 }
 
 async fn decline(State(s): S, headers: HeaderMap, Path(id): Path<String>, body: Bytes) -> Answer {

@@ -84,6 +84,48 @@ struct PendingChallenge {
     created: Instant,
 }
 
+/// An open challenge: any two players join it (`POST /api/challenge/open`).
+struct OpenChallenge {
+    start: Position,
+    variant_key: String,
+    initial_fen: Option<String>,
+    rated: bool,
+    clock: Option<GameClock>,
+    creator: Option<String>,
+    /// Only these users may join (white, black), when given.
+    users: Option<[String; 2]>,
+    /// Who joined as white and as black.
+    seats: [Option<String>; 2],
+}
+
+/// A seek (`POST /api/board/seek`), waiting for a compatible one.
+struct Seek {
+    /// The connection of a real-time seek (dropping `done` closes it); 0 for correspondence.
+    conn: u64,
+    user: String,
+    variant_key: String,
+    rated: bool,
+    clock: Option<GameClock>,
+    days: Option<u32>,
+    color: String,
+    done: Option<UnboundedSender<String>>,
+}
+
+/// What a seek asks for.
+#[derive(Clone, Debug)]
+pub struct SeekParams {
+    /// Variant key.
+    pub variant: String,
+    /// Rated.
+    pub rated: bool,
+    /// Real time: minutes and increment seconds.
+    pub clock: Option<(f64, u64)>,
+    /// Correspondence: days per move.
+    pub days: Option<u32>,
+    /// white / black / random.
+    pub color: String,
+}
+
 /// What a challenge asks for (parsed from the request).
 pub struct ChallengeParams {
     /// Variant key.
@@ -115,6 +157,8 @@ pub struct Inner {
     users: HashMap<String, User>,
     tokens: HashMap<String, String>,
     challenges: HashMap<String, PendingChallenge>,
+    open_challenges: HashMap<String, OpenChallenge>,
+    seeks: Vec<Seek>,
     games: HashMap<String, ArenaGame>,
     event_subs: HashMap<String, Sub>,
     game_subs: HashMap<String, Vec<GameSub>>,
@@ -159,6 +203,8 @@ impl Inner {
             users,
             tokens,
             challenges: HashMap::new(),
+            open_challenges: HashMap::new(),
+            seeks: Vec::new(),
             games: HashMap::new(),
             event_subs: HashMap::new(),
             game_subs: HashMap::new(),
@@ -190,7 +236,10 @@ impl Inner {
                     c
                 })
                 .collect();
-            if !self.games.contains_key(&id) && !self.challenges.contains_key(&id) {
+            if !self.games.contains_key(&id)
+                && !self.challenges.contains_key(&id)
+                && !self.open_challenges.contains_key(&id)
+            {
                 return id;
             }
         }
@@ -300,32 +349,7 @@ impl Inner {
         if dest == from {
             return Err(Refusal::bad("You cannot challenge yourself"));
         }
-        let none = Default::default();
-        let variant = variants::engine_variant(&p.variant, &none)
-            .ok_or_else(|| Refusal::bad(format!("Unsupported variant: {}", p.variant)))?;
-        let start = match &p.fen {
-            Some(fen) => Position::from_fen(variant, fen).map_err(|e| Refusal::bad(format!("Invalid FEN: {e}")))?,
-            None => Position::startpos(variant),
-        };
-        if !matches!(p.color.as_str(), "white" | "black" | "random") {
-            return Err(Refusal::bad(format!("Invalid color: {}", p.color)));
-        }
-        let (time_control, speed) = match p.clock {
-            Some((limit, inc)) => {
-                if limit == 0 && inc == 0 {
-                    return Err(Refusal::bad("Invalid clock"));
-                }
-                (
-                    TimeControl::Clock {
-                        limit,
-                        increment: inc,
-                        show: format!("{}+{}", limit / 60, inc),
-                    },
-                    speed_of(limit, inc),
-                )
-            }
-            None => (TimeControl::Unlimited, "correspondence"),
-        };
+        let (variant, start, time_control, speed) = terms(&p)?;
         let id = self.new_id();
         let json = Challenge {
             id: id.clone(),
@@ -398,8 +422,117 @@ impl Inner {
             .ok_or_else(|| Refusal::not_found("Challenge not found"))
     }
 
-    /// `POST /api/challenge/{id}/accept`: starts the game (same id).
-    pub fn accept_challenge(&mut self, id: &str, user: &str) -> Result<(), Refusal> {
+    /// `POST /api/challenge/open`: a challenge any two players can join (by accepting it).
+    pub fn create_open_challenge(
+        &mut self,
+        creator: Option<&str>,
+        p: ChallengeParams,
+        users: Option<[String; 2]>,
+    ) -> Result<serde_json::Value, Refusal> {
+        let (variant, start, time_control, speed) = terms(&p)?;
+        if let Some(users) = &users {
+            for u in users {
+                if !self.users.contains_key(u) {
+                    return Err(Refusal::bad(format!("No such user: {u}")));
+                }
+            }
+        }
+        let id = self.new_id();
+        let url = format!("http://{}/{}", self.config.public_host(), id);
+        let clock = match time_control {
+            TimeControl::Clock { limit, increment, .. } => Some(GameClock {
+                initial: limit * 1000,
+                increment: increment * 1000,
+            }),
+            _ => None,
+        };
+        let mut json = serde_json::json!({
+            "id": id,
+            "url": url,
+            "status": "created",
+            "challenger": null,
+            "destUser": null,
+            "variant": VariantRef { key: p.variant.clone(), name: variant.spec().name.to_string(), short: None },
+            "rated": p.rated,
+            "speed": speed,
+            "timeControl": time_control,
+            "color": "random",
+            "finalColor": "white",
+            "perf": { "icon": "\u{265f}", "name": speed },
+            "urlWhite": format!("{url}?color=white"),
+            "urlBlack": format!("{url}?color=black"),
+        });
+        if let Some(fen) = &p.fen {
+            json["initialFen"] = fen.clone().into();
+        }
+        if let Some(users) = &users {
+            json["open"] = serde_json::json!({ "userIds": users });
+        }
+        self.open_challenges.insert(
+            id,
+            OpenChallenge {
+                start,
+                variant_key: p.variant,
+                initial_fen: p.fen,
+                rated: p.rated,
+                clock,
+                creator: creator.map(str::to_string),
+                users,
+                seats: [None, None],
+            },
+        );
+        Ok(json)
+    }
+
+    /// Joins an open challenge (`accept`, optionally `?color=`); the second player starts it.
+    fn join_open(&mut self, id: &str, user: &str, color: Option<&str>) -> Result<(), Refusal> {
+        let o = self
+            .open_challenges
+            .get_mut(id)
+            .ok_or_else(|| Refusal::not_found("Challenge not found"))?;
+        let allowed = match &o.users {
+            Some(users) => users.iter().position(|u| u == user).map(|i| vec![i]),
+            None => Some(vec![0, 1]),
+        }
+        .ok_or_else(|| Refusal::bad("This challenge is for other players"))?;
+        let wanted: Vec<usize> = match color {
+            Some("white") => vec![0],
+            Some("black") => vec![1],
+            None | Some("random") => vec![0, 1],
+            Some(other) => return Err(Refusal::bad(format!("Invalid color: {other}"))),
+        };
+        if o.seats.iter().flatten().any(|u| u == user) {
+            return Err(Refusal::bad("You already joined this challenge"));
+        }
+        let seat = wanted
+            .into_iter()
+            .find(|i| allowed.contains(i) && o.seats[*i].is_none())
+            .ok_or_else(|| Refusal::bad("That color is taken"))?;
+        o.seats[seat] = Some(user.to_string());
+        if let [Some(white), Some(black)] = o.seats.clone() {
+            let Some(o) = self.open_challenges.remove(id) else {
+                return Ok(());
+            };
+            self.start_game(
+                id,
+                &o.variant_key,
+                o.start,
+                o.initial_fen,
+                white,
+                black,
+                o.rated,
+                o.clock,
+            );
+        }
+        Ok(())
+    }
+
+    /// `POST /api/challenge/{id}/accept`: starts the game (same id). `color` is for open
+    /// challenges only.
+    pub fn accept_challenge(&mut self, id: &str, user: &str, color: Option<&str>) -> Result<(), Refusal> {
+        if self.open_challenges.contains_key(id) {
+            return self.join_open(id, user, color);
+        }
         let c = self.take_challenge_for(id, user, true)?;
         let challenger = c.json.challenger.id.clone();
         let challenger_white = match c.json.color.as_str() {
@@ -419,14 +552,40 @@ impl Inner {
             }),
             _ => None,
         };
-        let game = ArenaGame::new(
-            id.to_string(),
-            c.json.variant.key.clone(),
+        self.start_game(
+            id,
+            &c.json.variant.key,
             c.start,
             c.json.initial_fen.clone(),
+            white,
+            black,
+            c.json.rated,
+            clock,
+        );
+        Ok(())
+    }
+
+    /// Creates game `id` and sends `gameStart` to both players.
+    #[allow(clippy::too_many_arguments)]
+    fn start_game(
+        &mut self,
+        id: &str,
+        variant_key: &str,
+        start: Position,
+        initial_fen: Option<String>,
+        white: String,
+        black: String,
+        rated: bool,
+        clock: Option<GameClock>,
+    ) {
+        let game = ArenaGame::new(
+            id.to_string(),
+            variant_key.to_string(),
+            start,
+            initial_fen,
             white.clone(),
             black.clone(),
-            c.json.rated,
+            rated,
             clock,
             now_ms(),
         );
@@ -442,7 +601,94 @@ impl Inner {
                 self.send_event(&u, &Event::GameStart { game: info });
             }
         }
-        Ok(())
+    }
+
+    // ----- seeks -----
+
+    /// `POST /api/board/seek`: pairs with a compatible seek of another player at once, or
+    /// waits. `done` is the real-time seek's connection (dropped when paired); `None` for a
+    /// correspondence seek, whose id is returned.
+    pub fn seek(
+        &mut self,
+        user: &str,
+        p: SeekParams,
+        conn: u64,
+        done: Option<UnboundedSender<String>>,
+    ) -> Result<Option<String>, Refusal> {
+        if self.users.get(user).is_some_and(|u| u.bot) {
+            return Err(Refusal::bad("Bot accounts cannot seek: use challenges"));
+        }
+        let none = Default::default();
+        let variant = variants::engine_variant(&p.variant, &none)
+            .ok_or_else(|| Refusal::bad(format!("Unsupported variant: {}", p.variant)))?;
+        if !matches!(p.color.as_str(), "white" | "black" | "random") {
+            return Err(Refusal::bad(format!("Invalid color: {}", p.color)));
+        }
+        let clock = match (p.clock, p.days) {
+            (Some((minutes, inc)), None) => {
+                if !(0.0..=180.0).contains(&minutes) || (minutes == 0.0 && inc == 0) {
+                    return Err(Refusal::bad("Invalid time"));
+                }
+                Some(GameClock {
+                    initial: (minutes * 60_000.0).round() as u64,
+                    increment: inc * 1000,
+                })
+            }
+            (None, Some(_)) => None,
+            _ => return Err(Refusal::bad("Give either time and increment, or days")),
+        };
+        let fits = |s: &Seek| {
+            s.user != user
+                && s.variant_key == p.variant
+                && s.rated == p.rated
+                && s.clock == clock
+                && s.days == p.days
+                && !(s.color == p.color && s.color != "random")
+        };
+        if let Some(i) = self.seeks.iter().position(fits) {
+            let other = self.seeks.remove(i);
+            let me_white = match (p.color.as_str(), other.color.as_str()) {
+                ("white", _) | (_, "black") => true,
+                ("black", _) | (_, "white") => false,
+                _ => (self.next_id >> 9) & 1 == 0,
+            };
+            let (white, black) = if me_white {
+                (user.to_string(), other.user.clone())
+            } else {
+                (other.user.clone(), user.to_string())
+            };
+            let id = self.new_id();
+            self.start_game(
+                &id,
+                &p.variant,
+                Position::startpos(variant),
+                None,
+                white,
+                black,
+                p.rated,
+                clock,
+            );
+            drop(other.done);
+            return Ok(done.is_none().then_some(id));
+        }
+        let correspondence = done.is_none();
+        let id = self.new_id();
+        self.seeks.push(Seek {
+            conn,
+            user: user.to_string(),
+            variant_key: p.variant,
+            rated: p.rated,
+            clock,
+            days: p.days,
+            color: p.color,
+            done,
+        });
+        Ok(correspondence.then_some(id))
+    }
+
+    /// A real-time seek's connection closed: the seek is canceled.
+    pub fn close_seek(&mut self, conn: u64) {
+        self.seeks.retain(|s| s.conn != conn);
     }
 
     /// `POST /api/challenge/{id}/decline`.
@@ -469,6 +715,13 @@ impl Inner {
             .is_some_and(|g| g.side_of(user).is_some() && g.abortable())
         {
             return self.abort(id, user);
+        }
+        if let Some(o) = self.open_challenges.get(id) {
+            if o.creator.as_deref() != Some(user) {
+                return Err(Refusal::not_found("Challenge not found"));
+            }
+            self.open_challenges.remove(id);
+            return Ok(());
         }
         let c = self.take_challenge_for(id, user, false)?;
         self.notify_canceled(c.json);
@@ -839,4 +1092,35 @@ impl Inner {
             }
         }
     }
+}
+
+/// Checks the terms of a challenge: (variant, start position, time control, speed).
+fn terms(p: &ChallengeParams) -> Result<(engine::rules::Variant, Position, TimeControl, &'static str), Refusal> {
+    let none = Default::default();
+    let variant = variants::engine_variant(&p.variant, &none)
+        .ok_or_else(|| Refusal::bad(format!("Unsupported variant: {}", p.variant)))?;
+    let start = match &p.fen {
+        Some(fen) => Position::from_fen(variant, fen).map_err(|e| Refusal::bad(format!("Invalid FEN: {e}")))?,
+        None => Position::startpos(variant),
+    };
+    if !matches!(p.color.as_str(), "white" | "black" | "random") {
+        return Err(Refusal::bad(format!("Invalid color: {}", p.color)));
+    }
+    let (time_control, speed) = match p.clock {
+        Some((limit, inc)) => {
+            if limit == 0 && inc == 0 {
+                return Err(Refusal::bad("Invalid clock"));
+            }
+            (
+                TimeControl::Clock {
+                    limit,
+                    increment: inc,
+                    show: format!("{}+{}", limit / 60, inc),
+                },
+                speed_of(limit, inc),
+            )
+        }
+        None => (TimeControl::Unlimited, "correspondence"),
+    };
+    Ok((variant, start, time_control, speed))
 }

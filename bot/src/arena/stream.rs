@@ -15,6 +15,8 @@ pub enum StreamKind {
         /// User id.
         user: String,
     },
+    /// A real-time seek.
+    Seek,
     /// A game stream.
     Game {
         /// Game id.
@@ -44,6 +46,7 @@ impl Drop for Guard {
         match &self.kind {
             StreamKind::Event { user } => inner.close_event_stream(user, self.conn),
             StreamKind::Game { game, user } => inner.close_game_stream(game, user, self.conn),
+            StreamKind::Seek => inner.close_seek(self.conn),
         }
     }
 }
