@@ -49,10 +49,12 @@ impl Bot {
             .with_context(|| format!("checking the account at {}", client.base_url()))?;
         if !account.is_bot() {
             tracing::warn!(
-                "account '{}' is not a BOT account: Lichess will refuse Bot API calls",
+                "account '{}' is not a BOT account: Lichess will refuse Bot API calls \
+                 (upgrade it once with `bot upgrade`; docs/bot.md)",
                 account.username
             );
         }
+        check_scopes(&client, &account.username).await?;
         tracing::info!("logged in as {} on {}", account.username, client.base_url());
         Ok(Bot {
             ctx: Arc::new(GameContext {
@@ -248,6 +250,41 @@ impl Bot {
         self.done.insert(id.clone());
         self.games.insert(id, task);
     }
+}
+
+/// The scopes a bot token needs, and what each is for.
+const NEEDED_SCOPES: [(&str, &str); 3] = [
+    ("bot:play", "play games through the Bot API"),
+    ("challenge:read", "see incoming challenges"),
+    ("challenge:write", "accept, decline and send challenges"),
+];
+
+/// Checks the token's scopes: no `bot:play` is an error, other missing scopes are warnings.
+/// A server that cannot tell (no token test endpoint) is trusted.
+async fn check_scopes(client: &Client, username: &str) -> anyhow::Result<()> {
+    let scopes = match client.token_scopes().await {
+        Ok(Some(scopes)) => scopes,
+        Ok(None) => anyhow::bail!("the server does not know the token of '{username}'"),
+        Err(e) => {
+            tracing::debug!("cannot test the token's scopes: {e}");
+            return Ok(());
+        }
+    };
+    let missing: Vec<String> = NEEDED_SCOPES
+        .iter()
+        .filter(|(s, _)| !scopes.iter().any(|have| have == s))
+        .map(|(s, what)| format!("{s} (to {what})"))
+        .collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    let advice = "create a new token with the scopes bot:play, challenge:read and challenge:write \
+                  (on lichess.org: https://lichess.org/account/oauth/token/create)";
+    if !scopes.iter().any(|s| s == "bot:play") {
+        anyhow::bail!("the token lacks the scope(s) {}: {advice}", missing.join(", "));
+    }
+    tracing::warn!("the token lacks the scope(s) {}: {advice}", missing.join(", "));
+    Ok(())
 }
 
 /// A small seeded generator for the matchmaking choices.

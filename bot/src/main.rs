@@ -105,12 +105,14 @@ fn parse_account(text: &str) -> anyhow::Result<AccountSpec> {
             token: token.to_string(),
             bot: true,
             rating: 1500,
+            scopes: Vec::new(),
         }),
         [name, token, "human"] => Ok(AccountSpec {
             username: name.to_string(),
             token: token.to_string(),
             bot: false,
             rating: 1500,
+            scopes: Vec::new(),
         }),
         _ => anyhow::bail!("--account must be NAME:TOKEN or NAME:TOKEN:human, got '{text}'"),
     }

@@ -52,6 +52,7 @@ async fn arena_with_newcomer() -> Arena {
         token: "newcomer-token".into(),
         bot: false,
         rating: 1500,
+        scopes: Vec::new(),
     });
     Arena::start(ArenaConfig {
         accounts,
@@ -114,4 +115,42 @@ async fn upgrade_asks_for_the_account_name() {
         .filter(|r| r.endpoint == Endpoint::Upgrade)
         .count();
     assert_eq!(upgrades, 1, "asked once, refused once, nothing to do once");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_token_scopes_are_checked_at_start() {
+    let mut accounts = ArenaConfig::builtin_accounts();
+    for (name, scopes) in [
+        ("Limited", vec!["challenge:read"]),
+        ("Partial", vec!["bot:play", "challenge:read"]),
+    ] {
+        accounts.push(AccountSpec {
+            username: name.into(),
+            token: format!("{}-token", name.to_lowercase()),
+            bot: true,
+            rating: 1500,
+            scopes: scopes.into_iter().map(String::from).collect(),
+        });
+    }
+    let arena = Arena::start(ArenaConfig {
+        accounts,
+        ..ArenaConfig::default()
+    })
+    .await
+    .expect("arena starts");
+    let config = common::config(&arena, "persian-princess", common::temp_dir("scopes"));
+    let err = bot::events::Bot::connect(config.clone(), bot::api::Token::new("limited-token"))
+        .await
+        .err()
+        .expect("no bot:play: refused");
+    let text = format!("{err:#}");
+    assert!(text.contains("bot:play") && text.contains("challenge:write"), "{text}");
+    assert!(
+        !text.contains("limited-token"),
+        "the token is never in messages: {text}"
+    );
+    // Missing challenge:write only warns.
+    bot::events::Bot::connect(config, bot::api::Token::new("partial-token"))
+        .await
+        .expect("bot:play is enough to start");
 }

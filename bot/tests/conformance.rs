@@ -27,6 +27,7 @@ async fn arena_with_newcomer() -> Arena {
         token: "newcomer-token".into(),
         bot: false,
         rating: 1500,
+        scopes: Vec::new(),
     });
     Arena::start(ArenaConfig {
         accounts,
@@ -257,6 +258,7 @@ async fn the_client_sends_only_described_requests() {
         Endpoint::ClaimVictory,
         Endpoint::Upgrade,
         Endpoint::OnlineBots,
+        Endpoint::TokenTest,
     ];
     for e in client_endpoints {
         assert!(seen.contains(&e), "no {e:?} request was checked");
@@ -282,6 +284,17 @@ async fn the_arena_sends_only_described_payloads() {
     };
 
     check(Endpoint::Account, raw.get(a, "/api/account").await);
+    let tokens = raw
+        .http
+        .post(format!("{}/api/token/test", raw.base))
+        .body("alpha-token,nosuch-token")
+        .send()
+        .await
+        .expect("token test");
+    check(
+        Endpoint::TokenTest,
+        (tokens.status().as_u16(), tokens.text().await.expect("body")),
+    );
     let alpha_events = raw.lines(a, "/api/stream/event").await;
     let beta_events = raw.lines(b, "/api/stream/event").await;
     settle().await;

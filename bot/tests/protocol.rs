@@ -302,6 +302,7 @@ async fn two_compatible_seeks_are_paired() {
         token: "other-token".into(),
         bot: false,
         rating: 1500,
+        scopes: Vec::new(),
     });
     let arena = bot::arena::Arena::start(bot::arena::ArenaConfig {
         accounts,

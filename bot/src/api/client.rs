@@ -279,6 +279,28 @@ impl Client {
             .collect()
     }
 
+    /// The OAuth scopes of our token (`POST /api/token/test`); `None` when the server does
+    /// not know the token.
+    pub async fn token_scopes(&self) -> Result<Option<Vec<String>>, ApiError> {
+        let path = endpoints::TOKEN_TEST;
+        let resp = self
+            .send(path, || {
+                self.http
+                    .post(format!("{}{path}", self.base))
+                    .header(reqwest::header::CONTENT_TYPE, "text/plain")
+                    .body(self.token.secret().to_string())
+            })
+            .await?;
+        let map: HashMap<String, Option<TokenInfo>> = resp.json().await.map_err(|e| ApiError::Decode(e.to_string()))?;
+        Ok(map.into_values().next().flatten().map(|info| {
+            info.scopes
+                .split(',')
+                .map(|s| s.trim().to_string())
+                .filter(|s| !s.is_empty())
+                .collect()
+        }))
+    }
+
     /// Cancels a challenge we sent.
     pub async fn cancel_challenge(&self, id: &str) -> Result<(), ApiError> {
         self.post_form(
@@ -433,6 +455,13 @@ impl Client {
                 .await?,
         ))
     }
+}
+
+/// One entry of `POST /api/token/test`.
+#[derive(serde::Deserialize)]
+struct TokenInfo {
+    #[serde(default)]
+    scopes: String,
 }
 
 /// An NDJSON stream of `T`.

@@ -4,6 +4,8 @@
 pub const ACCOUNT: &str = "/api/account";
 /// `POST`: upgrade the account to a bot account (irreversible).
 pub const BOT_UPGRADE: &str = "/api/bot/account/upgrade";
+/// `POST`: the user and scopes of tokens (text body: tokens separated by commas).
+pub const TOKEN_TEST: &str = "/api/token/test";
 /// `GET`: bots online (NDJSON), `?nb=`.
 pub const BOTS_ONLINE: &str = "/api/bot/online";
 /// `GET`: the event stream (NDJSON).

@@ -19,6 +19,8 @@ pub enum Endpoint {
     EventStream,
     /// `POST /api/bot/account/upgrade`
     Upgrade,
+    /// `POST /api/token/test`
+    TokenTest,
     /// `GET /api/bot/online`
     OnlineBots,
     /// `POST /api/challenge/open`
@@ -53,11 +55,12 @@ pub enum Endpoint {
 
 impl Endpoint {
     /// Every endpoint the arena serves.
-    pub const ALL: [Endpoint; 18] = [
+    pub const ALL: [Endpoint; 19] = [
         Endpoint::Account,
         Endpoint::Playing,
         Endpoint::EventStream,
         Endpoint::Upgrade,
+        Endpoint::TokenTest,
         Endpoint::OnlineBots,
         Endpoint::OpenChallenge,
         Endpoint::Seek,
@@ -81,6 +84,7 @@ impl Endpoint {
             Endpoint::Playing => ("GET", "/api/account/playing"),
             Endpoint::EventStream => ("GET", "/api/stream/event"),
             Endpoint::Upgrade => ("POST", "/api/bot/account/upgrade"),
+            Endpoint::TokenTest => ("POST", "/api/token/test"),
             Endpoint::OnlineBots => ("GET", "/api/bot/online"),
             Endpoint::OpenChallenge => ("POST", "/api/challenge/open"),
             Endpoint::Seek => ("POST", "/api/board/seek"),

@@ -37,7 +37,13 @@ pub struct AccountSpec {
     /// Rating shown.
     #[serde(default = "default_rating")]
     pub rating: u32,
+    /// OAuth scopes of the token (`POST /api/token/test`); empty: every scope a bot needs.
+    #[serde(default)]
+    pub scopes: Vec<String>,
 }
+
+/// The scopes an arena token has when its account names none.
+pub const ALL_SCOPES: &str = "bot:play,board:play,challenge:read,challenge:write";
 
 fn yes() -> bool {
     true
@@ -74,6 +80,7 @@ impl ArenaConfig {
             token: format!("{}-token", name.to_lowercase()),
             bot,
             rating: 1500,
+            scopes: Vec::new(),
         };
         vec![acc("Alpha", true), acc("Beta", true), acc("Human", false)]
     }

@@ -87,6 +87,7 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/api/bot/game/{id}/draw/{accept}", post(draw))
         .route("/api/bot/game/{id}/claim-victory", post(claim_victory))
         .route("/api/bot/account/upgrade", post(upgrade))
+        .route("/api/token/test", post(token_test))
         .route("/api/bot/online", get(online_bots))
         .fallback(|| async { ApiErr(StatusCode::NOT_FOUND, "Not found".into()) })
         .layer(middleware::from_fn_with_state(shared.clone(), intercept))
@@ -120,7 +121,18 @@ async fn intercept(State(s): S, request: Request, next: Next) -> Response {
     let endpoint = Endpoint::classify(parts.method.as_str(), parts.uri.path());
     let user = token_user(&s, &parts.headers);
     let query = sorted(parse_urlencoded(parts.uri.query().unwrap_or("")));
-    let form = sorted(body_map(&parts.headers, &bytes));
+    let content_type = parts
+        .headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
+    let is_form =
+        content_type.starts_with("application/x-www-form-urlencoded") || content_type.starts_with("application/json");
+    let form = if is_form {
+        sorted(body_map(&parts.headers, &bytes))
+    } else {
+        Vec::new()
+    };
     let mut record = RecordedRequest {
         method: parts.method.to_string(),
         path: parts.uri.path().to_string(),
@@ -142,6 +154,12 @@ async fn intercept(State(s): S, request: Request, next: Next) -> Response {
     record.status = response.status().as_u16();
     s.lock().requests.push(record);
     response
+}
+
+async fn token_test(State(s): S, body: Bytes) -> Answer {
+    let text = String::from_utf8_lossy(&body);
+    let answer = s.lock().test_tokens(&text);
+    Ok(Json(answer).into_response())
 }
 
 async fn upgrade(State(s): S, headers: HeaderMap) -> Answer {

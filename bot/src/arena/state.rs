@@ -1035,6 +1035,25 @@ impl Inner {
         Ok(())
     }
 
+    /// `POST /api/token/test`: for each token, its user and scopes, or null.
+    pub fn test_tokens(&self, tokens: &str) -> serde_json::Value {
+        let mut map = serde_json::Map::new();
+        for t in tokens.split(',').map(str::trim).filter(|t| !t.is_empty()).take(1000) {
+            let entry = self.tokens.get(t).map_or(serde_json::Value::Null, |user| {
+                let scopes = self
+                    .config
+                    .accounts
+                    .iter()
+                    .find(|a| a.token == t)
+                    .filter(|a| !a.scopes.is_empty())
+                    .map_or(super::ALL_SCOPES.to_string(), |a| a.scopes.join(","));
+                serde_json::json!({ "userId": user, "scopes": scopes, "expires": null })
+            });
+            map.insert(t.to_string(), entry);
+        }
+        serde_json::Value::Object(map)
+    }
+
     /// `POST /api/bot/account/upgrade`: a human account without games becomes a bot.
     pub fn upgrade(&mut self, user: &str) -> Result<(), Refusal> {
         let played = self.games.values().any(|g| g.white == user || g.black == user);
