@@ -5,7 +5,7 @@ mod common;
 
 use std::time::Duration;
 
-use bot::arena::{AccountSpec, Arena, ArenaConfig, Endpoint};
+use bot::arena::{Arena, Endpoint};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn an_idle_bot_challenges_a_bot_online() {
@@ -46,20 +46,7 @@ async fn an_idle_bot_challenges_a_bot_online() {
 }
 
 async fn arena_with_newcomer() -> Arena {
-    let mut accounts = ArenaConfig::builtin_accounts();
-    accounts.push(AccountSpec {
-        username: "Newcomer".into(),
-        token: "newcomer-token".into(),
-        bot: false,
-        rating: 1500,
-        scopes: Vec::new(),
-    });
-    Arena::start(ArenaConfig {
-        accounts,
-        ..ArenaConfig::default()
-    })
-    .await
-    .expect("arena starts")
+    common::arena_with(vec![common::account("Newcomer", false, &[])]).await
 }
 
 /// Runs `bot upgrade` against the arena with `input` on stdin.
@@ -119,25 +106,11 @@ async fn upgrade_asks_for_the_account_name() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_token_scopes_are_checked_at_start() {
-    let mut accounts = ArenaConfig::builtin_accounts();
-    for (name, scopes) in [
-        ("Limited", vec!["challenge:read"]),
-        ("Partial", vec!["bot:play", "challenge:read"]),
-    ] {
-        accounts.push(AccountSpec {
-            username: name.into(),
-            token: format!("{}-token", name.to_lowercase()),
-            bot: true,
-            rating: 1500,
-            scopes: scopes.into_iter().map(String::from).collect(),
-        });
-    }
-    let arena = Arena::start(ArenaConfig {
-        accounts,
-        ..ArenaConfig::default()
-    })
-    .await
-    .expect("arena starts");
+    let arena = common::arena_with(vec![
+        common::account("Limited", true, &["challenge:read"]),
+        common::account("Partial", true, &["bot:play", "challenge:read"]),
+    ])
+    .await;
     let config = common::config(&arena, "persian-princess", common::temp_dir("scopes"));
     let err = bot::events::Bot::connect(config.clone(), bot::api::Token::new("limited-token"))
         .await

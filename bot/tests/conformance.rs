@@ -14,29 +14,22 @@ use std::{
 
 use bot::{
     api::types::DeclineReason,
-    arena::{AccountSpec, Arena, ArenaConfig, Endpoint, RecordedRequest},
+    arena::{Arena, Endpoint, RecordedRequest},
 };
 use futures::StreamExt;
 use serde_json::Value;
 use spec::Spec;
 
 async fn arena_with_newcomer() -> Arena {
-    let mut accounts = ArenaConfig::builtin_accounts();
-    accounts.push(AccountSpec {
-        username: "Newcomer".into(),
-        token: "newcomer-token".into(),
-        bot: false,
-        rating: 1500,
-        scopes: Vec::new(),
-    });
-    Arena::start(ArenaConfig {
-        accounts,
-        event_keepalive: Duration::from_millis(300),
-        game_keepalive: Duration::from_millis(300),
-        ..ArenaConfig::default()
-    })
-    .await
-    .expect("arena starts")
+    common::arena_with(vec![common::account("Newcomer", false, &[])]).await
+}
+
+/// The `id` of a JSON answer.
+fn id_of(text: &str) -> String {
+    serde_json::from_str::<Value>(text).expect("JSON")["id"]
+        .as_str()
+        .expect("id")
+        .to_string()
 }
 
 /// Checks one recorded request against the description.
@@ -311,8 +304,7 @@ async fn the_arena_sends_only_described_payloads() {
         Endpoint::CreateChallenge,
         raw.post(a, "/api/challenge/beta", &form).await,
     );
-    let declined: Value = serde_json::from_str(&text).expect("challenge JSON");
-    let id = declined["id"].as_str().expect("id").to_string();
+    let id = id_of(&text);
     check(
         Endpoint::Decline,
         raw.post(b, &format!("/api/challenge/{id}/decline"), &[("reason", "variant")])
@@ -326,10 +318,7 @@ async fn the_arena_sends_only_described_payloads() {
         Endpoint::CreateChallenge,
         raw.post(a, "/api/challenge/beta", &form).await,
     );
-    let id = serde_json::from_str::<Value>(&text).expect("JSON")["id"]
-        .as_str()
-        .expect("id")
-        .to_string();
+    let id = id_of(&text);
     check(
         Endpoint::Cancel,
         raw.post(a, &format!("/api/challenge/{id}/cancel"), &[]).await,
@@ -342,10 +331,7 @@ async fn the_arena_sends_only_described_payloads() {
         Endpoint::CreateChallenge,
         raw.post(a, "/api/challenge/beta", &form).await,
     );
-    let game = serde_json::from_str::<Value>(&text).expect("JSON")["id"]
-        .as_str()
-        .expect("id")
-        .to_string();
+    let game = id_of(&text);
     check(
         Endpoint::Accept,
         raw.post(b, &format!("/api/challenge/{game}/accept"), &[]).await,

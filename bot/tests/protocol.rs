@@ -296,21 +296,7 @@ async fn an_open_challenge_starts_when_two_players_join() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn two_compatible_seeks_are_paired() {
-    let mut accounts = bot::arena::ArenaConfig::builtin_accounts();
-    accounts.push(bot::arena::AccountSpec {
-        username: "Other".into(),
-        token: "other-token".into(),
-        bot: false,
-        rating: 1500,
-        scopes: Vec::new(),
-    });
-    let arena = bot::arena::Arena::start(bot::arena::ArenaConfig {
-        accounts,
-        event_keepalive: Duration::from_millis(200),
-        ..bot::arena::ArenaConfig::default()
-    })
-    .await
-    .expect("arena");
+    let arena = common::arena_with(vec![common::account("Other", false, &[])]).await;
     let human = common::client(&arena, "human-token");
     let other = common::client(&arena, "other-token");
     let mut human_events = human.stream_events().await.expect("events");
@@ -363,21 +349,8 @@ async fn two_compatible_seeks_are_paired() {
         .expect("closed")
         .expect("joined")
         .expect("body");
-    let g1 = game_start(&mut human_events).await;
-    let g2 = game_start(&mut other_events).await;
+    let g1 = common::next_game_start(&mut human_events).await;
+    let g2 = common::next_game_start(&mut other_events).await;
     assert_eq!(g1.game_id, g2.game_id);
     assert_eq!(g1.variant.map(|v| v.key).as_deref(), Some("persian-princess"));
-}
-
-async fn game_start(events: &mut bot::api::client::TypedStream<Event>) -> bot::api::types::GameEventInfo {
-    loop {
-        let e = tokio::time::timeout(Duration::from_secs(5), events.next())
-            .await
-            .expect("gameStart in time")
-            .expect("ok")
-            .expect("open");
-        if let Event::GameStart { game } = e {
-            return game;
-        }
-    }
 }

@@ -513,16 +513,17 @@ impl Inner {
             let Some(o) = self.open_challenges.remove(id) else {
                 return Ok(());
             };
-            self.start_game(
-                id,
-                &o.variant_key,
+            self.start_game(ArenaGame::new(
+                id.to_string(),
+                o.variant_key.clone(),
                 o.start,
                 o.initial_fen,
                 white,
                 black,
                 o.rated,
                 o.clock,
-            );
+                now_ms(),
+            ));
         }
         Ok(())
     }
@@ -552,52 +553,33 @@ impl Inner {
             }),
             _ => None,
         };
-        self.start_game(
-            id,
-            &c.json.variant.key,
+        self.start_game(ArenaGame::new(
+            id.to_string(),
+            c.json.variant.key.clone(),
             c.start,
             c.json.initial_fen.clone(),
             white,
             black,
             c.json.rated,
             clock,
-        );
+            now_ms(),
+        ));
         Ok(())
     }
 
-    /// Creates game `id` and sends `gameStart` to both players.
-    #[allow(clippy::too_many_arguments)]
-    fn start_game(
-        &mut self,
-        id: &str,
-        variant_key: &str,
-        start: Position,
-        initial_fen: Option<String>,
-        white: String,
-        black: String,
-        rated: bool,
-        clock: Option<GameClock>,
-    ) {
-        let game = ArenaGame::new(
-            id.to_string(),
-            variant_key.to_string(),
-            start,
-            initial_fen,
-            white.clone(),
-            black.clone(),
-            rated,
-            clock,
-            now_ms(),
-        );
+    /// Registers a new game and sends `gameStart` to both players.
+    fn start_game(&mut self, game: ArenaGame) {
+        let id = game.id.clone();
+        let (white, black) = (game.white.clone(), game.black.clone());
         let _ = self.log.send(ArenaLog::GameStarted {
-            game: id.to_string(),
+            game: id.clone(),
             variant: game.variant().id().to_string(),
             white: white.clone(),
             black: black.clone(),
         });
-        self.games.insert(id.to_string(), game);
+        self.games.insert(id.clone(), game);
         for u in [white, black] {
-            if let Some(info) = self.game_info(id, &u) {
+            if let Some(info) = self.game_info(&id, &u) {
                 self.send_event(&u, &Event::GameStart { game: info });
             }
         }
@@ -658,16 +640,17 @@ impl Inner {
                 (other.user.clone(), user.to_string())
             };
             let id = self.new_id();
-            self.start_game(
-                &id,
-                &p.variant,
+            self.start_game(ArenaGame::new(
+                id.clone(),
+                p.variant.clone(),
                 Position::startpos(variant),
                 None,
                 white,
                 black,
                 p.rated,
                 clock,
-            );
+                now_ms(),
+            ));
             drop(other.done);
             return Ok(done.is_none().then_some(id));
         }

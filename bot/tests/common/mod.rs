@@ -9,7 +9,7 @@ use bot::{
         types::{Event, GameEvent, GameState},
         Client, Token,
     },
-    arena::{Arena, ArenaConfig},
+    arena::{AccountSpec, Arena, ArenaConfig},
     config::Config,
     demo::arena_bot_config,
     events::Bot,
@@ -19,13 +19,32 @@ use engine::rules::{game::Game, Color, Position, Variant};
 use tokio::sync::{mpsc, watch};
 
 pub async fn arena() -> Arena {
+    arena_with(Vec::new()).await
+}
+
+/// An arena with the built-in accounts and `extra` ones.
+pub async fn arena_with(extra: Vec<AccountSpec>) -> Arena {
+    let mut accounts = ArenaConfig::builtin_accounts();
+    accounts.extend(extra);
     Arena::start(ArenaConfig {
+        accounts,
         event_keepalive: Duration::from_millis(500),
         game_keepalive: Duration::from_millis(500),
         ..ArenaConfig::default()
     })
     .await
     .expect("arena starts")
+}
+
+/// An account `name` with token `<name in lower case>-token`.
+pub fn account(name: &str, bot: bool, scopes: &[&str]) -> AccountSpec {
+    AccountSpec {
+        username: name.into(),
+        token: format!("{}-token", name.to_lowercase()),
+        bot,
+        rating: 1500,
+        scopes: scopes.iter().map(|s| s.to_string()).collect(),
+    }
 }
 
 pub fn temp_dir(name: &str) -> PathBuf {
@@ -102,18 +121,23 @@ pub async fn wait_event_streams(arena: &Arena, user: &str, n: usize) {
     panic!("{user} did not open its event stream {n} times");
 }
 
-/// Waits for the `gameStart` of game `id` on an event stream.
-pub async fn wait_game_start(events: &mut TypedStream<Event>, id: &str) {
+/// The next `gameStart` on an event stream.
+pub async fn next_game_start(events: &mut TypedStream<Event>) -> bot::api::types::GameEventInfo {
     loop {
         let e = tokio::time::timeout(Duration::from_secs(10), events.next())
             .await
             .expect("gameStart in time")
             .expect("stream ok")
             .expect("stream open");
-        if matches!(&e, Event::GameStart { game } if game.game_id == id) {
-            return;
+        if let Event::GameStart { game } = e {
+            return game;
         }
     }
+}
+
+/// Waits for the `gameStart` of game `id` on an event stream.
+pub async fn wait_game_start(events: &mut TypedStream<Event>, id: &str) {
+    while next_game_start(events).await.game_id != id {}
 }
 
 /// A scripted opponent: Alpha (a raw client) plays the first legal move when asked, reading
