@@ -252,3 +252,33 @@ async fn stopping_can_resign_running_games() {
     let (end, _) = stop_during_a_game(ShutdownPolicy::Resign).await;
     assert_eq!((end.status.as_str(), end.winner.as_deref()), ("resign", Some("white")));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn excess_requests_get_429_and_the_client_waits() {
+    let arena = bot::arena::Arena::start(bot::arena::ArenaConfig {
+        max_requests_per_second: 5,
+        ..bot::arena::ArenaConfig::default()
+    })
+    .await
+    .expect("arena");
+    let client = common::client(&arena, "alpha-token");
+    let started = std::time::Instant::now();
+    let calls: Vec<_> = (0..12)
+        .map(|_| {
+            let c = client.clone();
+            tokio::spawn(async move { c.account().await })
+        })
+        .collect();
+    for c in calls {
+        c.await.expect("joined").expect("every call succeeds in the end");
+    }
+    let limited = arena
+        .requests()
+        .iter()
+        .filter(|r| r.endpoint == Endpoint::Account && r.status == 429)
+        .count();
+    assert!(limited >= 1, "the excess was refused");
+    // The client paused after the 429 (rate_limit_wait_s = 1 in the test configuration).
+    assert!(started.elapsed() >= Duration::from_millis(900));
+    assert!(arena.injected().is_empty(), "rate limiting is not an injected fault");
+}

@@ -70,6 +70,9 @@ pub struct ArenaConfig {
     pub claim_win_after_s: u64,
     /// Period of the clock/expiry check.
     pub tick: Duration,
+    /// Rate limit per account: at most this many ordinary (non-stream) requests per second;
+    /// the excess is answered with HTTP 429. 0: no limit.
+    pub max_requests_per_second: u32,
 }
 
 impl ArenaConfig {
@@ -100,6 +103,7 @@ impl Default for ArenaConfig {
             challenge_ttl: Duration::from_secs(20),
             claim_win_after_s: 10,
             tick: Duration::from_millis(50),
+            max_requests_per_second: 100,
         }
     }
 }

@@ -15,7 +15,7 @@ use axum::{
 use tokio::sync::mpsc;
 
 use super::{
-    faults::{Endpoint, RecordedRequest},
+    faults::{Endpoint, Fault, RecordedRequest},
     form::{parse_body, parse_urlencoded, truthy},
     state::{ChallengeParams, Refusal, SeekParams},
     stream::{ndjson_body, Guard, StreamKind},
@@ -142,7 +142,13 @@ async fn intercept(State(s): S, request: Request, next: Next) -> Response {
         user: user.clone(),
         status: 0,
     };
-    let fault = s.lock().faults.take(endpoint, user.as_deref());
+    let streaming = matches!(endpoint, Endpoint::EventStream | Endpoint::GameStream | Endpoint::Seek);
+    let over_limit = !streaming && user.as_deref().is_some_and(|u| !s.lock().within_rate(u));
+    let fault = if over_limit {
+        Some(Fault::new(endpoint, 429))
+    } else {
+        s.lock().faults.take(endpoint, user.as_deref())
+    };
     let response = match fault {
         Some(f) => {
             tracing::debug!("arena: injected {} on {}", f.status, record.path);

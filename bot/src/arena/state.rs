@@ -166,6 +166,8 @@ pub struct Inner {
     pub(super) stats: ArenaStats,
     pub(super) faults: Faults,
     pub(super) requests: Vec<RecordedRequest>,
+    /// Per user: start of the current one-second window and the requests in it.
+    rate: HashMap<String, (Instant, u32)>,
     log: broadcast::Sender<ArenaLog>,
 }
 
@@ -212,8 +214,25 @@ impl Inner {
             stats: ArenaStats::default(),
             faults: Faults::default(),
             requests: Vec::new(),
+            rate: HashMap::new(),
             log,
         }
+    }
+
+    /// Counts an ordinary request of `user`; false when it is over the rate limit.
+    pub fn within_rate(&mut self, user: &str) -> bool {
+        let limit = self.config.max_requests_per_second;
+        if limit == 0 {
+            return true;
+        }
+        let now = Instant::now();
+        let (start, count) = self.rate.entry(user.to_string()).or_insert((now, 0));
+        if now.saturating_duration_since(*start) >= Duration::from_secs(1) {
+            *start = now;
+            *count = 0;
+        }
+        *count += 1;
+        *count <= limit
     }
 
     /// The user of a bearer token.

@@ -30,6 +30,9 @@ pub async fn arena_with(extra: Vec<AccountSpec>) -> Arena {
         accounts,
         event_keepalive: Duration::from_millis(500),
         game_keepalive: Duration::from_millis(500),
+        // Fast test games send more moves per second than a server would allow; the rate
+        // limit has its own test.
+        max_requests_per_second: 0,
         ..ArenaConfig::default()
     })
     .await
