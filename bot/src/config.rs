@@ -247,7 +247,7 @@ pub struct NetworkConfig {
     pub backoff_base_ms: u64,
     /// Longest backoff delay, ms.
     pub backoff_max_ms: u64,
-    /// Pause after HTTP 429, seconds.
+    /// Pause of an endpoint after it answered HTTP 429, seconds.
     pub rate_limit_wait_s: u64,
 }
 

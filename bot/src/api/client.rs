@@ -1,5 +1,5 @@
 //! The HTTP client: bearer token, one ordinary request at a time, retries with exponential
-//! backoff on network errors and 5xx, a long pause on 429, typed errors.
+//! backoff on network errors and 5xx, a pause of the endpoint that answered 429, typed errors.
 
 use std::{
     collections::HashMap,

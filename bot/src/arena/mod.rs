@@ -1,8 +1,9 @@
 //! `bot arena`: a local Lichess-compatible server for integration tests, the demo and local
-//! play. It implements the Bot API subset the bot uses (accounts with bearer tokens, event and
-//! game NDJSON streams with keep-alives, challenges, moves checked by the engine's rules,
-//! clocks, abort/resign/draw/chat/claim-victory) on 127.0.0.1. Variant keys: `standard` and
-//! our ids (`persian-princess`, ...).
+//! play. It implements the Bot API subset the bot uses (accounts with bearer tokens and scopes,
+//! event and game NDJSON streams with keep-alives, challenges, open challenges and seeks, moves
+//! checked by the engine's rules, clocks, abort/resign/draw/chat/claim-victory, bot upgrade,
+//! bots online, a per-account rate limit) on 127.0.0.1, with faults injected on demand and a
+//! log of every request. Variant keys: `standard` and our ids (`persian-princess`, ...).
 
 pub mod faults;
 pub mod form;
