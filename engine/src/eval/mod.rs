@@ -153,16 +153,87 @@ pub struct Trace {
     pub total: i32,
 }
 
+/// The pawn terms of a position: they depend on the pawns alone (and the variant), so a
+/// search keeps them in a [`PawnCache`].
+#[derive(Clone, Copy, Default)]
+struct PawnEntry {
+    white: u128,
+    black: u128,
+    variant: u8,
+    /// Placement of the pawns (both sides, White's view).
+    psq: Pair,
+    /// Passed, isolated and doubled pawns (White's view).
+    structure: Pair,
+    /// Squares each side's pawns attack.
+    attacks: [Bitboard; 2],
+}
+
+/// A small cache of pawn terms, keyed by the two sides' pawn sets.
+pub struct PawnCache {
+    entries: Box<[PawnEntry]>,
+}
+
+const PAWN_CACHE_SIZE: usize = 1 << 12;
+
+impl Default for PawnCache {
+    fn default() -> PawnCache {
+        PawnCache {
+            entries: vec![
+                PawnEntry {
+                    variant: u8::MAX,
+                    ..PawnEntry::default()
+                };
+                PAWN_CACHE_SIZE
+            ]
+            .into_boxed_slice(),
+        }
+    }
+}
+
+impl PawnCache {
+    /// Forgets every entry.
+    pub fn clear(&mut self) {
+        self.entries.fill(PawnEntry {
+            variant: u8::MAX,
+            ..PawnEntry::default()
+        });
+    }
+
+    fn get(&mut self, pos: &Position) -> PawnEntry {
+        let pawns = pos.kind_bb(PieceKind::Pawn);
+        let (white, black) = (
+            (pawns & pos.color_bb(Color::White)).0,
+            (pawns & pos.color_bb(Color::Black)).0,
+        );
+        let variant = pos.variant().code();
+        let mix = (white ^ black.rotate_left(61)).wrapping_mul(0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835);
+        let slot = &mut self.entries[(mix >> 116) as usize & (PAWN_CACHE_SIZE - 1)];
+        if slot.white != white || slot.black != black || slot.variant != variant {
+            *slot = pawn_terms(pos);
+            slot.white = white;
+            slot.black = black;
+            slot.variant = variant;
+        }
+        *slot
+    }
+}
+
 /// Static evaluation in centipawns from the side to move's point of view.
 #[inline]
 pub fn evaluate(pos: &Position) -> i32 {
-    evaluate_impl::<false, false>(pos, &mut Trace::default(), 0, 0)
+    evaluate_impl::<false, false>(pos, &mut Trace::default(), 0, 0, None)
+}
+
+/// As [`evaluate`], with the pawn terms through `cache`.
+#[inline]
+pub fn evaluate_cached(pos: &Position, cache: &mut PawnCache) -> i32 {
+    evaluate_impl::<false, false>(pos, &mut Trace::default(), 0, 0, Some(cache))
 }
 
 /// Static evaluation with its terms.
 pub fn trace(pos: &Position) -> Trace {
     let mut tr = Trace::default();
-    tr.total = evaluate_impl::<true, false>(pos, &mut tr, 0, 0);
+    tr.total = evaluate_impl::<true, false>(pos, &mut tr, 0, 0, None);
     tr
 }
 
@@ -183,26 +254,71 @@ pub const LAZY_MARGIN: i32 = 450;
 /// `alpha..beta`, mobility and king safety are not computed. Returns the score and whether it
 /// is the full evaluation (false: only the cheap terms, good enough to decide a cutoff).
 #[inline]
-pub fn evaluate_lazy(pos: &Position, alpha: i32, beta: i32) -> (i32, bool) {
+pub fn evaluate_lazy(pos: &Position, alpha: i32, beta: i32, cache: &mut PawnCache) -> (i32, bool) {
     let mut tr = Trace::default();
-    let score = evaluate_impl::<false, true>(pos, &mut tr, alpha, beta);
+    let score = evaluate_impl::<false, true>(pos, &mut tr, alpha, beta, Some(cache));
     (score, tr.phase >= 0)
 }
 
-fn evaluate_impl<const TRACE: bool, const LAZY: bool>(pos: &Position, tr: &mut Trace, alpha: i32, beta: i32) -> i32 {
+/// Placement and structure of the pawns, and their attacks.
+fn pawn_terms(pos: &Position) -> PawnEntry {
+    let t = pos.tables();
+    let et = tables(pos.variant());
+    let pawns = pos.kind_bb(PieceKind::Pawn);
+    let mut e = PawnEntry::default();
+    for c in Color::ALL {
+        let s = sign(c);
+        let own = pos.color_bb(c);
+        let my_pawns = own & pawns;
+        let their_pawns = pawns & !own;
+        let pawn_table = &et.psq[c][PieceKind::Pawn.index()];
+        let mut files_seen = 0u32;
+        let mut passed = 0;
+        let mut isolated = 0;
+        for sq in my_pawns {
+            let i = sq.index();
+            e.psq += pawn_table[i];
+            e.attacks[c.index()] |= t.pawn_attacks[c][i];
+            files_seen |= 1 << et.file_of[i];
+            if (et.passed_span[c][i] & their_pawns).is_empty() {
+                let a = et.advance[c][i].max(0);
+                passed += a + a * a / 2;
+            }
+            if (et.neighbour_files[i] & my_pawns).is_empty() {
+                isolated += 1;
+            }
+        }
+        let doubled = my_pawns.count() as i32 - files_seen.count_ones() as i32;
+        e.structure +=
+            (params::PASSED_PAWN * passed + params::ISOLATED_PAWN * isolated + params::DOUBLED_PAWN * doubled) * s;
+    }
+    e
+}
+
+fn evaluate_impl<const TRACE: bool, const LAZY: bool>(
+    pos: &Position,
+    tr: &mut Trace,
+    alpha: i32,
+    beta: i32,
+    cache: Option<&mut PawnCache>,
+) -> i32 {
     let t = pos.tables();
     let et = tables(pos.variant());
     let pawns = pos.kind_bb(PieceKind::Pawn);
     let kings = pos.kind_bb(PieceKind::King);
-    let mut psq = Pair::default();
-    let mut pawns_term = Pair::default();
+    let pawn_entry = match cache {
+        Some(cache) => cache.get(pos),
+        None => pawn_terms(pos),
+    };
+    let mut psq = pawn_entry.psq;
+    let pawns_term = pawn_entry.structure;
     let mut king_safety = Pair::default();
     let mut bishop_pair = Pair::default();
     let mut phase = 0;
 
-    // Cheap terms: material and placement (one table per piece), pawn structure, bishop pair,
-    // pawn shelter.
-    let mut pawn_attacks = ByColor([Bitboard::EMPTY; 2]);
+    // Cheap terms: material and placement (one table per piece), pawn structure (cached),
+    // bishop pair, pawn shelter.
+    let pawn_attacks = ByColor(pawn_entry.attacks);
     for c in Color::ALL {
         let s = sign(c);
         let own = pos.color_bb(c);
@@ -217,27 +333,6 @@ fn evaluate_impl<const TRACE: bool, const LAZY: bool>(pos: &Position, tr: &mut T
             bishop_pair += params::BISHOP_PAIR * s;
         }
         let my_pawns = own & pawns;
-        let their_pawns = pawns & !own;
-        let pawn_table = &table[PieceKind::Pawn.index()];
-        let mut files_seen = 0u32;
-        let mut passed = 0;
-        let mut isolated = 0;
-        for sq in my_pawns {
-            let i = sq.index();
-            psq += pawn_table[i];
-            pawn_attacks[c] |= t.pawn_attacks[c][i];
-            files_seen |= 1 << et.file_of[i];
-            if (et.passed_span[c][i] & their_pawns).is_empty() {
-                let a = et.advance[c][i].max(0);
-                passed += a + a * a / 2;
-            }
-            if (et.neighbour_files[i] & my_pawns).is_empty() {
-                isolated += 1;
-            }
-        }
-        let doubled = my_pawns.count() as i32 - files_seen.count_ones() as i32;
-        pawns_term +=
-            (params::PASSED_PAWN * passed + params::ISOLATED_PAWN * isolated + params::DOUBLED_PAWN * doubled) * s;
         let k = pos.king(c);
         let shelter = (t.leaps[PieceKind::King][k.index()] & my_pawns).count() as i32;
         king_safety += params::PAWN_SHIELD * (s * shelter.min(3));

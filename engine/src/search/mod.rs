@@ -161,6 +161,7 @@ pub struct Searcher {
     lmr: Box<[[i32; 64]; 64]>,
     pickers: Vec<Option<Box<Picker>>>,
     eval_cache: Box<[(u64, i32)]>,
+    pawn_cache: eval::PawnCache,
     nnue: Option<Arc<NnueNet>>,
     accumulators: Vec<nnue::Accumulator>,
     root_excluded: Vec<Move>,
@@ -279,6 +280,7 @@ impl Searcher {
             lmr,
             pickers: (0..MAX_PLY + 2).map(|_| None).collect(),
             eval_cache: vec![(0, 0); EVAL_CACHE_SIZE].into_boxed_slice(),
+            pawn_cache: eval::PawnCache::default(),
             nnue: None,
             accumulators: Vec::new(),
             root_excluded: Vec::new(),
@@ -306,6 +308,7 @@ impl Searcher {
             };
             self.nnue = net;
             self.eval_cache.fill((0, 0));
+            self.pawn_cache.clear();
         }
     }
 
@@ -326,6 +329,7 @@ impl Searcher {
             row.fill(Move::NULL);
         }
         self.eval_cache.fill((0, 0));
+        self.pawn_cache.clear();
     }
 
     /// Nodes searched in the last search.
@@ -551,7 +555,7 @@ impl Searcher {
         if slot.0 == key {
             return slot.1;
         }
-        let v = eval::evaluate(pos);
+        let v = eval::evaluate_cached(pos, &mut self.pawn_cache);
         *slot = (key, v);
         v
     }
@@ -567,7 +571,7 @@ impl Searcher {
         if slot.0 == key {
             return (slot.1, true);
         }
-        let (v, full) = eval::evaluate_lazy(pos, alpha, beta);
+        let (v, full) = eval::evaluate_lazy(pos, alpha, beta, &mut self.pawn_cache);
         if full {
             *slot = (key, v);
         }
