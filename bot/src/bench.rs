@@ -3,19 +3,15 @@
 //! reports the latency from receiving a `gameState` to sending the move beyond the search
 //! (median and 90th percentile over every move), and the resident memory per running game.
 
-use std::{
-    path::PathBuf,
-    time::{Duration, Instant},
-};
+use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 use tokio::sync::{mpsc, watch};
 
 use crate::{
-    api::{client::ChallengeRequest, Token},
+    api::client::ChallengeRequest,
     arena::{Arena, ArenaConfig},
-    demo::arena_bot_config,
-    events::Bot,
+    demo::{arena_bot_config, start_alpha_and_beta},
     game::GameReport,
 };
 
@@ -81,33 +77,29 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
 
 /// Runs the bench.
 pub async fn run(options: BenchOptions) -> anyhow::Result<BenchResult> {
-    let arena = Arena::start(ArenaConfig::default())
-        .await
-        .context("starting the arena")?;
+    // No rate limit: the bench measures the bot, not the server's 429 pauses.
+    let arena = Arena::start(ArenaConfig {
+        max_requests_per_second: 0,
+        ..ArenaConfig::default()
+    })
+    .await
+    .context("starting the arena")?;
     let pgn_dir = std::env::temp_dir().join(format!("bot-bench-{}", std::process::id()));
     let (shutdown_tx, shutdown) = watch::channel(false);
     let (reports_tx, mut reports) = mpsc::unbounded_channel::<GameReport>();
-    let mut challenger = None;
-    let mut tasks = Vec::new();
     let rss_before_mb = rss_mb();
-    for name in ["alpha", "beta"] {
-        let mut config = arena_bot_config(&arena.url(), &options.variant, options.nodes, PathBuf::from(&pgn_dir));
+    let configure = |_: &str| {
+        let mut config = arena_bot_config(&arena.url(), &options.variant, options.nodes, pgn_dir.clone());
         config.engine.hash_mb = options.hash_mb;
         config.challenge.max_games = options.games;
         config.games.greeting.clear();
         config.games.goodbye.clear();
         config.decisions.resign_score = 0;
         config.decisions.offer_draw_moves = 0;
-        let bot = Bot::connect(config, Token::new(&format!("{name}-token")))
-            .await?
-            .with_reports(reports_tx.clone());
-        if challenger.is_none() {
-            challenger = Some(bot.client().clone());
-        }
-        tasks.push(tokio::spawn(bot.run(shutdown.clone())));
-    }
-    let client = challenger.context("no bot")?;
-    tokio::time::sleep(Duration::from_millis(300)).await;
+        config
+    };
+    // Challenges sent before Beta's event stream is open are replayed to it when it opens.
+    let (client, tasks) = start_alpha_and_beta(configure, reports_tx, shutdown).await?;
     let started = Instant::now();
     for _ in 0..options.games {
         let request = ChallengeRequest {

@@ -7,10 +7,13 @@ use std::{
 };
 
 use anyhow::Context as _;
-use tokio::sync::{mpsc, watch};
+use tokio::{
+    sync::{mpsc, watch},
+    task::JoinHandle,
+};
 
 use crate::{
-    api::{client::ChallengeRequest, Token},
+    api::{client::ChallengeRequest, Client, Token},
     arena::{Arena, ArenaConfig, ArenaLog},
     config::Config,
     events::Bot,
@@ -74,6 +77,27 @@ pub fn arena_bot_config(url: &str, variant: &str, nodes: u64, pgn_dir: PathBuf) 
     config
 }
 
+/// Connects the arena's bots Alpha and Beta (`alpha-token`, `beta-token`), each configured by
+/// `configure(name)`, and runs them until `shutdown`. Returns Alpha's client (to send
+/// challenges) and the two bot tasks.
+pub async fn start_alpha_and_beta(
+    configure: impl Fn(&str) -> Config,
+    reports: mpsc::UnboundedSender<GameReport>,
+    shutdown: watch::Receiver<bool>,
+) -> anyhow::Result<(Client, Vec<JoinHandle<anyhow::Result<()>>>)> {
+    let mut tasks = Vec::new();
+    let mut alpha = None;
+    for name in ["alpha", "beta"] {
+        let bot = Bot::connect(configure(name), Token::new(&format!("{name}-token")))
+            .await
+            .with_context(|| format!("connecting {name}"))?
+            .with_reports(reports.clone());
+        alpha.get_or_insert_with(|| bot.client().clone());
+        tasks.push(tokio::spawn(bot.run(shutdown.clone())));
+    }
+    Ok((alpha.context("no bot")?, tasks))
+}
+
 /// Runs the demo.
 pub async fn run(options: DemoOptions) -> anyhow::Result<DemoSummary> {
     let started = Instant::now();
@@ -88,19 +112,12 @@ pub async fn run(options: DemoOptions) -> anyhow::Result<DemoSummary> {
     println!("arena listening on {}", arena.url());
     let (shutdown_tx, shutdown) = watch::channel(false);
     let (reports_tx, mut reports) = mpsc::unbounded_channel();
-    let mut bots = Vec::new();
-    let mut challenger = None;
-    for name in ["alpha", "beta"] {
-        let config = arena_bot_config(&arena.url(), &options.variant, options.nodes, options.pgn_dir.clone());
-        let bot = Bot::connect(config, Token::new(&format!("{name}-token")))
-            .await?
-            .with_reports(reports_tx.clone());
-        if challenger.is_none() {
-            challenger = Some(bot.client().clone());
-        }
-        bots.push(tokio::spawn(bot.run(shutdown.clone())));
-    }
-    let client = challenger.context("no bot")?;
+    let (client, bots) = start_alpha_and_beta(
+        |_| arena_bot_config(&arena.url(), &options.variant, options.nodes, options.pgn_dir.clone()),
+        reports_tx,
+        shutdown,
+    )
+    .await?;
     let request = ChallengeRequest {
         variant: options.variant.clone(),
         clock: Some(options.clock),

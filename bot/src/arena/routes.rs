@@ -174,10 +174,9 @@ async fn upgrade(State(s): S, headers: HeaderMap) -> Answer {
     ok()
 }
 
-async fn online_bots(State(s): S, headers: HeaderMap, RawQuery(query): RawQuery) -> Answer {
+async fn online_bots(State(s): S, RawQuery(query): RawQuery) -> Answer {
     let q = parse_urlencoded(query.as_deref().unwrap_or(""));
     let nb = q.get("nb").and_then(|n| n.parse().ok()).unwrap_or(50).min(300);
-    let _ = headers;
     let lines: String = s.lock().online_bots(nb).iter().map(|b| format!("{b}\n")).collect();
     Ok(ndjson(Body::from(lines)))
 }
