@@ -28,7 +28,7 @@ pub use notation::{
     uci::{IllegalUciMoveError, ParseUciMoveError, UciError, UciMove},
 };
 pub use piece::{ByColor, ByKind, Color, Piece, PieceKind};
-pub use position::{DrawReason, Outcome, Position};
+pub use position::{AttackClasses, DrawReason, Outcome, Position};
 pub use setup::{PositionError, Setup};
 pub use special::Rule;
 pub use variant::{UnknownVariantError, Variant, VariantSpec};

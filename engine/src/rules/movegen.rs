@@ -9,7 +9,7 @@ use super::{
     geometry::{Bitboard, Square},
     moves::{Move, MoveKind, MoveList},
     piece::{Color, PieceKind},
-    position::Position,
+    position::{AttackClasses, Position},
     special,
     tables::ORTHOGONAL,
 };
@@ -146,7 +146,7 @@ impl Position {
         c.0
     }
 
-    fn pins(&self, king: Square, us: Color, occ: Bitboard) -> Pins {
+    fn pins(&self, cl: &AttackClasses, king: Square, us: Color, occ: Bitboard) -> Pins {
         let t = self.tables;
         let them = !us;
         let mut pins = Pins {
@@ -155,16 +155,8 @@ impl Position {
             lines: [Bitboard::EMPTY; 16],
             len: 0,
         };
-        let mut orth = Bitboard::EMPTY;
-        for &k in &t.orthogonal_sliders {
-            orth |= self.by_kind[k];
-        }
-        let mut diag = Bitboard::EMPTY;
-        for &k in &t.diagonal_sliders {
-            diag |= self.by_kind[k];
-        }
         let theirs = self.by_color[them];
-        let snipers = ((t.orthogonal_rays(king) & orth) | (t.diagonal_rays(king) & diag)) & theirs;
+        let snipers = ((t.orthogonal_rays(king) & cl.orthogonal) | (t.diagonal_rays(king) & cl.diagonal)) & theirs;
         for s in snipers {
             let between = t.between(king, s);
             let blockers = between & occ;
@@ -188,6 +180,7 @@ impl Position {
         let occ = ours | theirs;
         let king = self.king(us);
         let checkers = self.checkers;
+        let mut cl = self.slider_classes();
 
         // King moves: each target tested with the king removed from the occupancy.
         let without_king = occ ^ king.bb();
@@ -196,8 +189,11 @@ impl Position {
         if CAPTURES_ONLY {
             king_targets &= theirs;
         }
+        if king_targets.any() {
+            self.add_leaper_classes(&mut cl);
+        }
         for to in king_targets {
-            if self.attackers(to, them, without_king).is_empty() {
+            if self.attackers_with(&cl, to, them, without_king).is_empty() {
                 sink.add(Move::new(king, to, MoveKind::Normal));
             }
         }
@@ -226,7 +222,7 @@ impl Position {
             target &= theirs;
         }
 
-        let pins = self.pins(king, us, occ);
+        let pins = self.pins(&cl, king, us, occ);
 
         for &kind in &t.officers {
             let allowed = target & !t.forbidden[kind];

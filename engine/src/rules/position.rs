@@ -5,7 +5,7 @@ use super::{
     geometry::{Bitboard, Square},
     moves::{Move, MoveKind},
     piece::{ByColor, ByKind, Color, Piece, PieceKind, KIND_COUNT},
-    tables::Tables,
+    tables::{Tables, MAX_LEAP_GROUPS},
     variant::Variant,
     zobrist::ZOBRIST,
 };
@@ -61,6 +61,20 @@ impl Outcome {
 }
 
 const EMPTY_CELL: u8 = 0xff;
+
+/// The pieces of a position grouped by how they attack: one union per leap group and per
+/// slide direction kind. Built once by [`Position::attack_classes`] for several attack tests.
+#[derive(Clone, Copy, Debug)]
+pub struct AttackClasses {
+    /// Per leap group of the tables: the pieces of its kinds.
+    pub leapers: [Bitboard; MAX_LEAP_GROUPS],
+    /// Number of leap groups in use.
+    pub groups: usize,
+    /// Pieces that slide orthogonally.
+    pub orthogonal: Bitboard,
+    /// Pieces that slide diagonally.
+    pub diagonal: Bitboard,
+}
 
 /// A legal position of some variant.
 ///
@@ -261,37 +275,91 @@ impl Position {
         p
     }
 
+    /// The pieces grouped by how they attack, for several attack tests on this position (see
+    /// [`Position::attackers_with`]).
+    #[inline]
+    pub fn attack_classes(&self) -> AttackClasses {
+        let mut cl = self.slider_classes();
+        self.add_leaper_classes(&mut cl);
+        cl
+    }
+
+    /// The leaper unions of `cl` (left empty by [`Position::slider_classes`]).
+    #[inline]
+    pub(crate) fn add_leaper_classes(&self, cl: &mut AttackClasses) {
+        let t = self.tables;
+        cl.groups = t.leap_groups.len();
+        for (u, g) in cl.leapers.iter_mut().zip(&t.leap_groups) {
+            for &k in &g.kinds {
+                *u |= self.by_kind[k];
+            }
+        }
+    }
+
+    /// The classes with only the slider unions filled in (enough for pins and x-rays).
+    #[inline]
+    pub(crate) fn slider_classes(&self) -> AttackClasses {
+        let t = self.tables;
+        let mut cl = AttackClasses {
+            leapers: [Bitboard::EMPTY; MAX_LEAP_GROUPS],
+            groups: 0,
+            orthogonal: Bitboard::EMPTY,
+            diagonal: Bitboard::EMPTY,
+        };
+        for &k in &t.orthogonal_sliders {
+            cl.orthogonal |= self.by_kind[k];
+        }
+        for &k in &t.diagonal_sliders {
+            cl.diagonal |= self.by_kind[k];
+        }
+        cl
+    }
+
     /// The pieces of `by` that attack `sq` when the occupied squares are `occ`.
     /// The All-Seeing Eye is not a piece and is not included (see [`Position::is_attacked`]).
     #[inline]
     pub fn attackers(&self, sq: Square, by: Color, occ: Bitboard) -> Bitboard {
-        let t = self.tables;
+        self.attackers_with(&self.attack_classes(), sq, by, occ)
+    }
+
+    /// As [`Position::attackers`], with the classes of this position computed beforehand.
+    #[inline]
+    pub fn attackers_with(&self, cl: &AttackClasses, sq: Square, by: Color, occ: Bitboard) -> Bitboard {
         let theirs = self.by_color[by];
-        let mut att = t.pawn_attacks[!by][sq.index()] & self.by_kind[PieceKind::Pawn];
-        for g in &t.leap_groups {
-            let mut kinds = Bitboard::EMPTY;
-            for &k in &g.kinds {
-                kinds |= self.by_kind[k];
-            }
-            att |= g.from[sq.index()] & kinds;
+        self.piece_attackers(cl, sq, occ, theirs)
+            | (self.tables.pawn_attacks[!by][sq.index()] & self.by_kind[PieceKind::Pawn] & theirs)
+    }
+
+    /// The pieces among `mask`, pawns left out, that attack `sq` when the occupied squares
+    /// are `occ` (pieces not in `occ` included).
+    #[inline(always)]
+    fn piece_attackers(&self, cl: &AttackClasses, sq: Square, occ: Bitboard, mask: Bitboard) -> Bitboard {
+        let t = self.tables;
+        let i = sq.index();
+        let mut att = Bitboard::EMPTY;
+        for g in 0..cl.groups {
+            att |= t.leap_groups[g].from[i] & cl.leapers[g];
         }
-        let mut orth = Bitboard::EMPTY;
-        for &k in &t.orthogonal_sliders {
-            orth |= self.by_kind[k];
+        let orthogonal = cl.orthogonal & mask;
+        if (t.orthogonal_lines[i] & orthogonal).any() {
+            att |= t.orthogonal_attacks(sq, occ) & orthogonal;
         }
-        orth &= theirs;
-        if (t.orthogonal_rays(sq) & orth).any() {
-            att |= t.orthogonal_attacks(sq, occ) & orth;
+        let diagonal = cl.diagonal & mask;
+        if (t.diagonal_lines[i] & diagonal).any() {
+            att |= t.diagonal_attacks(sq, occ) & diagonal;
         }
-        let mut diag = Bitboard::EMPTY;
-        for &k in &t.diagonal_sliders {
-            diag |= self.by_kind[k];
-        }
-        diag &= theirs;
-        if (t.diagonal_rays(sq) & diag).any() {
-            att |= t.diagonal_attacks(sq, occ) & diag;
-        }
-        att & theirs
+        att & mask
+    }
+
+    /// The pieces of both colours, pawns included, that attack `sq` when the occupied squares
+    /// are `occ` (every piece of the position counts, also those not in `occ`).
+    #[inline]
+    pub fn all_attackers_with(&self, cl: &AttackClasses, sq: Square, occ: Bitboard) -> Bitboard {
+        let t = self.tables;
+        let i = sq.index();
+        self.piece_attackers(cl, sq, occ, self.occupied())
+            | (t.pawn_attacks[Color::Black][i] & self.pieces(Color::White, PieceKind::Pawn))
+            | (t.pawn_attacks[Color::White][i] & self.pieces(Color::Black, PieceKind::Pawn))
     }
 
     /// Whether `by` attacks `sq` (the All-Seeing Eye counts, for both sides).

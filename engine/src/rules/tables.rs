@@ -51,6 +51,9 @@ pub struct LeapGroup {
     pub from: Box<[Bitboard; 128]>,
 }
 
+/// Most leap groups a variant may have (distinct sets of kinds sharing leaps).
+pub const MAX_LEAP_GROUPS: usize = 8;
+
 /// The rendezvous resolved to squares.
 #[derive(Clone, Copy, Debug)]
 pub struct RendezvousSquares {
@@ -82,6 +85,10 @@ pub struct Tables {
     pub orthogonal_sliders: Vec<PieceKind>,
     /// Kinds that slide diagonally.
     pub diagonal_sliders: Vec<PieceKind>,
+    /// `orthogonal_lines[sq]`: the four orthogonal rays from `sq` together (empty board).
+    pub orthogonal_lines: Box<[Bitboard; 128]>,
+    /// `diagonal_lines[sq]`: the four diagonal rays from `sq` together (empty board).
+    pub diagonal_lines: Box<[Bitboard; 128]>,
     /// Kinds in play, pawns and king included.
     pub kinds: Vec<PieceKind>,
     /// Kinds in play other than pawn and king.
@@ -202,6 +209,16 @@ impl Tables {
         // W and F steps, the champion's D and A leaps) are merged, so attack detection makes one
         // lookup per set.
         let mut leap_groups: Vec<LeapGroup> = Vec::new();
+        let mut orthogonal_lines = Box::new([Bitboard::EMPTY; 128]);
+        let mut diagonal_lines = Box::new([Bitboard::EMPTY; 128]);
+        for sq in 0..128 {
+            for d in ORTHOGONAL {
+                orthogonal_lines[sq] |= rays[d][sq];
+            }
+            for d in DIAGONAL {
+                diagonal_lines[sq] |= rays[d][sq];
+            }
+        }
         for (vectors, kinds) in groups {
             let mut from = Box::new([Bitboard::EMPTY; 128]);
             for sq in squares() {
@@ -216,6 +233,11 @@ impl Tables {
                 None => leap_groups.push(LeapGroup { kinds, from }),
             }
         }
+        assert!(
+            leap_groups.len() <= MAX_LEAP_GROUPS,
+            "{}: more than {MAX_LEAP_GROUPS} leap groups",
+            spec.id
+        );
 
         let mut pawn_attacks = Box::new(ByColor([[Bitboard::EMPTY; 128]; 2]));
         for sq in squares() {
@@ -282,6 +304,8 @@ impl Tables {
             slides,
             orthogonal_sliders,
             diagonal_sliders,
+            orthogonal_lines,
+            diagonal_lines,
             kinds,
             officers,
             pawn_attacks,
@@ -340,15 +364,13 @@ impl Tables {
     /// Rook-line squares from `sq` on an empty board.
     #[inline(always)]
     pub fn orthogonal_rays(&self, sq: Square) -> Bitboard {
-        let i = sq.index();
-        self.rays[0][i] | self.rays[1][i] | self.rays[4][i] | self.rays[5][i]
+        self.orthogonal_lines[sq.index()]
     }
 
     /// Bishop-line squares from `sq` on an empty board.
     #[inline(always)]
     pub fn diagonal_rays(&self, sq: Square) -> Bitboard {
-        let i = sq.index();
-        self.rays[2][i] | self.rays[3][i] | self.rays[6][i] | self.rays[7][i]
+        self.diagonal_lines[sq.index()]
     }
 
     /// The squares strictly between `a` and `b` when they share a line, else empty.

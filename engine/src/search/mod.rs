@@ -610,11 +610,12 @@ impl Searcher {
         } else {
             self.counter[prev.from().index()][prev.to().index()]
         };
+        let mut exchanges = see::Exchanges::new(pos);
         for (i, &m) in picker.moves.as_slice().iter().enumerate() {
             picker.scores[i] = if m == tt_move {
                 SCORE_TT
             } else if is_capture(pos, m) {
-                let base = if see::see_ge(pos, m, 0) {
+                let base = if exchanges.see_ge(m, 0) {
                     SCORE_GOOD_CAPTURE
                 } else {
                     SCORE_BAD_CAPTURE
@@ -787,6 +788,7 @@ impl Searcher {
         let mut quiets: Vec<Move> = Vec::new();
         let mut searched = 0;
         let original_alpha = alpha;
+        let mut exchanges = see::Exchanges::new(pos);
 
         loop {
             let (m, order) = match pending.take() {
@@ -827,7 +829,7 @@ impl Searcher {
                             continue;
                         }
                     }
-                } else if depth <= 4 && order < 0 && !see::see_ge(pos, m, -90 * depth) {
+                } else if depth <= 4 && order < 0 && !exchanges.see_ge(m, -90 * depth) {
                     continue;
                 }
             }
@@ -980,6 +982,7 @@ impl Searcher {
         picker.start();
         let original_alpha = alpha;
         let mut best_move = Move::NULL;
+        let mut exchanges = see::Exchanges::new(pos);
         while let Some((m, _)) = picker.next() {
             if !in_check {
                 if m.promotion_piece().is_some_and(|p| p != PieceKind::Queen) {
@@ -993,7 +996,7 @@ impl Searcher {
                 if m.kind() != MoveKind::Promotion && stand_pat + victim + 200 <= alpha {
                     continue;
                 }
-                if !see::see_ge(pos, m, 0) {
+                if !exchanges.see_ge(m, 0) {
                     continue;
                 }
             }

@@ -3,46 +3,82 @@
 
 use crate::{
     eval::params::see_value,
-    rules::{Bitboard, Move, MoveKind, PieceKind, Position, Square},
+    rules::{tables::NO_DIRECTION, AttackClasses, Move, MoveKind, PieceKind, Position},
 };
-
-fn least_valuable(pos: &Position, attackers: Bitboard, to: Square) -> Option<(Square, PieceKind)> {
-    let t = pos.tables();
-    let mut best: Option<(Square, PieceKind, i32)> = None;
-    for sq in attackers {
-        let Some(p) = pos.piece_at(sq) else { continue };
-        if t.forbidden[p.kind].has(to) || (p.kind == PieceKind::King && t.always_attacked.has(to)) {
-            continue;
-        }
-        let v = see_value(p.kind);
-        if best.is_none_or(|b| v < b.2) {
-            best = Some((sq, p.kind, v));
-        }
-    }
-    best.map(|(s, k, _)| (s, k))
-}
 
 /// Whether the exchange started by `m` gains at least `threshold` centipawns.
 pub fn see_ge(pos: &Position, m: Move, threshold: i32) -> bool {
-    // Quick answer: taking a piece worth at least the capturer's value (plus the threshold)
-    // cannot lose, whatever the recaptures.
-    if threshold <= 0 && m.kind() == MoveKind::Normal {
-        if let (Some(victim), Some(attacker)) = (pos.piece_at(m.to()), pos.piece_at(m.from())) {
-            if attacker.kind != PieceKind::King && see_value(victim.kind) - see_value(attacker.kind) >= threshold {
-                return true;
-            }
-        }
-    }
-    see(pos, m) >= threshold
+    Exchanges::new(pos).see_ge(m, threshold)
 }
 
 /// The exchange value of a move (0 for quiet non-promotion moves).
 pub fn see(pos: &Position, m: Move) -> i32 {
+    Exchanges::new(pos).see(m)
+}
+
+/// Exchange evaluation of several moves of one position: the position's pieces are grouped by
+/// how they attack ([`AttackClasses`]) once, at the first move that needs it.
+pub struct Exchanges<'a> {
+    pos: &'a Position,
+    classes: Option<AttackClasses>,
+}
+
+impl<'a> Exchanges<'a> {
+    /// For the moves of `pos`.
+    #[inline]
+    pub fn new(pos: &'a Position) -> Exchanges<'a> {
+        Exchanges { pos, classes: None }
+    }
+
+    /// Whether the exchange started by `m` gains at least `threshold` centipawns.
+    #[inline]
+    pub fn see_ge(&mut self, m: Move, threshold: i32) -> bool {
+        let pos = self.pos;
+        // Quick answer: taking a piece worth at least the capturer's value (plus the threshold)
+        // cannot lose, whatever the recaptures.
+        if threshold <= 0 && m.kind() == MoveKind::Normal {
+            if let (Some(victim), Some(attacker)) = (pos.piece_at(m.to()), pos.piece_at(m.from())) {
+                if attacker.kind != PieceKind::King && see_value(victim.kind) - see_value(attacker.kind) >= threshold {
+                    return true;
+                }
+            }
+        }
+        self.see(m) >= threshold
+    }
+
+    /// The exchange value of a move (0 for quiet non-promotion moves).
+    pub fn see(&mut self, m: Move) -> i32 {
+        let pos = self.pos;
+        let cl = self.classes.get_or_insert_with(|| pos.attack_classes());
+        exchange(pos, cl, m)
+    }
+}
+
+/// The kinds from the least to the most valuable (by [`see_value`]).
+const BY_VALUE: [PieceKind; 10] = {
+    let mut kinds = PieceKind::ALL;
+    // A small sort at compile time (insertion sort).
+    let mut i = 1;
+    while i < kinds.len() {
+        let mut j = i;
+        while j > 0 && see_value(kinds[j - 1]) > see_value(kinds[j]) {
+            let k = kinds[j - 1];
+            kinds[j - 1] = kinds[j];
+            kinds[j] = k;
+            j -= 1;
+        }
+        i += 1;
+    }
+    kinds
+};
+
+fn exchange(pos: &Position, cl: &AttackClasses, m: Move) -> i32 {
     match m.kind() {
         MoveKind::Castle | MoveKind::Rendezvous => return 0,
         MoveKind::EnPassant => return 0,
         _ => {}
     }
+    let t = pos.tables();
     let to = m.to();
     let from = m.from();
     let Some(mover) = pos.piece_at(from) else { return 0 };
@@ -54,15 +90,35 @@ pub fn see(pos: &Position, m: Move) -> i32 {
         on_square = k;
     }
     let mut occ = pos.occupied() ^ from.bb();
+    // Every piece attacking `to` through the current occupancy, both sides; pieces that have
+    // captured are taken out of `occ` and out of this set, and sliders behind them come in.
+    let mut attackers = pos.all_attackers_with(cl, to, occ) & occ;
+    let sliders = cl.orthogonal | cl.diagonal;
     let mut side = !pos.turn();
     let mut d = 0;
     loop {
-        let attackers = pos.attackers(to, side, occ) & occ;
-        let Some((sq, kind)) = least_valuable(pos, attackers, to) else {
+        let ours = attackers & pos.color_bb(side);
+        if ours.is_empty() {
             break;
-        };
+        }
+        // The least valuable attacker that may end its move on `to` (lowest square first).
+        let mut capturer = None;
+        for kind in BY_VALUE {
+            let bb = ours & pos.kind_bb(kind);
+            if bb.is_empty() || t.forbidden[kind].has(to) || (kind == PieceKind::King && t.always_attacked.has(to)) {
+                continue;
+            }
+            capturer = Some((bb.lsb(), kind));
+            break;
+        }
+        let Some((sq, kind)) = capturer else { break };
+        let after = occ ^ sq.bb();
+        let mut next = attackers ^ sq.bb();
+        if (sliders & after).any() && t.direction[to.index()][sq.index()] != NO_DIRECTION {
+            next = pos.all_attackers_with(cl, to, after) & after;
+        }
         // A king may capture only if the other side has no attacker left.
-        if kind == PieceKind::King && (pos.attackers(to, !side, occ ^ sq.bb()) & occ & !sq.bb()).any() {
+        if kind == PieceKind::King && (next & pos.color_bb(!side)).any() {
             break;
         }
         d += 1;
@@ -74,7 +130,8 @@ pub fn see(pos: &Position, m: Move) -> i32 {
             break;
         }
         on_square = kind;
-        occ ^= sq.bb();
+        occ = after;
+        attackers = next;
         side = !side;
     }
     while d > 0 {
@@ -87,7 +144,101 @@ pub fn see(pos: &Position, m: Move) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Variant;
+    use crate::rules::{Bitboard, Square, Variant};
+
+    /// The exchange by the definition, step by step: at each capture all attackers of the side
+    /// are found again and the least valuable one that may end its move on the square takes.
+    fn see_by_definition(pos: &Position, m: Move) -> i32 {
+        if matches!(m.kind(), MoveKind::Castle | MoveKind::Rendezvous | MoveKind::EnPassant) {
+            return 0;
+        }
+        let t = pos.tables();
+        let (from, to) = (m.from(), m.to());
+        let least_valuable = |attackers: Bitboard| -> Option<(Square, PieceKind)> {
+            let mut best: Option<(Square, PieceKind)> = None;
+            for sq in attackers {
+                let p = pos.piece_at(sq).unwrap();
+                if t.forbidden[p.kind].has(to) || (p.kind == PieceKind::King && t.always_attacked.has(to)) {
+                    continue;
+                }
+                if best.is_none_or(|b| see_value(p.kind) < see_value(b.1)) {
+                    best = Some((sq, p.kind));
+                }
+            }
+            best
+        };
+        let mut gain = vec![pos.piece_at(to).map_or(0, |p| see_value(p.kind))];
+        let mut on_square = pos.piece_at(from).unwrap().kind;
+        if let Some(k) = m.promotion_piece() {
+            gain[0] += see_value(k) - see_value(PieceKind::Pawn);
+            on_square = k;
+        }
+        let mut occ = pos.occupied() ^ from.bb();
+        let mut side = !pos.turn();
+        while let Some((sq, kind)) = least_valuable(pos.attackers(to, side, occ) & occ) {
+            if kind == PieceKind::King && (pos.attackers(to, !side, occ ^ sq.bb()) & occ & !sq.bb()).any() {
+                break;
+            }
+            let last = *gain.last().unwrap();
+            gain.push(see_value(on_square) - last);
+            if (-last).max(see_value(on_square) - last) < 0 {
+                break;
+            }
+            on_square = kind;
+            occ ^= sq.bb();
+            side = !side;
+        }
+        while gain.len() > 1 {
+            let g = gain.pop().unwrap();
+            let last = gain.last_mut().unwrap();
+            *last = -(-*last).max(g);
+        }
+        gain[0]
+    }
+
+    #[test]
+    fn exchanges_match_the_definition_in_random_games() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut random = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut checked = 0;
+        for v in Variant::ALL {
+            for _ in 0..40 {
+                let mut pos = Position::startpos(v);
+                for _ in 0..120 {
+                    let moves = pos.legal_moves();
+                    if moves.is_empty() || pos.is_citadel_draw() {
+                        break;
+                    }
+                    let mut exchanges = Exchanges::new(&pos);
+                    for &m in moves.iter() {
+                        if pos.piece_at(m.to()).is_some() || m.promotion_piece().is_some() {
+                            let expected = see_by_definition(&pos, m);
+                            assert_eq!(see(&pos, m), expected, "{v}: {} {}", pos.fen(), pos.uci(m));
+                            assert_eq!(exchanges.see(m), expected);
+                            for threshold in [-300, -90, 0, 1, 200] {
+                                assert_eq!(exchanges.see_ge(m, threshold), expected >= threshold);
+                            }
+                            checked += 1;
+                        }
+                    }
+                    // Prefer captures, so that the boards empty and long exchanges come up.
+                    let captures = pos.capture_moves();
+                    let pick = if !captures.is_empty() && random() % 3 != 0 {
+                        captures.as_slice()[(random() % captures.len() as u64) as usize]
+                    } else {
+                        moves.as_slice()[(random() % moves.len() as u64) as usize]
+                    };
+                    pos.play_unchecked(pick);
+                }
+            }
+        }
+        assert!(checked > 10_000, "only {checked} exchanges checked");
+    }
 
     #[test]
     fn simple_exchanges() {
