@@ -1,7 +1,11 @@
 //! The transposition table: a shared, lock-free hash table of search results.
 //!
 //! Each slot holds two 64-bit words: the data (move, score, static eval, depth, bound, age) and
-//! the key XOR the data, so a torn write by another thread is detected as a miss.
+//! a check word: the lower 56 bits of the key XOR the data, so a torn write by another thread is
+//! detected as a miss, and in the upper 8 bits the table's generation when the slot was written
+//! (the key's upper bits choose the bucket, so they need no check).
+//! Clearing the table (a new game) only starts a new generation: slots of older generations
+//! count as empty. The memory is really zeroed once every 255 clears.
 
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
@@ -42,7 +46,14 @@ struct Slot {
 pub struct TranspositionTable {
     slots: Vec<Slot>,
     age: AtomicU8,
+    /// The generation (1..=255) that slots must carry to count; 0 marks never-written slots.
+    generation: AtomicU8,
 }
+
+/// The bits of the check word that verify the key; the generation is in the others.
+const KEY_BITS: u64 = u64::MAX >> 8;
+/// Where the generation sits in the check word.
+const GENERATION_SHIFT: u32 = 56;
 
 const BUCKET: usize = 2;
 
@@ -89,14 +100,41 @@ impl TranspositionTable {
         TranspositionTable {
             slots,
             age: AtomicU8::new(0),
+            generation: AtomicU8::new(1),
         }
     }
 
-    /// Empties the table.
+    /// Empties the table: a new generation begins and the slots of older ones count as empty
+    /// (the memory itself is zeroed only when the generations wrap around).
     pub fn clear(&self) {
-        for s in &self.slots {
-            s.check.store(0, Ordering::Relaxed);
-            s.data.store(0, Ordering::Relaxed);
+        let next = self.generation.load(Ordering::Relaxed).wrapping_add(1);
+        if next == 0 {
+            for s in &self.slots {
+                s.check.store(0, Ordering::Relaxed);
+                s.data.store(0, Ordering::Relaxed);
+            }
+            self.generation.store(1, Ordering::Relaxed);
+        } else {
+            self.generation.store(next, Ordering::Relaxed);
+        }
+    }
+
+    /// The data of a slot if it holds `key` in the current generation.
+    #[inline(always)]
+    fn read(s: &Slot, key: u64, generation: u64) -> Option<u64> {
+        let data = s.data.load(Ordering::Relaxed);
+        let check = s.check.load(Ordering::Relaxed);
+        (check ^ ((key ^ data) & KEY_BITS) == generation).then_some(data)
+    }
+
+    /// The data of a slot written in the current generation, else 0 (an empty slot).
+    #[inline(always)]
+    fn current(s: &Slot, generation: u64) -> u64 {
+        let data = s.data.load(Ordering::Relaxed);
+        if s.check.load(Ordering::Relaxed) & !KEY_BITS == generation {
+            data
+        } else {
+            0
         }
     }
 
@@ -115,9 +153,9 @@ impl TranspositionTable {
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Entry> {
         let b = self.bucket(key);
+        let generation = (self.generation.load(Ordering::Relaxed) as u64) << GENERATION_SHIFT;
         for s in &self.slots[b..b + BUCKET] {
-            let data = s.data.load(Ordering::Relaxed);
-            if s.check.load(Ordering::Relaxed) ^ data == key {
+            if let Some(data) = Self::read(s, key, generation) {
                 return unpack(data);
             }
         }
@@ -129,12 +167,12 @@ impl TranspositionTable {
     pub fn store(&self, key: u64, mv: Move, score: i32, eval: i32, depth: i32, bound: Bound) {
         let b = self.bucket(key);
         let age = self.age.load(Ordering::Relaxed) & 1;
+        let generation = (self.generation.load(Ordering::Relaxed) as u64) << GENERATION_SHIFT;
         let slots = &self.slots[b..b + BUCKET];
         // Same key: keep the old move when the new result has none.
         let mut target = None;
         for (i, s) in slots.iter().enumerate() {
-            let data = s.data.load(Ordering::Relaxed);
-            if s.check.load(Ordering::Relaxed) ^ data == key {
+            if let Some(data) = Self::read(s, key, generation) {
                 target = Some((i, unpack(data)));
                 break;
             }
@@ -144,7 +182,7 @@ impl TranspositionTable {
             let mut best = 0;
             let mut best_value = i32::MAX;
             for (i, s) in slots.iter().enumerate() {
-                let data = s.data.load(Ordering::Relaxed);
+                let data = Self::current(s, generation);
                 let value = match unpack(data) {
                     None => i32::MIN,
                     Some(e) => e.depth - if ((data >> 63) as u8) != age { 256 } else { 0 },
@@ -164,17 +202,20 @@ impl TranspositionTable {
         }
         let data = pack(mv, score, eval, depth, bound, age);
         slots[i].data.store(data, Ordering::Relaxed);
-        slots[i].check.store(key ^ data, Ordering::Relaxed);
+        slots[i]
+            .check
+            .store(((key ^ data) & KEY_BITS) | generation, Ordering::Relaxed);
     }
 
     /// Permille of slots used by the current search (UCI `hashfull`).
     pub fn hashfull(&self) -> u32 {
         let age = self.age.load(Ordering::Relaxed) & 1;
+        let generation = (self.generation.load(Ordering::Relaxed) as u64) << GENERATION_SHIFT;
         let n = self.slots.len().min(1000);
         let used = self.slots[..n]
             .iter()
             .filter(|s| {
-                let d = s.data.load(Ordering::Relaxed);
+                let d = Self::current(s, generation);
                 unpack(d).is_some() && (d >> 63) as u8 == age
             })
             .count();
@@ -201,5 +242,37 @@ mod tests {
         assert!(tt.probe(0x1234_5678_9abc_def1).is_none());
         tt.clear();
         assert!(tt.probe(0x1234_5678_9abc_def0).is_none());
+    }
+
+    #[test]
+    fn clearing_forgets_everything_across_generation_wraps() {
+        let tt = TranspositionTable::new(1);
+        let pos = Position::startpos(Variant::PersianPrincess);
+        let m = pos.legal_moves().as_slice()[0];
+        // Keys in distinct buckets among the first slots (those `hashfull` samples).
+        let keys: Vec<u64> = (0..64u64)
+            .map(|i| (i << 50) | (i.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 14))
+            .collect();
+        // More clears than there are generations: every clear must forget, also when the
+        // generation number comes round again.
+        for round in 0..600 {
+            for (j, &k) in keys.iter().enumerate() {
+                if (j + round) % 3 == 0 {
+                    tt.store(k, m, j as i32, 0, 1 + (round % 50) as i32, Bound::Exact);
+                }
+            }
+            for (j, &k) in keys.iter().enumerate() {
+                let hit = tt.probe(k);
+                if (j + round) % 3 == 0 {
+                    assert_eq!(hit.map(|e| e.score), Some(j as i32), "round {round}");
+                } else {
+                    assert!(hit.is_none(), "round {round}: key {j} survived a clear");
+                }
+            }
+            assert!(tt.hashfull() > 0);
+            tt.clear();
+            assert_eq!(tt.hashfull(), 0);
+            assert!(keys.iter().all(|&k| tt.probe(k).is_none()), "round {round}");
+        }
     }
 }
