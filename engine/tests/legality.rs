@@ -46,7 +46,9 @@ fn is_legal_move_matches_the_generator() {
                     checked += 1;
                 }
                 // Keep a window of moves from recent positions as candidates for later ones.
-                foreign.extend(moves.iter().copied().take(8));
+                for _ in 0..8 {
+                    foreign.push(moves.as_slice()[(rng.next() % moves.len() as u64) as usize]);
+                }
                 if foreign.len() > 64 {
                     foreign.drain(..foreign.len() - 64);
                 }

@@ -26,8 +26,20 @@ struct EvalTables {
     advance: ByColor<[i32; 128]>,
     /// File of each cell, counted from 0.
     file_of: [u8; 128],
-    /// Material plus placement of a piece on a cell, signed (positive for White).
-    psq: Box<ByColor<[[Pair; 128]; KIND_COUNT]>>,
+    /// Material plus placement of a piece on a cell, signed (positive for White), by piece code
+    /// (`colour * KIND_COUNT + kind`, as [`Position::code_at`] gives it).
+    psq: Box<[[Pair; 128]; 2 * KIND_COUNT]>,
+    /// Per piece code: its kind, its phase weight, and its mobility weight signed for its colour.
+    by_code: [CodeTerms; 2 * KIND_COUNT],
+}
+
+/// The terms of a piece that depend only on its code.
+#[derive(Clone, Copy)]
+struct CodeTerms {
+    kind: PieceKind,
+    phase: i32,
+    mobility: Pair,
+    king_attack: i32,
 }
 
 fn tables(variant: Variant) -> &'static EvalTables {
@@ -105,10 +117,23 @@ fn build(variant: Variant) -> EvalTables {
         }
     }
     let _ = &files;
-    let mut psq = Box::new(ByColor([[[Pair::default(); 128]; KIND_COUNT]; 2]));
+    let mut psq = Box::new([[Pair::default(); 128]; 2 * KIND_COUNT]);
+    let mut by_code = [CodeTerms {
+        kind: PieceKind::Pawn,
+        phase: 0,
+        mobility: Pair::default(),
+        king_attack: 0,
+    }; 2 * KIND_COUNT];
     for c in Color::ALL {
         let s = sign(c);
         for kind in PieceKind::ALL {
+            let code = c.index() * KIND_COUNT + kind.index();
+            by_code[code] = CodeTerms {
+                kind,
+                phase: params::phase_weight(kind),
+                mobility: params::mobility(kind) * s,
+                king_attack: params::king_attack_weight(kind),
+            };
             for sq in g.playable {
                 let i = sq.index();
                 let mut v = params::material(kind) + params::centrality(kind) * centrality[i];
@@ -118,7 +143,7 @@ fn build(variant: Variant) -> EvalTables {
                 if kind == PieceKind::King && king_advanced[c].has(sq) {
                     v += params::KING_ADVANCED;
                 }
-                psq[c][kind.index()][i] = v * s;
+                psq[code][i] = v * s;
             }
         }
     }
@@ -129,6 +154,7 @@ fn build(variant: Variant) -> EvalTables {
         advance,
         file_of,
         psq,
+        by_code,
     }
 }
 
@@ -271,7 +297,7 @@ fn pawn_terms(pos: &Position) -> PawnEntry {
         let own = pos.color_bb(c);
         let my_pawns = own & pawns;
         let their_pawns = pawns & !own;
-        let pawn_table = &et.psq[c][PieceKind::Pawn.index()];
+        let pawn_table = &et.psq[c.index() * KIND_COUNT + PieceKind::Pawn.index()];
         let mut files_seen = 0u32;
         let mut passed = 0;
         let mut isolated = 0;
@@ -319,16 +345,15 @@ fn evaluate_impl<const TRACE: bool, const LAZY: bool>(
     // Cheap terms: material and placement (one table per piece), pawn structure (cached),
     // bishop pair, pawn shelter.
     let pawn_attacks = ByColor(pawn_entry.attacks);
+    let occ = pos.occupied();
+    for sq in occ & !pawns {
+        let code = pos.code_at(sq);
+        psq += et.psq[code][sq.index()];
+        phase += et.by_code[code].phase;
+    }
     for c in Color::ALL {
         let s = sign(c);
         let own = pos.color_bb(c);
-        let table = &et.psq[c];
-        for sq in own & !pawns {
-            if let Some(p) = pos.piece_at(sq) {
-                psq += table[p.kind.index()][sq.index()];
-                phase += params::phase_weight(p.kind);
-            }
-        }
         if pos.pieces(c, PieceKind::Bishop).more_than_one() {
             bishop_pair += params::BISHOP_PAIR * s;
         }
@@ -350,7 +375,6 @@ fn evaluate_impl<const TRACE: bool, const LAZY: bool>(
     }
 
     // Mobility and attacks on the enemy king zone.
-    let occ = pos.occupied();
     let mut mobility = Pair::default();
     for c in Color::ALL {
         let s = sign(c);
@@ -361,12 +385,12 @@ fn evaluate_impl<const TRACE: bool, const LAZY: bool>(
         let mut attack_units = 0;
         let mut attackers = 0;
         for sq in own & !pawns & !kings {
-            let Some(p) = pos.piece_at(sq) else { continue };
-            let att = t.attacks(p.kind, sq, occ);
-            mobility += params::mobility(p.kind) * (s * (att & allowed & !t.forbidden[p.kind]).count() as i32);
+            let terms = &et.by_code[pos.code_at(sq)];
+            let att = t.attacks(terms.kind, sq, occ);
+            mobility += terms.mobility * (att & allowed & !t.forbidden[terms.kind]).count() as i32;
             let hits = (att & zone).count() as i32;
             if hits > 0 {
-                attack_units += params::king_attack_weight(p.kind) * hits.min(3);
+                attack_units += terms.king_attack * hits.min(3);
                 attackers += 1;
             }
         }

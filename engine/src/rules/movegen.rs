@@ -11,7 +11,7 @@ use super::{
     piece::{Color, PieceKind},
     position::{AttackClasses, Position},
     special,
-    tables::ORTHOGONAL,
+    tables::is_orthogonal,
 };
 
 /// Receives generated moves.
@@ -208,7 +208,7 @@ impl Position {
             if let Some(p) = self.piece_at(checker) {
                 let d = t.direction[king.index()][checker.index()] as usize;
                 let (orth, diag) = t.slides[p.kind];
-                if d < 8 && if ORTHOGONAL.contains(&d) { orth } else { diag } {
+                if d < 8 && if is_orthogonal(d) { orth } else { diag } {
                     block = t.between(king, checker);
                 }
             }
@@ -352,7 +352,13 @@ impl Position {
         if !reachable || !t.geometry.is_playable(to) {
             return false;
         }
-        let after = self.after(m);
-        after.attackers(after.king(us), !us, after.occupied()).is_empty()
+        // The mover's king must not be attacked afterwards; a piece taken on `to` attacks
+        // nothing any more.
+        let (king, occ_after) = if piece.kind == PieceKind::King {
+            (to, occ ^ from.bb())
+        } else {
+            (self.king(us), (occ ^ from.bb()) | to.bb())
+        };
+        (self.attackers(king, !us, occ_after) & !to.bb()).is_empty()
     }
 }

@@ -224,6 +224,13 @@ impl Position {
         decode(self.board[sq.index()])
     }
 
+    /// The piece on a square as a code: `colour * KIND_COUNT + kind`, or 255 for an empty
+    /// square (for table look-ups in hot loops).
+    #[inline(always)]
+    pub(crate) fn code_at(&self, sq: Square) -> usize {
+        self.board[sq.index()] as usize
+    }
+
     /// All pieces of a colour.
     #[inline(always)]
     pub fn color_bb(&self, color: Color) -> Bitboard {
@@ -394,8 +401,19 @@ impl Position {
         if let Some(p) = self.piece_at(to) {
             let direct = if p.kind == PieceKind::Pawn {
                 t.pawn_attacks[them][king.index()].has(to)
+            } else if t.leaps[p.kind][to.index()].has(king) {
+                true
             } else {
-                t.attacks(p.kind, to, occ).has(king)
+                // A slide along the line to the king, with nothing between.
+                let d = t.direction[to.index()][king.index()];
+                let (orth, diag) = t.slides[p.kind];
+                d != super::tables::NO_DIRECTION
+                    && if super::tables::is_orthogonal(d as usize) {
+                        orth
+                    } else {
+                        diag
+                    }
+                    && (t.between(to, king) & occ).is_empty()
             };
             if direct {
                 checkers |= to.bb();
@@ -410,11 +428,7 @@ impl Position {
                 if sq != to {
                     if let Some(p) = self.piece_at(sq) {
                         let (orth, diag) = t.slides[p.kind];
-                        let slides = if super::tables::ORTHOGONAL.contains(&d) {
-                            orth
-                        } else {
-                            diag
-                        };
+                        let slides = if super::tables::is_orthogonal(d) { orth } else { diag };
                         if p.color == us && slides {
                             checkers |= sq.bb();
                         }

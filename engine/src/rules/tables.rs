@@ -16,6 +16,18 @@ pub const DIRECTIONS: [Vector; 8] = [(0, 1), (1, 0), (1, 1), (-1, 1), (0, -1), (
 pub const ORTHOGONAL: [usize; 4] = [0, 1, 4, 5];
 /// Diagonal direction indices.
 pub const DIAGONAL: [usize; 4] = [2, 3, 6, 7];
+const _: () = {
+    let mut i = 0;
+    while i < 4 {
+        assert!(is_orthogonal(ORTHOGONAL[i]) && !is_orthogonal(DIAGONAL[i]));
+        i += 1;
+    }
+};
+/// Whether a direction index (not [`NO_DIRECTION`]) is orthogonal.
+#[inline(always)]
+pub const fn is_orthogonal(d: usize) -> bool {
+    d & 2 == 0
+}
 /// Marks "no direction" in [`Tables::direction`].
 pub const NO_DIRECTION: u8 = 0xff;
 
@@ -146,7 +158,7 @@ impl Tables {
                 rays[d][sq.index()] = bb;
             }
         }
-        // The sentinel trick in ray attacks needs these to be empty.
+        // The sentinel bit in ray attacks towards lower cells (bit 0) needs these to be empty.
         for (d, ray) in rays.iter().enumerate() {
             assert!(if d < 4 { ray[127].is_empty() } else { ray[0].is_empty() });
         }
@@ -335,8 +347,10 @@ impl Tables {
     pub fn ray_attacks(&self, d: usize, sq: Square, occ: Bitboard) -> Bitboard {
         let ray = self.rays[d][sq.index()];
         if d < 4 {
-            let blocker = ((ray.0 & occ.0) | (1u128 << 127)).trailing_zeros() as usize;
-            Bitboard(ray.0 ^ self.rays[d][blocker].0)
+            // Cell numbers grow along the ray: `o ^ (o - 1)` keeps the bits up to and including
+            // the lowest blocker (all bits when there is none).
+            let o = ray.0 & occ.0;
+            Bitboard(ray.0 & (o ^ o.wrapping_sub(1)))
         } else {
             let blocker = 127 - ((ray.0 & occ.0) | 1).leading_zeros() as usize;
             Bitboard(ray.0 ^ self.rays[d][blocker].0)
