@@ -565,6 +565,34 @@ impl Position {
         self.checkers = Bitboard::EMPTY;
     }
 
+    /// The hash the position will have after `m`, a move from the generator, without making
+    /// it (to prefetch hash-table entries early). Exact for ordinary moves and promotions; for
+    /// other moves (en passant, double steps, castling, rendezvous) only close.
+    #[inline]
+    pub fn hash_after(&self, m: Move) -> u64 {
+        let t = self.tables;
+        let us = self.turn;
+        let (from, to) = (m.from(), m.to());
+        let mut h = self.hash ^ ZOBRIST.black_to_move;
+        if let Some(ep) = self.ep {
+            h ^= ZOBRIST.en_passant(t.geometry.file(ep));
+        }
+        let Some(mover) = self.piece_at(from) else { return h };
+        if m.kind() == MoveKind::Rendezvous {
+            return h;
+        }
+        if let Some(victim) = self.piece_at(to) {
+            h ^= ZOBRIST.piece(victim.color, victim.kind, to);
+        }
+        let arriving = m.promotion_piece().unwrap_or(mover.kind);
+        h ^= ZOBRIST.piece(us, mover.kind, from) ^ ZOBRIST.piece(us, arriving, to);
+        let castling = self.castling & t.castling_keep[from.index()] & t.castling_keep[to.index()];
+        if castling != self.castling {
+            h ^= ZOBRIST.castling(self.castling ^ castling);
+        }
+        h
+    }
+
     /// The position after a move from the generator (copy-make).
     pub fn after(&self, m: Move) -> Position {
         let mut p = self.clone();

@@ -721,6 +721,10 @@ impl Searcher {
         let mut tt_move = Move::NULL;
         if let Some(e) = entry {
             tt_move = e.mv;
+            if !e.mv.is_null() {
+                // Its child is searched first: start fetching that child's entry now.
+                self.tt.prefetch(pos.hash_after(e.mv));
+            }
             if !pv_node && e.depth >= depth {
                 if let Some(s) = tt_cutoff(&e, ply, alpha, beta) {
                     return s;
@@ -833,6 +837,7 @@ impl Searcher {
                     continue;
                 }
             }
+            self.tt.prefetch(pos.hash_after(m));
             let child = pos.after(m);
             self.update_accumulator(pos, m, ply);
             let gives_check = child.in_check();
@@ -978,6 +983,8 @@ impl Searcher {
         }
         for (i, &m) in picker.moves.as_slice().iter().enumerate() {
             picker.scores[i] = mvv_lva(pos, m) + m.promotion_piece().map_or(0, see_value);
+            // The children's table entries are read first thing: fetch them all now.
+            self.tt.prefetch(pos.hash_after(m));
         }
         picker.start();
         let original_alpha = alpha;
