@@ -65,3 +65,48 @@ fn is_legal_move_matches_the_generator() {
         }
     }
 }
+
+/// Captures (with promotions) and quiet moves split the legal moves: together all of them,
+/// none twice, in every variant, in check or not.
+#[test]
+fn captures_and_quiets_partition_the_legal_moves() {
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    for v in Variant::ALL {
+        let mut positions = 0;
+        for _game in 0..30 {
+            let mut pos = Position::startpos(v);
+            for _ply in 0..150 {
+                let all = pos.legal_moves();
+                if all.is_empty() {
+                    break;
+                }
+                let captures = pos.capture_moves();
+                let mut quiets = engine::rules::MoveList::new();
+                pos.generate_quiets(&mut quiets);
+                let mut both: Vec<Move> = captures.iter().chain(quiets.iter()).copied().collect();
+                let mut expected: Vec<Move> = all.iter().copied().collect();
+                both.sort_by_key(|m| m.raw());
+                expected.sort_by_key(|m| m.raw());
+                assert_eq!(both, expected, "{v}: {}", pos.fen());
+                for &m in quiets.iter() {
+                    assert!(
+                        pos.piece_at(m.to()).is_none_or(|p| p.color == pos.turn()) && m.promotion_piece().is_none(),
+                        "{v}: {} is no quiet move in {}",
+                        pos.uci(m),
+                        pos.fen()
+                    );
+                }
+                positions += 1;
+                let captures = captures.as_slice();
+                // Captures half of the time, so that the boards thin out.
+                let m = if !captures.is_empty() && rng.next() % 2 == 0 {
+                    captures[(rng.next() % captures.len() as u64) as usize]
+                } else {
+                    all.as_slice()[(rng.next() % all.len() as u64) as usize]
+                };
+                pos.play_unchecked(m);
+            }
+        }
+        assert!(positions > 1_000, "{v}: only {positions} positions");
+    }
+}

@@ -83,6 +83,16 @@ impl Sink for Counter {
     }
 }
 
+/// Which moves [`Position::generate`] produces: all, or one of two complementary parts.
+pub(crate) mod mode {
+    /// Every legal move.
+    pub const ALL: u8 = 0;
+    /// Captures (en passant included) and promotions.
+    pub const CAPTURES: u8 = 1;
+    /// Everything else: moves to empty squares that do not promote, castling, rendezvous.
+    pub const QUIETS: u8 = 2;
+}
+
 #[inline(always)]
 fn shift(bb: Bitboard, delta: i32) -> Bitboard {
     if delta >= 0 {
@@ -116,33 +126,40 @@ impl Position {
     /// All legal moves.
     pub fn legal_moves(&self) -> MoveList {
         let mut list = MoveList::new();
-        self.generate::<MoveList, false>(&mut list);
+        self.generate::<MoveList, { mode::ALL }>(&mut list);
         list
     }
 
     /// Legal captures (en passant included) and promotions only.
     pub fn capture_moves(&self) -> MoveList {
         let mut list = MoveList::new();
-        self.generate::<MoveList, true>(&mut list);
+        self.generate::<MoveList, { mode::CAPTURES }>(&mut list);
         list
     }
 
     /// Replaces the contents of `list` with the legal moves (no allocation).
     pub fn generate_legal(&self, list: &mut MoveList) {
         list.clear();
-        self.generate::<MoveList, false>(list);
+        self.generate::<MoveList, { mode::ALL }>(list);
     }
 
     /// Replaces the contents of `list` with the legal captures and promotions.
     pub fn generate_captures(&self, list: &mut MoveList) {
         list.clear();
-        self.generate::<MoveList, true>(list);
+        self.generate::<MoveList, { mode::CAPTURES }>(list);
+    }
+
+    /// Replaces the contents of `list` with the legal moves that are neither captures nor
+    /// promotions (the complement of [`Position::generate_captures`]).
+    pub fn generate_quiets(&self, list: &mut MoveList) {
+        list.clear();
+        self.generate::<MoveList, { mode::QUIETS }>(list);
     }
 
     /// The number of legal moves (faster than listing them).
     pub fn count_legal_moves(&self) -> u64 {
         let mut c = Counter::default();
-        self.generate::<Counter, false>(&mut c);
+        self.generate::<Counter, { mode::ALL }>(&mut c);
         c.0
     }
 
@@ -171,7 +188,9 @@ impl Position {
     }
 
     /// Generates the legal moves (or only captures and promotions) into a sink.
-    pub(crate) fn generate<S: Sink, const CAPTURES_ONLY: bool>(&self, sink: &mut S) {
+    pub(crate) fn generate<S: Sink, const MODE: u8>(&self, sink: &mut S) {
+        let captures_only = MODE == mode::CAPTURES;
+        let quiets_only = MODE == mode::QUIETS;
         let t = self.tables;
         let us = self.turn;
         let them = !us;
@@ -186,8 +205,11 @@ impl Position {
         let without_king = occ ^ king.bb();
         let mut king_targets =
             t.leaps[PieceKind::King][king.index()] & !ours & !t.forbidden[PieceKind::King] & !t.always_attacked;
-        if CAPTURES_ONLY {
+        if captures_only {
             king_targets &= theirs;
+        }
+        if quiets_only {
+            king_targets &= !theirs;
         }
         if king_targets.any() {
             self.add_leaper_classes(&mut cl);
@@ -218,8 +240,11 @@ impl Position {
         };
         // Pawn pushes are not captures, but promoting ones belong to the captures-only list too.
         let push_target = target;
-        if CAPTURES_ONLY {
+        if captures_only {
             target &= theirs;
+        }
+        if quiets_only {
+            target &= !theirs;
         }
 
         let pins = self.pins(&cl, king, us, occ);
@@ -239,12 +264,12 @@ impl Position {
         if pawns.any() {
             let free = !occ & t.geometry.playable & !t.forbidden[PieceKind::Pawn] & push_target;
             let capturable = theirs & !t.forbidden[PieceKind::Pawn];
-            self.pawn_moves::<S, CAPTURES_ONLY>(sink, pawns & !pins.pinned, free, capturable, target, occ);
+            self.pawn_moves::<S, MODE>(sink, pawns & !pins.pinned, free, capturable, target, occ);
             for from in pawns & pins.pinned {
                 let line = pins.line(from);
-                self.pawn_moves::<S, CAPTURES_ONLY>(sink, from.bb(), free & line, capturable, target & line, occ);
+                self.pawn_moves::<S, MODE>(sink, from.bb(), free & line, capturable, target & line, occ);
             }
-            if let Some(ep) = self.ep {
+            if let (false, Some(ep)) = (quiets_only, self.ep) {
                 for from in t.pawn_attacks[them][ep.index()] & pawns {
                     if self.en_passant_is_legal(from, ep) {
                         sink.add(Move::new(from, ep, MoveKind::EnPassant));
@@ -253,7 +278,7 @@ impl Position {
             }
         }
 
-        if CAPTURES_ONLY || checkers.any() {
+        if captures_only || checkers.any() {
             return;
         }
         self.castling_moves(sink, occ);
@@ -263,7 +288,7 @@ impl Position {
     }
 
     #[inline(always)]
-    fn pawn_moves<S: Sink, const CAPTURES_ONLY: bool>(
+    fn pawn_moves<S: Sink, const MODE: u8>(
         &self,
         sink: &mut S,
         pawns: Bitboard,
@@ -280,12 +305,17 @@ impl Position {
 
         // `free` is already limited to the squares a push may reach (check evasions, pins).
         let pushes = shift(pawns, push) & free;
-        sink.add_promotions(pushes & promo, push, kinds);
-        if !CAPTURES_ONLY {
+        if MODE != mode::QUIETS {
+            sink.add_promotions(pushes & promo, push, kinds);
+        }
+        if MODE != mode::CAPTURES {
             sink.add_pawn_moves(pushes & !promo, push, MoveKind::Normal);
             let first = shift(pawns & t.double_step_from[us], push) & !occ & t.geometry.playable;
             let double = shift(first, push) & free & target;
             sink.add_pawn_moves(double, 2 * push, MoveKind::DoubleStep);
+        }
+        if MODE == mode::QUIETS {
+            return;
         }
         let left = shift(pawns & t.not_first_file, push - 1) & capturable & target;
         let right = shift(pawns & t.not_last_file, push + 1) & capturable & target;
@@ -326,10 +356,11 @@ impl Position {
         if m.is_null() || from.index() >= t.geometry.cells() || to.index() >= t.geometry.cells() {
             return false;
         }
-        if m.kind() != MoveKind::Normal {
+        let double_step = m.kind() == MoveKind::DoubleStep;
+        if m.kind() != MoveKind::Normal && !double_step {
             return self.legal_moves().contains(m);
         }
-        if m != Move::new(from, to, MoveKind::Normal) {
+        if m != Move::new(from, to, m.kind()) {
             return false;
         }
         let Some(piece) = self.piece_at(from) else { return false };
@@ -338,6 +369,15 @@ impl Position {
         }
         let occ = self.occupied();
         let reachable = match piece.kind {
+            PieceKind::Pawn if double_step => {
+                let skipped = from.0 as i32 + t.pawn_push[us];
+                t.double_step_from[us].has(from)
+                    && to.0 as i32 == skipped + t.pawn_push[us]
+                    && t.geometry.is_playable(Square(skipped as u8))
+                    && !occ.has(Square(skipped as u8))
+                    && !occ.has(to)
+            }
+            _ if double_step => false,
             PieceKind::Pawn => {
                 if t.promotion_squares[us].has(to) {
                     return false;

@@ -19,7 +19,7 @@ use std::{
 
 use crate::{
     eval::{self, nnue::NnueNet, params::see_value},
-    rules::{Bitboard, Move, MoveKind, MoveList, PieceKind, Position},
+    rules::{moves::MAX_MOVES, Bitboard, Move, MoveKind, MoveList, PieceKind, Position},
 };
 use tt::{Bound, TranspositionTable};
 
@@ -169,23 +169,58 @@ pub struct Searcher {
 }
 
 /// Move list and ordering scores of one ply, reused from search to search.
+///
+/// In the main search (not at the root, not in check) moves come in stages, each generated only
+/// when the earlier ones did not cut off: captures and promotions (those that lose material by
+/// SEE are put aside), the killers and the countermove, the quiet moves by history, and last
+/// the captures put aside. The order is the one a full list scored at once would have.
 struct Picker {
     moves: MoveList,
-    scores: [i32; crate::rules::moves::MAX_MOVES],
+    scores: [i32; MAX_MOVES],
     /// Moves still to pick, packed as (score, index) for sorting.
-    keys: [u64; crate::rules::moves::MAX_MOVES],
+    keys: [u64; MAX_MOVES],
     next: usize,
     sorted: bool,
+    /// Where staged picking is.
+    stage: Stage,
+    /// The table move (tried before any stage; skipped in all of them).
+    tt_move: Move,
+    /// Killers and countermove with their ordering scores; null once tried or when unusable.
+    refutations: [(Move, i32); 3],
+    /// The refutations that were returned (skipped among the quiet moves).
+    tried_refutations: [Move; 3],
+    /// Captures that lose material, and under-promotions: (order score, move), tried last.
+    bad: Vec<(i32, Move)>,
+    /// Quiet moves searched at this node (their history is lowered after a cutoff).
+    quiets: MoveList,
+}
+
+/// The stages of staged move picking.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Stage {
+    GenerateCaptures,
+    Captures,
+    Refutations,
+    GenerateQuiets,
+    Quiets,
+    Bad,
+    Done,
 }
 
 impl Picker {
     fn new() -> Picker {
         Picker {
             moves: MoveList::new(),
-            scores: [0; crate::rules::moves::MAX_MOVES],
-            keys: [0; crate::rules::moves::MAX_MOVES],
+            scores: [0; MAX_MOVES],
+            keys: [0; MAX_MOVES],
             next: 0,
             sorted: false,
+            stage: Stage::Done,
+            tt_move: Move::NULL,
+            refutations: [(Move::NULL, 0); 3],
+            tried_refutations: [Move::NULL; 3],
+            bad: Vec::with_capacity(64),
+            quiets: MoveList::new(),
         }
     }
 
@@ -640,6 +675,108 @@ impl Searcher {
         picker.start();
     }
 
+    /// Prepares staged picking at a node (see [`Picker`]).
+    fn start_stages(&self, picker: &mut Picker, tt_move: Move, ply: usize) {
+        picker.stage = Stage::GenerateCaptures;
+        picker.tt_move = tt_move;
+        picker.bad.clear();
+        let prev = self.prev_move[ply];
+        let counter = if prev.is_null() {
+            Move::NULL
+        } else {
+            self.counter[prev.from().index()][prev.to().index()]
+        };
+        let [k0, k1] = self.killers[ply];
+        picker.refutations = [(k0, SCORE_KILLER + 1), (k1, SCORE_KILLER), (counter, SCORE_COUNTER)];
+        picker.tried_refutations = [Move::NULL; 3];
+    }
+
+    /// The next move of staged picking with its ordering score, or `None` when all are done.
+    fn next_staged(&self, pos: &Position, picker: &mut Picker, exchanges: &mut see::Exchanges) -> Option<(Move, i32)> {
+        loop {
+            match picker.stage {
+                Stage::GenerateCaptures => {
+                    pos.generate_captures(&mut picker.moves);
+                    for (i, &m) in picker.moves.as_slice().iter().enumerate() {
+                        let promotion = m.promotion_piece();
+                        picker.scores[i] = if is_capture(pos, m) {
+                            // Positive: the victim is worth more than a sixteenth of the capturer.
+                            mvv_lva(pos, m) + promotion.map_or(0, see_value)
+                        } else if promotion == Some(PieceKind::Queen) {
+                            0
+                        } else {
+                            if let Some(p) = promotion {
+                                picker.bad.push((SCORE_BAD_CAPTURE - 1000 + see_value(p), m));
+                            }
+                            -1
+                        };
+                    }
+                    picker.start();
+                    picker.stage = Stage::Captures;
+                }
+                Stage::Captures => {
+                    while let Some((m, score)) = picker.next() {
+                        if m == picker.tt_move || score < 0 {
+                            continue;
+                        }
+                        if score == 0 {
+                            return Some((m, SCORE_PROMOTION));
+                        }
+                        if exchanges.see_ge(m, 0) {
+                            return Some((m, SCORE_GOOD_CAPTURE + score));
+                        }
+                        picker.bad.push((SCORE_BAD_CAPTURE + score, m));
+                    }
+                    picker.stage = Stage::Refutations;
+                }
+                Stage::Refutations => {
+                    for i in 0..3 {
+                        let (m, score) = picker.refutations[i];
+                        picker.refutations[i].0 = Move::NULL;
+                        if m.is_null()
+                            || m == picker.tt_move
+                            || picker.tried_refutations[..i].contains(&m)
+                            || m.promotion_piece().is_some()
+                            || is_capture(pos, m)
+                            || !pos.is_legal_move(m)
+                        {
+                            continue;
+                        }
+                        picker.tried_refutations[i] = m;
+                        return Some((m, score));
+                    }
+                    picker.stage = Stage::GenerateQuiets;
+                }
+                Stage::GenerateQuiets => {
+                    pos.generate_quiets(&mut picker.moves);
+                    let us = pos.turn().index();
+                    for (i, &m) in picker.moves.as_slice().iter().enumerate() {
+                        picker.scores[i] = self.history[us][m.from().index()][m.to().index()];
+                    }
+                    picker.start();
+                    picker.stage = Stage::Quiets;
+                }
+                Stage::Quiets => {
+                    while let Some((m, score)) = picker.next() {
+                        if m == picker.tt_move || picker.tried_refutations.contains(&m) {
+                            continue;
+                        }
+                        return Some((m, score));
+                    }
+                    // Worst last; equal scores in the order they were put aside.
+                    picker.bad.sort_by_key(|&(score, _)| std::cmp::Reverse(score));
+                    picker.bad.reverse();
+                    picker.stage = Stage::Bad;
+                }
+                Stage::Bad => match picker.bad.pop() {
+                    Some((score, m)) => return Some((m, score)),
+                    None => picker.stage = Stage::Done,
+                },
+                Stage::Done => return None,
+            }
+        }
+    }
+
     fn update_history(&mut self, pos: &Position, best: Move, quiets: &[Move], depth: i32, ply: usize) {
         let us = pos.turn().index();
         let bonus = (depth * depth * 8).min(1600);
@@ -786,10 +923,15 @@ impl Searcher {
             None
         };
         let tt_first = pending.is_some();
+        let staged = !root && !in_check;
+        if staged {
+            self.start_stages(picker, if tt_first { tt_move } else { Move::NULL }, ply);
+        }
         let mut generated = false;
+        let mut any_move = tt_first;
         let mut best_score = -INF;
         let mut best_move = Move::NULL;
-        let mut quiets: Vec<Move> = Vec::new();
+        picker.quiets.clear();
         let mut searched = 0;
         let original_alpha = alpha;
         let mut exchanges = see::Exchanges::new(pos);
@@ -797,6 +939,14 @@ impl Searcher {
         loop {
             let (m, order) = match pending.take() {
                 Some(m) => (m, SCORE_TT),
+                None if staged => match self.next_staged(pos, picker, &mut exchanges) {
+                    Some(x) => {
+                        any_move = true;
+                        x
+                    }
+                    None if !any_move => return 0,
+                    None => break,
+                },
                 None => {
                     if !generated {
                         generated = true;
@@ -890,14 +1040,14 @@ impl Searcher {
                     self.update_pv(ply, m);
                     if alpha >= beta {
                         if !tactical {
-                            self.update_history(pos, m, &quiets, depth, ply);
+                            self.update_history(pos, m, picker.quiets.as_slice(), depth, ply);
                         }
                         break;
                     }
                 }
             }
             if !tactical {
-                quiets.push(m);
+                picker.quiets.push(m);
             }
             if root && self.node_limit_reached() {
                 break;
@@ -950,6 +1100,14 @@ impl Searcher {
             return self.evaluate(pos, ply);
         }
         let in_check = pos.in_check();
+        // The static evaluation comes before the table is read, although a table hit makes it
+        // unnecessary: few nodes here hit, and meanwhile the entry (prefetched by the parent)
+        // arrives from memory.
+        let evaluated = if in_check {
+            None
+        } else {
+            Some(self.evaluate_lazy(pos, alpha, beta, ply))
+        };
         let entry = self.tt.probe(pos.hash());
         if let Some(s) = entry.as_ref().and_then(|e| tt_cutoff(e, ply, alpha, beta)) {
             return s;
@@ -965,9 +1123,10 @@ impl Searcher {
             best = -INF;
             stand_pat = -INF;
         } else {
-            (stand_pat, full_eval) = match entry {
-                Some(e) => (e.eval, true),
-                None => self.evaluate_lazy(pos, alpha, beta, ply),
+            (stand_pat, full_eval) = match (entry, evaluated) {
+                (Some(e), _) => (e.eval, true),
+                (None, Some(v)) => v,
+                (None, None) => self.evaluate_lazy(pos, alpha, beta, ply),
             };
             if stand_pat >= beta {
                 return stand_pat;
