@@ -193,6 +193,9 @@ struct Picker {
     bad: Vec<(i32, Move)>,
     /// Quiet moves searched at this node (their history is lowered after a cutoff).
     quiets: MoveList,
+    /// Set by the search when every remaining quiet move would be pruned: the quiet stages
+    /// are skipped (not generated, or not picked further).
+    skip_quiets: bool,
 }
 
 /// The stages of staged move picking.
@@ -221,7 +224,16 @@ impl Picker {
             tried_refutations: [Move::NULL; 3],
             bad: Vec::with_capacity(64),
             quiets: MoveList::new(),
+            skip_quiets: false,
         }
+    }
+
+    /// Moves on to the stage of the captures put aside, best first.
+    fn start_bad(&mut self) {
+        // Kept worst first and taken from the end; equal scores in the order they were put aside.
+        self.bad.sort_by_key(|&(score, _)| std::cmp::Reverse(score));
+        self.bad.reverse();
+        self.stage = Stage::Bad;
     }
 
     /// Prepares picking after the scores are set.
@@ -689,6 +701,7 @@ impl Searcher {
         let [k0, k1] = self.killers[ply];
         picker.refutations = [(k0, SCORE_KILLER + 1), (k1, SCORE_KILLER), (counter, SCORE_COUNTER)];
         picker.tried_refutations = [Move::NULL; 3];
+        picker.skip_quiets = false;
     }
 
     /// The next move of staged picking with its ordering score, or `None` when all are done.
@@ -747,6 +760,7 @@ impl Searcher {
                     }
                     picker.stage = Stage::GenerateQuiets;
                 }
+                Stage::GenerateQuiets | Stage::Quiets if picker.skip_quiets => picker.start_bad(),
                 Stage::GenerateQuiets => {
                     pos.generate_quiets(&mut picker.moves);
                     let us = pos.turn().index();
@@ -763,10 +777,7 @@ impl Searcher {
                         }
                         return Some((m, score));
                     }
-                    // Worst last; equal scores in the order they were put aside.
-                    picker.bad.sort_by_key(|&(score, _)| std::cmp::Reverse(score));
-                    picker.bad.reverse();
-                    picker.stage = Stage::Bad;
+                    picker.start_bad();
                 }
                 Stage::Bad => match picker.bad.pop() {
                     Some((score, m)) => return Some((m, score)),
@@ -939,14 +950,21 @@ impl Searcher {
         loop {
             let (m, order) = match pending.take() {
                 Some(m) => (m, SCORE_TT),
-                None if staged => match self.next_staged(pos, picker, &mut exchanges) {
-                    Some(x) => {
-                        any_move = true;
-                        x
+                None if staged => {
+                    // Once late-move or futility pruning would prune every quiet move left
+                    // (both only get stricter as the node goes on), the picker skips them.
+                    picker.skip_quiets = best_score > -MATE_BOUND
+                        && ((!pv_node && depth <= 6 && searched >= 3 + depth * depth)
+                            || (depth <= 4 && static_eval + 120 + 100 * depth <= alpha));
+                    match self.next_staged(pos, picker, &mut exchanges) {
+                        Some(x) => {
+                            any_move = true;
+                            x
+                        }
+                        None if !any_move => return 0,
+                        None => break,
                     }
-                    None if !any_move => return 0,
-                    None => break,
-                },
+                }
                 None => {
                     if !generated {
                         generated = true;
