@@ -607,6 +607,18 @@ impl Searcher {
         v
     }
 
+    /// Starts fetching what the child after `m` reads first: its table bucket and, with the
+    /// hand-crafted evaluation, its evaluation-cache slot.
+    #[inline(always)]
+    fn prefetch_child(&self, pos: &Position, m: Move) {
+        let hash = pos.hash_after(m);
+        self.tt.prefetch(hash);
+        if self.nnue.is_none() {
+            let key = hash ^ variant_mix(pos);
+            tt::prefetch(&self.eval_cache[key as usize & (EVAL_CACHE_SIZE - 1)]);
+        }
+    }
+
     /// The lazy evaluation (see [`eval::evaluate_lazy`]), through the cache.
     #[inline]
     fn evaluate_lazy(&mut self, pos: &Position, alpha: i32, beta: i32, ply: usize) -> (i32, bool) {
@@ -1005,7 +1017,7 @@ impl Searcher {
                     continue;
                 }
             }
-            self.tt.prefetch(pos.hash_after(m));
+            self.prefetch_child(pos, m);
             let child = pos.after(m);
             self.update_accumulator(pos, m, ply);
             let gives_check = child.in_check();
@@ -1160,8 +1172,11 @@ impl Searcher {
         }
         for (i, &m) in picker.moves.as_slice().iter().enumerate() {
             picker.scores[i] = mvv_lva(pos, m) + m.promotion_piece().map_or(0, see_value);
-            // The children's table entries are read first thing: fetch them all now.
-            self.tt.prefetch(pos.hash_after(m));
+            // The children's table entries are read first thing: fetch them all now (but not
+            // for moves already sure to be skipped).
+            if in_check || !delta_prunes(pos, m, stand_pat, alpha) {
+                self.prefetch_child(pos, m);
+            }
         }
         picker.start();
         let original_alpha = alpha;
@@ -1169,15 +1184,7 @@ impl Searcher {
         let mut exchanges = see::Exchanges::new(pos);
         while let Some((m, _)) = picker.next() {
             if !in_check {
-                if m.promotion_piece().is_some_and(|p| p != PieceKind::Queen) {
-                    continue;
-                }
-                let victim = if m.kind() == MoveKind::EnPassant {
-                    see_value(PieceKind::Pawn)
-                } else {
-                    pos.piece_at(m.to()).map_or(0, |p| see_value(p.kind))
-                };
-                if m.kind() != MoveKind::Promotion && stand_pat + victim + 200 <= alpha {
+                if delta_prunes(pos, m, stand_pat, alpha) {
                     continue;
                 }
                 if !exchanges.see_ge(m, 0) {
@@ -1217,6 +1224,21 @@ impl Searcher {
     }
 }
 
+/// Whether quiescence skips a capture or promotion before looking at it closely: an
+/// under-promotion, or a capture that cannot lift the stand-pat score near alpha.
+#[inline]
+fn delta_prunes(pos: &Position, m: Move, stand_pat: i32, alpha: i32) -> bool {
+    if m.promotion_piece().is_some_and(|p| p != PieceKind::Queen) {
+        return true;
+    }
+    let victim = if m.kind() == MoveKind::EnPassant {
+        see_value(PieceKind::Pawn)
+    } else {
+        pos.piece_at(m.to()).map_or(0, |p| see_value(p.kind))
+    };
+    m.kind() != MoveKind::Promotion && stand_pat + victim + 200 <= alpha
+}
+
 /// The most a single move can gain: the most valuable enemy piece, plus a promotion when the
 /// side to move has a pawn one step from promoting.
 fn max_gain(pos: &Position) -> i32 {
@@ -1251,7 +1273,12 @@ fn max_gain(pos: &Position) -> i32 {
 /// placement evaluates differently under different rules).
 #[inline(always)]
 fn eval_key(pos: &Position) -> u64 {
-    pos.hash() ^ (pos.variant().code() as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+    pos.hash() ^ variant_mix(pos)
+}
+
+#[inline(always)]
+fn variant_mix(pos: &Position) -> u64 {
+    (pos.variant().code() as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
 }
 
 /// The stored score when it decides the node for the window `alpha..beta`.
