@@ -272,7 +272,7 @@ impl Picker {
     }
 }
 
-const EVAL_CACHE_SIZE: usize = 1 << 13;
+const EVAL_CACHE_SIZE: usize = 1 << 16;
 const SCORE_TT: i32 = 4_000_000;
 const SCORE_GOOD_CAPTURE: i32 = 2_000_000;
 const SCORE_PROMOTION: i32 = 1_900_000;
@@ -375,8 +375,9 @@ impl Searcher {
         for row in self.counter.iter_mut() {
             row.fill(Move::NULL);
         }
-        self.eval_cache.fill((0, 0));
-        self.pawn_cache.clear();
+        // The evaluation and pawn caches stay: their entries are keyed by position (and
+        // variant) and hold what the evaluation would compute again, so they cannot change a
+        // search. They are emptied when the evaluation itself changes (`set_nnue`).
     }
 
     /// Nodes searched in the last search.
