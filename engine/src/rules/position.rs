@@ -124,21 +124,24 @@ fn encode(p: Piece) -> u8 {
     (p.color as u8) * KIND_COUNT as u8 + p.kind as u8
 }
 
+/// The piece of every cell code (see [`encode`]); `None` for the empty cell and unused codes.
+const DECODE: [Option<Piece>; 256] = {
+    let mut table = [None; 256];
+    let mut code = 0;
+    while code < 2 * KIND_COUNT {
+        let color = if code >= KIND_COUNT { Color::Black } else { Color::White };
+        table[code] = Some(Piece {
+            color,
+            kind: PieceKind::ALL[code % KIND_COUNT],
+        });
+        code += 1;
+    }
+    table
+};
+
 #[inline(always)]
 fn decode(code: u8) -> Option<Piece> {
-    if code == EMPTY_CELL {
-        None
-    } else {
-        let color = if code as usize >= KIND_COUNT {
-            Color::Black
-        } else {
-            Color::White
-        };
-        Some(Piece {
-            color,
-            kind: PieceKind::ALL[code as usize % KIND_COUNT],
-        })
-    }
+    DECODE[code as usize]
 }
 
 impl Position {

@@ -189,8 +189,11 @@ struct Picker {
     refutations: [(Move, i32); 3],
     /// The refutations that were returned (skipped among the quiet moves).
     tried_refutations: [Move; 3],
-    /// Captures that lose material, and under-promotions: (order score, move), tried last.
-    bad: Vec<(i32, Move)>,
+    /// Captures that lose material, and under-promotions: (order score, move, exchange value
+    /// when known), tried last.
+    bad: Vec<(i32, Move, Option<i32>)>,
+    /// The exchange value of the move just returned, when picking computed it.
+    exchange: Option<i32>,
     /// Quiet moves searched at this node (their history is lowered after a cutoff).
     quiets: MoveList,
     /// Set by the search when every remaining quiet move would be pruned: the quiet stages
@@ -225,13 +228,14 @@ impl Picker {
             bad: Vec::with_capacity(64),
             quiets: MoveList::new(),
             skip_quiets: false,
+            exchange: None,
         }
     }
 
     /// Moves on to the stage of the captures put aside, best first.
     fn start_bad(&mut self) {
         // Kept worst first and taken from the end; equal scores in the order they were put aside.
-        self.bad.sort_by_key(|&(score, _)| std::cmp::Reverse(score));
+        self.bad.sort_by_key(|&(score, _, _)| std::cmp::Reverse(score));
         self.bad.reverse();
         self.stage = Stage::Bad;
     }
@@ -715,10 +719,12 @@ impl Searcher {
         picker.refutations = [(k0, SCORE_KILLER + 1), (k1, SCORE_KILLER), (counter, SCORE_COUNTER)];
         picker.tried_refutations = [Move::NULL; 3];
         picker.skip_quiets = false;
+        picker.exchange = None;
     }
 
     /// The next move of staged picking with its ordering score, or `None` when all are done.
     fn next_staged(&self, pos: &Position, picker: &mut Picker, exchanges: &mut see::Exchanges) -> Option<(Move, i32)> {
+        picker.exchange = None;
         loop {
             match picker.stage {
                 Stage::GenerateCaptures => {
@@ -732,7 +738,7 @@ impl Searcher {
                             0
                         } else {
                             if let Some(p) = promotion {
-                                picker.bad.push((SCORE_BAD_CAPTURE - 1000 + see_value(p), m));
+                                picker.bad.push((SCORE_BAD_CAPTURE - 1000 + see_value(p), m, None));
                             }
                             -1
                         };
@@ -748,10 +754,14 @@ impl Searcher {
                         if score == 0 {
                             return Some((m, SCORE_PROMOTION));
                         }
-                        if exchanges.see_ge(m, 0) {
+                        if exchanges.surely_ge(m, 0) {
                             return Some((m, SCORE_GOOD_CAPTURE + score));
                         }
-                        picker.bad.push((SCORE_BAD_CAPTURE + score, m));
+                        let value = exchanges.see(m);
+                        if value >= 0 {
+                            return Some((m, SCORE_GOOD_CAPTURE + score));
+                        }
+                        picker.bad.push((SCORE_BAD_CAPTURE + score, m, Some(value)));
                     }
                     picker.stage = Stage::Refutations;
                 }
@@ -793,7 +803,10 @@ impl Searcher {
                     picker.start_bad();
                 }
                 Stage::Bad => match picker.bad.pop() {
-                    Some((score, m)) => return Some((m, score)),
+                    Some((score, m, value)) => {
+                        picker.exchange = value;
+                        return Some((m, score));
+                    }
                     None => picker.stage = Stage::Done,
                 },
                 Stage::Done => return None,
@@ -1014,8 +1027,15 @@ impl Searcher {
                             continue;
                         }
                     }
-                } else if depth <= 4 && order < 0 && !exchanges.see_ge(m, -90 * depth) {
-                    continue;
+                } else if depth <= 4 && order < 0 {
+                    let threshold = -90 * depth;
+                    let good_enough = match picker.exchange {
+                        Some(value) if staged => value >= threshold,
+                        _ => exchanges.see_ge(m, threshold),
+                    };
+                    if !good_enough {
+                        continue;
+                    }
                 }
             }
             self.prefetch_child(pos, m);

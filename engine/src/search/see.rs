@@ -33,17 +33,22 @@ impl<'a> Exchanges<'a> {
     /// Whether the exchange started by `m` gains at least `threshold` centipawns.
     #[inline]
     pub fn see_ge(&mut self, m: Move, threshold: i32) -> bool {
+        self.surely_ge(m, threshold) || self.see(m) >= threshold
+    }
+
+    /// The quick part of [`Exchanges::see_ge`]: true when the capture gains at least
+    /// `threshold` whatever the recaptures (it takes a piece worth at least the capturer plus
+    /// the threshold); false says nothing.
+    #[inline]
+    pub fn surely_ge(&self, m: Move, threshold: i32) -> bool {
         let pos = self.pos;
-        // Quick answer: taking a piece worth at least the capturer's value (plus the threshold)
-        // cannot lose, whatever the recaptures.
         if threshold <= 0 && m.kind() == MoveKind::Normal {
             if let (Some(victim), Some(attacker)) = (pos.piece_at(m.to()), pos.piece_at(m.from())) {
-                if attacker.kind != PieceKind::King && see_value(victim.kind) - see_value(attacker.kind) >= threshold {
-                    return true;
-                }
+                return attacker.kind != PieceKind::King
+                    && see_value(victim.kind) - see_value(attacker.kind) >= threshold;
             }
         }
-        self.see(m) >= threshold
+        false
     }
 
     /// The exchange value of a move (0 for quiet non-promotion moves).
@@ -222,6 +227,9 @@ mod tests {
                             assert_eq!(exchanges.see(m), expected);
                             for threshold in [-300, -90, 0, 1, 200] {
                                 assert_eq!(exchanges.see_ge(m, threshold), expected >= threshold);
+                                if exchanges.surely_ge(m, threshold) {
+                                    assert!(expected >= threshold);
+                                }
                             }
                             checked += 1;
                         }
