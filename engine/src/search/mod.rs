@@ -1013,6 +1013,8 @@ impl Searcher {
             if root && !self.limits.searchmoves.is_empty() && !self.limits.searchmoves.contains(&m) {
                 continue;
             }
+            // Fetch the child's entries from memory now; the pruning decisions below take time.
+            self.prefetch_child(pos, m);
             let tactical = is_tactical(pos, m);
             // Pruning decisions come before the move is made (making it costs more than most
             // pruned moves would be worth); killers and countermoves are never pruned.
@@ -1038,7 +1040,6 @@ impl Searcher {
                     }
                 }
             }
-            self.prefetch_child(pos, m);
             let child = pos.after(m);
             self.update_accumulator(pos, m, ply);
             let gives_check = child.in_check();
