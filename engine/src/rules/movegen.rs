@@ -102,11 +102,14 @@ fn shift(bb: Bitboard, delta: i32) -> Bitboard {
     }
 }
 
+/// At most one piece is pinned along each of the eight lines from the king.
+const MAX_PINS: usize = 8;
+
 /// Pinned pieces of the side to move and, for each, the squares it may move to.
 struct Pins {
     pinned: Bitboard,
-    squares: [Square; 16],
-    lines: [Bitboard; 16],
+    squares: [Square; MAX_PINS],
+    lines: [Bitboard; MAX_PINS],
     len: usize,
 }
 
@@ -168,8 +171,8 @@ impl Position {
         let them = !us;
         let mut pins = Pins {
             pinned: Bitboard::EMPTY,
-            squares: [Square(0); 16],
-            lines: [Bitboard::EMPTY; 16],
+            squares: [Square(0); MAX_PINS],
+            lines: [Bitboard::EMPTY; MAX_PINS],
             len: 0,
         };
         let theirs = self.by_color[them];
@@ -177,7 +180,11 @@ impl Position {
         for s in snipers {
             let between = t.between(king, s);
             let blockers = between & occ;
-            if blockers.any() && !blockers.more_than_one() && (blockers & self.by_color[us]).any() && pins.len < 16 {
+            if blockers.any()
+                && !blockers.more_than_one()
+                && (blockers & self.by_color[us]).any()
+                && pins.len < MAX_PINS
+            {
                 pins.pinned |= blockers;
                 pins.squares[pins.len] = blockers.lsb();
                 pins.lines[pins.len] = between | s.bb();
