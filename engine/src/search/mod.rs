@@ -732,6 +732,8 @@ impl Searcher {
                     for (i, &m) in picker.moves.as_slice().iter().enumerate() {
                         let promotion = m.promotion_piece();
                         picker.scores[i] = if is_capture(pos, m) {
+                            // Tried before anything else: fetch their children's entries now.
+                            self.prefetch_child(pos, m);
                             // Positive: the victim is worth more than a sixteenth of the capturer.
                             mvv_lva(pos, m) + promotion.map_or(0, see_value)
                         } else if promotion == Some(PieceKind::Queen) {
