@@ -170,8 +170,8 @@ pub struct Searcher {
 
 /// Move list and ordering scores of one ply, reused from search to search.
 ///
-/// In the main search (not at the root, not in check) moves come in stages, each generated only
-/// when the earlier ones did not cut off: captures and promotions (those that lose material by
+/// Moves come in stages, each generated only when the earlier ones did not cut off: the table
+/// move (tried before any stage), captures and promotions (those that lose material by
 /// SEE are put aside), the killers and the countermove, the quiet moves by history, and last
 /// the captures put aside. The order is the one a full list scored at once would have.
 struct Picker {
@@ -666,44 +666,6 @@ impl Searcher {
         self.pickers[ply].take().unwrap_or_else(|| Box::new(Picker::new()))
     }
 
-    fn score_moves(&self, pos: &Position, picker: &mut Picker, tt_move: Move, ply: usize) {
-        let us = pos.turn().index();
-        let prev = self.prev_move[ply];
-        let counter = if prev.is_null() {
-            Move::NULL
-        } else {
-            self.counter[prev.from().index()][prev.to().index()]
-        };
-        let mut exchanges = see::Exchanges::new(pos);
-        for (i, &m) in picker.moves.as_slice().iter().enumerate() {
-            picker.scores[i] = if m == tt_move {
-                SCORE_TT
-            } else if is_capture(pos, m) {
-                let base = if exchanges.see_ge(m, 0) {
-                    SCORE_GOOD_CAPTURE
-                } else {
-                    SCORE_BAD_CAPTURE
-                };
-                base + mvv_lva(pos, m) + m.promotion_piece().map_or(0, see_value)
-            } else if let Some(p) = m.promotion_piece() {
-                if p == PieceKind::Queen {
-                    SCORE_PROMOTION
-                } else {
-                    SCORE_BAD_CAPTURE - 1000 + see_value(p)
-                }
-            } else if m == self.killers[ply][0] {
-                SCORE_KILLER + 1
-            } else if m == self.killers[ply][1] {
-                SCORE_KILLER
-            } else if m == counter {
-                SCORE_COUNTER
-            } else {
-                self.history[us][m.from().index()][m.to().index()]
-            };
-        }
-        picker.start();
-    }
-
     /// Prepares staged picking at a node (see [`Picker`]).
     fn start_stages(&self, picker: &mut Picker, tt_move: Move, ply: usize) {
         picker.stage = Stage::GenerateCaptures;
@@ -956,18 +918,9 @@ impl Searcher {
 
         // The table move is tried before any move is generated: when it cuts off, generation,
         // scoring and sorting are saved.
-        let mut pending = if !root && pos.is_legal_move(tt_move) {
-            Some(tt_move)
-        } else {
-            None
-        };
-        let tt_first = pending.is_some();
-        let staged = !root && !in_check;
-        if staged {
-            self.start_stages(picker, if tt_first { tt_move } else { Move::NULL }, ply);
-        }
-        let mut generated = false;
-        let mut any_move = tt_first;
+        let mut pending = pos.is_legal_move(tt_move).then_some(tt_move);
+        self.start_stages(picker, pending.unwrap_or(Move::NULL), ply);
+        let mut any_move = pending.is_some();
         let mut best_score = -INF;
         let mut best_move = Move::NULL;
         picker.quiets.clear();
@@ -978,10 +931,12 @@ impl Searcher {
         loop {
             let (m, order) = match pending.take() {
                 Some(m) => (m, SCORE_TT),
-                None if staged => {
-                    // Once late-move or futility pruning would prune every quiet move left
-                    // (both only get stricter as the node goes on), the picker skips them.
-                    picker.skip_quiets = best_score > -MATE_BOUND
+                None => {
+                    // Once late-move or futility pruning (below) would prune every quiet move
+                    // left (both only get stricter as the node goes on), the picker skips them.
+                    picker.skip_quiets = !root
+                        && !in_check
+                        && best_score > -MATE_BOUND
                         && ((!pv_node && depth <= 6 && searched >= 3 + depth * depth)
                             || (depth <= 4 && static_eval + 120 + 100 * depth <= alpha));
                     match self.next_staged(pos, picker, &mut exchanges) {
@@ -989,22 +944,7 @@ impl Searcher {
                             any_move = true;
                             x
                         }
-                        None if !any_move => return 0,
-                        None => break,
-                    }
-                }
-                None => {
-                    if !generated {
-                        generated = true;
-                        pos.generate_legal(&mut picker.moves);
-                        if picker.moves.is_empty() {
-                            return if in_check { -MATE + ply as i32 } else { 0 };
-                        }
-                        self.score_moves(pos, picker, tt_move, ply);
-                    }
-                    match picker.next() {
-                        Some((m, _)) if tt_first && m == tt_move => continue,
-                        Some(x) => x,
+                        None if !any_move => return if in_check { -MATE + ply as i32 } else { 0 },
                         None => break,
                     }
                 }
@@ -1034,8 +974,8 @@ impl Searcher {
                 } else if depth <= 4 && order < 0 {
                     let threshold = -90 * depth;
                     let good_enough = match picker.exchange {
-                        Some(value) if staged => value >= threshold,
-                        _ => exchanges.see_ge(m, threshold),
+                        Some(value) => value >= threshold,
+                        None => exchanges.see_ge(m, threshold),
                     };
                     if !good_enough {
                         continue;
