@@ -11,7 +11,6 @@ use super::{
     piece::{Color, PieceKind},
     position::{AttackClasses, Position},
     special,
-    tables::is_orthogonal,
 };
 
 /// Receives generated moves.
@@ -235,9 +234,7 @@ impl Position {
             let checker = checkers.lsb();
             let mut block = Bitboard::EMPTY;
             if let Some(p) = self.piece_at(checker) {
-                let d = t.direction[king.index()][checker.index()] as usize;
-                let (orth, diag) = t.slides[p.kind];
-                if d < 8 && if is_orthogonal(d) { orth } else { diag } {
+                if t.slides_along(p.kind, king, checker) {
                     block = t.between(king, checker);
                 }
             }

@@ -408,15 +408,7 @@ impl Position {
                 true
             } else {
                 // A slide along the line to the king, with nothing between.
-                let d = t.direction[to.index()][king.index()];
-                let (orth, diag) = t.slides[p.kind];
-                d != super::tables::NO_DIRECTION
-                    && if super::tables::is_orthogonal(d as usize) {
-                        orth
-                    } else {
-                        diag
-                    }
-                    && (t.between(to, king) & occ).is_empty()
+                t.slides_along(p.kind, to, king) && (t.between(to, king) & occ).is_empty()
             };
             if direct {
                 checkers |= to.bb();
@@ -430,9 +422,7 @@ impl Position {
                 let sq = hit.lsb();
                 if sq != to {
                     if let Some(p) = self.piece_at(sq) {
-                        let (orth, diag) = t.slides[p.kind];
-                        let slides = if super::tables::is_orthogonal(d) { orth } else { diag };
-                        if p.color == us && slides {
+                        if p.color == us && t.slides_along(p.kind, king, sq) {
                             checkers |= sq.bb();
                         }
                     }

@@ -159,8 +159,8 @@ impl Tables {
             }
         }
         // The sentinel bit in ray attacks towards lower cells (bit 0) needs these to be empty.
-        for (d, ray) in rays.iter().enumerate() {
-            assert!(if d < 4 { ray[127].is_empty() } else { ray[0].is_empty() });
+        for ray in &rays[4..] {
+            assert!(ray[0].is_empty());
         }
 
         let mut direction = Box::new([[NO_DIRECTION; 128]; 128]);
@@ -396,6 +396,20 @@ impl Tables {
         } else {
             self.rays[d as usize][a.index()] & self.rays[(d ^ 4) as usize][b.index()]
         }
+    }
+
+    /// Whether a piece of `kind` slides along the line through `a` and `b` (false when the two
+    /// squares share no line).
+    #[inline(always)]
+    pub fn slides_along(&self, kind: PieceKind, a: Square, b: Square) -> bool {
+        let d = self.direction[a.index()][b.index()];
+        let (orthogonal, diagonal) = self.slides[kind];
+        d != NO_DIRECTION
+            && if is_orthogonal(d as usize) {
+                orthogonal
+            } else {
+                diagonal
+            }
     }
 
     /// Whether the kind slides orthogonally in this variant.

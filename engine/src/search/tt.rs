@@ -167,6 +167,12 @@ impl TranspositionTable {
         }
     }
 
+    /// The current generation as it sits in a check word.
+    #[inline(always)]
+    fn generation_tag(&self) -> u64 {
+        (self.generation.load(Ordering::Relaxed) as u64) << GENERATION_SHIFT
+    }
+
     /// The slots of the table.
     #[inline(always)]
     fn table(&self) -> &[Slot] {
@@ -229,7 +235,7 @@ impl TranspositionTable {
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Entry> {
         let b = self.bucket(key);
-        let generation = (self.generation.load(Ordering::Relaxed) as u64) << GENERATION_SHIFT;
+        let generation = self.generation_tag();
         for s in &self.slots[b..b + BUCKET] {
             if let Some(data) = Self::read(s, key, generation) {
                 return unpack(data);
@@ -243,7 +249,7 @@ impl TranspositionTable {
     pub fn store(&self, key: u64, mv: Move, score: i32, eval: i32, depth: i32, bound: Bound) {
         let b = self.bucket(key);
         let age = self.age.load(Ordering::Relaxed) & 1;
-        let generation = (self.generation.load(Ordering::Relaxed) as u64) << GENERATION_SHIFT;
+        let generation = self.generation_tag();
         let slots = &self.slots[b..b + BUCKET];
         // Same key: keep the old move when the new result has none.
         let mut target = None;
@@ -286,7 +292,7 @@ impl TranspositionTable {
     /// Permille of slots used by the current search (UCI `hashfull`).
     pub fn hashfull(&self) -> u32 {
         let age = self.age.load(Ordering::Relaxed) & 1;
-        let generation = (self.generation.load(Ordering::Relaxed) as u64) << GENERATION_SHIFT;
+        let generation = self.generation_tag();
         let n = self.len.min(1000);
         let used = self.table()[..n]
             .iter()
