@@ -287,31 +287,12 @@ async fn check_scopes(client: &Client, username: &str) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// A small seeded generator for the matchmaking choices.
-struct Choice(u64);
-
-impl Choice {
-    fn new() -> Choice {
-        let t = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(1, |d| d.as_nanos() as u64);
-        Choice(t | 1)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n.max(1) as u64) as usize
-    }
-}
-
 /// Challenges another bot whenever we have been idle for `matchmaking.interval_s`.
 async fn matchmaking(ctx: Arc<GameContext>, running: Arc<AtomicUsize>, mut shutdown: watch::Receiver<bool>) {
     let mm = &ctx.config.matchmaking;
     let interval = Duration::from_secs(mm.interval_s);
     let mut idle_since = Instant::now();
-    let mut choice = Choice::new();
+    let mut choice = engine::rng::SplitMix64::from_time();
     let mut next_opponent = 0;
     loop {
         tokio::select! {

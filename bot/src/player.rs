@@ -112,8 +112,11 @@ impl Player {
         let limits = self.limits(clock);
         tokio::task::spawn_blocking(move || {
             let mut engine = engine.lock().unwrap_or_else(|p| p.into_inner());
+            let variant = engine.variant();
+            let (start, moves) = engine::engine::parse_game(variant, initial_fen.as_deref(), &moves)
+                .map_err(|e| PlayerError::Position(e.to_string()))?;
             engine
-                .set_position(initial_fen.as_deref(), &moves)
+                .set_game(start, &moves)
                 .map_err(|e| PlayerError::Position(e.to_string()))?;
             if !engine.position().has_legal_move() {
                 return Err(PlayerError::NoMove);

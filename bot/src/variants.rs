@@ -11,8 +11,12 @@ pub fn engine_variant(key: &str, overrides: &BTreeMap<String, String>) -> Option
     if let Some(id) = overrides.get(key) {
         return id.parse().ok();
     }
+    // Lichess's `fromPosition` is standard chess from a FEN.
+    let key = if key == "fromPosition" { "standard" } else { key };
+    if let Some(v) = Variant::ALL.into_iter().find(|v| v.spec().server_key == key) {
+        return Some(v);
+    }
     match key {
-        "standard" | "fromPosition" => "chess".parse().ok(),
         // Lichess variants the engine does not play.
         "chess960" | "crazyhouse" | "antichess" | "atomic" | "horde" | "kingOfTheHill" | "racingKings"
         | "threeCheck" => None,
@@ -20,13 +24,9 @@ pub fn engine_variant(key: &str, overrides: &BTreeMap<String, String>) -> Option
     }
 }
 
-/// The server key of an engine variant.
+/// The server key of an engine variant (its spec's).
 pub fn server_key(variant: Variant) -> &'static str {
-    if variant.id() == "chess" {
-        "standard"
-    } else {
-        variant.id()
-    }
+    variant.spec().server_key
 }
 
 #[cfg(test)]

@@ -72,7 +72,7 @@ pub fn run_with(
         let mut variant_nodes = 0;
         for (i, pos) in positions(v).iter().enumerate() {
             engine.new_game();
-            if engine.set_position(Some(&pos.fen()), &[]).is_err() {
+            if engine.set_game(pos.clone(), &[]).is_err() {
                 continue;
             }
             let t = Instant::now();

@@ -21,7 +21,7 @@
 //! let entry = BookEntry { key: pos.hash(), mv: e5.raw(), games: 10, white_wins: 5, draws: 3, black_wins: 2 };
 //! let book = Book::new(Variant::PersianPrincess, 8, 5, 10, vec![entry]);
 //! let back = Book::from_bytes(&book.to_bytes()).unwrap();
-//! let choice = back.pick(&pos, &mut BookRng::seeded(1)).unwrap();
+//! let choice = back.pick(&pos, &mut BookRng::new(1)).unwrap();
 //! assert_eq!(choice.mv, e5);
 //! assert_eq!(choice.mover_score(), Some(0.65));
 //! ```
@@ -30,7 +30,6 @@
 use std::{
     fmt,
     path::{Path, PathBuf},
-    sync::atomic::{AtomicU64, Ordering},
 };
 
 use crate::rules::{Color, Move, Position, Variant};
@@ -552,67 +551,11 @@ impl<'a> Cursor<'a> {
     }
 }
 
-/// CRC-32/IEEE (zlib, PNG): reflected polynomial `0xEDB88320`, initial value and final xor
-/// `0xFFFFFFFF`.
-pub fn crc32(bytes: &[u8]) -> u32 {
-    const TABLE: [u32; 256] = {
-        let mut t = [0u32; 256];
-        let mut i = 0;
-        while i < 256 {
-            let mut c = i as u32;
-            let mut k = 0;
-            while k < 8 {
-                c = if c & 1 != 0 { 0xEDB8_8320 ^ (c >> 1) } else { c >> 1 };
-                k += 1;
-            }
-            t[i] = c;
-            i += 1;
-        }
-        t
-    };
-    let mut crc = 0xFFFF_FFFFu32;
-    for &b in bytes {
-        crc = TABLE[((crc ^ b as u32) & 0xff) as usize] ^ (crc >> 8);
-    }
-    crc ^ 0xFFFF_FFFF
-}
+pub use crate::hash::crc32;
 
-/// The random numbers of book choices: SplitMix64, seeded for reproducible choices or from the
-/// clock.
-#[derive(Clone, Debug)]
-pub struct BookRng(u64);
-
-impl BookRng {
-    /// A generator that gives the same sequence for the same seed.
-    pub fn seeded(seed: u64) -> BookRng {
-        BookRng(seed)
-    }
-
-    /// A generator seeded from the clock, the process id and a counter (two generators made
-    /// at the same instant still differ).
-    pub fn from_time() -> BookRng {
-        static COUNTER: AtomicU64 = AtomicU64::new(0);
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos() as u64);
-        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-        BookRng(nanos ^ (std::process::id() as u64).rotate_left(32) ^ n.wrapping_mul(0x9E37_79B9_7F4A_7C15))
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `[0, 1)`.
-    pub fn next_f64(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
+/// The random numbers of book choices: the workspace's SplitMix64, seeded for reproducible
+/// choices ([`BookRng::new`]) or from the clock ([`BookRng::from_time`]).
+pub type BookRng = crate::rng::SplitMix64;
 
 #[cfg(test)]
 mod tests {
@@ -649,12 +592,6 @@ mod tests {
     }
 
     #[test]
-    fn crc32_check_value() {
-        assert_eq!(crc32(b"123456789"), 0xCBF4_3926);
-        assert_eq!(crc32(b""), 0);
-    }
-
-    #[test]
     fn round_trip_and_lookup() {
         let book = sample();
         let bytes = book.to_bytes();
@@ -687,7 +624,7 @@ mod tests {
         let book = sample();
         let start = Position::startpos(Variant::PersianPrincess);
         let draw = |seed| {
-            let mut rng = BookRng::seeded(seed);
+            let mut rng = BookRng::new(seed);
             (0..3000)
                 .map(|_| start.uci(book.pick(&start, &mut rng).unwrap().mv))
                 .collect::<Vec<_>>()
@@ -740,7 +677,7 @@ mod tests {
             ],
         );
         assert!(book.moves(&start).is_empty());
-        assert_eq!(book.pick(&start, &mut BookRng::seeded(1)), None);
+        assert_eq!(book.pick(&start, &mut BookRng::new(1)), None);
     }
 
     #[test]
@@ -762,7 +699,7 @@ mod tests {
         ));
         assert_eq!(Book::from_bytes(b"hello world"), Err(FormatError::WrongMagic));
         // Random bytes behind a valid magic and version.
-        let mut rng = BookRng::seeded(9);
+        let mut rng = BookRng::new(9);
         for n in 0..2000 {
             let mut b = MAGIC.to_vec();
             b.extend_from_slice(&VERSION.to_le_bytes());

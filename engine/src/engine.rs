@@ -41,13 +41,24 @@ impl Default for Settings {
     }
 }
 
-/// Why a `position` could not be set.
+/// Why a game (start position and moves) could not be set.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SetPositionError {
+    /// A move of the list is not legal in the position it is played in (a caller's logic error:
+    /// typed moves come from a move generator).
+    #[error("move {index} ({mv}) is not legal in {fen}")]
+    IllegalMove {
+        /// 1-based index in the list.
+        index: usize,
+        /// The position the move was tried in, as FEN.
+        fen: String,
+        /// The move, for the message.
+        mv: String,
+    },
     /// The FEN is malformed or impossible.
     #[error("{0}")]
     Fen(#[from] FenError),
-    /// A move of the list cannot be played.
+    /// A move of the list (text) cannot be played.
     #[error("move {index} '{text}': {error}")]
     Move {
         /// 1-based index in the list.
@@ -57,6 +68,33 @@ pub enum SetPositionError {
         /// Why.
         error: UciError,
     },
+}
+
+/// Reads a game given as text, as the UCI `position` command and the Lichess API give it: a FEN
+/// (`None`: the variant's start position) and moves in UCI notation, each resolved against the
+/// position it is played in. The one place where the facade's callers turn such text into typed
+/// values.
+pub fn parse_game(
+    variant: Variant,
+    fen: Option<&str>,
+    moves: &[String],
+) -> Result<(Position, Vec<Move>), SetPositionError> {
+    let start = match fen {
+        Some(f) => Position::from_fen(variant, f)?,
+        None => Position::startpos(variant),
+    };
+    let mut pos = start.clone();
+    let mut played = Vec::with_capacity(moves.len());
+    for (i, text) in moves.iter().enumerate() {
+        let m = pos.parse_uci(text).map_err(|error| SetPositionError::Move {
+            index: i + 1,
+            text: text.clone(),
+            error,
+        })?;
+        pos.play_unchecked(m);
+        played.push(m);
+    }
+    Ok((start, played))
 }
 
 /// The engine.
@@ -257,30 +295,30 @@ impl Engine {
         self.tt.clear();
     }
 
-    /// Sets the position from a FEN (or the start position) and a list of UCI moves. On error
-    /// the previous position is kept.
-    pub fn set_position(&mut self, fen: Option<&str>, moves: &[String]) -> Result<(), SetPositionError> {
-        let start = match fen {
-            Some(f) => Position::from_fen(self.variant, f)?,
-            None => Position::startpos(self.variant),
-        };
+    /// Sets the game: its start position and the moves played from it, each checked against
+    /// the position it is played in. The variant becomes the start position's (as
+    /// [`Engine::set_variant`] does when it changes). On error the previous game is kept.
+    pub fn set_game(&mut self, start: Position, moves: &[Move]) -> Result<(), SetPositionError> {
         let mut pos = start.clone();
-        let mut played = Vec::with_capacity(moves.len());
         let mut history = Vec::with_capacity(moves.len());
-        for (i, text) in moves.iter().enumerate() {
-            let m = pos.parse_uci(text).map_err(|error| SetPositionError::Move {
-                index: i + 1,
-                text: text.clone(),
-                error,
-            })?;
+        for (i, &m) in moves.iter().enumerate() {
+            if !pos.is_legal_move(m) {
+                return Err(SetPositionError::IllegalMove {
+                    index: i + 1,
+                    fen: pos.fen(),
+                    mv: format!("{m:?}"),
+                });
+            }
             history.push(pos.hash());
             pos.play_unchecked(m);
-            played.push(m);
+        }
+        if start.variant() != self.variant {
+            self.set_variant(start.variant());
         }
         self.wait();
         self.start = start;
         self.position = pos;
-        self.moves = played;
+        self.moves = moves.to_vec();
         self.history = history;
         Ok(())
     }
@@ -392,7 +430,7 @@ impl Engine {
     /// Seeds the book's random choice (`Some`: the same seed gives the same choices) or seeds it
     /// from the clock (`None`, the default).
     pub fn set_book_seed(&mut self, seed: Option<u64>) {
-        self.book_rng = seed.map_or_else(BookRng::from_time, BookRng::seeded);
+        self.book_rng = seed.map_or_else(BookRng::from_time, BookRng::new);
     }
 
     /// A book move for the current position, drawn by weight; `None` without a book or when the

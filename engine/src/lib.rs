@@ -16,3 +16,8 @@ pub mod rules;
 pub mod search;
 pub mod tournament;
 pub mod uci;
+
+/// The workspace's one FNV-1a and one CRC-32, from the `nnue` crate.
+pub use nnue::hash;
+/// The workspace's one pseudo-random number generator (SplitMix64), from the `nnue` crate.
+pub use nnue::rng;

@@ -268,8 +268,7 @@ fn main() -> Result<()> {
             e.set_hash(hash);
             e.set_threads(threads);
             e.set_multipv(multipv);
-            e.set_position(Some(&pos.fen()), &[])
-                .map_err(|e| anyhow::anyhow!("{e}"))?;
+            e.set_game(pos.clone(), &[]).map_err(|e| anyhow::anyhow!("{e}"))?;
             print!("{}", pos.diagram());
             println!("FEN: {}", pos.fen());
             println!("Evaluation: {}", e.eval_summary());

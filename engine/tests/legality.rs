@@ -4,19 +4,11 @@
 
 use engine::rules::{Move, Position, Variant};
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
+use engine::rng::SplitMix64 as Rng;
 
 #[test]
 fn is_legal_move_matches_the_generator() {
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15);
     for v in Variant::ALL {
         let mut checked = 0;
         for _game in 0..40 {
@@ -47,12 +39,12 @@ fn is_legal_move_matches_the_generator() {
                 }
                 // Keep a window of moves from recent positions as candidates for later ones.
                 for _ in 0..8 {
-                    foreign.push(moves.as_slice()[(rng.next() % moves.len() as u64) as usize]);
+                    foreign.push(moves.as_slice()[(rng.next_u64() % moves.len() as u64) as usize]);
                 }
                 if foreign.len() > 64 {
                     foreign.drain(..foreign.len() - 64);
                 }
-                let m = moves.as_slice()[(rng.next() % moves.len() as u64) as usize];
+                let m = moves.as_slice()[(rng.next_u64() % moves.len() as u64) as usize];
                 pos.play_unchecked(m);
             }
         }
@@ -60,7 +52,7 @@ fn is_legal_move_matches_the_generator() {
         // Random raw values never pass unless they are legal.
         let pos = Position::startpos(v);
         for _ in 0..20_000 {
-            let m = Move::from_raw((rng.next() & 0x1f_ffff) as u32);
+            let m = Move::from_raw((rng.next_u64() & 0x1f_ffff) as u32);
             assert_eq!(pos.is_legal_move(m), pos.legal_moves().contains(m), "{v}: {m:?}");
         }
     }
@@ -70,7 +62,7 @@ fn is_legal_move_matches_the_generator() {
 /// none twice, in every variant, in check or not.
 #[test]
 fn captures_and_quiets_partition_the_legal_moves() {
-    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let mut rng = Rng::new(0x2545_f491_4f6c_dd1d);
     for v in Variant::ALL {
         let mut positions = 0;
         for _game in 0..30 {
@@ -99,10 +91,10 @@ fn captures_and_quiets_partition_the_legal_moves() {
                 positions += 1;
                 let captures = captures.as_slice();
                 // Captures half of the time, so that the boards thin out.
-                let m = if !captures.is_empty() && rng.next() % 2 == 0 {
-                    captures[(rng.next() % captures.len() as u64) as usize]
+                let m = if !captures.is_empty() && rng.next_u64() % 2 == 0 {
+                    captures[(rng.next_u64() % captures.len() as u64) as usize]
                 } else {
-                    all.as_slice()[(rng.next() % all.len() as u64) as usize]
+                    all.as_slice()[(rng.next_u64() % all.len() as u64) as usize]
                 };
                 pos.play_unchecked(m);
             }

@@ -9,7 +9,7 @@ use std::{
 };
 
 use engine::{
-    engine::{Engine, EvalSource},
+    engine::{parse_game, Engine, EvalSource},
     eval::nnue::{layout, NetError, NnueNet},
     rules::{Position, Variant},
     search::Limits,
@@ -34,19 +34,11 @@ fn temp_file(name: &str, bytes: &[u8]) -> String {
     path.to_string_lossy().to_string()
 }
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
+use engine::rng::SplitMix64 as Rng;
 
 #[test]
 fn incremental_accumulators_equal_a_full_refresh() {
-    let mut rng = Rng(0x1234_5678_9abc_def1);
+    let mut rng = Rng::new(0x1234_5678_9abc_def1);
     for v in Variant::ALL {
         let net = NnueNet::from_bytes(v, &random_net_bytes(v, 32, v.code() as u64), "test").unwrap();
         let mut moves_checked = 0;
@@ -59,7 +51,7 @@ fn incremental_accumulators_equal_a_full_refresh() {
                 if moves.is_empty() {
                     break;
                 }
-                let m = moves.as_slice()[(rng.next() % moves.len() as u64) as usize];
+                let m = moves.as_slice()[(rng.next_u64() % moves.len() as u64) as usize];
                 let mut child = net.accumulator();
                 net.update(&mut child, &acc, &pos.move_delta(m));
                 pos.play_unchecked(m);
@@ -127,9 +119,10 @@ fn search_with_a_net_is_legal_and_reproducible() {
             let mut e = Engine::new();
             e.set_variant(v);
             e.set_eval(EvalSource::File(path.clone())).unwrap();
-            e.set_position(None, &["e3e5".to_string()]).unwrap_or_else(|_| {
-                e.set_position(None, &["e2e4".to_string()]).unwrap();
-            });
+            let (start, moves) = parse_game(v, None, &["e3e5".to_string()])
+                .or_else(|_| parse_game(v, None, &["e2e4".to_string()]))
+                .unwrap();
+            e.set_game(start, &moves).unwrap();
             let r = e.search(
                 Limits {
                     nodes: Some(5000),
@@ -204,7 +197,7 @@ fn uci_eval_file_option() {
 fn training_records_round_trip_positions() {
     use engine::eval::nnue::{position_of, training_position};
     use nnue::data::{GameResult, Record};
-    let mut rng = Rng(77);
+    let mut rng = Rng::new(77);
     for v in Variant::ALL {
         let layout = layout(v);
         let mut pos = Position::startpos(v);
@@ -213,7 +206,7 @@ fn training_records_round_trip_positions() {
             if moves.is_empty() {
                 break;
             }
-            let m = moves.as_slice()[(rng.next() % moves.len() as u64) as usize];
+            let m = moves.as_slice()[(rng.next_u64() % moves.len() as u64) as usize];
             let tp = training_position(&pos, Some(-37), GameResult::Win, m, ply, 9);
             let record = Record::encode(&tp, &layout).unwrap();
             let back = record.decode(&layout).unwrap();

@@ -12,29 +12,31 @@
 //!   readers, which must return (Ok or Err) and never panic.
 //! - A corpus of bad FENs, each rejected with its specific error.
 
-use engine::rules::{
-    game::Game, notation::fen::parse_setup, reference, Color, Convention, DrawReason, FenError, Move, MoveKind,
-    Outcome, ParseFenError, Piece, PieceKind, Position, PositionError, Rule, Setup, Square, UciMove, Variant,
+use engine::{
+    rng::SplitMix64,
+    rules::{
+        game::Game, notation::fen::parse_setup, reference, Color, Convention, DrawReason, FenError, Move, MoveKind,
+        Outcome, ParseFenError, Piece, PieceKind, Position, PositionError, Rule, Setup, Square, UciMove, Variant,
+    },
 };
 
 // ---------------------------------------------------------------------------------------------
 // Deterministic randomness
 // ---------------------------------------------------------------------------------------------
 
-/// SplitMix64: tiny, deterministic, good enough for test data.
-struct Rng(u64);
+/// The workspace's SplitMix64 with the helpers these tests use (`below` by modulo, as the
+/// random games of these tests were first drawn).
+struct Rng(SplitMix64);
 
 impl Rng {
     fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x2545_F491_4F6C_DD1D) ^ 0x9E37_79B9_7F4A_7C15)
+        Rng(SplitMix64::new(
+            seed.wrapping_mul(0x2545_F491_4F6C_DD1D) ^ 0x9E37_79B9_7F4A_7C15,
+        ))
     }
 
     fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        self.0.next_u64()
     }
 
     /// A number in `0..n` (`n > 0`).

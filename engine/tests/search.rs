@@ -7,7 +7,7 @@
 use std::sync::{atomic::AtomicBool, Arc};
 
 use engine::{
-    engine::Engine,
+    engine::{parse_game, Engine},
     rules::{Color, DrawReason, Move, Outcome, Piece, Position, Rule, Setup, Variant},
     search::{tt::TranspositionTable, Limits, Score, SearchResult, Searcher},
 };
@@ -112,11 +112,17 @@ fn assert_exact_mate(p: &Position, n: u32) {
 
 // ---- searching ----------------------------------------------------------------------------------------
 
+/// Sets the engine to its variant's start position and the moves given in UCI text.
+fn play_text(e: &mut Engine, moves: &[&str]) {
+    let moves: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
+    let (start, moves) = parse_game(e.variant(), None, &moves).expect("legal test moves");
+    e.set_game(start, &moves).expect("legal test moves");
+}
+
 fn engine_on(p: &Position) -> Engine {
     let mut e = Engine::new();
     e.set_variant(p.variant());
-    e.set_position(Some(&p.fen()), &[])
-        .unwrap_or_else(|err| panic!("{p:?}: {err}"));
+    e.set_game(p.clone(), &[]).unwrap_or_else(|err| panic!("{p:?}: {err}"));
     assert_eq!(e.position(), p);
     e
 }
@@ -512,7 +518,7 @@ fn fixed_node_searches_are_reproducible() {
     for v in Variant::PERSIAN {
         let mut e = Engine::new();
         e.set_variant(v);
-        e.set_position(None, &["e3e5".to_string(), "e9e7".to_string()]).unwrap();
+        play_text(&mut e, &["e3e5", "e9e7"]);
         let limits = Limits {
             nodes: Some(20_000),
             ..Limits::default()
@@ -526,9 +532,7 @@ fn fixed_node_searches_are_reproducible() {
         // A fresh engine and a bare searcher agree.
         let mut fresh = Engine::new();
         fresh.set_variant(v);
-        fresh
-            .set_position(None, &["e3e5".to_string(), "e9e7".to_string()])
-            .unwrap();
+        play_text(&mut fresh, &["e3e5", "e9e7"]);
         let third = fresh.search(limits.clone(), &mut |_| {});
         assert_eq!(fingerprint(&first), fingerprint(&third), "{v}");
         let tt = Arc::new(TranspositionTable::new(16));
@@ -544,7 +548,7 @@ fn fixed_node_searches_are_reproducible() {
 fn node_limit_is_respected() {
     for limit in [1u64, 1_000, 30_000] {
         let mut e = Engine::new();
-        e.set_position(None, &["e3e5".to_string()]).unwrap();
+        play_text(&mut e, &["e3e5"]);
         let mut reported = 0;
         let r = e.search(
             Limits {
@@ -572,20 +576,11 @@ fn depth_limit_is_respected_and_reported() {
 
 // ---- random positions ----------------------------------------------------------------------------------
 
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
-    }
-}
+use engine::rng::SplitMix64 as Rng;
 
 /// Positions reached by random playouts of random length from the start position.
 fn random_positions(v: Variant, count: usize, seed: u64) -> Vec<Position> {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     (0..count)
         .map(|_| {
             let mut p = Position::startpos(v);
@@ -608,8 +603,7 @@ fn best_moves_are_legal_in_random_positions() {
         let mut e = Engine::new();
         e.set_variant(v);
         for p in random_positions(v, 100, 0x5eed_0000 + i as u64) {
-            e.set_position(Some(&p.fen()), &[])
-                .unwrap_or_else(|err| panic!("{p:?}: {err}"));
+            e.set_game(p.clone(), &[]).unwrap_or_else(|err| panic!("{p:?}: {err}"));
             let r = e.search(depth(3), &mut |_| {});
             assert_legal_result(&p, &r);
             if !p.has_legal_move() {
@@ -627,7 +621,7 @@ fn multipv_lines_are_legal_and_distinct_in_random_positions() {
         e.set_variant(v);
         e.set_multipv(3);
         for p in random_positions(v, 20, 0xabc0 + i as u64) {
-            e.set_position(Some(&p.fen()), &[]).unwrap();
+            e.set_game(p.clone(), &[]).unwrap();
             let mut last: Vec<(usize, Vec<Move>)> = Vec::new();
             let mut last_depth = 0;
             let r = e.search(depth(3), &mut |info| {

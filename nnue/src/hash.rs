@@ -1,19 +1,19 @@
-//! Small non-cryptographic hashes used in file headers: FNV-1a 64 (layout and architecture
-//! hashes) and CRC-32/IEEE (net file checksum). Both are written out here so that the values are
-//! defined by this crate alone.
+//! The workspace's small non-cryptographic hashes: FNV-1a 64 (layout and architecture hashes,
+//! opening-file fingerprints) and CRC-32/IEEE (net and book file checksums). Both are written out
+//! here so that the values are defined by this crate alone; every crate uses these two.
 
 /// FNV-1a, 64 bit (offset basis `0xcbf29ce484222325`, prime `0x100000001b3`).
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Fnv64(u64);
+pub struct Fnv64(u64);
 
 impl Fnv64 {
     /// A hasher in the initial state.
-    pub(crate) const fn new() -> Self {
+    pub const fn new() -> Self {
         Fnv64(0xcbf2_9ce4_8422_2325)
     }
 
     /// Feeds `bytes`.
-    pub(crate) fn write(&mut self, bytes: &[u8]) {
+    pub fn write(&mut self, bytes: &[u8]) {
         for &byte in bytes {
             self.0 ^= u64::from(byte);
             self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
@@ -21,9 +21,22 @@ impl Fnv64 {
     }
 
     /// The hash of everything fed so far.
-    pub(crate) const fn finish(self) -> u64 {
+    pub const fn finish(self) -> u64 {
         self.0
     }
+}
+
+impl Default for Fnv64 {
+    fn default() -> Self {
+        Fnv64::new()
+    }
+}
+
+/// FNV-1a 64 of one byte string.
+pub fn fnv1a64(bytes: &[u8]) -> u64 {
+    let mut hash = Fnv64::new();
+    hash.write(bytes);
+    hash.finish()
 }
 
 /// The CRC-32/IEEE table (reflected polynomial `0xEDB88320`), built at compile time.
@@ -48,7 +61,7 @@ const CRC_TABLE: [u32; 256] = {
 };
 
 /// CRC-32/IEEE (as in zlib, PNG and gzip: init `0xFFFFFFFF`, reflected, final xor `0xFFFFFFFF`).
-pub(crate) fn crc32(bytes: &[u8]) -> u32 {
+pub fn crc32(bytes: &[u8]) -> u32 {
     let mut crc = u32::MAX;
     for &byte in bytes {
         crc = CRC_TABLE[((crc ^ u32::from(byte)) & 0xFF) as usize] ^ (crc >> 8);

@@ -46,9 +46,9 @@ pub mod board;
 pub mod data;
 pub mod features;
 pub mod format;
-mod hash;
+pub mod hash;
 pub mod network;
-mod rng;
+pub mod rng;
 mod simd;
 
 pub use accumulator::Accumulator;

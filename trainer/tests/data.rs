@@ -14,7 +14,7 @@ use std::{
 use engine::{
     eval::nnue::{layout, training_position},
     rules::{game::Game, Variant},
-    tournament::openings::Rng,
+    tournament::openings::seeded_rng,
 };
 use nnue::{
     data::{GameResult, Record, RecordReader, TrainingPosition},
@@ -48,7 +48,7 @@ fn p(path: &Path) -> &str {
 /// Records from random games of every variant: every position of each game, scores and
 /// results of every kind, every sort of best move (captures, promotions, castling ...).
 fn sample_records(games_per_variant: u32) -> Vec<Record> {
-    let mut rng = Rng::new(99);
+    let mut rng = seeded_rng(99);
     let mut out = Vec::new();
     let mut game_id = 0;
     for v in Variant::ALL {

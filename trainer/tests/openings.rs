@@ -247,7 +247,7 @@ fn the_book_holds_the_trees_moves() {
     walk(root, &start, &book, &mut positions);
     assert_eq!(positions, book.positions());
     // A seeded choice is reproducible and is one of the book moves.
-    let pick = |seed| book.pick(&start, &mut BookRng::seeded(seed)).unwrap().mv;
+    let pick = |seed| book.pick(&start, &mut BookRng::new(seed)).unwrap().mv;
     assert_eq!(pick(3), pick(3));
     assert!(got.iter().any(|(u, ..)| *u == start.uci(pick(3))));
 }
@@ -424,7 +424,7 @@ fn damaged_book_files_are_refused() {
         assert!(Book::from_bytes(&b).is_err(), "bit {bit} flipped");
     }
     // Random garbage never panics.
-    let mut rng = BookRng::seeded(1);
+    let mut rng = BookRng::new(1);
     for n in 0..500 {
         let junk: Vec<u8> = (0..n).map(|_| rng.next_u64() as u8).collect();
         assert!(Book::from_bytes(&junk).is_err());
@@ -582,7 +582,7 @@ fn help_explains_the_options() {
 #[ignore]
 fn generate_corpus() {
     let v = Variant::PersianPrincess;
-    let mut rng = BookRng::seeded(2024);
+    let mut rng = BookRng::new(2024);
     let mut text = String::new();
     for g in 0..30 {
         let mut engine = Engine::new();
@@ -608,7 +608,7 @@ fn generate_corpus() {
                 break (r.to_string(), "adjudication");
             }
             let pos = game.position().clone();
-            engine.set_position(None, &ucis).unwrap();
+            engine.set_game(Position::startpos(v), game.moves()).unwrap();
             let r = engine.search(
                 Limits {
                     depth: Some(2),

@@ -187,6 +187,9 @@ pub struct VariantSpec {
     pub aliases: &'static [&'static str],
     /// The display name.
     pub name: &'static str,
+    /// The key of the variant in the Lichess API and the arena (`standard` for chess, the id
+    /// for the variants Lichess does not know).
+    pub server_key: &'static str,
     /// Board size and holes.
     pub geometry: Geometry,
     /// The piece kinds in play and their movement.

@@ -4,6 +4,7 @@ use super::{
     geometry::Square,
     piece::{Color, PieceKind, KIND_COUNT},
 };
+use crate::rng::splitmix64 as splitmix;
 
 /// The keys.
 pub struct Zobrist {
@@ -13,14 +14,6 @@ pub struct Zobrist {
     castling: [u64; 8],
     en_passant: [u64; 16],
     rendezvous: [u64; 2],
-}
-
-const fn splitmix(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
 }
 
 const fn build() -> Zobrist {

@@ -11,32 +11,14 @@ pub const DEFAULT_SEED: u64 = 1;
 /// Random moves per opening when none is given.
 pub const DEFAULT_RANDOM_PLIES: usize = 8;
 
-/// SplitMix64: a tiny, fast, deterministic random number generator.
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
+/// The random numbers of openings and data tools: the workspace's SplitMix64, seeded through
+/// [`seeded_rng`] so that the same seed gives the same openings as before the generators were merged.
+pub type Rng = crate::rng::SplitMix64;
 
-impl Rng {
-    /// A generator from a seed.
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed ^ 0x9E37_79B9_7F4A_7C15)
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0..n` (0 when `n` is 0), without modulo bias worth speaking of for small `n`.
-    pub fn below(&mut self, n: usize) -> usize {
-        if n == 0 {
-            return 0;
-        }
-        ((self.next_u64() as u128 * n as u128) >> 64) as usize
-    }
+/// A generator for openings and data tools from a seed (the seed is mixed with the golden gamma
+/// first, so seed 0 does not start from a zero state).
+pub fn seeded_rng(seed: u64) -> Rng {
+    Rng::new(seed ^ crate::rng::GOLDEN_GAMMA)
 }
 
 /// An opening: a start position and moves played from it before the engines take over.
@@ -66,7 +48,7 @@ impl Opening {
 /// the openings end in different positions unless there are not enough of them (e.g. with 0 or
 /// 1 plies), in which case openings repeat.
 pub fn random_openings(variant: Variant, count: usize, plies: usize, seed: u64) -> Vec<Opening> {
-    let mut rng = Rng::new(seed);
+    let mut rng = seeded_rng(seed);
     let mut seen: HashSet<u64> = HashSet::new();
     let mut out = Vec::with_capacity(count);
     let start = Position::startpos(variant);
@@ -200,9 +182,9 @@ mod tests {
 
     #[test]
     fn rng_is_deterministic_and_in_range() {
-        let mut a = Rng::new(1);
-        let mut b = Rng::new(1);
-        let mut c = Rng::new(2);
+        let mut a = seeded_rng(1);
+        let mut b = seeded_rng(1);
+        let mut c = seeded_rng(2);
         let xs: Vec<u64> = (0..8).map(|_| a.next_u64()).collect();
         let ys: Vec<u64> = (0..8).map(|_| b.next_u64()).collect();
         let zs: Vec<u64> = (0..8).map(|_| c.next_u64()).collect();

@@ -238,11 +238,8 @@ pub fn play_game(
         }
         e.new_game();
     }
-    let start_fen = opening.start.fen();
     let mut game = Game::new(opening.start.clone());
-    let mut uci: Vec<String> = Vec::new();
     for &m in &opening.moves {
-        uci.push(game.position().uci(m));
         game.play(m);
     }
     let mut adjudicator = Adjudicator::new(*rules);
@@ -265,7 +262,7 @@ pub fn play_game(
         let turn = game.position().turn();
         let (engine, config) = &mut engines[turn.index()];
         let searched = engine
-            .set_position(Some(&start_fen), &uci)
+            .set_game(opening.start.clone(), game.moves())
             .map(|()| engine.search(config.limits(), &mut |_| {}));
         let result = match searched {
             Ok(r) => r,
@@ -293,7 +290,6 @@ pub fn play_game(
                 Termination::IllegalMove { by: turn, text },
             ));
         }
-        uci.push(game.position().uci(m));
         game.play(m);
         if game.outcome().is_some() {
             continue;

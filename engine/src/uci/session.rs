@@ -11,7 +11,7 @@ use super::{
     options::{self, set_option, OptionValue, OPTIONS},
 };
 use crate::{
-    engine::Engine,
+    engine::{parse_game, Engine},
     eval,
     rules::{perft, Color, Position, Variant},
     search::{time, Limits, SearchInfo, SearchResult},
@@ -111,7 +111,8 @@ impl Session {
                     PositionStart::StartPos => None,
                     PositionStart::Fen(f) => Some(f.as_str()),
                 };
-                if let Err(e) = self.engine.set_position(fen, &moves) {
+                let parsed = parse_game(self.engine.variant(), fen, &moves);
+                if let Err(e) = parsed.and_then(|(start, moves)| self.engine.set_game(start, &moves)) {
                     self.error(format!("position not changed: {e}"));
                 }
             }

@@ -3,7 +3,7 @@
 use std::{fs, io::Write, path::PathBuf};
 
 use anyhow::{bail, Context, Result};
-use engine::tournament::openings::Rng;
+use engine::tournament::openings::seeded_rng;
 use nnue::data::{Record, RECORD_SIZE};
 
 use super::io::{read_records, record_files, thousands, total_size, write_atomic_with};
@@ -64,13 +64,9 @@ fn existing_outputs(dir: &std::path::Path, prefix: &str) -> Result<Vec<PathBuf>>
     Ok(out)
 }
 
-/// Shuffles `items` in place (Fisher-Yates with [`Rng`]).
+/// Shuffles `items` in place (Fisher-Yates with the workspace's generator).
 pub fn shuffle<T>(items: &mut [T], seed: u64) {
-    let mut rng = Rng::new(seed);
-    for i in (1..items.len()).rev() {
-        let j = rng.below(i + 1);
-        items.swap(i, j);
-    }
+    seeded_rng(seed).shuffle(items);
 }
 
 /// Runs `trainer data shuffle`.

@@ -7,7 +7,7 @@ use anyhow::{bail, Context, Result};
 use engine::{
     engine::Engine,
     eval::nnue::training_position,
-    rules::{game::Game, Color, DrawReason, Outcome, Position, Variant},
+    rules::{game::Game, Color, DrawReason, Move, Outcome, Position, Variant},
     search::{Limits, Score},
 };
 use nnue::{
@@ -242,25 +242,25 @@ pub fn play(engine: &mut Engine, opening: &Opening, id: u32, settings: &GameSett
     }
     engine.new_game();
     let mut game = Game::new(opening.start.clone());
-    // The engine gets the position as a FEN and the moves since the last capture or pawn move:
+    // The engine gets the position after the last capture or pawn move and the moves since:
     // earlier positions cannot repeat, so the engine sees the same repetition history as with
     // the whole game, at a fraction of the cost of replaying it at every move.
-    let mut base_fen = opening.start.fen();
-    let mut since: Vec<String> = Vec::new();
+    let mut base = opening.start.clone();
+    let mut since: Vec<Move> = Vec::new();
     let mut notes: Vec<Option<Searched>> = Vec::new();
     let mut pending: Vec<nnue::data::TrainingPosition> = Vec::new();
     let mut skipped = Skipped::default();
     let mut searched = 0u64;
-    let play_move = |game: &mut Game, base_fen: &mut String, since: &mut Vec<String>, m| {
-        since.push(game.position().uci(m));
+    let play_move = |game: &mut Game, base: &mut Position, since: &mut Vec<Move>, m| {
+        since.push(m);
         game.play(m);
         if game.position().halfmove_clock() == 0 {
-            *base_fen = game.position().fen();
+            *base = game.position().clone();
             since.clear();
         }
     };
     for &m in &opening.moves {
-        play_move(&mut game, &mut base_fen, &mut since, m);
+        play_move(&mut game, &mut base, &mut since, m);
         notes.push(None);
     }
     let mut adjudicator = Adjudicator::new(settings.adjudication);
@@ -276,12 +276,9 @@ pub fn play(engine: &mut Engine, opening: &Opening, id: u32, settings: &GameSett
         if ply >= settings.adjudication.max_plies {
             break (Winner::Draw, Termination::MaxPlies);
         }
-        engine.set_position(Some(&base_fen), &since).with_context(|| {
-            format!(
-                "game {id}: the engine refused position {base_fen} moves {}",
-                since.join(" ")
-            )
-        })?;
+        engine
+            .set_game(base.clone(), &since)
+            .with_context(|| format!("game {id}: the engine refused the game position"))?;
         let result = engine.search(settings.limits.clone(), &mut |_| {});
         let pos: &Position = game.position();
         let best = result.best;
@@ -310,7 +307,7 @@ pub fn play(engine: &mut Engine, opening: &Opening, id: u32, settings: &GameSett
             score: result.score,
             depth: result.depth,
         }));
-        play_move(&mut game, &mut base_fen, &mut since, best);
+        play_move(&mut game, &mut base, &mut since, best);
         if game.outcome().is_some() {
             continue;
         }

@@ -205,12 +205,6 @@ struct RunFile {
     settings: Settings,
 }
 
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
-}
-
 /// Differences between two settings, as `name: old -> new` lines.
 fn differences(old: &Settings, new: &Settings) -> Vec<String> {
     let (Ok(serde_json::Value::Object(a)), Ok(serde_json::Value::Object(b))) =
@@ -316,7 +310,7 @@ pub fn run(args: Args) -> Result<()> {
         Some(path) => {
             let bytes = std::fs::read(path).with_context(|| format!("cannot read opening file {}", path.display()))?;
             let lines = opening::read_book(variant, path)?;
-            Some((lines, format!("{:016x}", fnv1a(&bytes))))
+            Some((lines, format!("{:016x}", engine::hash::fnv1a64(&bytes))))
         }
         None => None,
     };

@@ -13,7 +13,7 @@ use engine::{
     engine::{Engine, EvalSource},
     rules::{game::Game, Move, Position, Variant},
     search::{Limits, Score},
-    tournament::openings::Rng,
+    tournament::openings::{seeded_rng, Rng},
 };
 
 /// An opening: where the game starts and the moves played before the engine takes over.
@@ -73,14 +73,8 @@ impl Check {
     /// The score of the position after `moves` from `start` (side to move's view; mates as
     /// +-100,000), from a fresh search so that the answer does not depend on earlier checks.
     fn score(&mut self, start: &Position, moves: &[Move]) -> Result<i32> {
-        let mut pos = start.clone();
-        let mut uci = Vec::with_capacity(moves.len());
-        for &m in moves {
-            uci.push(pos.uci(m));
-            pos.play_unchecked(m);
-        }
         self.engine.new_game();
-        self.engine.set_position(Some(&start.fen()), &uci)?;
+        self.engine.set_game(start.clone(), moves)?;
         let limits = Limits {
             nodes: Some(self.nodes),
             ..Limits::default()
@@ -126,7 +120,7 @@ impl OpeningGenerator {
             variant,
             source,
             random_plies,
-            rng: Rng::new(seed),
+            rng: seeded_rng(seed),
             used: HashSet::new(),
             check,
             book_cursor: 0,

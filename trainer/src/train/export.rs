@@ -8,7 +8,7 @@ use anyhow::{Context, Result};
 use engine::{
     eval::nnue::{layout, placed_pieces, NnueNet},
     rules::{position::Position, Color, Variant},
-    tournament::openings::Rng,
+    tournament::openings::seeded_rng,
 };
 use nnue::{features, format, format::NetHeader, network::SCALE, FloatNetwork};
 use serde::{Deserialize, Serialize};
@@ -134,7 +134,7 @@ pub struct Parity {
 /// Fixed positions of `variant` for checks: the start position and positions along seeded
 /// random games (every 3rd ply of up to 60, not terminal).
 pub fn fixed_positions(variant: Variant, count: usize, seed: u64) -> Vec<Position> {
-    let mut rng = Rng::new(seed);
+    let mut rng = seeded_rng(seed);
     let mut out = vec![Position::startpos(variant)];
     while out.len() < count {
         let mut pos = Position::startpos(variant);

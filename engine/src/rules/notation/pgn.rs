@@ -623,18 +623,7 @@ mod tests {
     use super::*;
     use crate::rules::game::Game;
 
-    /// SplitMix64 for test data.
-    struct Rng(u64);
-
-    impl Rng {
-        fn below(&mut self, n: usize) -> usize {
-            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = self.0;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            ((z ^ (z >> 31)) % n as u64) as usize
-        }
-    }
+    use crate::rng::SplitMix64 as Rng;
 
     fn random_game(start: Position, rng: &mut Rng, max_plies: usize) -> (Vec<Move>, Option<String>) {
         let mut game = Game::new(start);
@@ -673,7 +662,7 @@ mod tests {
 
     #[test]
     fn round_trip_random_games_in_every_variant() {
-        let mut rng = Rng(7);
+        let mut rng = Rng::new(7);
         for v in Variant::ALL {
             for i in 0..6 {
                 let (moves, result) = random_game(Position::startpos(v), &mut rng, 60 + 40 * i);
@@ -699,7 +688,7 @@ mod tests {
         let mut start = Position::startpos(v);
         let first = start.legal_moves().as_slice()[3];
         start.play_unchecked(first);
-        let mut rng = Rng(11);
+        let mut rng = Rng::new(11);
         let (moves, _) = random_game(start.clone(), &mut rng, 9);
         let mut game = PgnGame::new(start.clone());
         game.moves = moves;

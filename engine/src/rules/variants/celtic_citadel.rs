@@ -12,6 +12,7 @@ pub const SPEC: VariantSpec = VariantSpec {
     id: "celtic-citadel",
     aliases: &["celtic", "citadel", "celticcitadel"],
     name: "Celtic Citadel",
+    server_key: "celtic-citadel",
     geometry: GEOMETRY,
     pieces: PRINCESS_PIECES,
     start_fen: "f9f/1rnbqkbsnr1/1ppppppppp1/11/11/11/11/11/1PPPPPPPPP1/1RNBQKBSNR1/F9F w KQkq - 0 1",

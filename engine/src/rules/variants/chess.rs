@@ -14,6 +14,7 @@ pub const SPEC: VariantSpec = VariantSpec {
     id: "chess",
     aliases: &["standard", "fromposition", "orthodox"],
     name: "Chess",
+    server_key: "standard",
     geometry: Geometry::rectangle(8, 8),
     pieces: &[PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING],
     start_fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",

@@ -15,6 +15,7 @@ pub const SPEC: VariantSpec = VariantSpec {
     id: "egyptian-eye",
     aliases: &["eye", "egyptian", "pyramid", "ase", "egyptianeye"],
     name: "Egyptian Eye",
+    server_key: "egyptian-eye",
     geometry: GEOMETRY,
     pieces: PRINCESS_PIECES,
     start_fen: "f9f/1rnbqksbnr1/1ppppppppp1/11/11/11/11/11/1PPPPPPPPP1/1RNBQKSBNR1/F9F w KQkq - 0 1 Rr",

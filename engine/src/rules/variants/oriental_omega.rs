@@ -16,6 +16,7 @@ pub const SPEC: VariantSpec = VariantSpec {
     id: "oriental-omega",
     aliases: &["omega", "oriental", "orientalomega"],
     name: "Oriental Omega",
+    server_key: "oriental-omega",
     geometry: GEOMETRY,
     pieces: PIECES,
     start_fen: "w9w/1rnbqkcbnr1/1ppppppppp1/11/11/11/11/11/1PPPPPPPPP1/1RNBQKCBNR1/W9W w KQkq - 0 1 Rr",

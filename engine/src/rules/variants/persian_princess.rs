@@ -21,6 +21,7 @@ pub const SPEC: VariantSpec = VariantSpec {
     id: "persian-princess",
     aliases: &["princess", "persian", "persianchess"],
     name: "Persian Princess",
+    server_key: "persian-princess",
     geometry: GEOMETRY,
     pieces: PRINCESS_PIECES,
     start_fen: "f9f/1rnbqksbnr1/1ppppppppp1/11/11/11/11/11/1PPPPPPPPP1/1RNBQKSBNR1/F9F w KQkq - 0 1 Rr",

@@ -1,7 +1,7 @@
 //! Prints the speed of accumulator updates and evaluation per backend on the Persian layout
 //! (85 playable cells, 10 piece types) with H = 256 and 32 pieces.
 //!
-//! `cargo run --release -p nnue --example eval_speed`
+//! `cargo run --release -p nnue --example inference_speed`
 
 use std::{hint::black_box, time::Instant};
 
