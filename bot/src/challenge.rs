@@ -49,9 +49,9 @@ pub fn decide(
     }
     let key = &ch.variant.key;
     if !c.variants.iter().any(|v| v == key) || variants::engine_variant(key, &config.variants).is_none() {
-        // "standard": we play only standard chess, please send that.
-        let only_standard = c.variants.iter().all(|v| v == "standard");
-        return Err(if only_standard && key != "standard" {
+        // Lichess's decline reason "standard": we play only standard chess, please send that.
+        let only_standard = c.variants.iter().all(|v| v == variants::LICHESS_STANDARD);
+        return Err(if only_standard && key != variants::LICHESS_STANDARD {
             DeclineReason::Standard
         } else {
             DeclineReason::Variant

@@ -6,13 +6,16 @@ use std::collections::BTreeMap;
 
 use engine::rules::Variant;
 
+/// Lichess's key of standard chess (also the key of its "only standard chess" decline reason).
+pub const LICHESS_STANDARD: &str = "standard";
+
 /// The engine variant of a server key, `None` when unsupported.
 pub fn engine_variant(key: &str, overrides: &BTreeMap<String, String>) -> Option<Variant> {
     if let Some(id) = overrides.get(key) {
         return id.parse().ok();
     }
     // Lichess's `fromPosition` is standard chess from a FEN.
-    let key = if key == "fromPosition" { "standard" } else { key };
+    let key = if key == "fromPosition" { LICHESS_STANDARD } else { key };
     if let Some(v) = Variant::ALL.into_iter().find(|v| v.spec().server_key == key) {
         return Some(v);
     }

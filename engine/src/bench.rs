@@ -11,24 +11,14 @@ use crate::{
     search::Limits,
 };
 
-/// The bench positions of each variant, by variant id.
-const POSITIONS: [(&str, &str); 5] = [
-    ("celtic-citadel", include_str!("../../data/bench/celtic-citadel.fen")),
-    (
-        "persian-princess",
-        include_str!("../../data/bench/persian-princess.fen"),
-    ),
-    ("egyptian-eye", include_str!("../../data/bench/egyptian-eye.fen")),
-    ("oriental-omega", include_str!("../../data/bench/oriental-omega.fen")),
-    ("chess", include_str!("../../data/bench/chess.fen")),
-];
+include!(concat!(env!("OUT_DIR"), "/bench_positions.rs"));
 
 /// Default bench depth.
 pub const DEFAULT_DEPTH: u32 = 9;
 
 /// The bench positions of a variant.
 pub fn positions(variant: Variant) -> Vec<Position> {
-    let text = POSITIONS
+    let text = BENCH_POSITIONS
         .iter()
         .find(|(id, _)| *id == variant.id())
         .map_or("", |(_, t)| t);
@@ -117,6 +107,16 @@ mod tests {
             for p in ps {
                 assert!(p.outcome().is_none(), "{v}: bench position is over: {}", p.fen());
             }
+        }
+    }
+
+    #[test]
+    fn every_bench_file_names_a_variant() {
+        for (id, _) in BENCH_POSITIONS {
+            assert!(
+                id.parse::<Variant>().is_ok_and(|v| v.id() == *id),
+                "data/bench/{id}.fen"
+            );
         }
     }
 

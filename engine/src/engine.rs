@@ -3,6 +3,7 @@
 //! Search output reaches callers through callbacks.
 
 use std::{
+    path::PathBuf,
     sync::{
         atomic::{AtomicBool, AtomicU64, Ordering},
         Arc, Mutex,
@@ -123,7 +124,7 @@ pub enum EvalSource {
     /// The hand-crafted evaluation, even when a net is embedded.
     HandCrafted,
     /// A net file (for the current variant).
-    File(String),
+    File(PathBuf),
 }
 
 impl EvalSource {
@@ -133,7 +134,28 @@ impl EvalSource {
         match text.trim() {
             "" | "<embedded>" | "embedded" | "default" => EvalSource::Default,
             "hce" | "classical" | "none" | "handcrafted" | "hand-crafted" => EvalSource::HandCrafted,
-            path => EvalSource::File(path.to_string()),
+            path => EvalSource::File(PathBuf::from(path)),
+        }
+    }
+}
+
+impl std::str::FromStr for EvalSource {
+    type Err = std::convert::Infallible;
+
+    /// As [`EvalSource::parse`] (every text is an evaluation source; a path is checked when the
+    /// net is loaded). For clap's value parsers.
+    fn from_str(s: &str) -> Result<EvalSource, Self::Err> {
+        Ok(EvalSource::parse(s))
+    }
+}
+
+impl std::fmt::Display for EvalSource {
+    /// The text [`EvalSource::parse`] reads back.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EvalSource::Default => f.write_str("<embedded>"),
+            EvalSource::HandCrafted => f.write_str("hce"),
+            EvalSource::File(path) => write!(f, "{}", path.display()),
         }
     }
 }

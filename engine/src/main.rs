@@ -27,9 +27,9 @@ struct Cli {
 /// Which position a command works on.
 #[derive(clap::Args)]
 struct PositionArgs {
-    /// Variant id or alias: celtic-citadel, persian-princess, egyptian-eye, oriental-omega, chess.
-    #[arg(short, long, default_value = "persian-princess")]
-    variant: String,
+    /// Variant id or alias (`engine variants` lists them).
+    #[arg(short, long, default_value_t = Variant::DEFAULT)]
+    variant: Variant,
     /// Start from this FEN instead of the start position (either empty-cell convention).
     #[arg(short, long)]
     fen: Option<String>,
@@ -41,7 +41,7 @@ struct PositionArgs {
 
 impl PositionArgs {
     fn load(&self) -> Result<Position> {
-        load(&self.variant, self.fen.as_deref(), &self.moves)
+        load(self.variant, self.fen.as_deref(), &self.moves)
     }
 }
 
@@ -74,11 +74,11 @@ enum Command {
         depth: u32,
         /// Only this variant (default: all).
         #[arg(short, long)]
-        variant: Option<String>,
+        variant: Option<Variant>,
         /// Evaluation: a .nnue file for the variant, `hce` for the hand-crafted evaluation, or
         /// `<embedded>` (default) for the net built into the binary when there is one.
-        #[arg(long, default_value = "<embedded>")]
-        net: String,
+        #[arg(long, default_value_t = EvalSource::Default)]
+        net: EvalSource,
     },
     /// Prints the static evaluation of a position with its terms.
     Eval {
@@ -86,8 +86,8 @@ enum Command {
         position: PositionArgs,
         /// Evaluation: a .nnue file for the variant, `hce` for the hand-crafted evaluation, or
         /// `<embedded>` (default) for the net built into the binary when there is one.
-        #[arg(long, default_value = "<embedded>")]
-        net: String,
+        #[arg(long, default_value_t = EvalSource::Default)]
+        net: EvalSource,
     },
     /// Searches a position and prints each iteration with its principal variation in UCI and SAN.
     Analyse {
@@ -113,8 +113,8 @@ enum Command {
         threads: usize,
         /// Evaluation: a .nnue file for the variant, `hce` for the hand-crafted evaluation, or
         /// `<embedded>` (default) for the net built into the binary when there is one.
-        #[arg(long, default_value = "<embedded>")]
-        net: String,
+        #[arg(long, default_value_t = EvalSource::Default)]
+        net: EvalSource,
     },
     /// Plays a match between two engine configurations and reports W/D/L, score, Elo difference
     /// with its 95% interval, LOS and optionally an SPRT.
@@ -136,9 +136,9 @@ games.pgn\n\nSee docs/match.md for the meaning of the statistics."
 /// Options of `engine match`.
 #[derive(clap::Args)]
 struct MatchArgs {
-    /// Variant id or alias: celtic-citadel, persian-princess, egyptian-eye, oriental-omega, chess.
-    #[arg(short, long, default_value = "persian-princess")]
-    variant: String,
+    /// Variant id or alias (`engine variants` lists them).
+    #[arg(short, long, default_value_t = Variant::DEFAULT)]
+    variant: Variant,
     /// Number of games. Each opening is played twice (colours swapped); with an odd number the
     /// last opening is played once, with the first configuration as White.
     #[arg(short = 'n', long, default_value_t = 10)]
@@ -147,10 +147,10 @@ struct MatchArgs {
     /// depth, nodes, movetime (ms), hash (MB), threads, eval (hce|default|FILE.nnue). The
     /// statistics are from its point of view.
     #[arg(long, value_name = "CONFIG")]
-    first: String,
+    first: engine::tournament::PlayerConfig,
     /// The second configuration (same keys as --first).
     #[arg(long, value_name = "CONFIG")]
-    second: String,
+    second: engine::tournament::PlayerConfig,
     /// Games played at the same time, each on its own thread with its own two engines. Keep
     /// concurrency times engine threads at or below the number of cores.
     #[arg(short, long, default_value_t = 1)]
@@ -205,8 +205,7 @@ struct MatchArgs {
     quiet: bool,
 }
 
-fn load(variant: &str, fen: Option<&str>, moves: &[String]) -> Result<Position> {
-    let variant: Variant = variant.parse()?;
+fn load(variant: Variant, fen: Option<&str>, moves: &[String]) -> Result<Position> {
     let mut pos = match fen {
         Some(f) => Position::from_fen(variant, f).with_context(|| format!("reading FEN '{f}'"))?,
         None => Position::startpos(variant),
@@ -228,10 +227,10 @@ fn main() -> Result<()> {
         Command::Uci => engine::uci::session::run_stdio()?,
         Command::Bench { depth, variant, net } => {
             let variants = match variant {
-                Some(v) => vec![v.parse::<Variant>()?],
+                Some(v) => vec![v],
                 None => Variant::ALL.to_vec(),
             };
-            let source = EvalSource::parse(&net);
+            let source = net;
             if matches!(source, EvalSource::File(_)) && variants.len() != 1 {
                 bail!("a net file evaluates one variant: give it with --variant");
             }
@@ -242,7 +241,7 @@ fn main() -> Result<()> {
             let pos = position.load()?;
             let mut e = engine::engine::Engine::new();
             e.set_variant(pos.variant());
-            e.set_eval(EvalSource::parse(&net))?;
+            e.set_eval(net)?;
             print!("{}", pos.diagram());
             println!("FEN: {}\n", pos.fen());
             print!("{}", engine::uci::session::eval_report(&pos));
@@ -264,7 +263,7 @@ fn main() -> Result<()> {
             let pos = position.load()?;
             let mut e = engine::engine::Engine::new();
             e.set_variant(pos.variant());
-            e.set_eval(EvalSource::parse(&net))?;
+            e.set_eval(net)?;
             e.set_hash(hash);
             e.set_threads(threads);
             e.set_multipv(multipv);
@@ -381,15 +380,9 @@ fn run_match(args: MatchArgs) -> Result<()> {
         openings::read_openings, runner, Adjudication, DrawRule, MatchConfig, OpeningSource, PlayerConfig, ResignRule,
         Sprt,
     };
-    let variant: Variant = args.variant.parse()?;
-    let first: PlayerConfig = args
-        .first
-        .parse()
-        .with_context(|| format!("--first '{}'", args.first))?;
-    let second: PlayerConfig = args
-        .second
-        .parse()
-        .with_context(|| format!("--second '{}'", args.second))?;
+    let variant = args.variant;
+    let first: PlayerConfig = args.first.clone();
+    let second: PlayerConfig = args.second.clone();
     if args.games == 0 {
         bail!("--games must be at least 1");
     }

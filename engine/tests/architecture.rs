@@ -1,8 +1,17 @@
 //! Guard rails of the design: variant-specific code stays in the rules' variant specs.
+//!
+//! Search, evaluation, UCI, the trainer and the bot read what they need from a variant's spec;
+//! they never name a variant (`Variant::PersianPrincess`) nor compare a variant id with a string
+//! (`variant.id() == "chess"`). Listing every variant (`Variant::ALL`) is fine.
 
-use std::{fs, path::Path};
+use std::{
+    fs,
+    path::{Path, PathBuf},
+};
 
-fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+use engine::rules::Variant;
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = fs::read_dir(dir) else { return };
     for e in entries.flatten() {
         let p = e.path();
@@ -14,43 +23,147 @@ fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
     }
 }
 
-/// `Variant::X` may appear only in `rules/variant.rs` and `rules/variants/` (and tests): search,
-/// evaluation, UCI and the bot must read what they need from the spec.
-#[test]
-fn no_variant_matches_outside_the_rules() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut files = Vec::new();
-    rust_files(&src, &mut files);
-    let mut leaks = Vec::new();
-    for f in files {
-        let rel = f
-            .strip_prefix(&src)
-            .map(|p| p.to_string_lossy().replace('\\', "/"))
-            .unwrap_or_default();
-        if rel == "rules/variant.rs" || rel.starts_with("rules/variants/") {
-            continue;
-        }
-        let text = fs::read_to_string(&f).unwrap_or_default();
-        // Code before the unit tests only.
-        let code = text.split("#[cfg(test)]").next().unwrap_or("");
-        for (i, line) in code.lines().enumerate() {
-            let l = line.trim_start();
-            if l.starts_with("//") {
+/// The source files checked: every crate's `src/` but the rules' variant registry and specs.
+fn checked_files() -> Vec<(String, String)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut out = Vec::new();
+    for krate in ["engine", "nnue", "trainer", "bot"] {
+        let src = root.join(krate).join("src");
+        let mut files = Vec::new();
+        rust_files(&src, &mut files);
+        assert!(!files.is_empty(), "no sources found in {krate}/src");
+        for f in files {
+            let rel = f
+                .strip_prefix(&root)
+                .map(|p| p.to_string_lossy().replace('\\', "/"))
+                .unwrap_or_default();
+            if rel == "engine/src/rules/variant.rs" || rel.starts_with("engine/src/rules/variants/") {
                 continue;
             }
-            if let Some(pos) = l.find("Variant::") {
-                let next = l[pos + 9..].chars().next();
-                let word: String = l[pos + 9..].chars().take_while(|c| c.is_ascii_alphanumeric()).collect();
-                let listing = ["ALL", "PERSIAN", "DEFAULT"].contains(&word.as_str());
-                if next.is_some_and(|c| c.is_ascii_uppercase()) && !listing {
-                    leaks.push(format!("{rel}:{}: {}", i + 1, line.trim()));
-                }
+            let text = fs::read_to_string(&f).unwrap_or_default();
+            // Code before the unit tests only.
+            let code = text.split("#[cfg(test)]").next().unwrap_or("").to_string();
+            out.push((rel, code));
+        }
+    }
+    out
+}
+
+/// The code lines of a file (comments left out), numbered from 1.
+fn code_lines(code: &str) -> impl Iterator<Item = (usize, &str)> {
+    code.lines()
+        .enumerate()
+        .map(|(i, l)| (i + 1, l))
+        .filter(|(_, l)| !l.trim_start().starts_with("//"))
+}
+
+/// Whether a code line names one variant (`Variant::X` for a variant, not a listing such as
+/// `Variant::ALL`).
+fn names_a_variant(line: &str) -> bool {
+    let mut rest = line;
+    while let Some(pos) = rest.find("Variant::") {
+        let after = &rest[pos + 9..];
+        let word: String = after
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        let listing = ["ALL", "PERSIAN", "DEFAULT", "COUNT"].contains(&word.as_str());
+        let variant_like =
+            word.starts_with(|c: char| c.is_ascii_uppercase()) && word.chars().any(|c| c.is_ascii_lowercase());
+        if variant_like && !listing {
+            return true;
+        }
+        rest = after;
+    }
+    false
+}
+
+/// The ids, server keys and aliases of every variant.
+fn variant_names() -> Vec<&'static str> {
+    let mut names = Vec::new();
+    for v in Variant::ALL {
+        let s = v.spec();
+        names.push(s.id);
+        names.push(s.server_key);
+        names.extend(s.aliases.iter().copied());
+    }
+    names
+}
+
+/// Whether a code line compares a string with one of `names` (`== "chess"`, `"chess" =>`).
+fn compares_a_variant_id(line: &str, names: &[&str]) -> bool {
+    // `|| "x"` is a closure returning a literal, not an or-pattern.
+    let line = line.replace("|| ", "");
+    names.iter().any(|name| {
+        let lit = format!("\"{name}\"");
+        [
+            format!("== {lit}"),
+            format!("!= {lit}"),
+            format!("{lit} =="),
+            format!("{lit} !="),
+            format!("{lit} =>"),
+            format!("{lit} |"),
+            format!("| {lit}"),
+            format!(".eq({lit})"),
+        ]
+        .iter()
+        .any(|c| line.contains(c.as_str()))
+    })
+}
+
+/// `Variant::X` may appear only in `rules/variant.rs` and `rules/variants/` (and tests).
+#[test]
+fn no_variant_names_outside_the_rules() {
+    let mut leaks = Vec::new();
+    for (rel, code) in checked_files() {
+        for (n, line) in code_lines(&code) {
+            if names_a_variant(line) {
+                leaks.push(format!("{rel}:{n}: {}", line.trim()));
             }
         }
     }
     assert!(
         leaks.is_empty(),
-        "variant-specific code outside the rules:\n{}",
+        "variant names outside the rules:\n{}",
         leaks.join("\n")
     );
+}
+
+/// No comparison of a string with a variant's id, alias or server key: such code is a
+/// per-variant branch in disguise.
+#[test]
+fn no_variant_id_comparisons_outside_the_rules() {
+    let names = variant_names();
+    let mut leaks = Vec::new();
+    for (rel, code) in checked_files() {
+        for (n, line) in code_lines(&code) {
+            if compares_a_variant_id(line, &names) {
+                leaks.push(format!("{rel}:{n}: {}", line.trim()));
+            }
+        }
+    }
+    assert!(
+        leaks.is_empty(),
+        "variant ids compared as strings outside the rules:\n{}",
+        leaks.join("\n")
+    );
+}
+
+/// The guards find what they must find, and let listings and closures pass.
+#[test]
+fn the_guards_see_leaks() {
+    assert!(names_a_variant("let v = Variant::PersianPrincess;"));
+    assert!(names_a_variant("for v in Variant::ALL { f(Variant::Chess) }"));
+    assert!(!names_a_variant("for v in Variant::ALL {}"));
+    assert!(!names_a_variant("[x; Variant::COUNT]"));
+    let names = variant_names();
+    assert!(compares_a_variant_id("if variant.id() == \"chess\" {", &names));
+    assert!(compares_a_variant_id("\"persian-princess\" => 2,", &names));
+    assert!(compares_a_variant_id("\"standard\" | \"fromPosition\" => x,", &names));
+    assert!(compares_a_variant_id("x if \"omega\" != key", &names));
+    assert!(!compares_a_variant_id(
+        "f.get(\"variant\").unwrap_or_else(|| \"standard\".into())",
+        &names
+    ));
+    assert!(!compares_a_variant_id("if key == \"chess960\" {", &names));
 }

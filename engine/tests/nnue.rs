@@ -99,14 +99,14 @@ fn nets_are_checked_for_their_variant() {
     // The engine keeps its previous evaluation when a net is refused.
     let mut e = Engine::new();
     e.set_variant(Variant::PersianPrincess);
-    e.set_eval(EvalSource::File(princess.clone())).unwrap();
+    e.set_eval(EvalSource::File(princess.clone().into())).unwrap();
     assert!(e.eval_summary().starts_with("NNUE"), "{}", e.eval_summary());
-    assert!(e.set_eval(EvalSource::File(damaged)).is_err());
+    assert!(e.set_eval(EvalSource::File(damaged.into())).is_err());
     assert!(e.eval_summary().starts_with("NNUE"));
     e.set_eval(EvalSource::HandCrafted).unwrap();
     assert_eq!(e.eval_summary(), "hand-crafted");
     // Switching to another variant drops a net file made for the old one.
-    e.set_eval(EvalSource::File(princess)).unwrap();
+    e.set_eval(EvalSource::File(princess.into())).unwrap();
     e.set_variant(Variant::OrientalOmega);
     assert!(e.net().is_none_or(|n| n.variant == Variant::OrientalOmega));
 }
@@ -118,7 +118,7 @@ fn search_with_a_net_is_legal_and_reproducible() {
         let run = || {
             let mut e = Engine::new();
             e.set_variant(v);
-            e.set_eval(EvalSource::File(path.clone())).unwrap();
+            e.set_eval(EvalSource::File(path.clone().into())).unwrap();
             let (start, moves) = parse_game(v, None, &["e3e5".to_string()])
                 .or_else(|_| parse_game(v, None, &["e2e4".to_string()]))
                 .unwrap();

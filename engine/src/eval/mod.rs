@@ -43,8 +43,8 @@ struct CodeTerms {
 }
 
 fn tables(variant: Variant) -> &'static EvalTables {
-    static TABLES: [OnceLock<EvalTables>; 8] = [const { OnceLock::new() }; 8];
-    TABLES[variant.code() as usize & 7].get_or_init(|| build(variant))
+    static TABLES: [OnceLock<EvalTables>; Variant::COUNT] = [const { OnceLock::new() }; Variant::COUNT];
+    TABLES[variant.index()].get_or_init(|| build(variant))
 }
 
 fn build(variant: Variant) -> EvalTables {

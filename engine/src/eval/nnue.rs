@@ -84,12 +84,14 @@ impl NnueNet {
     }
 
     /// Reads a net for `variant` from a file.
-    pub fn from_file(variant: Variant, path: &str) -> Result<NnueNet, NetError> {
+    pub fn from_file(variant: Variant, path: impl AsRef<std::path::Path>) -> Result<NnueNet, NetError> {
+        let path = path.as_ref();
+        let shown = path.display().to_string();
         let bytes = std::fs::read(path).map_err(|source| NetError::Io {
-            path: path.to_string(),
+            path: shown.clone(),
             source,
         })?;
-        NnueNet::from_bytes(variant, &bytes, path)
+        NnueNet::from_bytes(variant, &bytes, &shown)
     }
 
     /// The net embedded in the binary for `variant`, if one was found at build time.
@@ -103,8 +105,8 @@ impl NnueNet {
     /// The embedded net of `variant`, shared, when there is a valid one.
     pub fn default_for(variant: Variant) -> Option<Arc<NnueNet>> {
         use std::sync::OnceLock;
-        static NETS: [OnceLock<Option<Arc<NnueNet>>>; 8] = [const { OnceLock::new() }; 8];
-        NETS[variant.code() as usize & 7]
+        static NETS: [OnceLock<Option<Arc<NnueNet>>>; Variant::COUNT] = [const { OnceLock::new() }; Variant::COUNT];
+        NETS[variant.index()]
             .get_or_init(|| NnueNet::embedded(variant).and_then(Result::ok).map(Arc::new))
             .clone()
     }
@@ -181,6 +183,16 @@ impl NnueNet {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_embedded_net_names_a_variant() {
+        for (id, _) in EMBEDDED_NETS {
+            assert!(
+                id.parse::<Variant>().is_ok_and(|v| v.id() == *id),
+                "data/nets/{id}.nnue"
+            );
+        }
+    }
 
     #[test]
     fn every_variant_has_a_layout() {

@@ -7,34 +7,11 @@ use super::{
     piece::{ByColor, Movement, PieceKind},
     special::Rule,
     tables::Tables,
-    variants,
 };
 
-/// The variants the engine plays.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
-pub enum Variant {
-    /// Persian Chess: Celtic Citadel (basic rules only).
-    CelticCitadel,
-    /// Persian Chess: Persian Princess (rendezvous, f6 centre square).
-    PersianPrincess,
-    /// Persian Chess: Egyptian Eye (rendezvous, the All-Seeing Eye on f6).
-    EgyptianEye,
-    /// Persian Chess: Oriental Omega (wizards and champion, champion rendezvous).
-    OrientalOmega,
-    /// Orthodox chess on 8x8.
-    Chess,
-}
+pub use super::variants::Variant;
 
 impl Variant {
-    /// Every variant, in the order of their ids.
-    pub const ALL: [Variant; 5] = [
-        Variant::CelticCitadel,
-        Variant::PersianPrincess,
-        Variant::EgyptianEye,
-        Variant::OrientalOmega,
-        Variant::Chess,
-    ];
-
     /// The variant used when none is named (command line, UCI, tools).
     pub const DEFAULT: Variant = Variant::PersianPrincess;
 
@@ -48,50 +25,35 @@ impl Variant {
 
     /// The canonical id, as used on the command line and in `UCI_Variant`.
     pub const fn id(self) -> &'static str {
-        self.spec_static().id
+        self.spec().id
     }
 
-    /// The data that describes the variant.
-    pub const fn spec(self) -> &'static VariantSpec {
-        self.spec_static()
-    }
-
-    const fn spec_static(self) -> &'static VariantSpec {
-        match self {
-            Variant::CelticCitadel => &variants::celtic_citadel::SPEC,
-            Variant::PersianPrincess => &variants::persian_princess::SPEC,
-            Variant::EgyptianEye => &variants::egyptian_eye::SPEC,
-            Variant::OrientalOmega => &variants::oriental_omega::SPEC,
-            Variant::Chess => &variants::chess::SPEC,
-        }
+    /// The position of the variant in [`Variant::ALL`]: the index of every per-variant table
+    /// and cache (`0..Variant::COUNT`).
+    #[inline(always)]
+    pub const fn index(self) -> usize {
+        self as usize
     }
 
     /// The attack tables of the variant, built on first use.
     pub fn tables(self) -> &'static Tables {
-        static TABLES: [OnceLock<Tables>; 5] = [
-            OnceLock::new(),
-            OnceLock::new(),
-            OnceLock::new(),
-            OnceLock::new(),
-            OnceLock::new(),
-        ];
-        TABLES[self as usize].get_or_init(|| Tables::build(self.spec()))
+        static TABLES: [OnceLock<Tables>; Variant::COUNT] = [const { OnceLock::new() }; Variant::COUNT];
+        TABLES[self.index()].get_or_init(|| Tables::build(self.spec()))
     }
 
-    /// A small number identifying the variant in files (stable across versions).
+    /// A small number identifying the variant in files (stable across versions; from the spec).
     pub const fn code(self) -> u8 {
-        match self {
-            Variant::CelticCitadel => 1,
-            Variant::PersianPrincess => 2,
-            Variant::EgyptianEye => 3,
-            Variant::OrientalOmega => 4,
-            Variant::Chess => 5,
-        }
+        self.spec().code
     }
 
     /// The variant of a [`code`](Self::code).
     pub fn from_code(code: u8) -> Option<Variant> {
         Variant::ALL.into_iter().find(|v| v.code() == code)
+    }
+
+    /// The ids of every variant, comma-separated (for messages and help texts).
+    pub fn id_list() -> String {
+        Variant::ALL.map(Variant::id).join(", ")
     }
 }
 
@@ -103,7 +65,7 @@ impl fmt::Display for Variant {
 
 /// A variant name that is not known.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown variant '{0}' (known: celtic-citadel, persian-princess, egyptian-eye, oriental-omega, chess)")]
+#[error("unknown variant '{0}' (known: {known})", known = Variant::id_list())]
 pub struct UnknownVariantError(pub String);
 
 impl FromStr for Variant {
@@ -183,6 +145,9 @@ pub struct VariantSpec {
     pub variant: Variant,
     /// The canonical id string.
     pub id: &'static str,
+    /// A small number identifying the variant in files (net headers, books, training records):
+    /// stable across versions, unique (tested), never reused.
+    pub code: u8,
     /// Other accepted names.
     pub aliases: &'static [&'static str],
     /// The display name.
@@ -225,4 +190,39 @@ impl VariantSpec {
 /// Convenience for specs: a per-colour pair.
 pub const fn by_color<T: Copy>(white: T, black: T) -> ByColor<T> {
     ByColor([white, black])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_codes_and_indices_are_unique_and_consistent() {
+        for (i, v) in Variant::ALL.into_iter().enumerate() {
+            assert_eq!(v.index(), i);
+            assert_eq!(v.spec().variant, v, "{v}: the spec names another variant");
+            assert_eq!(
+                Variant::from_code(v.code()),
+                Some(v),
+                "{v}: code {} is not unique",
+                v.code()
+            );
+            assert_eq!(v.id().parse::<Variant>(), Ok(v));
+            assert_ne!(v.code(), 0, "{v}: code 0 is reserved");
+            for w in Variant::ALL.into_iter().filter(|&w| w != v) {
+                assert_ne!(v.spec().server_key, w.spec().server_key);
+                for alias in v.spec().aliases {
+                    assert_ne!(alias.parse::<Variant>(), Ok(w), "{v}: alias '{alias}' reads as {w}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn unknown_variant_lists_every_id() {
+        let e = "shogi".parse::<Variant>().unwrap_err().to_string();
+        for v in Variant::ALL {
+            assert!(e.contains(v.id()), "{e}");
+        }
+    }
 }

@@ -176,7 +176,7 @@ impl PlayerConfig {
         match &self.eval {
             EvalSource::Default => {}
             EvalSource::HandCrafted => parts.push("eval=hce".into()),
-            EvalSource::File(path) => parts.push(format!("eval={path}")),
+            EvalSource::File(path) => parts.push(format!("eval={}", path.display())),
         }
         parts.join(",")
     }

@@ -10,6 +10,7 @@ use crate::rules::{
 pub const SPEC: VariantSpec = VariantSpec {
     variant: Variant::CelticCitadel,
     id: "celtic-citadel",
+    code: 1,
     aliases: &["celtic", "citadel", "celticcitadel"],
     name: "Celtic Citadel",
     server_key: "celtic-citadel",

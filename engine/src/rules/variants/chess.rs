@@ -12,6 +12,7 @@ use crate::rules::{
 pub const SPEC: VariantSpec = VariantSpec {
     variant: Variant::Chess,
     id: "chess",
+    code: 5,
     aliases: &["standard", "fromposition", "orthodox"],
     name: "Chess",
     server_key: "standard",

@@ -13,6 +13,7 @@ use crate::rules::{
 pub const SPEC: VariantSpec = VariantSpec {
     variant: Variant::EgyptianEye,
     id: "egyptian-eye",
+    code: 3,
     aliases: &["eye", "egyptian", "pyramid", "ase", "egyptianeye"],
     name: "Egyptian Eye",
     server_key: "egyptian-eye",

@@ -14,6 +14,7 @@ const PIECES: &[PieceSpec] = &[PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, WIZARD, 
 pub const SPEC: VariantSpec = VariantSpec {
     variant: Variant::OrientalOmega,
     id: "oriental-omega",
+    code: 4,
     aliases: &["omega", "oriental", "orientalomega"],
     name: "Oriental Omega",
     server_key: "oriental-omega",

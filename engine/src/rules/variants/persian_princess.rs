@@ -19,6 +19,7 @@ pub const PRINCESS_RENDEZVOUS: Rendezvous = Rendezvous {
 pub const SPEC: VariantSpec = VariantSpec {
     variant: Variant::PersianPrincess,
     id: "persian-princess",
+    code: 2,
     aliases: &["princess", "persian", "persianchess"],
     name: "Persian Princess",
     server_key: "persian-princess",
