@@ -130,7 +130,7 @@ evaluation); at least one of depth, nodes and movetime is required.\n\nExample: 
 --variant persian-princess --games 20 --first \"name=deep,depth=5\" --second depth=1 --pgn \
 games.pgn\n\nSee docs/match.md for the meaning of the statistics."
     )]
-    Match(MatchArgs),
+    Match(Box<MatchArgs>),
 }
 
 /// Options of `engine match`.
@@ -364,7 +364,7 @@ fn main() -> Result<()> {
                 println!("Result:   {} ({})", o.result(), o.description());
             }
         }
-        Command::Match(args) => run_match(args)?,
+        Command::Match(args) => run_match(*args)?,
         Command::Variants => {
             for v in Variant::ALL {
                 let s = v.spec();

@@ -631,10 +631,16 @@ impl Position {
 
     /// Whether a king stands on an opponent's citadel (the citadel draw).
     pub fn is_citadel_draw(&self) -> bool {
-        let t = self.tables;
-        Color::ALL
-            .into_iter()
-            .any(|c| (t.citadel_draw[c] & self.pieces(c, PieceKind::King)).any())
+        super::special::citadel_draw::is_draw(self)
+    }
+
+    /// A game end that the position shows at once, by a special rule of the variant (the citadel
+    /// draw), without generating moves: what the search tests at every node. Mate, stalemate,
+    /// the 50-move rule, dead material and repetition are not included (see
+    /// [`Position::outcome`]).
+    #[inline]
+    pub fn immediate_outcome(&self) -> Option<Outcome> {
+        self.tables.outcome_hooks.iter().find_map(|hook| hook(self))
     }
 
     /// Whether neither side can ever mate, as the variant's dead-material list says.
@@ -674,8 +680,8 @@ impl Position {
     /// game's history; see [`super::game::Game`]). The citadel draw takes precedence over mate;
     /// mate takes precedence over the 50-move rule.
     pub fn outcome(&self) -> Option<Outcome> {
-        if self.is_citadel_draw() {
-            return Some(Outcome::Draw(DrawReason::Citadel));
+        if let Some(o) = self.immediate_outcome() {
+            return Some(o);
         }
         if !self.has_legal_move() {
             return Some(if self.in_check() {

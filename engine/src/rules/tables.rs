@@ -6,6 +6,7 @@
 use super::{
     geometry::{Bitboard, Geometry, Square},
     piece::{ByColor, ByKind, Color, PieceKind, Vector},
+    position::{Outcome, Position},
     variant::{Coord, VariantSpec},
 };
 
@@ -135,7 +136,14 @@ pub struct Tables {
     pub rendezvous: Option<RendezvousSquares>,
     /// Squares where a king of the colour arriving draws the game (opponent's citadels).
     pub citadel_draw: ByColor<Bitboard>,
+    /// The outcome hooks of the rules in force: game ends that the position shows at once,
+    /// without generating moves (see [`Position::immediate_outcome`]). Registered by the rules'
+    /// build hooks.
+    pub outcome_hooks: Vec<OutcomeHook>,
 }
+
+/// A rule's test for a game end that the position shows at once (a king on a citadel).
+pub type OutcomeHook = fn(&Position) -> Option<Outcome>;
 
 impl Tables {
     /// Builds the tables of a spec. Specs are compile-time data, so an inconsistent spec is a
@@ -335,6 +343,7 @@ impl Tables {
             castling_keep,
             rendezvous: None,
             citadel_draw: ByColor::default(),
+            outcome_hooks: Vec::new(),
         };
         for rule in spec.rules {
             rule.build(&mut tables, &resolve);

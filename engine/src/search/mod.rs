@@ -19,7 +19,7 @@ use std::{
 
 use crate::{
     eval::{self, nnue::NnueNet, params::see_value},
-    rules::{moves::MAX_MOVES, Bitboard, Move, MoveKind, MoveList, PieceKind, Position},
+    rules::{moves::MAX_MOVES, Bitboard, Move, MoveKind, MoveList, Outcome, PieceKind, Position},
 };
 use tt::{Bound, TranspositionTable};
 
@@ -284,6 +284,16 @@ const SCORE_KILLER: i32 = 1_000_000;
 const SCORE_COUNTER: i32 = 900_000;
 const SCORE_BAD_CAPTURE: i32 = -2_000_000;
 const HISTORY_MAX: i32 = 16_384;
+
+/// The score of a game that has ended at `ply`, from the side to move's view: 0 for a draw,
+/// a mate score for a decided game (the nearer the better for the winner).
+fn outcome_score(outcome: Outcome, pos: &Position, ply: usize) -> i32 {
+    match outcome {
+        Outcome::Draw(_) => 0,
+        Outcome::Checkmate { winner } if winner == pos.turn() => MATE - ply as i32,
+        Outcome::Checkmate { .. } => -MATE + ply as i32,
+    }
+}
 
 fn is_capture(pos: &Position, m: Move) -> bool {
     m.kind() == MoveKind::EnPassant || (m.kind() != MoveKind::Rendezvous && pos.piece_at(m.to()).is_some())
@@ -834,7 +844,10 @@ impl Searcher {
         let in_check = pos.in_check();
 
         if !root {
-            if pos.is_citadel_draw() || self.is_repetition(pos) || pos.is_insufficient_material() {
+            if let Some(o) = pos.immediate_outcome() {
+                return outcome_score(o, pos, ply);
+            }
+            if self.is_repetition(pos) || pos.is_insufficient_material() {
                 return 0;
             }
             if pos.halfmove_clock() >= 100 {
@@ -1087,8 +1100,8 @@ impl Searcher {
         }
         self.seldepth = self.seldepth.max(ply);
         self.pv_len[ply] = 0;
-        if pos.is_citadel_draw() {
-            return 0;
+        if let Some(o) = pos.immediate_outcome() {
+            return outcome_score(o, pos, ply);
         }
         if ply >= MAX_PLY - 2 {
             return self.evaluate(pos, ply);

@@ -4,7 +4,8 @@
 
 use crate::rules::{
     geometry::{Bitboard, Square},
-    piece::Color,
+    piece::{Color, PieceKind},
+    position::{DrawReason, Outcome, Position},
     tables::Tables,
     variant::Coord,
 };
@@ -23,5 +24,46 @@ impl CitadelDraw {
         let mask = |cs: &[Coord]| cs.iter().fold(Bitboard::EMPTY, |acc, &c| acc | resolve(c).bb());
         tables.citadel_draw[Color::White] = mask(self.white_targets);
         tables.citadel_draw[Color::Black] = mask(self.black_targets);
+        tables.outcome_hooks.push(outcome);
+    }
+}
+
+/// The outcome hook: a draw when a king stands on one of the opponent's citadels.
+pub(crate) fn outcome(pos: &Position) -> Option<Outcome> {
+    is_draw(pos).then_some(Outcome::Draw(DrawReason::Citadel))
+}
+
+/// Whether a king stands on one of the opponent's citadels.
+#[inline]
+pub(crate) fn is_draw(pos: &Position) -> bool {
+    let t = pos.tables();
+    Color::ALL
+        .into_iter()
+        .any(|c| (t.citadel_draw[c] & pos.pieces(c, PieceKind::King)).any())
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::{DrawReason, Outcome, Position, Variant};
+
+    #[test]
+    fn a_king_on_the_opponents_citadel_draws_at_once() {
+        for v in Variant::PERSIAN {
+            // White's king on a11 (Black's citadel) draws; on its own citadel a1 it does not.
+            let fen = |rows: &str, side: &str| {
+                Position::from_fen(v, &format!("{rows} {side} - - 0 1")).unwrap_or_else(|e| panic!("{v}: {e}"))
+            };
+            let on_enemy = fen("K10/11/11/11/11/11/4k6/11/11/11/11", "b");
+            let on_own = fen("11/11/11/11/11/11/4k6/11/11/11/K10", "b");
+            let black_on_enemy = fen("11/11/11/11/11/11/4K6/11/11/11/10k", "w");
+            let citadel = Some(Outcome::Draw(DrawReason::Citadel));
+            assert_eq!(on_enemy.immediate_outcome(), citadel, "{v}");
+            assert_eq!(black_on_enemy.immediate_outcome(), citadel, "{v}");
+            assert_eq!(on_own.immediate_outcome(), None, "{v}");
+            assert_eq!(Position::startpos(v).immediate_outcome(), None, "{v}");
+        }
+        let chess = Position::startpos(Variant::Chess);
+        assert_eq!(chess.immediate_outcome(), None);
+        assert!(chess.tables().outcome_hooks.is_empty());
     }
 }
