@@ -334,7 +334,7 @@ impl Position {
         let us = self.turn;
         let them = !us;
         for (i, c) in t.castling.iter().enumerate() {
-            if self.castling & (1 << i) == 0 || c.color != us || (c.must_be_empty & occ).any() {
+            if self.rights & (1 << i) == 0 || c.color != us || (c.must_be_empty & occ).any() {
                 continue;
             }
             if c.must_be_safe.iter().any(|sq| self.is_attacked(sq, them, occ)) {

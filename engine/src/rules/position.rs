@@ -88,8 +88,9 @@ pub struct Position {
     pub(crate) by_color: ByColor<Bitboard>,
     pub(crate) by_kind: ByKind<Bitboard>,
     pub(crate) turn: Color,
-    pub(crate) castling: u8,
-    pub(crate) rendezvous: u8,
+    /// The rights word: castling rights and the rights the rules keep (see
+    /// [`super::tables::RIGHTS_BITS`]).
+    pub(crate) rights: u32,
     pub(crate) ep: Option<Square>,
     pub(crate) halfmove: u32,
     pub(crate) fullmove: u32,
@@ -103,8 +104,7 @@ impl PartialEq for Position {
         std::ptr::eq(self.tables, other.tables)
             && self.board[..] == other.board[..]
             && self.turn == other.turn
-            && self.castling == other.castling
-            && self.rendezvous == other.rendezvous
+            && self.rights == other.rights
             && self.ep == other.ep
             && self.halfmove == other.halfmove
             && self.fullmove == other.fullmove
@@ -157,8 +157,7 @@ impl Position {
             by_color: ByColor::default(),
             by_kind: ByKind::default(),
             turn: Color::White,
-            castling: 0,
-            rendezvous: 0,
+            rights: 0,
             ep: None,
             halfmove: 0,
             fullmove: 1,
@@ -185,7 +184,7 @@ impl Position {
         self.turn
     }
 
-    /// The Zobrist hash (pieces, side, castling, en passant, rendezvous rights).
+    /// The Zobrist hash (pieces, side, rights, en passant).
     #[inline(always)]
     pub fn hash(&self) -> u64 {
         self.hash
@@ -212,13 +211,22 @@ impl Position {
     /// Castling rights as bits in the order of [`Tables::castling`].
     #[inline(always)]
     pub fn castling_rights(&self) -> u8 {
-        self.castling
+        self.rights as u8
+    }
+
+    /// The whole rights word: castling rights in bits `0..8`, the rules' rights above (see
+    /// [`super::tables::RIGHTS_BITS`]).
+    #[inline(always)]
+    pub fn rights(&self) -> u32 {
+        self.rights
     }
 
     /// Whether `color` may still make its rendezvous.
     #[inline(always)]
     pub fn has_rendezvous_right(&self, color: Color) -> bool {
-        self.rendezvous & (1 << color.index()) != 0
+        self.tables
+            .rendezvous
+            .is_some_and(|r| self.rights & (1 << (r.right_shift + color.index() as u32)) != 0)
     }
 
     /// The piece on a square.
@@ -453,7 +461,6 @@ impl Position {
         if let Some(ep) = self.ep.take() {
             self.hash ^= ZOBRIST.en_passant(t.geometry.file(ep));
         }
-        let old_castling = self.castling;
         self.halfmove = self.halfmove.saturating_add(1);
 
         match m.kind() {
@@ -510,14 +517,18 @@ impl Position {
                 let bishop = self.remove(to);
                 self.put(to, partner);
                 self.put(from, bishop);
-                self.rendezvous &= !(1 << us.index());
-                self.hash ^= ZOBRIST.rendezvous(1 << us.index());
+                if let Some(r) = t.rendezvous {
+                    let right = 1 << (r.right_shift + us.index() as u32);
+                    self.rights &= !right;
+                    self.hash ^= ZOBRIST.rights(right);
+                }
             }
         }
 
-        self.castling &= t.castling_keep[from.index()] & t.castling_keep[to.index()];
-        if self.castling != old_castling {
-            self.hash ^= ZOBRIST.castling(old_castling ^ self.castling);
+        let old_rights = self.rights;
+        self.rights &= t.rights_keep[from.index()] & t.rights_keep[to.index()];
+        if self.rights != old_rights {
+            self.hash ^= ZOBRIST.rights(old_rights ^ self.rights);
         }
         if us == Color::Black {
             self.fullmove = self.fullmove.saturating_add(1);
@@ -579,9 +590,9 @@ impl Position {
         }
         let arriving = m.promotion_piece().unwrap_or(mover.kind);
         h ^= ZOBRIST.piece(us, mover.kind, from) ^ ZOBRIST.piece(us, arriving, to);
-        let castling = self.castling & t.castling_keep[from.index()] & t.castling_keep[to.index()];
-        if castling != self.castling {
-            h ^= ZOBRIST.castling(self.castling ^ castling);
+        let rights = self.rights & t.rights_keep[from.index()] & t.rights_keep[to.index()];
+        if rights != self.rights {
+            h ^= ZOBRIST.rights(self.rights ^ rights);
         }
         h
     }
@@ -622,11 +633,11 @@ impl Position {
         if self.turn == Color::Black {
             h ^= ZOBRIST.black_to_move;
         }
-        h ^= ZOBRIST.castling(self.castling);
+        h ^= ZOBRIST.rights(self.rights);
         if let Some(ep) = self.ep {
             h ^= ZOBRIST.en_passant(g.file(ep));
         }
-        h ^ ZOBRIST.rendezvous(self.rendezvous)
+        h
     }
 
     /// Whether a king stands on an opponent's citadel (the citadel draw).

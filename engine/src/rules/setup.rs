@@ -176,7 +176,7 @@ impl Position {
             let Some(i) = tables.castling.iter().position(|c| c.letter == letter) else {
                 return Err(PositionError::UnknownCastlingRight(letter));
             };
-            if pos.castling & (1 << i) != 0 {
+            if pos.rights & (1 << i) != 0 {
                 return Err(PositionError::DuplicateCastlingRight(letter));
             }
             let c = tables.castling[i];
@@ -196,18 +196,19 @@ impl Position {
             {
                 return Err(PositionError::CastlingWithoutRook(letter));
             }
-            pos.castling |= 1 << i;
+            pos.rights |= 1 << i;
         }
 
-        match setup.rendezvous {
-            Some((w, b)) if tables.rendezvous.is_none() && (w || b) => {
+        match (setup.rendezvous, tables.rendezvous) {
+            (Some((w, b)), None) if w || b => {
                 return Err(PositionError::NoRendezvousInVariant(spec.name));
             }
-            Some((w, b)) => pos.rendezvous = w as u8 | (b as u8) << 1,
-            None => pos.rendezvous = if tables.rendezvous.is_some() { 3 } else { 0 },
-        }
-        if tables.rendezvous.is_none() {
-            pos.rendezvous = 0;
+            (_, None) => {}
+            (given, Some(r)) => {
+                // Both rights when the FEN does not say.
+                let (w, b) = given.unwrap_or((true, true));
+                pos.rights |= (u32::from(w) | u32::from(b) << 1) << r.right_shift;
+            }
         }
 
         pos.halfmove = setup.halfmove;
@@ -274,7 +275,7 @@ impl Position {
                 .castling
                 .iter()
                 .enumerate()
-                .filter(|(i, _)| self.castling & (1 << i) != 0)
+                .filter(|(i, _)| self.rights & (1 << i) != 0)
                 .map(|(_, c)| c.letter)
                 .collect(),
             ep: self.ep,

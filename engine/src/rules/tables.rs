@@ -67,9 +67,19 @@ pub struct LeapGroup {
 /// Most leap groups a variant may have (distinct sets of kinds sharing leaps).
 pub const MAX_LEAP_GROUPS: usize = 8;
 
+/// Bits of the rights word of a position ([`Position::rights`]): bits `0..8` are the castling
+/// rights (in the order of [`Tables::castling`]); the bits above are handed out to the rules
+/// that keep rights of their own (the rendezvous) by [`Tables::allocate_rights`].
+pub const RIGHTS_BITS: u32 = 32;
+
+/// The first rights bit handed out to rules.
+pub const FIRST_RULE_RIGHT: u32 = 8;
+
 /// The rendezvous resolved to squares.
 #[derive(Clone, Copy, Debug)]
 pub struct RendezvousSquares {
+    /// The rights bit of White's rendezvous (Black's is the next one).
+    pub right_shift: u32,
     /// The kind that swaps with the bishop (princess or champion).
     pub partner: PieceKind,
     /// Where the partner must stand, per colour.
@@ -130,8 +140,11 @@ pub struct Tables {
     pub blocked: Bitboard,
     /// The castling moves, in rights-bit order.
     pub castling: Vec<Castling>,
-    /// For each square, the castling rights that survive a move from or to it.
-    pub castling_keep: Box<[u8; 128]>,
+    /// For each square, the rights bits that survive a move from or to it (castling rights
+    /// end when the king or the rook moves or is captured; other rights are kept).
+    pub rights_keep: Box<[u32; 128]>,
+    /// The next free rights bit for rules ([`Tables::allocate_rights`]).
+    pub next_right: u32,
     /// The rendezvous, when the variant has it.
     pub rendezvous: Option<RendezvousSquares>,
     /// Squares where a king of the colour arriving draws the game (opponent's citadels).
@@ -306,10 +319,10 @@ impl Tables {
             }
         }
         assert!(castling.len() <= 8, "{}: at most 8 castling moves", spec.id);
-        let mut castling_keep = Box::new([0xffu8; 128]);
+        let mut rights_keep = Box::new([u32::MAX; 128]);
         for (i, c) in castling.iter().enumerate() {
-            castling_keep[c.king_from.index()] &= !(1 << i);
-            castling_keep[c.rook_from.index()] &= !(1 << i);
+            rights_keep[c.king_from.index()] &= !(1 << i);
+            rights_keep[c.rook_from.index()] &= !(1 << i);
         }
 
         let first_file = g.file_mask(0);
@@ -340,7 +353,8 @@ impl Tables {
             always_attacked: Bitboard::EMPTY,
             blocked: Bitboard::EMPTY,
             castling,
-            castling_keep,
+            rights_keep,
+            next_right: FIRST_RULE_RIGHT,
             rendezvous: None,
             citadel_draw: ByColor::default(),
             outcome_hooks: Vec::new(),
@@ -349,6 +363,19 @@ impl Tables {
             rule.build(&mut tables, &resolve);
         }
         tables
+    }
+
+    /// Hands out `n` consecutive rights bits to a rule (from its build hook) and returns the
+    /// first. Rights bits are part of the position's hash and equality.
+    pub(crate) fn allocate_rights(&mut self, n: u32) -> u32 {
+        let first = self.next_right;
+        assert!(
+            first + n <= RIGHTS_BITS,
+            "{}: more than {RIGHTS_BITS} rights bits",
+            self.spec.id
+        );
+        self.next_right += n;
+        first
     }
 
     /// The squares from `sq` in direction `d` up to and including the first piece of `occ`.

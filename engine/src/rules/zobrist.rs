@@ -11,9 +11,9 @@ pub struct Zobrist {
     pieces: [[[u64; 128]; KIND_COUNT]; 2],
     /// Key of Black to move.
     pub black_to_move: u64,
-    castling: [u64; 8],
+    /// Per bit of the rights word (see [`super::tables::RIGHTS_BITS`]).
+    rights: [u64; 32],
     en_passant: [u64; 16],
-    rendezvous: [u64; 2],
 }
 
 const fn build() -> Zobrist {
@@ -21,9 +21,8 @@ const fn build() -> Zobrist {
     let mut z = Zobrist {
         pieces: [[[0; 128]; KIND_COUNT]; 2],
         black_to_move: 0,
-        castling: [0; 8],
+        rights: [0; 32],
         en_passant: [0; 16],
-        rendezvous: [0; 2],
     };
     let mut c = 0;
     while c < 2 {
@@ -39,9 +38,12 @@ const fn build() -> Zobrist {
         c += 1;
     }
     z.black_to_move = splitmix(&mut s);
+    // The keys come in the order in which they were first defined (castling rights, en-passant
+    // files, the two rendezvous rights, then the other rights bits), so that positions hash as
+    // they always did.
     let mut i = 0;
     while i < 8 {
-        z.castling[i] = splitmix(&mut s);
+        z.rights[i] = splitmix(&mut s);
         i += 1;
     }
     let mut i = 0;
@@ -49,8 +51,11 @@ const fn build() -> Zobrist {
         z.en_passant[i] = splitmix(&mut s);
         i += 1;
     }
-    z.rendezvous[0] = splitmix(&mut s);
-    z.rendezvous[1] = splitmix(&mut s);
+    let mut i = 8;
+    while i < 32 {
+        z.rights[i] = splitmix(&mut s);
+        i += 1;
+    }
     z
 }
 
@@ -64,13 +69,13 @@ impl Zobrist {
         self.pieces[color.index()][kind.index()][sq.index()]
     }
 
-    /// Key of a set of castling rights (bit i = castling move i).
+    /// Key of a set of rights bits (the XOR of the keys of its bits).
     #[inline(always)]
-    pub fn castling(&self, rights: u8) -> u64 {
+    pub fn rights(&self, rights: u32) -> u64 {
         let mut key = 0;
         let mut r = rights;
         while r != 0 {
-            key ^= self.castling[r.trailing_zeros() as usize];
+            key ^= self.rights[r.trailing_zeros() as usize];
             r &= r - 1;
         }
         key
@@ -81,10 +86,48 @@ impl Zobrist {
     pub fn en_passant(&self, file: i32) -> u64 {
         self.en_passant[file as usize & 15]
     }
+}
 
-    /// Key of a set of rendezvous rights (bit 0 White, bit 1 Black).
-    #[inline(always)]
-    pub fn rendezvous(&self, rights: u8) -> u64 {
-        (if rights & 1 != 0 { self.rendezvous[0] } else { 0 }) ^ (if rights & 2 != 0 { self.rendezvous[1] } else { 0 })
+#[cfg(test)]
+mod tests {
+    use crate::rules::{Position, Variant};
+
+    /// The hashes of the start positions, pinned: keys must not move when the rights word or the
+    /// piece set grows (repetition tables, books and search all depend on them).
+    #[test]
+    fn start_position_hashes_are_stable() {
+        let expected = [
+            ("celtic-citadel", 0xeaa4_4ec1_f131_b866),
+            ("persian-princess", 0xecb4_2c90_ed1c_9fc9),
+            ("egyptian-eye", 0xecb4_2c90_ed1c_9fc9),
+            ("oriental-omega", 0xa7a7_ca42_7a1f_7e37),
+            ("chess", 0x3d71_e37f_5aad_03d0u64),
+        ];
+        for (id, hash) in expected {
+            let v: Variant = id.parse().expect("a known id");
+            let p = Position::startpos(v);
+            assert_eq!(p.hash(), hash, "{id}");
+            assert_eq!(p.compute_hash(), hash, "{id}");
+        }
+    }
+
+    #[test]
+    fn rules_get_their_rights_bits_above_castling() {
+        for v in Variant::ALL {
+            let t = v.tables();
+            match t.rendezvous {
+                Some(r) => {
+                    assert_eq!(r.right_shift, super::super::tables::FIRST_RULE_RIGHT, "{v}");
+                    let p = Position::startpos(v);
+                    assert_eq!(
+                        p.rights() >> r.right_shift & 3,
+                        3,
+                        "{v}: both rendezvous rights at the start"
+                    );
+                    assert_eq!(u32::from(p.castling_rights()), p.rights() & 0xff, "{v}");
+                }
+                None => assert_eq!(Position::startpos(v).rights() >> 8, 0, "{v}: no rule rights"),
+            }
+        }
     }
 }

@@ -27,7 +27,9 @@ pub struct Rendezvous {
 impl Rendezvous {
     pub(crate) fn build(&self, tables: &mut Tables, resolve: &dyn Fn(Coord) -> Square) {
         let spec = tables.spec;
+        let right_shift = tables.allocate_rights(2);
         tables.rendezvous = Some(RendezvousSquares {
+            right_shift,
             partner: self.partner,
             partner_square: ByColor([
                 resolve(self.partner_square),
