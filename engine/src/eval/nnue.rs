@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use nnue::{format, Accumulator, Layout, LoadNetError, Network, PlacedPiece};
 
-use crate::rules::{delta::MoveDelta, piece::KIND_COUNT, Color, Piece, Position, Variant};
+use crate::rules::{delta::MoveDelta, ByKind, Color, Piece, Position, Variant};
 
 include!(concat!(env!("OUT_DIR"), "/embedded_nets.rs"));
 
@@ -18,6 +18,8 @@ pub struct NnueNet {
     pub layout: Layout,
     /// The quantised network.
     pub network: Network,
+    /// The layout's type index of every kind.
+    net_type: ByKind<u8>,
     /// Where it came from: `embedded` or a file path.
     pub source: String,
     /// The description stored in the file (training data, settings).
@@ -47,8 +49,9 @@ pub enum NetError {
 
 /// The feature-set layout of a variant: its grid, its playable cells, all piece kinds.
 pub fn layout(variant: Variant) -> Layout {
-    let g = variant.spec().geometry;
-    Layout::new(g.width, g.height, g.playable.0, KIND_COUNT as u8)
+    let spec = variant.spec();
+    let g = spec.geometry;
+    Layout::new(g.width, g.height, g.playable.0, spec.net_kinds.len() as u8)
         .expect("every variant's board is symmetric under the rank flip (tested)")
 }
 
@@ -57,14 +60,16 @@ pub fn expected(variant: Variant) -> format::Expected {
     format::Expected::new(variant.code(), variant.id(), &layout(variant))
 }
 
+/// A piece as the `nnue` crate sees it: its colour, its type in the variant's layout (`types`,
+/// from [`crate::rules::tables::Tables::net_type`]) and its cell.
 #[inline(always)]
-fn placed(sq: crate::rules::Square, p: Piece) -> PlacedPiece {
+fn placed(types: &ByKind<u8>, sq: crate::rules::Square, p: Piece) -> PlacedPiece {
     let color = if p.color == Color::White {
         nnue::Color::White
     } else {
         nnue::Color::Black
     };
-    PlacedPiece::new(color, p.kind as u8, sq.0)
+    PlacedPiece::new(color, types[p.kind], sq.0)
 }
 
 impl NnueNet {
@@ -78,6 +83,7 @@ impl NnueNet {
             variant,
             layout: layout(variant),
             network: loaded.network,
+            net_type: variant.tables().net_type,
             source: source.to_string(),
             description: loaded.header.description,
         })
@@ -122,7 +128,7 @@ impl NnueNet {
         let mut n = 0;
         for sq in pos.occupied() {
             if let Some(p) = pos.piece_at(sq) {
-                pieces[n] = placed(sq, p);
+                pieces[n] = placed(&self.net_type, sq, p);
                 n += 1;
             }
         }
@@ -136,11 +142,11 @@ impl NnueNet {
         let mut removed = [PlacedPiece::new(nnue::Color::White, 0, 0); 2];
         let (mut na, mut nr) = (0, 0);
         for (sq, p) in delta.added() {
-            added[na] = placed(sq, p);
+            added[na] = placed(&self.net_type, sq, p);
             na += 1;
         }
         for (sq, p) in delta.removed() {
-            removed[nr] = placed(sq, p);
+            removed[nr] = placed(&self.net_type, sq, p);
             nr += 1;
         }
         child.update_from(parent, &self.network, &self.layout, &added[..na], &removed[..nr]);
@@ -185,6 +191,30 @@ mod tests {
     use super::*;
 
     #[test]
+    fn persian_layouts_keep_the_type_indices_of_the_shipped_nets() {
+        use crate::rules::PieceKind;
+        for v in Variant::PERSIAN {
+            assert_eq!(layout(v).piece_types(), 10, "{v}");
+            // Type index = the kind's index, as when the layout used every kind.
+            for (i, kind) in PieceKind::ALL.into_iter().take(10).enumerate() {
+                assert_eq!(v.tables().net_type[kind] as usize, i, "{v}: {kind:?}");
+            }
+        }
+        // Chess has its own six types.
+        for v in Variant::ALL {
+            let spec = v.spec();
+            assert_eq!(layout(v).piece_types(), spec.net_kinds.len(), "{v}");
+            for p in spec.pieces {
+                assert!(
+                    (v.tables().net_type[p.kind] as usize) < spec.net_kinds.len(),
+                    "{v}: {:?}",
+                    p.kind
+                );
+            }
+        }
+    }
+
+    #[test]
     fn every_embedded_net_names_a_variant() {
         for (id, _) in EMBEDDED_NETS {
             assert!(
@@ -207,7 +237,7 @@ mod tests {
 pub fn placed_pieces(pos: &Position) -> Vec<PlacedPiece> {
     pos.occupied()
         .iter()
-        .filter_map(|sq| pos.piece_at(sq).map(|p| placed(sq, p)))
+        .filter_map(|sq| pos.piece_at(sq).map(|p| placed(&pos.tables().net_type, sq, p)))
         .collect()
 }
 

@@ -5,7 +5,7 @@
 
 use super::{
     geometry::{Bitboard, Geometry, Square},
-    piece::{ByColor, ByKind, Color, PieceKind, Vector},
+    piece::{ByColor, ByKind, Color, PieceKind, Vector, KIND_COUNT},
     position::{Outcome, Position},
     variant::{Coord, VariantSpec},
 };
@@ -62,6 +62,27 @@ pub struct LeapGroup {
     pub kinds: Vec<PieceKind>,
     /// For each square, the squares from which such a leaper attacks it.
     pub from: Box<[Bitboard; 128]>,
+}
+
+/// The net type of a kind that is not in a variant's NNUE layout.
+pub const NO_NET_TYPE: u8 = u8::MAX;
+
+/// The NNUE type index of every kind of `spec` (see [`VariantSpec::net_kinds`]).
+fn net_types(spec: &VariantSpec) -> ByKind<u8> {
+    let mut types = ByKind([NO_NET_TYPE; KIND_COUNT]);
+    for (i, &kind) in spec.net_kinds.iter().enumerate() {
+        assert!(types[kind] == NO_NET_TYPE, "{}: {kind:?} twice in net_kinds", spec.id);
+        types[kind] = i as u8;
+    }
+    for p in spec.pieces {
+        assert!(
+            types[p.kind] != NO_NET_TYPE,
+            "{}: {:?} is in play but not in net_kinds",
+            spec.id,
+            p.kind
+        );
+    }
+    types
 }
 
 /// Most leap groups a variant may have (distinct sets of kinds sharing leaps).
@@ -149,6 +170,9 @@ pub struct Tables {
     pub rendezvous: Option<RendezvousSquares>,
     /// Squares where a king of the colour arriving draws the game (opponent's citadels).
     pub citadel_draw: ByColor<Bitboard>,
+    /// For each kind, its type index in the variant's NNUE layout ([`VariantSpec::net_kinds`]);
+    /// [`NO_NET_TYPE`] for kinds not in play.
+    pub net_type: ByKind<u8>,
     /// The outcome hooks of the rules in force: game ends that the position shows at once,
     /// without generating moves (see [`Position::immediate_outcome`]). Registered by the rules'
     /// build hooks.
@@ -358,6 +382,7 @@ impl Tables {
             rendezvous: None,
             citadel_draw: ByColor::default(),
             outcome_hooks: Vec::new(),
+            net_type: net_types(spec),
         };
         for rule in spec.rules {
             rule.build(&mut tables, &resolve);

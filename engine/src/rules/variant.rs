@@ -159,6 +159,11 @@ pub struct VariantSpec {
     pub geometry: Geometry,
     /// The piece kinds in play and their movement.
     pub pieces: &'static [PieceSpec],
+    /// The piece types of the variant's NNUE feature layout, in the order of their type index:
+    /// every kind in [`VariantSpec::pieces`] must be listed. Variants that share nets list the
+    /// same kinds (the four Persian sub-variants list the ten Persian kinds), and the list of a
+    /// variant with shipped nets never changes, whatever kinds other variants add.
+    pub net_kinds: &'static [PieceKind],
     /// The start position in FEN.
     pub start_fen: &'static str,
     /// Pawn data.

@@ -16,6 +16,7 @@ pub const SPEC: VariantSpec = VariantSpec {
     server_key: "celtic-citadel",
     geometry: GEOMETRY,
     pieces: PRINCESS_PIECES,
+    net_kinds: NET_KINDS,
     start_fen: "f9f/1rnbqkbsnr1/1ppppppppp1/11/11/11/11/11/1PPPPPPPPP1/1RNBQKBSNR1/F9F w KQkq - 0 1",
     pawns: PAWNS,
     castling: CASTLING,

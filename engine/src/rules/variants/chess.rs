@@ -18,6 +18,14 @@ pub const SPEC: VariantSpec = VariantSpec {
     server_key: "standard",
     geometry: Geometry::rectangle(8, 8),
     pieces: &[PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING],
+    net_kinds: &[
+        PieceKind::Pawn,
+        PieceKind::Knight,
+        PieceKind::Bishop,
+        PieceKind::Rook,
+        PieceKind::Queen,
+        PieceKind::King,
+    ],
     start_fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
     pawns: PawnSpec {
         double_step_rank: 1,

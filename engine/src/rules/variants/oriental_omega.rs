@@ -20,6 +20,7 @@ pub const SPEC: VariantSpec = VariantSpec {
     server_key: "oriental-omega",
     geometry: GEOMETRY,
     pieces: PIECES,
+    net_kinds: NET_KINDS,
     start_fen: "w9w/1rnbqkcbnr1/1ppppppppp1/11/11/11/11/11/1PPPPPPPPP1/1RNBQKCBNR1/W9W w KQkq - 0 1 Rr",
     pawns: PAWNS,
     castling: CASTLING,

@@ -26,6 +26,22 @@ const fn persian_playable() -> Bitboard {
     Bitboard(mask)
 }
 
+/// The piece types of the Persian nets (one layout for the four sub-variants, so that one net
+/// can be trained on all of them): the ten Persian kinds in the order the shipped nets use.
+/// Never change this list: every net in `data/nets/` indexes its features by it.
+pub const NET_KINDS: &[PieceKind] = &[
+    PieceKind::Pawn,
+    PieceKind::Knight,
+    PieceKind::Bishop,
+    PieceKind::Rook,
+    PieceKind::Queen,
+    PieceKind::King,
+    PieceKind::Princess,
+    PieceKind::Fortress,
+    PieceKind::Wizard,
+    PieceKind::Champion,
+];
+
 /// The 11x11 grid with its 85 playable squares.
 pub const GEOMETRY: Geometry = Geometry {
     width: 11,

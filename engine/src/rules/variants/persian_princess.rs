@@ -25,6 +25,7 @@ pub const SPEC: VariantSpec = VariantSpec {
     server_key: "persian-princess",
     geometry: GEOMETRY,
     pieces: PRINCESS_PIECES,
+    net_kinds: NET_KINDS,
     start_fen: "f9f/1rnbqksbnr1/1ppppppppp1/11/11/11/11/11/1PPPPPPPPP1/1RNBQKSBNR1/F9F w KQkq - 0 1 Rr",
     pawns: PAWNS,
     castling: CASTLING,
