@@ -24,12 +24,12 @@ pub struct MoveDelta {
 }
 
 impl MoveDelta {
-    fn remove(&mut self, sq: Square, p: Piece) {
+    pub(crate) fn remove(&mut self, sq: Square, p: Piece) {
         self.removed[self.removed_len] = (sq, Some(p));
         self.removed_len += 1;
     }
 
-    fn add(&mut self, sq: Square, p: Piece) {
+    pub(crate) fn add(&mut self, sq: Square, p: Piece) {
         self.added[self.added_len] = (sq, Some(p));
         self.added_len += 1;
     }
@@ -100,14 +100,7 @@ impl Position {
                     }
                 }
             }
-            MoveKind::Rendezvous => {
-                if let Some(bishop) = self.piece_at(to) {
-                    d.remove(from, mover);
-                    d.remove(to, bishop);
-                    d.add(to, mover);
-                    d.add(from, bishop);
-                }
-            }
+            MoveKind::Rendezvous => super::special::rendezvous::delta(self, from, to, mover, &mut d),
         }
         d
     }

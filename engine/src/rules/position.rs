@@ -226,7 +226,7 @@ impl Position {
     pub fn has_rendezvous_right(&self, color: Color) -> bool {
         self.tables
             .rendezvous
-            .is_some_and(|r| self.rights & (1 << (r.right_shift + color.index() as u32)) != 0)
+            .is_some_and(|r| self.rights & r.right(color) != 0)
     }
 
     /// The piece on a square.
@@ -512,17 +512,7 @@ impl Position {
                 self.put(c.king_to, king);
                 self.put(c.rook_to, rook);
             }
-            MoveKind::Rendezvous => {
-                let partner = self.remove(from);
-                let bishop = self.remove(to);
-                self.put(to, partner);
-                self.put(from, bishop);
-                if let Some(r) = t.rendezvous {
-                    let right = 1 << (r.right_shift + us.index() as u32);
-                    self.rights &= !right;
-                    self.hash ^= ZOBRIST.rights(right);
-                }
-            }
+            MoveKind::Rendezvous => super::special::rendezvous::make(self, from, to),
         }
 
         let old_rights = self.rights;

@@ -199,17 +199,8 @@ impl Position {
             pos.rights |= 1 << i;
         }
 
-        match (setup.rendezvous, tables.rendezvous) {
-            (Some((w, b)), None) if w || b => {
-                return Err(PositionError::NoRendezvousInVariant(spec.name));
-            }
-            (_, None) => {}
-            (given, Some(r)) => {
-                // Both rights when the FEN does not say.
-                let (w, b) = given.unwrap_or((true, true));
-                pos.rights |= (u32::from(w) | u32::from(b) << 1) << r.right_shift;
-            }
-        }
+        pos.rights |= super::special::rendezvous::setup_rights(tables, setup.rendezvous)
+            .map_err(PositionError::NoRendezvousInVariant)?;
 
         pos.halfmove = setup.halfmove;
         pos.fullmove = setup.fullmove.max(1);

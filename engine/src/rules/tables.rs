@@ -96,18 +96,7 @@ pub const RIGHTS_BITS: u32 = 32;
 /// The first rights bit handed out to rules.
 pub const FIRST_RULE_RIGHT: u32 = 8;
 
-/// The rendezvous resolved to squares.
-#[derive(Clone, Copy, Debug)]
-pub struct RendezvousSquares {
-    /// The rights bit of White's rendezvous (Black's is the next one).
-    pub right_shift: u32,
-    /// The kind that swaps with the bishop (princess or champion).
-    pub partner: PieceKind,
-    /// Where the partner must stand, per colour.
-    pub partner_square: ByColor<Square>,
-    /// Where the bishop must stand, per colour.
-    pub bishop_square: ByColor<Square>,
-}
+pub use super::special::rendezvous::RendezvousSquares;
 
 /// The tables of one variant.
 pub struct Tables {

@@ -222,18 +222,10 @@ pub fn parse_setup(variant: Variant, fen: &str) -> Result<Setup, ParseFenError> 
             _ => return Err(ParseFenError::BadFullmove(s.to_string())),
         },
     };
-    let rendezvous = match fields.get(6) {
-        None => None,
-        Some(&"-") => Some((false, false)),
-        Some(s) => {
-            let ok = !s.is_empty() && s.chars().all(|c| c == 'R' || c == 'r') && s.len() <= 2;
-            let (w, b) = (s.contains('R'), s.contains('r'));
-            if !ok || (s.len() == 2 && !(w && b)) {
-                return Err(ParseFenError::BadRendezvous(s.to_string()));
-            }
-            Some((w, b))
-        }
-    };
+    let rendezvous = fields
+        .get(6)
+        .map(|s| crate::rules::special::rendezvous::parse_fen_field(s))
+        .transpose()?;
     Ok(Setup {
         board,
         turn,
@@ -302,21 +294,9 @@ impl Position {
             None => s.push('-'),
         }
         s.push_str(&format!(" {} {}", self.halfmove_clock(), self.fullmove_number()));
-        if t.rendezvous.is_some() {
+        if let Some(field) = crate::rules::special::rendezvous::fen_field(self) {
             s.push(' ');
-            let (w, b) = (
-                self.has_rendezvous_right(Color::White),
-                self.has_rendezvous_right(Color::Black),
-            );
-            if w {
-                s.push('R');
-            }
-            if b {
-                s.push('r');
-            }
-            if !w && !b {
-                s.push('-');
-            }
+            s.push_str(&field);
         }
         s
     }

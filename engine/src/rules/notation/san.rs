@@ -52,10 +52,7 @@ impl Position {
                     .is_some_and(|c| c.king_side);
                 return if side { "O-O".into() } else { "O-O-O".into() };
             }
-            MoveKind::Rendezvous => {
-                let letter = self.piece_at(from).map_or('?', |p| p.kind.letter());
-                return format!("{letter}~{}", g.square_name(to));
-            }
+            MoveKind::Rendezvous => return crate::rules::special::rendezvous::san(self, from, to),
             _ => {}
         }
         let Some(piece) = self.piece_at(from) else {

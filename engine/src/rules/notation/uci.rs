@@ -195,21 +195,11 @@ impl UciMove {
                 })
             }
         };
-        if let Some(r) = pos.tables().rendezvous {
-            let us = pos.turn();
-            if from_sq == r.partner_square[us]
-                && to_sq == r.bishop_square[us]
-                && piece.kind == r.partner
-                && pos
-                    .piece_at(to_sq)
-                    .is_some_and(|p| p.color == us && p.kind == PieceKind::Bishop)
-                && !pos.has_rendezvous_right(us)
-            {
-                return Err(IllegalUciMoveError::IllegalHere {
-                    mv,
-                    reason: "the rendezvous was already used",
-                });
-            }
+        if crate::rules::special::rendezvous::spent_right(pos, from_sq, to_sq) {
+            return Err(IllegalUciMoveError::IllegalHere {
+                mv,
+                reason: "the rendezvous was already used",
+            });
         }
         match crate::rules::reference::pseudo_legal_moves(pos)
             .into_iter()

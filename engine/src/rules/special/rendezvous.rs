@@ -5,13 +5,34 @@
 //! pieces as its move. Nothing is captured; the set of occupied squares does not change, so "not
 //! in check" is the whole legality test. The move is written `g2h2` (`g10h10`); the halfmove clock
 //! goes up by one, castling rights stay, the right is spent.
+//!
+//! Everything about the rule is here: its data and squares (build hook), its two rights bits,
+//! the move (extra-moves hook), playing it (make hook), the pieces it moves for incremental
+//! evaluation, its SAN (`S~h2`), the FEN field of the rights (`Rr`, `R`, `r` or `-`, this
+//! project's 7th field), and why a rendezvous given in UCI is refused.
 
 use crate::rules::{
+    delta::MoveDelta,
     geometry::Square,
-    piece::{ByColor, PieceKind},
-    tables::{RendezvousSquares, Tables},
+    notation::fen::ParseFenError,
+    piece::{ByColor, Color, PieceKind},
+    tables::Tables,
     variant::Coord,
+    zobrist::ZOBRIST,
 };
+
+/// The rendezvous resolved to squares.
+#[derive(Clone, Copy, Debug)]
+pub struct RendezvousSquares {
+    /// The rights bit of White's rendezvous (Black's is the next one).
+    pub right_shift: u32,
+    /// The kind that swaps with the bishop (princess or champion).
+    pub partner: PieceKind,
+    /// Where the partner must stand, per colour.
+    pub partner_square: ByColor<Square>,
+    /// Where the bishop must stand, per colour.
+    pub bishop_square: ByColor<Square>,
+}
 
 /// Data of the rule (White's squares; Black's are mirrored).
 #[derive(Clone, Copy, Debug)]
@@ -49,6 +70,98 @@ use crate::rules::{
     piece::Piece,
     position::Position,
 };
+
+impl RendezvousSquares {
+    /// The rights bit of `color`'s rendezvous.
+    #[inline(always)]
+    pub fn right(&self, color: Color) -> u32 {
+        1 << (self.right_shift + color.index() as u32)
+    }
+}
+
+/// The make hook: swaps the partner on `from` and the bishop on `to` and spends the right.
+pub(crate) fn make(pos: &mut Position, from: Square, to: Square) {
+    let partner = pos.remove(from);
+    let bishop = pos.remove(to);
+    pos.put(to, partner);
+    pos.put(from, bishop);
+    if let Some(r) = pos.tables().rendezvous {
+        let right = r.right(pos.turn());
+        pos.rights &= !right;
+        pos.hash ^= ZOBRIST.rights(right);
+    }
+}
+
+/// The pieces a rendezvous removes and adds (for incremental evaluation).
+pub(crate) fn delta(pos: &Position, from: Square, to: Square, mover: Piece, d: &mut MoveDelta) {
+    if let Some(bishop) = pos.piece_at(to) {
+        d.remove(from, mover);
+        d.remove(to, bishop);
+        d.add(to, mover);
+        d.add(from, bishop);
+    }
+}
+
+/// The SAN of a rendezvous: the partner's letter, `~` and the bishop's square (`S~h2`).
+pub(crate) fn san(pos: &Position, from: Square, to: Square) -> String {
+    let letter = pos.piece_at(from).map_or('?', |p| p.kind.letter());
+    format!("{letter}~{}", pos.tables().geometry.square_name(to))
+}
+
+/// Reads the FEN field of the rendezvous rights: `Rr`, `R`, `r` or `-` (White, Black).
+pub(crate) fn parse_fen_field(s: &str) -> Result<(bool, bool), ParseFenError> {
+    if s == "-" {
+        return Ok((false, false));
+    }
+    let ok = !s.is_empty() && s.chars().all(|c| c == 'R' || c == 'r') && s.len() <= 2;
+    let (w, b) = (s.contains('R'), s.contains('r'));
+    if !ok || (s.len() == 2 && !(w && b)) {
+        return Err(ParseFenError::BadRendezvous(s.to_string()));
+    }
+    Ok((w, b))
+}
+
+/// The FEN field of the rendezvous rights, for variants with the rendezvous.
+pub(crate) fn fen_field(pos: &Position) -> Option<String> {
+    pos.tables().rendezvous?;
+    let (w, b) = (
+        pos.has_rendezvous_right(Color::White),
+        pos.has_rendezvous_right(Color::Black),
+    );
+    Some(match (w, b) {
+        (true, true) => "Rr".into(),
+        (true, false) => "R".into(),
+        (false, true) => "r".into(),
+        (false, false) => "-".into(),
+    })
+}
+
+/// The rights bits of the rights a setup gives (both when it does not say), or the error of a
+/// setup that gives rights to a variant without the rendezvous.
+pub(crate) fn setup_rights(tables: &Tables, given: Option<(bool, bool)>) -> Result<u32, &'static str> {
+    match (given, tables.rendezvous) {
+        (Some((w, b)), None) if w || b => Err(tables.spec.name),
+        (_, None) => Ok(0),
+        (given, Some(r)) => {
+            let (w, b) = given.unwrap_or((true, true));
+            Ok((u32::from(w) | u32::from(b) << 1) << r.right_shift)
+        }
+    }
+}
+
+/// Why a move written as this side's rendezvous is not legal because the right is spent, if it
+/// is one (for the UCI resolver's message).
+pub(crate) fn spent_right(pos: &Position, from: Square, to: Square) -> bool {
+    let Some(r) = pos.tables().rendezvous else { return false };
+    let us = pos.turn();
+    from == r.partner_square[us]
+        && to == r.bishop_square[us]
+        && pos.piece_at(from).is_some_and(|p| p.color == us && p.kind == r.partner)
+        && pos
+            .piece_at(to)
+            .is_some_and(|p| p.color == us && p.kind == PieceKind::Bishop)
+        && !pos.has_rendezvous_right(us)
+}
 
 /// The extra-moves hook: adds the rendezvous when it is legal. Called only when the side to
 /// move is not in check.
