@@ -379,6 +379,15 @@ impl Tables {
         tables
     }
 
+    /// Whether a piece of `kind` may end a move on `sq` by capturing there, as the special rules
+    /// say: the squares a kind may not enter (the centre square, the All-Seeing Eye's square)
+    /// and, for kings, the squares attacked by something that is not a piece (the Eye's
+    /// diagonals). What the static exchange evaluation must know of the rules.
+    #[inline(always)]
+    pub fn may_capture_on(&self, kind: PieceKind, sq: Square) -> bool {
+        !(self.forbidden[kind].has(sq) || kind == PieceKind::King && self.always_attacked.has(sq))
+    }
+
     /// Hands out `n` consecutive rights bits to a rule (from its build hook) and returns the
     /// first. Rights bits are part of the position's hash and equality.
     pub(crate) fn allocate_rights(&mut self, n: u32) -> u32 {

@@ -110,7 +110,7 @@ fn exchange(pos: &Position, cl: &AttackClasses, m: Move) -> i32 {
         let mut capturer = None;
         for kind in BY_VALUE {
             let bb = ours & pos.kind_bb(kind);
-            if bb.is_empty() || t.forbidden[kind].has(to) || (kind == PieceKind::King && t.always_attacked.has(to)) {
+            if bb.is_empty() || !t.may_capture_on(kind, to) {
                 continue;
             }
             capturer = Some((bb.lsb(), kind));
@@ -163,7 +163,7 @@ mod tests {
             let mut best: Option<(Square, PieceKind)> = None;
             for sq in attackers {
                 let p = pos.piece_at(sq).unwrap();
-                if t.forbidden[p.kind].has(to) || (p.kind == PieceKind::King && t.always_attacked.has(to)) {
+                if !t.may_capture_on(p.kind, to) {
                     continue;
                 }
                 if best.is_none_or(|b| see_value(p.kind) < see_value(b.1)) {
