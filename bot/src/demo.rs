@@ -15,7 +15,7 @@ use tokio::{
 use crate::{
     api::{client::ChallengeRequest, Client, Token},
     arena::{Arena, ArenaConfig, ArenaLog},
-    config::Config,
+    config::{Clock, Config, Speed},
     events::Bot,
     game::GameReport,
 };
@@ -28,7 +28,7 @@ pub struct DemoOptions {
     /// Nodes per move.
     pub nodes: u64,
     /// Clock: initial seconds and increment.
-    pub clock: (u64, u64),
+    pub clock: Clock,
     /// Folder for the PGN.
     pub pgn_dir: PathBuf,
     /// Print every move.
@@ -42,7 +42,10 @@ impl Default for DemoOptions {
         DemoOptions {
             variant: "persian-princess".into(),
             nodes: 20000,
-            clock: (60, 1),
+            clock: Clock {
+                limit_s: 60,
+                increment_s: 1,
+            },
             pgn_dir: PathBuf::from("games/demo"),
             print_moves: true,
             timeout: Duration::from_secs(50),
@@ -67,9 +70,7 @@ pub fn arena_bot_config(url: &str, variant: &str, nodes: u64, pgn_dir: PathBuf) 
     config.engine.nodes = Some(nodes);
     config.engine.move_overhead_ms = 50;
     config.challenge.variants = vec![variant.to_string()];
-    config.challenge.speeds = ["ultraBullet", "bullet", "blitz", "rapid", "classical", "correspondence"]
-        .map(String::from)
-        .to_vec();
+    config.challenge.speeds = Speed::ALL.to_vec();
     config.games.pgn_dir = pgn_dir;
     config.network.stream_timeout_s = 5;
     config.network.backoff_base_ms = 50;
@@ -120,7 +121,7 @@ pub async fn run(options: DemoOptions) -> anyhow::Result<DemoSummary> {
     .await?;
     let request = ChallengeRequest {
         variant: options.variant.clone(),
-        clock: Some(options.clock),
+        clock: Some((options.clock.limit_s, options.clock.increment_s)),
         rated: false,
         color: "white".into(),
         fen: None,
@@ -130,8 +131,8 @@ pub async fn run(options: DemoOptions) -> anyhow::Result<DemoSummary> {
         .await
         .context("challenging Beta")?;
     println!(
-        "Alpha challenges Beta: {} {}+{} (challenge {}), {} nodes per move",
-        options.variant, options.clock.0, options.clock.1, ch.id, options.nodes
+        "Alpha challenges Beta: {} {} (challenge {}), {} nodes per move",
+        options.variant, options.clock, ch.id, options.nodes
     );
     let deadline = tokio::time::Instant::now() + options.timeout;
     let mut got: Vec<GameReport> = Vec::new();

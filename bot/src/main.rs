@@ -314,7 +314,7 @@ async fn main() -> anyhow::Result<()> {
             run_demo(DemoOptions {
                 variant,
                 nodes,
-                clock: bot::config::parse_clock(&clock)?,
+                clock: clock.parse()?,
                 pgn_dir,
                 print_moves: !quiet,
                 ..DemoOptions::default()

@@ -12,7 +12,7 @@ use std::{
 
 use tokio::sync::watch;
 
-use crate::{api::client::ChallengeRequest, config::parse_clock, game::GameContext};
+use crate::{api::client::ChallengeRequest, game::GameContext};
 
 /// Challenges another bot whenever we have been idle for `matchmaking.interval_s`.
 pub async fn run(ctx: Arc<GameContext>, running: Arc<AtomicUsize>, mut shutdown: watch::Receiver<bool>) {
@@ -65,22 +65,16 @@ pub async fn run(ctx: Arc<GameContext>, running: Arc<AtomicUsize>, mut shutdown:
             name
         };
         let variant = mm.variants[choice.below(mm.variants.len())].clone();
-        let clock_text = &mm.clocks[choice.below(mm.clocks.len())];
-        let Ok(clock) = parse_clock(clock_text) else {
-            continue; // validated at start-up
-        };
+        let clock = mm.clocks[choice.below(mm.clocks.len())];
         let request = ChallengeRequest {
             variant: variant.clone(),
-            clock: Some(clock),
+            clock: Some((clock.limit_s, clock.increment_s)),
             rated: mm.rated,
             color: "random".into(),
             fen: None,
         };
         match ctx.client.create_challenge(&opponent, &request).await {
-            Ok(ch) => tracing::info!(
-                "matchmaking: challenged {opponent} ({variant}, {clock_text}): {}",
-                ch.id
-            ),
+            Ok(ch) => tracing::info!("matchmaking: challenged {opponent} ({variant}, {clock}): {}", ch.id),
             Err(e) => tracing::warn!("matchmaking: challenging {opponent}: {e}"),
         }
     }

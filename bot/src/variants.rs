@@ -7,9 +7,9 @@ use std::collections::BTreeMap;
 use engine::rules::Variant;
 
 /// The engine variant of a server key, `None` when unsupported.
-pub fn engine_variant(key: &str, overrides: &BTreeMap<String, String>) -> Option<Variant> {
-    if let Some(id) = overrides.get(key) {
-        return id.parse().ok();
+pub fn engine_variant(key: &str, overrides: &BTreeMap<String, Variant>) -> Option<Variant> {
+    if let Some(&variant) = overrides.get(key) {
+        return Some(variant);
     }
     // Lichess's `fromPosition` is standard chess from a FEN.
     let key = if key == "fromPosition" { "standard" } else { key };
@@ -45,7 +45,7 @@ mod tests {
         assert_eq!(engine_variant("atomic", &none), None);
         assert_eq!(engine_variant("nonsense", &none), None);
         let mut o = BTreeMap::new();
-        o.insert("persian".to_string(), "oriental-omega".to_string());
+        o.insert("persian".to_string(), Variant::OrientalOmega);
         assert_eq!(engine_variant("persian", &o).map(|v| v.id()), Some("oriental-omega"));
         for v in Variant::ALL {
             assert_eq!(engine_variant(server_key(v), &none), Some(v));
