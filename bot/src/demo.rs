@@ -7,6 +7,7 @@ use std::{
 };
 
 use anyhow::Context as _;
+use engine::rules::Variant;
 use tokio::{
     sync::{mpsc, watch},
     task::JoinHandle,
@@ -18,13 +19,14 @@ use crate::{
     config::{Clock, Config, Speed},
     events::Bot,
     game::GameReport,
+    variants,
 };
 
 /// Demo settings.
 #[derive(Clone, Debug)]
 pub struct DemoOptions {
-    /// Variant key.
-    pub variant: String,
+    /// Variant (challenged with its server key).
+    pub variant: Variant,
     /// Nodes per move.
     pub nodes: u64,
     /// Clock: initial seconds and increment.
@@ -40,7 +42,7 @@ pub struct DemoOptions {
 impl Default for DemoOptions {
     fn default() -> DemoOptions {
         DemoOptions {
-            variant: "persian-princess".into(),
+            variant: Variant::DEFAULT,
             nodes: 20000,
             clock: Clock {
                 limit_s: 60,
@@ -113,14 +115,15 @@ pub async fn run(options: DemoOptions) -> anyhow::Result<DemoSummary> {
     println!("arena listening on {}", arena.url());
     let (shutdown_tx, shutdown) = watch::channel(false);
     let (reports_tx, mut reports) = mpsc::unbounded_channel();
+    let key = variants::server_key(options.variant);
     let (client, bots) = start_alpha_and_beta(
-        |_| arena_bot_config(&arena.url(), &options.variant, options.nodes, options.pgn_dir.clone()),
+        |_| arena_bot_config(&arena.url(), key, options.nodes, options.pgn_dir.clone()),
         reports_tx,
         shutdown,
     )
     .await?;
     let request = ChallengeRequest {
-        variant: options.variant.clone(),
+        variant: key.to_string(),
         clock: Some((options.clock.limit_s, options.clock.increment_s)),
         rated: false,
         color: "white".into(),
@@ -132,7 +135,7 @@ pub async fn run(options: DemoOptions) -> anyhow::Result<DemoSummary> {
         .context("challenging Beta")?;
     println!(
         "Alpha challenges Beta: {} {} (challenge {}), {} nodes per move",
-        options.variant, options.clock, ch.id, options.nodes
+        key, options.clock, ch.id, options.nodes
     );
     let deadline = tokio::time::Instant::now() + options.timeout;
     let mut got: Vec<GameReport> = Vec::new();

@@ -451,7 +451,7 @@ mod tests {
                 }
             ]
         );
-        assert_eq!(c.variants.get("persian"), Some(&Variant::OrientalOmega));
+        assert_eq!(c.variants.get("persian").map(|v| v.id()), Some("oriental-omega"));
         let c = Config::parse("[engine]\neval = \"nets/x.nnue\"\n").expect("valid");
         assert_eq!(c.engine.eval, EvalSource::File("nets/x.nnue".into()));
         assert_eq!(Config::default().engine.eval, EvalSource::Default);
