@@ -6,6 +6,7 @@
 use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
+use engine::rules::Variant;
 use tokio::sync::{mpsc, watch};
 
 use crate::{
@@ -13,6 +14,7 @@ use crate::{
     arena::{Arena, ArenaConfig},
     demo::{arena_bot_config, start_alpha_and_beta},
     game::GameReport,
+    variants,
 };
 
 /// Bench settings.
@@ -20,8 +22,8 @@ use crate::{
 pub struct BenchOptions {
     /// Games played at the same time.
     pub games: usize,
-    /// Variant key.
-    pub variant: String,
+    /// Variant (challenged with its server key).
+    pub variant: Variant,
     /// Nodes per move.
     pub nodes: u64,
     /// Hash per game, MB.
@@ -88,8 +90,9 @@ pub async fn run(options: BenchOptions) -> anyhow::Result<BenchResult> {
     let (shutdown_tx, shutdown) = watch::channel(false);
     let (reports_tx, mut reports) = mpsc::unbounded_channel::<GameReport>();
     let rss_before_mb = rss_mb();
+    let key = variants::server_key(options.variant);
     let configure = |_: &str| {
-        let mut config = arena_bot_config(&arena.url(), &options.variant, options.nodes, pgn_dir.clone());
+        let mut config = arena_bot_config(&arena.url(), key, options.nodes, pgn_dir.clone());
         config.engine.hash_mb = options.hash_mb;
         config.challenge.max_games = options.games;
         config.games.greeting.clear();
@@ -103,7 +106,7 @@ pub async fn run(options: BenchOptions) -> anyhow::Result<BenchResult> {
     let started = Instant::now();
     for _ in 0..options.games {
         let request = ChallengeRequest {
-            variant: options.variant.clone(),
+            variant: key.to_string(),
             clock: Some((600, 5)),
             rated: false,
             color: "random".into(),

@@ -3,7 +3,7 @@
 
 use crate::{
     api::types::{Challenge, Compat, DeclineReason, TimeControl},
-    config::Config,
+    config::{Config, Mode, Speed},
     variants,
 };
 
@@ -37,12 +37,12 @@ pub fn decide(
             if limit > c.max_base_s || increment > c.max_increment_s {
                 return Err(DeclineReason::TooSlow);
             }
-            if !c.speeds.contains(&ch.speed) {
+            if !c.speeds.iter().any(|s| s.key() == ch.speed) {
                 return Err(DeclineReason::TimeControl);
             }
         }
         TimeControl::Correspondence { .. } | TimeControl::Unlimited => {
-            if !c.speeds.iter().any(|s| s == "correspondence") {
+            if !c.speeds.contains(&Speed::Correspondence) {
                 return Err(DeclineReason::TimeControl);
             }
         }
@@ -57,8 +57,7 @@ pub fn decide(
             DeclineReason::Variant
         });
     }
-    let mode = if ch.rated { "rated" } else { "casual" };
-    if !c.modes.iter().any(|m| m == mode) {
+    if !c.modes.contains(&Mode::of(ch.rated)) {
         return Err(if ch.rated {
             DeclineReason::Casual
         } else {
@@ -115,7 +114,7 @@ mod tests {
     fn filters_in_order() {
         let mut cfg = Config::default();
         cfg.challenge.variants = vec!["persian-princess".into()];
-        cfg.challenge.modes = vec!["casual".into()];
+        cfg.challenge.modes = vec![Mode::Casual];
         cfg.challenge.min_base_s = 60;
         let ok = challenge("persian-princess", 180, 2, false, true);
         assert_eq!(decide(&ok, None, &cfg, 0), Ok(()));

@@ -7,6 +7,7 @@ use std::{
 };
 
 use anyhow::Context as _;
+use engine::rules::Variant;
 use tokio::{
     sync::{mpsc, watch},
     task::JoinHandle,
@@ -15,20 +16,21 @@ use tokio::{
 use crate::{
     api::{client::ChallengeRequest, Client, Token},
     arena::{Arena, ArenaConfig, ArenaLog},
-    config::Config,
+    config::{Clock, Config, Speed},
     events::Bot,
     game::GameReport,
+    variants,
 };
 
 /// Demo settings.
 #[derive(Clone, Debug)]
 pub struct DemoOptions {
-    /// Variant key.
-    pub variant: String,
+    /// Variant (challenged with its server key).
+    pub variant: Variant,
     /// Nodes per move.
     pub nodes: u64,
     /// Clock: initial seconds and increment.
-    pub clock: (u64, u64),
+    pub clock: Clock,
     /// Folder for the PGN.
     pub pgn_dir: PathBuf,
     /// Print every move.
@@ -40,9 +42,12 @@ pub struct DemoOptions {
 impl Default for DemoOptions {
     fn default() -> DemoOptions {
         DemoOptions {
-            variant: "persian-princess".into(),
+            variant: Variant::DEFAULT,
             nodes: 20000,
-            clock: (60, 1),
+            clock: Clock {
+                limit_s: 60,
+                increment_s: 1,
+            },
             pgn_dir: PathBuf::from("games/demo"),
             print_moves: true,
             timeout: Duration::from_secs(50),
@@ -67,9 +72,7 @@ pub fn arena_bot_config(url: &str, variant: &str, nodes: u64, pgn_dir: PathBuf) 
     config.engine.nodes = Some(nodes);
     config.engine.move_overhead_ms = 50;
     config.challenge.variants = vec![variant.to_string()];
-    config.challenge.speeds = ["ultraBullet", "bullet", "blitz", "rapid", "classical", "correspondence"]
-        .map(String::from)
-        .to_vec();
+    config.challenge.speeds = Speed::ALL.to_vec();
     config.games.pgn_dir = pgn_dir;
     config.network.stream_timeout_s = 5;
     config.network.backoff_base_ms = 50;
@@ -112,15 +115,16 @@ pub async fn run(options: DemoOptions) -> anyhow::Result<DemoSummary> {
     println!("arena listening on {}", arena.url());
     let (shutdown_tx, shutdown) = watch::channel(false);
     let (reports_tx, mut reports) = mpsc::unbounded_channel();
+    let key = variants::server_key(options.variant);
     let (client, bots) = start_alpha_and_beta(
-        |_| arena_bot_config(&arena.url(), &options.variant, options.nodes, options.pgn_dir.clone()),
+        |_| arena_bot_config(&arena.url(), key, options.nodes, options.pgn_dir.clone()),
         reports_tx,
         shutdown,
     )
     .await?;
     let request = ChallengeRequest {
-        variant: options.variant.clone(),
-        clock: Some(options.clock),
+        variant: key.to_string(),
+        clock: Some((options.clock.limit_s, options.clock.increment_s)),
         rated: false,
         color: "white".into(),
         fen: None,
@@ -130,8 +134,8 @@ pub async fn run(options: DemoOptions) -> anyhow::Result<DemoSummary> {
         .await
         .context("challenging Beta")?;
     println!(
-        "Alpha challenges Beta: {} {}+{} (challenge {}), {} nodes per move",
-        options.variant, options.clock.0, options.clock.1, ch.id, options.nodes
+        "Alpha challenges Beta: {} {} (challenge {}), {} nodes per move",
+        key, options.clock, ch.id, options.nodes
     );
     let deadline = tokio::time::Instant::now() + options.timeout;
     let mut got: Vec<GameReport> = Vec::new();

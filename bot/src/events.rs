@@ -8,7 +8,7 @@ use std::{
         atomic::{AtomicUsize, Ordering},
         Arc,
     },
-    time::{Duration, Instant},
+    time::Duration,
 };
 
 use anyhow::Context as _;
@@ -19,13 +19,13 @@ use tokio::{
 
 use crate::{
     api::{
-        client::ChallengeRequest,
         types::{Challenge, Compat, Event},
         Client, Token,
     },
     challenge,
-    config::{parse_clock, Config, ShutdownPolicy},
+    config::{Config, ShutdownPolicy},
     game::{self, GameContext, GameReport},
+    matchmaking,
 };
 
 /// A bot: the event loop and its games.
@@ -85,12 +85,13 @@ impl Bot {
     /// `games.on_shutdown` says. With `finish`, a second signal (the value sent again)
     /// resigns what is still running.
     pub async fn run(mut self, mut shutdown: watch::Receiver<bool>) -> anyhow::Result<()> {
-        let matchmaking = self
-            .ctx
-            .config
-            .matchmaking
-            .enabled
-            .then(|| tokio::spawn(matchmaking(self.ctx.clone(), self.running.clone(), shutdown.clone())));
+        let matchmaking = self.ctx.config.matchmaking.enabled.then(|| {
+            tokio::spawn(matchmaking::run(
+                self.ctx.clone(),
+                self.running.clone(),
+                shutdown.clone(),
+            ))
+        });
         let mut delay = Duration::from_secs(1);
         while !*shutdown.borrow() {
             let connected = tokio::select! {
@@ -285,76 +286,4 @@ async fn check_scopes(client: &Client, username: &str) -> anyhow::Result<()> {
     }
     tracing::warn!("the token lacks the scope(s) {}: {advice}", missing.join(", "));
     Ok(())
-}
-
-/// Challenges another bot whenever we have been idle for `matchmaking.interval_s`.
-async fn matchmaking(ctx: Arc<GameContext>, running: Arc<AtomicUsize>, mut shutdown: watch::Receiver<bool>) {
-    let mm = &ctx.config.matchmaking;
-    let interval = Duration::from_secs(mm.interval_s);
-    let mut idle_since = Instant::now();
-    let mut choice = engine::rng::SplitMix64::from_time();
-    let mut next_opponent = 0;
-    loop {
-        tokio::select! {
-            _ = tokio::time::sleep(Duration::from_millis(500)) => {}
-            _ = shutdown.changed() => return,
-        }
-        if running.load(Ordering::SeqCst) > 0 {
-            idle_since = Instant::now();
-            continue;
-        }
-        if idle_since.elapsed() < interval {
-            continue;
-        }
-        idle_since = Instant::now();
-        let me = ctx.account.id.to_lowercase();
-        let blocked = |name: &str| {
-            name.eq_ignore_ascii_case(&me)
-                || ctx
-                    .config
-                    .challenge
-                    .block_list
-                    .iter()
-                    .any(|b| b.eq_ignore_ascii_case(name))
-        };
-        let opponent = if mm.opponents.is_empty() {
-            match ctx.client.online_bots(100).await {
-                Ok(bots) => {
-                    let names: Vec<String> = bots.into_iter().map(|b| b.username).filter(|n| !blocked(n)).collect();
-                    if names.is_empty() {
-                        tracing::info!("matchmaking: no other bot online");
-                        continue;
-                    }
-                    names[choice.below(names.len())].clone()
-                }
-                Err(e) => {
-                    tracing::warn!("matchmaking: listing the bots online: {e}");
-                    continue;
-                }
-            }
-        } else {
-            let name = mm.opponents[next_opponent % mm.opponents.len()].clone();
-            next_opponent += 1;
-            name
-        };
-        let variant = mm.variants[choice.below(mm.variants.len())].clone();
-        let clock_text = &mm.clocks[choice.below(mm.clocks.len())];
-        let Ok(clock) = parse_clock(clock_text) else {
-            continue; // validated at start-up
-        };
-        let request = ChallengeRequest {
-            variant: variant.clone(),
-            clock: Some(clock),
-            rated: mm.rated,
-            color: "random".into(),
-            fen: None,
-        };
-        match ctx.client.create_challenge(&opponent, &request).await {
-            Ok(ch) => tracing::info!(
-                "matchmaking: challenged {opponent} ({variant}, {clock_text}): {}",
-                ch.id
-            ),
-            Err(e) => tracing::warn!("matchmaking: challenging {opponent}: {e}"),
-        }
-    }
 }

@@ -3,8 +3,8 @@
 //!
 //! Flow: [`events::Bot`] reads the event stream, filters challenges ([`challenge`]) and starts
 //! one task per game ([`game`]), which searches with [`player::Player`] on a blocking thread
-//! and posts moves through [`api::Client`]. [`arena`] is the local server; [`demo`] plays a
-//! game on it.
+//! and posts moves through [`api::Client`]; when idle, [`matchmaking`] challenges other bots.
+//! [`arena`] is the local server; [`demo`] plays a game on it.
 
 pub mod api;
 pub mod arena;
@@ -15,6 +15,7 @@ pub mod decisions;
 pub mod demo;
 pub mod events;
 pub mod game;
+pub mod matchmaking;
 pub mod pgn;
 pub mod player;
 pub mod variants;

@@ -5,11 +5,12 @@ use std::{path::PathBuf, time::Duration};
 use anyhow::Context as _;
 use bot::{
     arena::{AccountSpec, Arena, ArenaConfig},
-    config::Config,
+    config::{Clock, Config},
     demo::{self, DemoOptions},
     events::Bot,
 };
 use clap::{Parser, Subcommand};
+use engine::rules::Variant;
 use tokio::sync::watch;
 
 #[derive(Parser)]
@@ -52,8 +53,8 @@ enum Command {
         #[arg(long, default_value_t = 9663)]
         port: u16,
         /// Accounts as NAME:TOKEN[:human], repeatable (default: Alpha, Beta bots and Human).
-        #[arg(long = "account")]
-        accounts: Vec<String>,
+        #[arg(long = "account", value_parser = parse_account)]
+        accounts: Vec<AccountSpec>,
         /// Seconds between keep-alive lines.
         #[arg(long, default_value_t = 7)]
         keepalive: u64,
@@ -67,9 +68,9 @@ enum Command {
         /// Games at the same time.
         #[arg(long, default_value_t = 8)]
         games: usize,
-        /// Variant key.
+        /// Variant (an engine variant id or alias, e.g. persian-princess, omega, standard).
         #[arg(long, default_value = "persian-princess")]
-        variant: String,
+        variant: Variant,
         /// Nodes per move.
         #[arg(long, default_value_t = 2000)]
         nodes: u64,
@@ -79,15 +80,15 @@ enum Command {
     },
     /// Play one demo game between two bots on an in-process arena.
     Demo {
-        /// Variant key.
+        /// Variant (an engine variant id or alias, e.g. persian-princess, omega, standard).
         #[arg(long, default_value = "persian-princess")]
-        variant: String,
+        variant: Variant,
         /// Nodes per move.
         #[arg(long, default_value_t = 20000)]
         nodes: u64,
         /// Clock, e.g. 60+1 (seconds + increment).
         #[arg(long, default_value = "60+1")]
-        clock: String,
+        clock: Clock,
         /// Folder for the PGN.
         #[arg(long, default_value = "games/demo")]
         pgn_dir: PathBuf,
@@ -97,7 +98,8 @@ enum Command {
     },
 }
 
-fn parse_account(text: &str) -> anyhow::Result<AccountSpec> {
+/// Reads `--account NAME:TOKEN[:bot|:human]`.
+fn parse_account(text: &str) -> Result<AccountSpec, String> {
     let parts: Vec<&str> = text.split(':').collect();
     match parts.as_slice() {
         [name, token] | [name, token, "bot"] => Ok(AccountSpec {
@@ -114,7 +116,7 @@ fn parse_account(text: &str) -> anyhow::Result<AccountSpec> {
             rating: 1500,
             scopes: Vec::new(),
         }),
-        _ => anyhow::bail!("--account must be NAME:TOKEN or NAME:TOKEN:human, got '{text}'"),
+        _ => Err(format!("expected NAME:TOKEN or NAME:TOKEN:human, got '{text}'")),
     }
 }
 
@@ -281,9 +283,6 @@ async fn main() -> anyhow::Result<()> {
                 ArenaConfig::builtin_accounts()
             } else {
                 accounts
-                    .iter()
-                    .map(|a| parse_account(a))
-                    .collect::<anyhow::Result<_>>()?
             };
             let names: Vec<String> = accounts
                 .iter()
@@ -314,12 +313,50 @@ async fn main() -> anyhow::Result<()> {
             run_demo(DemoOptions {
                 variant,
                 nodes,
-                clock: bot::config::parse_clock(&clock)?,
+                clock,
                 pgn_dir,
                 print_moves: !quiet,
                 ..DemoOptions::default()
             })
             .await
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory as _;
+
+    use super::*;
+
+    #[test]
+    fn arguments_are_typed_when_parsed() {
+        Cli::command().debug_assert();
+        let cli = Cli::try_parse_from(["bot", "demo", "--variant", "omega", "--clock", "30+0"]).expect("valid");
+        let Command::Demo { variant, clock, .. } = cli.command else {
+            panic!("not the demo");
+        };
+        assert_eq!(variant.id(), "oriental-omega");
+        assert_eq!(
+            clock,
+            Clock {
+                limit_s: 30,
+                increment_s: 0
+            }
+        );
+        let cli = Cli::try_parse_from(["bot", "arena", "--account", "Carol:c-token:human"]).expect("valid");
+        let Command::Arena { accounts, .. } = cli.command else {
+            panic!("not the arena");
+        };
+        assert_eq!((accounts[0].username.as_str(), accounts[0].bot), ("Carol", false));
+        for (args, value) in [
+            (["bot", "demo", "--variant", "atomic"], "'atomic'"),
+            (["bot", "demo", "--clock", "3m"], "'3m'"),
+            (["bot", "bench", "--variant", "horde"], "'horde'"),
+            (["bot", "arena", "--account", "nobody"], "'nobody'"),
+        ] {
+            let e = Cli::try_parse_from(args).err().expect("refused").to_string();
+            assert!(e.contains(value), "{args:?}: {e}");
         }
     }
 }

@@ -4,7 +4,7 @@
 use std::sync::{Arc, Mutex};
 
 use engine::{
-    engine::{Engine, EvalSource},
+    engine::Engine,
     rules::Variant,
     search::{
         time::{budget, fixed, Clock},
@@ -12,7 +12,7 @@ use engine::{
     },
 };
 
-use crate::config::EngineConfig;
+use crate::config::{eval_text, EngineConfig};
 
 /// Why no move could be chosen.
 #[derive(Debug, thiserror::Error)]
@@ -62,8 +62,11 @@ impl Player {
         engine.set_hash(config.hash_mb);
         engine.set_threads(config.threads);
         engine.set_move_overhead(config.move_overhead_ms);
-        if let Err(e) = engine.set_eval(EvalSource::parse(&config.eval)) {
-            tracing::warn!("engine.eval '{}': {e}; using the default evaluation", config.eval);
+        if let Err(e) = engine.set_eval(config.eval.clone()) {
+            tracing::warn!(
+                "engine.eval '{}': {e}; using the default evaluation",
+                eval_text(&config.eval)
+            );
         }
         engine.new_game();
         Player {

@@ -10,9 +10,9 @@ use engine::rules::Variant;
 pub const LICHESS_STANDARD: &str = "standard";
 
 /// The engine variant of a server key, `None` when unsupported.
-pub fn engine_variant(key: &str, overrides: &BTreeMap<String, String>) -> Option<Variant> {
-    if let Some(id) = overrides.get(key) {
-        return id.parse().ok();
+pub fn engine_variant(key: &str, overrides: &BTreeMap<String, Variant>) -> Option<Variant> {
+    if let Some(&variant) = overrides.get(key) {
+        return Some(variant);
     }
     // Lichess's `fromPosition` is standard chess from a FEN.
     let key = if key == "fromPosition" { LICHESS_STANDARD } else { key };
@@ -48,7 +48,10 @@ mod tests {
         assert_eq!(engine_variant("atomic", &none), None);
         assert_eq!(engine_variant("nonsense", &none), None);
         let mut o = BTreeMap::new();
-        o.insert("persian".to_string(), "oriental-omega".to_string());
+        o.insert(
+            "persian".to_string(),
+            "oriental-omega".parse().expect("an engine variant"),
+        );
         assert_eq!(engine_variant("persian", &o).map(|v| v.id()), Some("oriental-omega"));
         for v in Variant::ALL {
             assert_eq!(engine_variant(server_key(v), &none), Some(v));

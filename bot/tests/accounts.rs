@@ -17,7 +17,10 @@ async fn an_idle_bot_challenges_a_bot_online() {
     config.matchmaking.enabled = true;
     config.matchmaking.interval_s = 1;
     config.matchmaking.variants = vec!["oriental-omega".into()];
-    config.matchmaking.clocks = vec!["60+1".into()];
+    config.matchmaking.clocks = vec![bot::config::Clock {
+        limit_s: 60,
+        increment_s: 1,
+    }];
     config.engine.nodes = Some(300);
     let mut alpha = common::start_bot(config, "alpha-token").await;
     let a = alpha.next_report(Duration::from_secs(60)).await;

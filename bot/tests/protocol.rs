@@ -27,7 +27,7 @@ async fn declined_reason(stream: &mut bot::api::client::TypedStream<Event>) -> S
 async fn challenges_declined_by_filter_get_the_right_reason() {
     let arena = common::arena().await;
     let mut config = common::config(&arena, "persian-princess", common::temp_dir("decline"));
-    config.challenge.modes = vec!["casual".into()];
+    config.challenge.modes = vec![bot::config::Mode::Casual];
     config.challenge.min_base_s = 60;
     config.challenge.accept_bot = false;
     let beta = common::start_bot(config, "beta-token").await;

@@ -1,9 +1,15 @@
-//! `bot.toml`: every key has a default; unknown keys are errors; `validate` runs at start-up.
+//! `bot.toml`: every key has a default; unknown keys are errors. Values written as text (clocks,
+//! speeds, modes, engine variants, the evaluation) are parsed into typed values ([`values`]) as
+//! the file is read; `validate` checks the rest at start-up.
+
+mod values;
 
 use std::{collections::BTreeMap, path::PathBuf, time::Duration};
 
+use engine::{engine::EvalSource, rules::Variant};
 use serde::Deserialize;
 
+pub use self::values::{eval_text, Clock, Mode, ParseClockError, ParseModeError, ParseSpeedError, Speed};
 use crate::{
     api::{client::RetryPolicy, ClientOptions, Token},
     variants,
@@ -25,8 +31,9 @@ pub struct Config {
     pub network: NetworkConfig,
     /// Resign, draw offers and answers, first-move abort.
     pub decisions: DecisionsConfig,
-    /// Extra server variant key -> engine variant id mappings.
-    pub variants: BTreeMap<String, String>,
+    /// Extra server variant key -> engine variant mappings (written as engine variant ids).
+    #[serde(deserialize_with = "values::variant_table")]
+    pub variants: BTreeMap<String, Variant>,
     /// Challenging other bots when idle.
     pub matchmaking: MatchmakingConfig,
 }
@@ -42,8 +49,9 @@ pub struct MatchmakingConfig {
     pub interval_s: u64,
     /// Variant keys to choose from.
     pub variants: Vec<String>,
-    /// Clocks to choose from, `SECONDS+INCREMENT` (e.g. `180+2`).
-    pub clocks: Vec<String>,
+    /// Clocks to choose from, written `SECONDS+INCREMENT` (e.g. `180+2`).
+    #[serde(deserialize_with = "values::matchmaking_clocks")]
+    pub clocks: Vec<Clock>,
     /// Rated games.
     pub rated: bool,
     /// Accounts to challenge, in turn; empty: any bot online (but us and the block list).
@@ -56,22 +64,14 @@ impl Default for MatchmakingConfig {
             enabled: false,
             interval_s: 600,
             variants: vec!["persian-princess".into()],
-            clocks: vec!["180+2".into()],
+            clocks: vec![Clock {
+                limit_s: 180,
+                increment_s: 2,
+            }],
             rated: false,
             opponents: Vec::new(),
         }
     }
-}
-
-/// Reads a clock `SECONDS+INCREMENT` (`+INCREMENT` optional).
-pub fn parse_clock(text: &str) -> anyhow::Result<(u64, u64)> {
-    let (l, i) = text.split_once('+').unwrap_or((text, "0"));
-    let num = |s: &str| {
-        s.trim()
-            .parse::<u64>()
-            .map_err(|_| anyhow::anyhow!("clock '{text}': expected SECONDS+INCREMENT, e.g. 180+2"))
-    };
-    Ok((num(l)?, num(i)?))
 }
 
 /// `[server]`.
@@ -115,7 +115,8 @@ pub struct EngineConfig {
     /// Time per move in games without a clock, ms.
     pub unlimited_move_time_ms: u64,
     /// `default` (embedded net or hand-crafted), `hce`, or a net file.
-    pub eval: String,
+    #[serde(deserialize_with = "values::eval_source")]
+    pub eval: EvalSource,
 }
 
 impl Default for EngineConfig {
@@ -128,7 +129,7 @@ impl Default for EngineConfig {
             depth: None,
             max_move_time_ms: None,
             unlimited_move_time_ms: 5000,
-            eval: "default".into(),
+            eval: EvalSource::Default,
         }
     }
 }
@@ -142,7 +143,8 @@ pub struct ChallengeConfig {
     /// Accepted variant keys.
     pub variants: Vec<String>,
     /// Accepted speeds: ultraBullet, bullet, blitz, rapid, classical, correspondence.
-    pub speeds: Vec<String>,
+    #[serde(deserialize_with = "values::challenge_speeds")]
+    pub speeds: Vec<Speed>,
     /// Shortest initial time, seconds.
     pub min_base_s: u64,
     /// Longest initial time, seconds.
@@ -152,7 +154,8 @@ pub struct ChallengeConfig {
     /// Largest increment, seconds.
     pub max_increment_s: u64,
     /// Accepted modes: casual, rated.
-    pub modes: Vec<String>,
+    #[serde(deserialize_with = "values::challenge_modes")]
+    pub modes: Vec<Mode>,
     /// Accept bots.
     pub accept_bot: bool,
     /// Accept only bots.
@@ -176,12 +179,12 @@ impl Default for ChallengeConfig {
             ]
             .map(String::from)
             .to_vec(),
-            speeds: ["bullet", "blitz", "rapid", "classical"].map(String::from).to_vec(),
+            speeds: vec![Speed::Bullet, Speed::Blitz, Speed::Rapid, Speed::Classical],
             min_base_s: 0,
             max_base_s: 10800,
             min_increment_s: 0,
             max_increment_s: 180,
-            modes: ["casual", "rated"].map(String::from).to_vec(),
+            modes: vec![Mode::Casual, Mode::Rated],
             accept_bot: true,
             only_bot: false,
             max_games: 1,
@@ -300,8 +303,6 @@ impl Default for DecisionsConfig {
     }
 }
 
-const SPEEDS: [&str; 6] = ["ultraBullet", "bullet", "blitz", "rapid", "classical", "correspondence"];
-
 impl Config {
     /// Reads and validates a TOML file.
     pub fn load(path: &std::path::Path) -> anyhow::Result<Config> {
@@ -317,35 +318,18 @@ impl Config {
         Ok(config)
     }
 
-    /// Checks values that the types cannot.
+    /// Checks what parsing each value alone cannot: ranges, non-empty lists, and variant keys
+    /// against the `[variants]` table.
     pub fn validate(&self) -> anyhow::Result<()> {
         anyhow::ensure!(
             self.server.url.starts_with("http://") || self.server.url.starts_with("https://"),
             "server.url must start with http:// or https://, got '{}'",
             self.server.url
         );
-        for (key, id) in &self.variants {
-            anyhow::ensure!(
-                id.parse::<engine::rules::Variant>().is_ok(),
-                "variants.{key}: unknown engine variant '{id}'"
-            );
-        }
         for v in &self.challenge.variants {
             anyhow::ensure!(
                 variants::engine_variant(v, &self.variants).is_some(),
                 "challenge.variants: the engine cannot play '{v}'"
-            );
-        }
-        for s in &self.challenge.speeds {
-            anyhow::ensure!(
-                SPEEDS.contains(&s.as_str()),
-                "challenge.speeds: unknown speed '{s}' (known: {SPEEDS:?})"
-            );
-        }
-        for m in &self.challenge.modes {
-            anyhow::ensure!(
-                matches!(m.as_str(), "casual" | "rated"),
-                "challenge.modes: unknown mode '{m}'"
             );
         }
         anyhow::ensure!(self.challenge.max_games >= 1, "challenge.max_games must be at least 1");
@@ -360,9 +344,6 @@ impl Config {
                 variants::engine_variant(v, &self.variants).is_some(),
                 "matchmaking.variants: the engine cannot play '{v}'"
             );
-        }
-        for c in &m.clocks {
-            parse_clock(c).map_err(|e| anyhow::anyhow!("matchmaking.clocks: {e}"))?;
         }
         anyhow::ensure!(self.engine.hash_mb >= 1, "engine.hash_mb must be at least 1");
         anyhow::ensure!(self.engine.threads >= 1, "engine.threads must be at least 1");
@@ -440,6 +421,71 @@ mod tests {
         assert!(Config::parse("[challenge]\nvariants = [\"atomic\"]\n").is_err());
         assert!(Config::parse("[challenge]\nspeeds = [\"fast\"]\n").is_err());
         assert!(Config::parse("[server]\nurl = \"ftp://x\"\n").is_err());
+    }
+
+    /// The error text of `toml` (with its causes).
+    fn error_of(toml: &str) -> String {
+        format!("{:#}", Config::parse(toml).expect_err(toml))
+    }
+
+    #[test]
+    fn text_values_are_typed_when_read() {
+        let c = Config::parse(
+            "[engine]\neval = \"hce\"\n[challenge]\nspeeds = [\"ultraBullet\", \"correspondence\"]\n\
+             modes = [\"rated\"]\n[matchmaking]\nclocks = [\"60+1\", \"300\"]\n[variants]\npersian = \"omega\"\n",
+        )
+        .expect("valid");
+        assert_eq!(c.engine.eval, EvalSource::HandCrafted);
+        assert_eq!(c.challenge.speeds, [Speed::UltraBullet, Speed::Correspondence]);
+        assert_eq!(c.challenge.modes, [Mode::Rated]);
+        assert_eq!(
+            c.matchmaking.clocks,
+            [
+                Clock {
+                    limit_s: 60,
+                    increment_s: 1
+                },
+                Clock {
+                    limit_s: 300,
+                    increment_s: 0
+                }
+            ]
+        );
+        assert_eq!(c.variants.get("persian").map(|v| v.id()), Some("oriental-omega"));
+        let c = Config::parse("[engine]\neval = \"nets/x.nnue\"\n").expect("valid");
+        assert_eq!(c.engine.eval, EvalSource::File("nets/x.nnue".into()));
+        assert_eq!(Config::default().engine.eval, EvalSource::Default);
+    }
+
+    #[test]
+    fn bad_text_values_name_their_key_and_value() {
+        for (toml, key, value) in [
+            (
+                "[matchmaking]\nclocks = [\"180+2\", \"3m+2\"]\n",
+                "matchmaking.clocks",
+                "'3m+2'",
+            ),
+            (
+                "[challenge]\nspeeds = [\"blitz\", \"fast\"]\n",
+                "challenge.speeds",
+                "'fast'",
+            ),
+            ("[challenge]\nmodes = [\"ranked\"]\n", "challenge.modes", "'ranked'"),
+            ("[variants]\nmine = \"atomic\"\n", "variants.mine", "'atomic'"),
+            (
+                "[challenge]\nvariants = [\"atomic\"]\n",
+                "challenge.variants",
+                "'atomic'",
+            ),
+            (
+                "[matchmaking]\nvariants = [\"horde\"]\n",
+                "matchmaking.variants",
+                "'horde'",
+            ),
+        ] {
+            let e = error_of(toml);
+            assert!(e.contains(key) && e.contains(value), "{toml}: {e}");
+        }
     }
 
     #[test]

@@ -1,0 +1,351 @@
+//! Games: start, the game streams (`gameFull`, states, `opponentGone`, chat), moves, abort,
+//! resign, draw, claim of victory, the playing list and clock changes for tests.
+
+use std::time::Instant;
+
+use engine::rules::Color;
+use tokio::sync::mpsc::UnboundedSender;
+
+use super::{json_line, Inner, Refusal};
+use crate::{
+    api::types::{
+        speed_of, status_id, Compat, Event, GameEvent, GameEventInfo, GameFull, GamePlayer, Opponent, Perf, StatusRef,
+        VariantRef,
+    },
+    arena::{
+        game::{color_name, ArenaGame, GameError},
+        ArenaLog,
+    },
+};
+
+pub(super) struct GameSub {
+    conn: u64,
+    user: String,
+    tx: UnboundedSender<String>,
+}
+
+impl Inner {
+    fn broadcast_game(&mut self, game: &str, event: &GameEvent, only: Option<&str>) {
+        let line = json_line(event);
+        if let Some(subs) = self.game_subs.get_mut(game) {
+            subs.retain(|s| {
+                if only.is_some_and(|u| u != s.user) {
+                    return true;
+                }
+                s.tx.send(line.clone()).is_ok()
+            });
+        }
+    }
+
+    /// Closes every game stream of `game` (for reconnect tests).
+    pub fn drop_game_streams(&mut self, game: &str) {
+        self.game_subs.remove(game);
+    }
+
+    /// Registers a new game and sends `gameStart` to both players.
+    pub(super) fn start_game(&mut self, game: ArenaGame) {
+        let id = game.id.clone();
+        let (white, black) = (game.white.clone(), game.black.clone());
+        let _ = self.log.send(ArenaLog::GameStarted {
+            game: id.clone(),
+            variant: game.variant().id().to_string(),
+            white: white.clone(),
+            black: black.clone(),
+        });
+        self.games.insert(id.clone(), game);
+        for u in [white, black] {
+            if let Some(info) = self.game_info(&id, &u) {
+                self.send_event(&u, &Event::GameStart { game: info });
+            }
+        }
+    }
+
+    pub(super) fn game_info(&self, id: &str, user: &str) -> Option<GameEventInfo> {
+        let g = self.games.get(id)?;
+        let side = g.side_of(user)?;
+        let opp = g.player(!side).to_string();
+        let now = Instant::now();
+        Some(GameEventInfo {
+            full_id: format!(
+                "{id}{}",
+                &user.chars().chain("xxxx".chars()).take(4).collect::<String>()
+            ),
+            game_id: id.to_string(),
+            id: Some(id.to_string()),
+            fen: Some(g.position().fen()),
+            color: Some(color_name(side).to_string()),
+            last_move: Some(g.moves().last().cloned().unwrap_or_default()),
+            source: Some("friend".into()),
+            status: Some(StatusRef {
+                id: status_id(g.status()),
+                name: g.status().to_string(),
+            }),
+            variant: Some(VariantRef {
+                key: g.variant_key.clone(),
+                name: g.variant().spec().name.to_string(),
+                short: None,
+            }),
+            speed: Some(
+                g.clock
+                    .map_or("correspondence", |c| speed_of(c.initial / 1000, c.increment / 1000))
+                    .into(),
+            ),
+            rated: g.rated,
+            has_moved: g.moves().len() > usize::from(side == Color::Black),
+            opponent: Some(Opponent {
+                id: Some(opp.clone()),
+                username: self.users.get(&opp).map_or(opp.clone(), |u| u.username.clone()),
+                rating: self.users.get(&opp).map(|u| u.rating),
+            }),
+            is_my_turn: g.is_running() && g.turn() == side,
+            seconds_left: g.clock.map(|_| g.time_left(side, now).max(0) / 1000),
+            winner: g.winner().map(|c| color_name(c).to_string()),
+            compat: Some(Compat { bot: true, board: true }),
+        })
+    }
+
+    fn game_player(&self, id: &str) -> GamePlayer {
+        let u = self.users.get(id);
+        GamePlayer {
+            id: Some(id.to_string()),
+            name: u.map_or(id.to_string(), |u| u.username.clone()),
+            title: u.filter(|u| u.bot).map(|_| "BOT".to_string()),
+            rating: u.map(|u| u.rating),
+        }
+    }
+
+    /// Opens a game stream: the `gameFull` line goes first. A finished game's stream closes
+    /// right after it (the caller sees the sender dropped).
+    pub fn open_game_stream(
+        &mut self,
+        id: &str,
+        user: &str,
+        conn: u64,
+        tx: UnboundedSender<String>,
+    ) -> Result<(), Refusal> {
+        let g = self.games.get(id).ok_or_else(|| Refusal::not_found("No such game"))?;
+        let side = g.side_of(user).ok_or_else(|| Refusal::not_found("Not your game"))?;
+        let now = Instant::now();
+        let mut state = g.state(now);
+        state.kind = Some("gameState".into());
+        let full = GameFull {
+            id: id.to_string(),
+            variant: VariantRef {
+                key: g.variant_key.clone(),
+                name: g.variant().spec().name.to_string(),
+                short: None,
+            },
+            speed: g
+                .clock
+                .map_or("correspondence", |c| speed_of(c.initial / 1000, c.increment / 1000))
+                .into(),
+            perf: Perf::default(),
+            rated: g.rated,
+            created_at: g.created_at,
+            white: self.game_player(&g.white),
+            black: self.game_player(&g.black),
+            initial_fen: g.initial_fen.clone().unwrap_or_else(|| "startpos".into()),
+            clock: g.clock,
+            days_per_turn: None,
+            state,
+        };
+        let running = g.is_running();
+        let was_gone = g.is_gone(side);
+        *self
+            .stats
+            .game_stream_opens
+            .entry((id.to_string(), user.to_string()))
+            .or_default() += 1;
+        let _ = tx.send(json_line(&GameEvent::GameFull(Box::new(full))));
+        if running {
+            self.game_subs.entry(id.to_string()).or_default().push(GameSub {
+                conn,
+                user: user.to_string(),
+                tx,
+            });
+            if was_gone {
+                if let Some(g) = self.games.get_mut(id) {
+                    g.set_gone(side, false, now);
+                }
+                let opp = self
+                    .games
+                    .get(id)
+                    .map(|g| g.player(!side).to_string())
+                    .unwrap_or_default();
+                self.broadcast_game(
+                    id,
+                    &GameEvent::OpponentGone {
+                        gone: false,
+                        claim_win_in_seconds: None,
+                    },
+                    Some(&opp),
+                );
+            }
+        }
+        Ok(())
+    }
+
+    /// Forgets a closed game stream; the opponent hears `opponentGone` when the player has no
+    /// stream left on a running game.
+    pub fn close_game_stream(&mut self, id: &str, user: &str, conn: u64) {
+        let Some(subs) = self.game_subs.get_mut(id) else {
+            return;
+        };
+        subs.retain(|s| s.conn != conn);
+        if subs.iter().any(|s| s.user == user) {
+            return;
+        }
+        let claim = self.config.claim_win_after_s;
+        let Some(g) = self.games.get_mut(id).filter(|g| g.is_running()) else {
+            return;
+        };
+        let Some(side) = g.side_of(user) else {
+            return;
+        };
+        g.set_gone(side, true, Instant::now());
+        let opp = g.player(!side).to_string();
+        self.broadcast_game(
+            id,
+            &GameEvent::OpponentGone {
+                gone: true,
+                claim_win_in_seconds: Some(claim),
+            },
+            Some(&opp),
+        );
+    }
+
+    fn game_mut(&mut self, id: &str, user: &str) -> Result<(&mut ArenaGame, Color), Refusal> {
+        let g = self
+            .games
+            .get_mut(id)
+            .ok_or_else(|| Refusal::not_found("No such game"))?;
+        let side = g.side_of(user).ok_or_else(|| Refusal::not_found("Not your game"))?;
+        Ok((g, side))
+    }
+
+    /// After a change: push the state; at the end, close the streams and send `gameFinish`.
+    pub(super) fn after_change(&mut self, id: &str) {
+        let Some(g) = self.games.get(id) else {
+            return;
+        };
+        let state = g.state(Instant::now());
+        let running = g.is_running();
+        let players = [g.white.clone(), g.black.clone()];
+        let (status, winner) = (g.status(), g.winner().map(color_name));
+        self.broadcast_game(id, &GameEvent::GameState(state), None);
+        if !running {
+            self.game_subs.remove(id);
+            for u in players {
+                if let Some(info) = self.game_info(id, &u) {
+                    self.send_event(&u, &Event::GameFinish { game: info });
+                }
+            }
+            let _ = self.log.send(ArenaLog::GameFinished {
+                game: id.to_string(),
+                status: status.to_string(),
+                winner: winner.map(str::to_string),
+            });
+        }
+    }
+
+    /// `POST /api/bot/game/{id}/move/{uci}`.
+    pub fn play(&mut self, id: &str, user: &str, uci: &str, offering_draw: bool) -> Result<(), Refusal> {
+        let now = Instant::now();
+        let (g, _) = self.game_mut(id, user)?;
+        if g.check_flag(now) {
+            self.after_change(id);
+            return Err(GameError::NotYourTurn.into());
+        }
+        let before = g.position().clone();
+        if let Err(e) = g.play(user, uci, offering_draw, now) {
+            self.stats.refused_moves += 1;
+            return Err(e.into());
+        }
+        let ply = g.moves().len();
+        let played = g.moves().last().cloned().unwrap_or_default();
+        let san = before
+            .parse_uci(&played)
+            .map(|m| before.san(m))
+            .unwrap_or_else(|_| played.clone());
+        let _ = self.log.send(ArenaLog::Moved {
+            game: id.to_string(),
+            ply,
+            uci: played,
+            san,
+        });
+        self.after_change(id);
+        Ok(())
+    }
+
+    /// `POST .../abort`.
+    pub fn abort(&mut self, id: &str, user: &str) -> Result<(), Refusal> {
+        self.game_mut(id, user)?.0.abort()?;
+        self.after_change(id);
+        Ok(())
+    }
+
+    /// `POST .../resign`.
+    pub fn resign(&mut self, id: &str, user: &str) -> Result<(), Refusal> {
+        let (g, side) = self.game_mut(id, user)?;
+        g.resign(side)?;
+        self.after_change(id);
+        Ok(())
+    }
+
+    /// `POST .../draw/{accept}`.
+    pub fn draw(&mut self, id: &str, user: &str, yes: bool) -> Result<(), Refusal> {
+        let (g, side) = self.game_mut(id, user)?;
+        g.draw(side, yes)?;
+        self.after_change(id);
+        Ok(())
+    }
+
+    /// `POST .../claim-victory`.
+    pub fn claim_victory(&mut self, id: &str, user: &str) -> Result<(), Refusal> {
+        let claim = self.config.claim_win_after_s;
+        let (g, side) = self.game_mut(id, user)?;
+        g.claim_victory(side, claim, Instant::now())?;
+        self.after_change(id);
+        Ok(())
+    }
+
+    /// `POST .../chat`: the line goes to every stream of the game (ours echo back).
+    pub fn chat(&mut self, id: &str, user: &str, room: &str, text: &str) -> Result<(), Refusal> {
+        if !matches!(room, "player" | "spectator") {
+            return Err(Refusal::bad("room must be player or spectator"));
+        }
+        self.game_mut(id, user)?;
+        let username = self.users.get(user).map_or(user.to_string(), |u| u.username.clone());
+        let text: String = text.chars().take(140).collect();
+        self.broadcast_game(
+            id,
+            &GameEvent::ChatLine {
+                room: room.to_string(),
+                username,
+                text,
+            },
+            None,
+        );
+        Ok(())
+    }
+
+    /// `GET /api/account/playing`.
+    pub fn playing(&self, user: &str) -> Vec<GameEventInfo> {
+        self.games
+            .values()
+            .filter(|g| g.is_running())
+            .filter_map(|g| self.game_info(&g.id, user))
+            .collect()
+    }
+
+    /// Sets the time left of `color` in game `id` (tests: a clock almost out).
+    pub fn set_time_left(&mut self, id: &str, color: Color, ms: u64) -> Result<(), Refusal> {
+        let g = self
+            .games
+            .get_mut(id)
+            .ok_or_else(|| Refusal::not_found("No such game"))?;
+        g.set_time_left(color, ms as i64, Instant::now());
+        self.after_change(id);
+        Ok(())
+    }
+}
