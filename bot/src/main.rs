@@ -1,6 +1,9 @@
 //! `bot`: play on Lichess (or any compatible server), run the local arena, or run the demo.
 
-use std::{path::PathBuf, time::Duration};
+use std::{
+    path::{Path, PathBuf},
+    time::Duration,
+};
 
 use anyhow::Context as _;
 use bot::{
@@ -213,6 +216,74 @@ async fn run_demo(options: DemoOptions) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Reads the configuration file and applies a `--url` override.
+fn load_config(path: &Path, url: Option<String>) -> anyhow::Result<Config> {
+    let mut config = Config::load(path)?;
+    if let Some(url) = url {
+        config.server.url = url;
+    }
+    Ok(config)
+}
+
+/// `bot play`: connects and plays until a stop signal.
+async fn play(config: Config) -> anyhow::Result<()> {
+    let token = config.token()?;
+    let bot = Bot::connect(config, token).await?;
+    bot.run(shutdown_signal().await).await
+}
+
+/// `bot bench`: runs the bench and prints what it measured.
+async fn bench(options: bot::bench::BenchOptions) -> anyhow::Result<()> {
+    let bot::bench::BenchOptions {
+        games,
+        variant,
+        nodes,
+        hash_mb,
+    } = &options;
+    anyhow::ensure!(*games >= 1, "--games must be at least 1");
+    println!("bench: {games} games of {variant} at once, {nodes} nodes per move, hash {hash_mb} MB per game...");
+    let r = bot::bench::run(options).await?;
+    println!("games finished        {} in {:.1} s", r.games, r.elapsed.as_secs_f64());
+    println!("moves sent            {}", r.moves);
+    println!(
+        "latency beyond search median {:.2} ms, 90th percentile {:.2} ms (gameState received -> move sent)",
+        r.overhead_median_ms, r.overhead_p90_ms
+    );
+    println!(
+        "memory                {:.1} MB before, {:.1} MB peak: {:.1} MB per running game (two bot sides)",
+        r.rss_before_mb,
+        r.rss_peak_mb,
+        r.mb_per_game()
+    );
+    Ok(())
+}
+
+/// `bot arena`: serves the arena until a stop signal.
+async fn serve_arena(port: u16, accounts: Vec<AccountSpec>, keepalive: u64) -> anyhow::Result<()> {
+    let accounts = if accounts.is_empty() {
+        ArenaConfig::builtin_accounts()
+    } else {
+        accounts
+    };
+    let names: Vec<String> = accounts
+        .iter()
+        .map(|a| format!("{} ({})", a.username, if a.bot { "bot" } else { "human" }))
+        .collect();
+    let arena = Arena::start(ArenaConfig {
+        port,
+        accounts,
+        event_keepalive: Duration::from_secs(keepalive.max(1)),
+        game_keepalive: Duration::from_secs(keepalive.max(1)),
+        ..ArenaConfig::default()
+    })
+    .await?;
+    println!("arena listening on {} with accounts: {}", arena.url(), names.join(", "));
+    let mut stop = shutdown_signal().await;
+    let _ = stop.changed().await;
+    arena.stop();
+    Ok(())
+}
+
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
@@ -226,82 +297,28 @@ async fn main() -> anyhow::Result<()> {
         .with_writer(std::io::stderr)
         .init();
     match cli.command {
-        Command::Play { config, url } => {
-            let mut config = Config::load(&config)?;
-            if let Some(url) = url {
-                config.server.url = url;
-            }
-            let token = config.token()?;
-            let bot = Bot::connect(config, token).await?;
-            bot.run(shutdown_signal().await).await
-        }
+        Command::Play { config, url } => play(load_config(&config, url)?).await,
         Command::Bench {
             games,
             variant,
             nodes,
             hash_mb,
         } => {
-            anyhow::ensure!(games >= 1, "--games must be at least 1");
-            println!(
-                "bench: {games} games of {variant} at once, {nodes} nodes per move, hash {hash_mb} MB per game..."
-            );
-            let r = bot::bench::run(bot::bench::BenchOptions {
+            bench(bot::bench::BenchOptions {
                 games,
                 variant,
                 nodes,
                 hash_mb,
             })
-            .await?;
-            println!("games finished        {} in {:.1} s", r.games, r.elapsed.as_secs_f64());
-            println!("moves sent            {}", r.moves);
-            println!(
-                "latency beyond search median {:.2} ms, 90th percentile {:.2} ms (gameState received -> move sent)",
-                r.overhead_median_ms, r.overhead_p90_ms
-            );
-            println!(
-                "memory                {:.1} MB before, {:.1} MB peak: {:.1} MB per running game (two bot sides)",
-                r.rss_before_mb,
-                r.rss_peak_mb,
-                r.mb_per_game()
-            );
-            Ok(())
+            .await
         }
-        Command::Upgrade { config, url, yes } => {
-            let mut config = Config::load(&config)?;
-            if let Some(url) = url {
-                config.server.url = url;
-            }
-            upgrade(config, yes).await
-        }
+        Command::Upgrade { config, url, yes } => upgrade(load_config(&config, url)?, yes).await,
         Command::Arena {
             port,
             accounts,
             keepalive,
             demo: false,
-        } => {
-            let accounts = if accounts.is_empty() {
-                ArenaConfig::builtin_accounts()
-            } else {
-                accounts
-            };
-            let names: Vec<String> = accounts
-                .iter()
-                .map(|a| format!("{} ({})", a.username, if a.bot { "bot" } else { "human" }))
-                .collect();
-            let arena = Arena::start(ArenaConfig {
-                port,
-                accounts,
-                event_keepalive: Duration::from_secs(keepalive.max(1)),
-                game_keepalive: Duration::from_secs(keepalive.max(1)),
-                ..ArenaConfig::default()
-            })
-            .await?;
-            println!("arena listening on {} with accounts: {}", arena.url(), names.join(", "));
-            let mut stop = shutdown_signal().await;
-            let _ = stop.changed().await;
-            arena.stop();
-            Ok(())
-        }
+        } => serve_arena(port, accounts, keepalive).await,
         Command::Arena { demo: true, .. } => run_demo(DemoOptions::default()).await,
         Command::Demo {
             variant,

@@ -1,6 +1,7 @@
 //! `bot.toml`: every key has a default; unknown keys are errors. Values written as text (clocks,
-//! speeds, modes, engine variants, the evaluation) are parsed into typed values ([`values`]) as
-//! the file is read; `validate` checks the rest at start-up.
+//! speeds, modes, engine variants, the evaluation) are parsed into typed values ([`Clock`],
+//! [`Speed`], [`Mode`], `Variant`, `EvalSource`) as the file is read; `validate` checks the rest
+//! at start-up.
 
 mod values;
 
