@@ -7,7 +7,7 @@ use engine::{
     engine::Engine,
     rules::Variant,
     search::{
-        time::{budget, fixed, Clock},
+        time::{plan, Clock, TimeLimit},
         Limits, Score,
     },
 };
@@ -83,23 +83,19 @@ impl Player {
             depth: c.depth,
             ..Limits::default()
         };
-        let mut b = match clock {
-            Some(clock) => budget(
-                Clock {
+        // A game without a clock thinks for a fixed time, without overhead (nobody's clock runs).
+        let (time_limit, overhead) = match clock {
+            Some(clock) => (
+                TimeLimit::Clock(Clock {
                     time_ms: clock.time_ms,
                     inc_ms: clock.inc_ms,
                     moves_to_go: None,
-                },
+                }),
                 c.move_overhead_ms,
             ),
-            None => fixed(c.unlimited_move_time_ms, 0),
+            None => (TimeLimit::MoveTime(c.unlimited_move_time_ms), 0),
         };
-        if let Some(cap) = c.max_move_time_ms {
-            let f = fixed(cap, 0);
-            b.soft = b.soft.min(f.soft);
-            b.hard = b.hard.min(f.hard);
-        }
-        limits.budget = Some(b);
+        limits.budget = plan(time_limit, overhead, c.max_move_time_ms);
         limits
     }
 

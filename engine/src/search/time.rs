@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 /// The clock situation of the side to move.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Clock {
     /// Time left, milliseconds (may be negative when a GUI sends it so).
     pub time_ms: i64,
@@ -37,6 +37,39 @@ pub fn budget(clock: Clock, overhead_ms: u64) -> Budget {
         soft: Duration::from_millis(soft as u64 / 2 + 1),
         hard: Duration::from_millis(hard as u64),
     }
+}
+
+/// How much time one move may take, as a caller knows it: from the clock of the side to move,
+/// a fixed time per move, or no time limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimeLimit {
+    /// No time limit (depth or nodes limit the search, or `stop`).
+    Unlimited,
+    /// A fixed time per move, milliseconds.
+    MoveTime(u64),
+    /// The clock of the side to move.
+    Clock(Clock),
+}
+
+/// The one place that turns what a caller knows about time (UCI's `go`, the bot's game clock,
+/// a match's move time) into a search budget: the clock or move-time budget less `overhead_ms`,
+/// capped at `cap_ms` when given. `None` for an unlimited search without a cap.
+pub fn plan(limit: TimeLimit, overhead_ms: u64, cap_ms: Option<u64>) -> Option<Budget> {
+    let budget = match limit {
+        TimeLimit::Unlimited => None,
+        TimeLimit::MoveTime(ms) => Some(fixed(ms, overhead_ms)),
+        TimeLimit::Clock(clock) => Some(budget(clock, overhead_ms)),
+    };
+    let Some(cap) = cap_ms.map(|c| fixed(c, 0)) else {
+        return budget;
+    };
+    Some(match budget {
+        None => cap,
+        Some(b) => Budget {
+            soft: b.soft.min(cap.soft),
+            hard: b.hard.min(cap.hard),
+        },
+    })
 }
 
 /// Budgets for a fixed time per move.
@@ -85,5 +118,23 @@ mod tests {
             30,
         );
         assert!(b.soft.as_millis() > 500 && b.soft.as_millis() < 3000, "{b:?}");
+    }
+
+    #[test]
+    fn plan_is_the_budget_of_each_limit_with_the_cap() {
+        let clock = Clock {
+            time_ms: 60_000,
+            inc_ms: 1_000,
+            moves_to_go: None,
+        };
+        assert_eq!(plan(TimeLimit::Unlimited, 30, None), None);
+        assert_eq!(plan(TimeLimit::MoveTime(500), 30, None), Some(fixed(500, 30)));
+        assert_eq!(plan(TimeLimit::Clock(clock), 30, None), Some(budget(clock, 30)));
+        assert_eq!(plan(TimeLimit::Unlimited, 30, Some(200)), Some(fixed(200, 0)));
+        let capped = plan(TimeLimit::Clock(clock), 30, Some(100)).expect("a budget");
+        assert_eq!(capped.hard, Duration::from_millis(100));
+        assert!(capped.soft <= capped.hard);
+        let uncapped = plan(TimeLimit::MoveTime(50), 0, Some(1_000)).expect("a budget");
+        assert_eq!(uncapped, fixed(50, 0));
     }
 }

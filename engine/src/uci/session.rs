@@ -244,24 +244,20 @@ impl Session {
         // `go mate N` searches until a mate in N or fewer moves is found (or another limit or
         // `stop` ends the search): pruning can hide a mate at its nominal depth, so no depth
         // cap is derived from N.
-        if let Some(mt) = p.movetime {
-            limits.budget = Some(time::fixed(mt, overhead));
-        } else {
-            let (t, inc) = match pos.turn() {
-                Color::White => (p.wtime, p.winc),
-                Color::Black => (p.btime, p.binc),
-            };
-            if let Some(t) = t {
-                limits.budget = Some(time::budget(
-                    time::Clock {
-                        time_ms: t,
-                        inc_ms: inc.unwrap_or(0),
-                        moves_to_go: p.movestogo,
-                    },
-                    overhead,
-                ));
-            }
-        }
+        let (t, inc) = match pos.turn() {
+            Color::White => (p.wtime, p.winc),
+            Color::Black => (p.btime, p.binc),
+        };
+        let time_limit = match (p.movetime, t) {
+            (Some(mt), _) => time::TimeLimit::MoveTime(mt),
+            (None, Some(t)) => time::TimeLimit::Clock(time::Clock {
+                time_ms: t,
+                inc_ms: inc.unwrap_or(0),
+                moves_to_go: p.movestogo,
+            }),
+            (None, None) => time::TimeLimit::Unlimited,
+        };
+        limits.budget = time::plan(time_limit, overhead, None);
         for text in &p.searchmoves {
             match pos.parse_uci(text) {
                 Ok(m) => limits.searchmoves.push(m),
