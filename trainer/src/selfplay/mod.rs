@@ -317,7 +317,7 @@ pub fn run(args: Args) -> Result<()> {
     let random_plies = args.random_plies.unwrap_or(if book.is_some() {
         0
     } else {
-        engine::tournament::openings::DEFAULT_RANDOM_PLIES
+        engine::play::openings::DEFAULT_RANDOM_PLIES
     });
     let settings = Settings {
         variant: variant.id().to_string(),

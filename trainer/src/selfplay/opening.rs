@@ -11,9 +11,9 @@ use std::{collections::HashSet, path::Path};
 use anyhow::{bail, Context, Result};
 use engine::{
     engine::{Engine, EvalSource},
+    play::openings::{seeded_rng, Rng},
     rules::{game::Game, Move, Position, Variant},
     search::{Limits, Score},
-    tournament::openings::{seeded_rng, Rng},
 };
 
 /// An opening: where the game starts and the moves played before the engine takes over.
