@@ -12,6 +12,7 @@ pub mod bench;
 pub mod book;
 pub mod engine;
 pub mod eval;
+pub mod play;
 pub mod rules;
 pub mod search;
 pub mod tournament;

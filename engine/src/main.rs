@@ -158,14 +158,15 @@ struct MatchArgs {
     /// Random openings: this many random legal plies from the start position (no position on the
     /// way may end the game; every opening ends in a different position while there are enough).
     /// Not used with --openings.
-    #[arg(long, value_name = "N", default_value_t = engine::tournament::openings::DEFAULT_RANDOM_PLIES, conflicts_with = "openings")]
+    #[arg(long, value_name = "N", default_value_t = engine::play::openings::DEFAULT_RANDOM_PLIES, conflicts_with = "openings")]
     random_plies: usize,
-    /// Openings file: one FEN per line, '#' starts a comment. The positions are used in order, from
+    /// Openings file: one opening per line, a FEN, a FEN followed by `moves` and UCI moves, or UCI
+    /// moves from the start position; '#' starts a comment. The openings are used in order, from
     /// the first again when the match needs more.
     #[arg(long, value_name = "FILE")]
     openings: Option<PathBuf>,
     /// Seed of the random openings (the same seed gives the same openings).
-    #[arg(long, default_value_t = engine::tournament::openings::DEFAULT_SEED)]
+    #[arg(long, default_value_t = engine::play::openings::DEFAULT_SEED)]
     seed: u64,
     /// Append every game to this PGN file as it finishes (the file is created if needed).
     #[arg(long, value_name = "FILE")]
@@ -181,7 +182,7 @@ struct MatchArgs {
     #[arg(long, default_value_t = engine::tournament::Sprt::DEFAULT_BETA, requires = "sprt")]
     beta: f64,
     /// Adjudicate a draw when a game reaches this many plies (opening plies included).
-    #[arg(long, value_name = "PLIES", default_value_t = engine::tournament::runner::DEFAULT_MAX_PLIES)]
+    #[arg(long, value_name = "PLIES", default_value_t = engine::play::DEFAULT_MAX_PLIES)]
     max_plies: usize,
     /// Resign adjudication: a game is won by the side that both engines score at least CP
     /// centipawns ahead for --resign-moves consecutive moves each (mate scores count as beyond).
@@ -376,9 +377,9 @@ fn main() -> Result<()> {
 }
 
 fn run_match(args: MatchArgs) -> Result<()> {
-    use engine::tournament::{
-        openings::read_openings, runner, Adjudication, DrawRule, MatchConfig, OpeningSource, PlayerConfig, ResignRule,
-        Sprt,
+    use engine::{
+        play::{read_openings, Adjudication, DrawRule, OpeningSource, ResignRule},
+        tournament::{progress_line, run_match, MatchConfig, PlayerConfig, Sprt},
     };
     let variant = args.variant;
     let first: PlayerConfig = args.first.clone();
@@ -419,11 +420,12 @@ fn run_match(args: MatchArgs) -> Result<()> {
         max_plies: args.max_plies,
         resign: args.resign_score.map(|score_cp| ResignRule {
             score_cp,
-            moves: args.resign_moves,
+            // K moves of each engine.
+            plies: 2 * args.resign_moves,
         }),
         draw: args.draw_score.map(|score_cp| DrawRule {
             score_cp,
-            moves: args.draw_moves,
+            plies: 2 * args.draw_moves,
             after_ply: args.draw_after,
         }),
     };
@@ -440,9 +442,9 @@ fn run_match(args: MatchArgs) -> Result<()> {
         config.concurrency
     );
     let quiet = args.quiet;
-    let report = runner::run_match(&config, &mut |record, tally| {
+    let report = run_match(&config, &mut |record, tally| {
         if !quiet {
-            println!("{}", runner::progress_line(record, config.games, tally));
+            println!("{}", progress_line(record, config.games, tally));
         }
     })?;
     println!();

@@ -7,10 +7,11 @@ use std::{
 };
 
 use engine::{
+    play::random_openings,
     rules::{game::Game, notation::pgn::read_games, Variant},
     tournament::{
-        openings::random_openings, play_game, run_match, Adjudication, GameResult, MatchConfig, OpeningSource,
-        PlayerConfig, Sprt, Termination, Wdl,
+        play_game, run_match, Adjudication, GameResult, MatchConfig, OpeningSource, PlayerConfig, Sprt, Termination,
+        Wdl,
     },
 };
 
@@ -124,7 +125,7 @@ fn sprt_stops_a_lopsided_match_early() {
     config.sprt = Some(Sprt::new(0.0, 50.0, 0.05, 0.05).expect("valid"));
     config.adjudication.resign = Some(engine::tournament::ResignRule {
         score_cp: 700,
-        moves: 2,
+        plies: 4,
     });
     let report = run_match(&config, &mut |_, _| {}).expect("match runs");
     let (_, llr, verdict) = report.sprt.expect("SPRT ran");
@@ -155,7 +156,7 @@ fn play_game_from_a_list_opening_and_stop_flag() {
 
     // FEN openings: the game starts there and the PGN has the FEN.
     let fen_opening =
-        engine::tournament::openings::parse_openings(v, &openings[0].position().fen(), "list").expect("valid FEN");
+        engine::play::openings::parse_openings(v, &openings[0].position().fen(), "list").expect("valid FEN");
     let mut config = MatchConfig::new(v, 2, a.clone(), b.clone());
     config.openings = OpeningSource::List(fen_opening);
     config.adjudication.max_plies = 20;

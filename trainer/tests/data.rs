@@ -13,8 +13,8 @@ use std::{
 
 use engine::{
     eval::nnue::{layout, training_position},
+    play::openings::seeded_rng,
     rules::{game::Game, Variant},
-    tournament::openings::seeded_rng,
 };
 use nnue::{
     data::{GameResult, Record, RecordReader, TrainingPosition},

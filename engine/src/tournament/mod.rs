@@ -1,5 +1,6 @@
 //! Engine matches: two configurations of the engine play each other from a set of openings
-//! (each opening twice, colours swapped), with adjudication, a PGN record and statistics.
+//! (each opening twice, colours swapped), with adjudication, a PGN record and statistics. The
+//! games themselves are played by the game layer ([`crate::play`]).
 //!
 //! ```no_run
 //! use engine::rules::Variant;
@@ -18,20 +19,28 @@
 //! ```
 //!
 //! - [`player`]: configurations from text such as `name=deep,depth=8,hash=16`.
-//! - [`openings`]: random openings (seeded) and openings files.
-//! - [`runner`]: the game loop, adjudication, worker threads, progress and the report.
+//! - [`config`]: what defines a match and the checks before it starts.
+//! - [`runner`]: scheduling the game pairs on worker threads and collecting the finished games.
+//! - [`record`]: a finished game's record, PGN and progress line.
+//! - [`report`]: the running tally and the closing summary.
 //! - [`elo`]: Elo difference with its confidence interval, LOS and the SPRT.
 #![deny(missing_docs)]
 
+pub mod config;
 pub mod elo;
-pub mod openings;
 pub mod player;
+pub mod record;
+pub mod report;
 pub mod runner;
 
+pub use config::{MatchConfig, MatchError};
 pub use elo::{EloEstimate, Sprt, SprtVerdict, Wdl};
-pub use openings::{Opening, OpeningsError};
 pub use player::{PlayerConfig, PlayerConfigError};
-pub use runner::{
-    play_game, progress_line, run_match, Adjudication, Adjudicator, DrawRule, GameRecord, GameResult, MatchConfig,
-    MatchError, MatchReport, OpeningSource, PlayedGame, ResignRule, Termination,
+pub use record::{progress_line, GameRecord};
+pub use report::MatchReport;
+pub use runner::{play_game, run_match};
+
+/// The game layer's types that a match's settings and records are made of.
+pub use crate::play::{
+    Adjudication, DrawRule, GameResult, Opening, OpeningSource, OpeningsError, PlayedGame, ResignRule, Termination,
 };

@@ -3,7 +3,7 @@
 use std::{fs, io::Write, path::PathBuf};
 
 use anyhow::{bail, Context, Result};
-use engine::tournament::openings::seeded_rng;
+use engine::play::openings::seeded_rng;
 use nnue::data::{Record, RECORD_SIZE};
 
 use super::io::{read_records, record_files, thousands, total_size, write_atomic_with};

@@ -8,7 +8,9 @@ use engine::{
     rules::Variant,
 };
 
-use super::pgn::{Game, GameResult};
+use engine::play::GameResult;
+
+use super::pgn::Game;
 
 /// Collects move statistics per position.
 pub struct BookBuilder {
@@ -64,10 +66,10 @@ impl BookBuilder {
             let s = self.stats.entry(key).or_default();
             s[0] += 1;
             match game.result {
-                GameResult::WhiteWins => s[1] += 1,
-                GameResult::Draw => s[2] += 1,
-                GameResult::BlackWins => s[3] += 1,
-                GameResult::Unfinished => {}
+                Some(GameResult::WhiteWins) => s[1] += 1,
+                Some(GameResult::Draw) => s[2] += 1,
+                Some(GameResult::BlackWins) => s[3] += 1,
+                None => {}
             }
         }
     }

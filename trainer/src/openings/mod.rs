@@ -19,7 +19,7 @@ pub mod pgn;
 pub mod report;
 pub mod tree;
 
-use pgn::{EvalView, Game, GameResult, RawGame};
+use pgn::{EvalView, Game, RawGame};
 use tree::{GameCounts, Settings, Tree};
 
 /// What to do with games that start from a set-up position (a `FEN` tag).
@@ -206,7 +206,7 @@ pub fn run(args: Args) -> Result<()> {
                 if !game.standard_start {
                     counts.set_up_grouped += 1;
                 }
-                if game.result == GameResult::Unfinished {
+                if game.result.is_none() {
                     counts.unfinished += 1;
                 }
                 if game.evals.iter().any(Option::is_some) {

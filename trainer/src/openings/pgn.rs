@@ -11,9 +11,12 @@
 
 use std::collections::HashMap;
 
-use engine::rules::{
-    notation::pgn::{Lexer, PgnError, Token},
-    Color, Move, Position, SanError, Variant,
+use engine::{
+    play::GameResult,
+    rules::{
+        notation::pgn::{Lexer, PgnError, Token},
+        Color, Move, Position, SanError, Variant,
+    },
 };
 
 /// The results a game can end with.
@@ -59,33 +62,14 @@ impl RawGame {
         self.tags.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
     }
 
-    /// The result: the token ending the movetext, else a valid `Result` tag, else `*`.
-    pub fn result(&self) -> GameResult {
-        let text = self
-            .result_token
+    /// The result: the token ending the movetext, else a valid `Result` tag; `None` for `*` or
+    /// no result (an unfinished game).
+    pub fn result(&self) -> Option<GameResult> {
+        self.result_token
             .as_deref()
             .or_else(|| self.tag("Result").filter(|r| RESULTS.contains(r)))
-            .unwrap_or("*");
-        match text {
-            "1-0" => GameResult::WhiteWins,
-            "0-1" => GameResult::BlackWins,
-            "1/2-1/2" => GameResult::Draw,
-            _ => GameResult::Unfinished,
-        }
+            .and_then(GameResult::from_pgn)
     }
-}
-
-/// The result of a game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GameResult {
-    /// `1-0`.
-    WhiteWins,
-    /// `1/2-1/2`.
-    Draw,
-    /// `0-1`.
-    BlackWins,
-    /// `*` or no result.
-    Unfinished,
 }
 
 /// Text that cannot be split into games: the rest of the file is not read.
@@ -270,8 +254,8 @@ pub struct Game {
     pub moves: Vec<Move>,
     /// For each move, the score after it (centipawns, White's view), if a comment gave one.
     pub evals: Vec<Option<i32>>,
-    /// The result.
-    pub result: GameResult,
+    /// The result, `None` for an unfinished game.
+    pub result: Option<GameResult>,
     /// The plies at the start that no player chose (`OpeningPlies` tag of `engine match`).
     pub opening_plies: usize,
 }
@@ -420,12 +404,7 @@ mod tests {
             assert_eq!(ours.moves, e.moves);
             assert_eq!(g.tags, e.tags);
             assert_eq!(g.total_plies, e.moves.len());
-            let result = match ours.result {
-                GameResult::WhiteWins => "1-0",
-                GameResult::BlackWins => "0-1",
-                GameResult::Draw => "1/2-1/2",
-                GameResult::Unfinished => "*",
-            };
+            let result = GameResult::pgn_or_unfinished(ours.result);
             assert_eq!(result, e.result);
         }
         let first = resolve(&games[0], Variant::Chess, EvalView::Mover, &mut SanCache::default()).unwrap();
@@ -445,7 +424,7 @@ mod tests {
         assert_eq!(mover.evals, [Some(50), Some(-25), Some(-10)]);
         let white = resolve(&games[0], Variant::Chess, EvalView::White, &mut SanCache::default()).unwrap();
         assert_eq!(white.evals, [Some(50), Some(25), Some(-10)]);
-        assert_eq!(white.result, GameResult::Unfinished);
+        assert_eq!(white.result, None);
     }
 
     #[test]

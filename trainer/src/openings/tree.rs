@@ -6,7 +6,9 @@ use std::{collections::HashMap, fmt::Write as _};
 use engine::rules::{Color, Move, Position, Variant};
 use serde::Serialize;
 
-use super::pgn::{Game, GameResult};
+use engine::play::GameResult;
+
+use super::pgn::Game;
 
 /// What the games that reached a line did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -26,13 +28,13 @@ pub struct Stats {
 }
 
 impl Stats {
-    fn add(&mut self, result: GameResult) {
+    fn add(&mut self, result: Option<GameResult>) {
         self.games += 1;
         match result {
-            GameResult::WhiteWins => self.white_wins += 1,
-            GameResult::Draw => self.draws += 1,
-            GameResult::BlackWins => self.black_wins += 1,
-            GameResult::Unfinished => {}
+            Some(GameResult::WhiteWins) => self.white_wins += 1,
+            Some(GameResult::Draw) => self.draws += 1,
+            Some(GameResult::BlackWins) => self.black_wins += 1,
+            None => {}
         }
     }
 
@@ -495,7 +497,7 @@ fn csv_field(text: &str) -> String {
 mod tests {
     use super::*;
 
-    fn game(variant: Variant, ucis: &[&str], result: GameResult, evals: &[Option<i32>]) -> Game {
+    fn game(variant: Variant, ucis: &[&str], result: Option<GameResult>, evals: &[Option<i32>]) -> Game {
         let start = Position::startpos(variant);
         let mut pos = start.clone();
         let moves = ucis.iter().map(|u| pos.play_uci(u).unwrap()).collect();
@@ -516,12 +518,12 @@ mod tests {
         t.add(&game(
             v,
             &["e3e5", "e9e7", "g3g4"],
-            GameResult::WhiteWins,
+            Some(GameResult::WhiteWins),
             &[Some(20), Some(10)],
         ));
-        t.add(&game(v, &["e3e5", "g9g8"], GameResult::Draw, &[Some(40), None]));
-        t.add(&game(v, &["g3g4"], GameResult::BlackWins, &[]));
-        t.add(&game(v, &["e3e5", "e9e7"], GameResult::Unfinished, &[]));
+        t.add(&game(v, &["e3e5", "g9g8"], Some(GameResult::Draw), &[Some(40), None]));
+        t.add(&game(v, &["g3g4"], Some(GameResult::BlackWins), &[]));
+        t.add(&game(v, &["e3e5", "e9e7"], None, &[]));
         t.sort();
         let lines = t.lines(1);
         let rows: Vec<(String, u64, Option<f64>, Option<f64>)> = lines

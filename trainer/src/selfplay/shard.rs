@@ -12,7 +12,9 @@ use anyhow::{bail, Context, Result};
 use nnue::data::RECORD_SIZE;
 use serde::{Deserialize, Serialize};
 
-use super::game::{PlayedGame, Skipped, Winner};
+use engine::play::GameResult;
+
+use super::game::{PlayedGame, Skipped};
 use crate::data::io::{write_atomic, TMP_SUFFIX};
 
 /// The name of the settings file.
@@ -53,11 +55,11 @@ pub struct Results {
 
 impl Results {
     /// Counts one game.
-    pub fn add(&mut self, w: Winner) {
-        match w {
-            Winner::White => self.white += 1,
-            Winner::Draw => self.draw += 1,
-            Winner::Black => self.black += 1,
+    pub fn add(&mut self, result: GameResult) {
+        match result {
+            GameResult::WhiteWins => self.white += 1,
+            GameResult::Draw => self.draw += 1,
+            GameResult::BlackWins => self.black += 1,
         }
     }
 }
@@ -90,7 +92,7 @@ impl ShardSummary {
         self.positions += g.records.len() as u64;
         self.searched += g.searched;
         self.skipped.add(&g.skipped);
-        self.results.add(g.winner);
+        self.results.add(g.result);
         self.plies += g.plies as u64;
         *self.terminations.entry(g.termination.key().to_string()).or_default() += 1;
     }

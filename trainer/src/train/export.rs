@@ -7,8 +7,8 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use engine::{
     eval::nnue::{layout, placed_pieces, NnueNet},
+    play::openings::seeded_rng,
     rules::{position::Position, Color, Variant},
-    tournament::openings::seeded_rng,
 };
 use nnue::{features, format, format::NetHeader, network::SCALE, FloatNetwork};
 use serde::{Deserialize, Serialize};

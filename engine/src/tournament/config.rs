@@ -1,0 +1,130 @@
+//! What defines a match ([`MatchConfig`]), why one cannot be played ([`MatchError`]) and the
+//! checks of a configuration before the first game.
+
+use std::path::PathBuf;
+
+use super::{elo::Sprt, player::PlayerConfig};
+use crate::{
+    play::{
+        openings::{DEFAULT_RANDOM_PLIES, DEFAULT_SEED},
+        Adjudication, Opening, OpeningSource, OpeningsError,
+    },
+    rules::Variant,
+};
+
+/// Everything that defines a match.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    /// The variant.
+    pub variant: Variant,
+    /// Games to play (each opening twice, colours swapped; an odd count plays the last opening
+    /// once).
+    pub games: usize,
+    /// The first configuration (the statistics are from its point of view).
+    pub first: PlayerConfig,
+    /// The second configuration.
+    pub second: PlayerConfig,
+    /// Games played at the same time (one thread each, with its own two engines).
+    pub concurrency: usize,
+    /// The openings.
+    pub openings: OpeningSource,
+    /// Adjudication rules.
+    pub adjudication: Adjudication,
+    /// Stop when this test accepts a hypothesis.
+    pub sprt: Option<Sprt>,
+    /// Append every finished game to this PGN file.
+    pub pgn: Option<PathBuf>,
+}
+
+impl MatchConfig {
+    /// A match with default settings: random 8-ply openings with the default seed, one game at a
+    /// time, 400 plies at most, no resign or draw adjudication, no SPRT, no PGN.
+    pub fn new(variant: Variant, games: usize, first: PlayerConfig, second: PlayerConfig) -> MatchConfig {
+        MatchConfig {
+            variant,
+            games,
+            first,
+            second,
+            concurrency: 1,
+            openings: OpeningSource::Random {
+                plies: DEFAULT_RANDOM_PLIES,
+                seed: DEFAULT_SEED,
+            },
+            adjudication: Adjudication::default(),
+            sprt: None,
+            pgn: None,
+        }
+    }
+}
+
+/// Why a match cannot be played.
+#[derive(Debug, thiserror::Error)]
+pub enum MatchError {
+    /// A setting is out of range.
+    #[error("{0}")]
+    Config(String),
+    /// The openings cannot be used.
+    #[error(transparent)]
+    Openings(#[from] OpeningsError),
+    /// The PGN file cannot be written.
+    #[error("PGN file {path}: {error}")]
+    Pgn {
+        /// The file.
+        path: String,
+        /// The error.
+        error: std::io::Error,
+    },
+}
+
+/// Checks the settings of `config` and returns the openings of its game pairs, in order.
+pub(super) fn check_config(config: &MatchConfig) -> Result<Vec<Opening>, MatchError> {
+    if config.games == 0 {
+        return Err(MatchError::Config("the match needs at least one game".into()));
+    }
+    if config.concurrency == 0 {
+        return Err(MatchError::Config("concurrency must be at least 1".into()));
+    }
+    if config.adjudication.max_plies == 0 {
+        return Err(MatchError::Config("max plies must be at least 1".into()));
+    }
+    if let Some(o) = config
+        .openings
+        .given()
+        .and_then(|list| list.iter().find(|o| o.start.variant() != config.variant))
+    {
+        return Err(MatchError::Config(format!(
+            "opening {} is a {} position, the match is {}",
+            o.label,
+            o.start.variant(),
+            config.variant
+        )));
+    }
+    let pairs = config.games.div_ceil(2);
+    config
+        .openings
+        .openings(config.variant, pairs)
+        .ok_or_else(|| MatchError::Config("the opening list is empty".into()))
+}
+
+/// Checks that both configurations build an engine for the match's variant.
+pub(super) fn check_players(config: &MatchConfig) -> Result<(), MatchError> {
+    for (which, player) in [("first", &config.first), ("second", &config.second)] {
+        player
+            .engine_for(config.variant)
+            .map_err(|e| MatchError::Config(format!("{which} configuration ({}): {e}", player.name)))?;
+    }
+    Ok(())
+}
+
+/// The two configurations, their names told apart with ` (1)` and ` (2)` when they are equal.
+pub(super) fn distinct_names(config: &MatchConfig) -> (PlayerConfig, PlayerConfig) {
+    if config.first.name == config.second.name {
+        let mut a = config.first.clone();
+        let mut b = config.second.clone();
+        a.name.push_str(" (1)");
+        b.name.push_str(" (2)");
+        (a, b)
+    } else {
+        (config.first.clone(), config.second.clone())
+    }
+}

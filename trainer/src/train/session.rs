@@ -1,0 +1,319 @@
+//! One training run, job by job: the variants learned from, the data, the starting weights, the
+//! epochs (steps, then validation, curves, best net and checkpoint at each epoch's end) and the
+//! files of a complete run (last and best nets, parity checks, nets for the other variants,
+//! summary).
+
+use std::{fs, path::Path, time::Instant};
+
+use anyhow::{anyhow, bail, Context, Result};
+use burn::tensor::Device;
+use engine::{eval::nnue::layout, rules::Variant};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use nnue::Layout;
+
+use super::{
+    checkpoint::{Checkpoint, Progress},
+    config::TrainConfig,
+    curves,
+    dataset::{self, Batch, DataSummary, TargetSpec},
+    export,
+    model::{Params, Trainer},
+    CHECKPOINT,
+};
+use crate::data::io::{thousands, write_atomic};
+
+/// Prints a line of the run unless `quiet` (above the bar when there is a visible one).
+pub(super) fn say(quiet: bool, bar: Option<&ProgressBar>, text: impl AsRef<str>) {
+    if quiet {
+        return;
+    }
+    match bar {
+        // A hidden bar (output not a terminal, e.g. a log file) prints nothing.
+        Some(b) if !b.is_hidden() => b.println(text.as_ref()),
+        _ => eprintln!("{}", text.as_ref()),
+    }
+}
+
+/// The other variants whose records the run learns from (same board layout), without
+/// `variant` and repeats.
+pub(super) fn also_variants(config: &TrainConfig, variant: Variant, lay: &Layout) -> Result<Vec<Variant>> {
+    let mut also = Vec::new();
+    for id in &config.also_variants {
+        let v: Variant = id.parse().map_err(|e| anyhow!("also_variants: {id:?}: {e}"))?;
+        if layout(v).layout_hash() != lay.layout_hash() {
+            bail!(
+                "also_variants: {} has another board layout than {}",
+                v.id(),
+                variant.id()
+            );
+        }
+        if v != variant && !also.contains(&v) {
+            also.push(v);
+        }
+    }
+    Ok(also)
+}
+
+/// The training and validation positions.
+pub(super) struct Data {
+    /// Training positions.
+    pub train: Batch,
+    /// Validation positions (may be empty).
+    pub validation: Batch,
+    /// What was read.
+    pub summary: DataSummary,
+}
+
+/// Reads and splits the records, and says what was read.
+pub(super) fn load_data(
+    config: &TrainConfig,
+    variant: Variant,
+    also: &[Variant],
+    lay: &Layout,
+    quiet: bool,
+) -> Result<Data> {
+    let spec = TargetSpec {
+        wdl: config.wdl,
+        eval_scale: config.eval_scale,
+    };
+    let load_start = Instant::now();
+    say(
+        quiet,
+        None,
+        format!(
+            "loading records of {} from {} input(s)...",
+            variant.id(),
+            config.data.len()
+        ),
+    );
+    let (train, validation, data) =
+        dataset::load(&config.data, variant, also, lay, spec, config.val_fraction, config.seed)?;
+    say(
+        quiet,
+        None,
+        format!(
+            "data: {} records in {} file(s) -> {} training positions ({} games), {} validation ({} games); {:.1} s",
+            thousands(data.records),
+            data.files,
+            thousands(data.train),
+            thousands(data.train_games),
+            thousands(data.validation),
+            thousands(data.validation_games),
+            load_start.elapsed().as_secs_f64()
+        ),
+    );
+    if data.other_variant > 0 || data.no_score > 0 {
+        say(
+            quiet,
+            None,
+            format!(
+                "skipped: {} record(s) of another variant, {} without a score",
+                thousands(data.other_variant),
+                thousands(data.no_score)
+            ),
+        );
+    }
+    Ok(Data {
+        train,
+        validation,
+        summary: data,
+    })
+}
+
+/// The weights, the optimiser and where the run stands.
+pub(super) struct State {
+    /// The weights.
+    pub params: Params,
+    /// AdamW.
+    pub trainer: Trainer,
+    /// Steps, epochs, curves.
+    pub progress: Progress,
+}
+
+/// The starting state: a checkpoint's, or fresh weights (initialised, or from `init_from`).
+pub(super) fn initial_state(
+    config: &TrainConfig,
+    variant: Variant,
+    resumed: Option<Checkpoint>,
+    num_features: usize,
+    device: &Device,
+    quiet: bool,
+) -> Result<State> {
+    if let Some(ck) = resumed {
+        if ck.net.num_features != num_features || ck.net.hidden != config.hidden {
+            bail!("the checkpoint's net does not match the configuration");
+        }
+        let params = Params::from_float(&ck.net, device);
+        let mut trainer = Trainer::new(config.weight_decay, config.clip);
+        trainer.import_state(ck.moments, &params);
+        say(
+            quiet,
+            None,
+            format!(
+                "resuming at step {} (epoch {}, batch {})",
+                ck.progress.step,
+                ck.progress.epoch + 1,
+                ck.progress.batch_in_epoch
+            ),
+        );
+        return Ok(State {
+            params,
+            trainer,
+            progress: ck.progress,
+        });
+    }
+    let params = match &config.init_from {
+        None => Params::init_scaled(num_features, config.hidden, config.seed, config.ft_init, device),
+        Some(path) => {
+            let net = initial_net(path, variant)?;
+            if net.num_features != num_features || net.hidden != config.hidden {
+                bail!(
+                    "{}: a ({} -> {}) net, this run trains ({num_features} -> {})",
+                    path.display(),
+                    net.num_features,
+                    net.hidden,
+                    config.hidden
+                );
+            }
+            say(quiet, None, format!("starting from the weights of {}", path.display()));
+            Params::from_float(&net, device)
+        }
+    };
+    Ok(State {
+        params,
+        trainer: Trainer::new(config.weight_decay, config.clip),
+        progress: Progress::new(),
+    })
+}
+
+/// The weights to start from: a checkpoint's float net, or a `.nnue` file dequantised (any
+/// variant with the same layout).
+fn initial_net(path: &Path, variant: Variant) -> Result<nnue::FloatNetwork> {
+    if path.extension().is_some_and(|e| e == "nnue") {
+        let bytes = fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+        let loaded = nnue::format::read_any(&bytes).map_err(|e| anyhow!("{}: {e}", path.display()))?;
+        if loaded.header.layout_hash != layout(variant).layout_hash() {
+            bail!("{}: a net for another board layout", path.display());
+        }
+        Ok(nnue::FloatNetwork::dequantise(&loaded.network))
+    } else {
+        Ok(Checkpoint::load(path)?.net)
+    }
+}
+
+/// A run with its data: what the epochs and the final files need.
+pub(super) struct Session<'a> {
+    /// The configuration.
+    pub config: &'a TrainConfig,
+    /// The variant.
+    pub variant: Variant,
+    /// No progress output.
+    pub quiet: bool,
+    /// The data.
+    pub data: Data,
+    /// Positions per step.
+    pub batch_size: usize,
+    /// Steps per epoch.
+    pub steps_per_epoch: u64,
+    /// Steps of the whole run.
+    pub total_steps: u64,
+    /// Positions for the rounding of the output layer.
+    calibration: Batch,
+}
+
+impl<'a> Session<'a> {
+    /// A run of `config` on `data`; says the net's shape and the schedule.
+    pub fn new(config: &'a TrainConfig, variant: Variant, quiet: bool, data: Data, num_features: usize) -> Session<'a> {
+        let batch_size = config.batch_size.min(data.train.len());
+        let steps_per_epoch = (data.train.len() / batch_size) as u64;
+        let total_steps = steps_per_epoch * config.epochs;
+        say(
+            quiet,
+            None,
+            format!(
+                "net: ({num_features} -> {})x2 -> 1 SCReLU; {} steps of {batch_size} per epoch, {} epochs; first layer {:?}, device {:?}",
+                config.hidden, steps_per_epoch, config.epochs, config.ft, config.device
+            ),
+        );
+        // Calibration positions for the rounding of the output layer: validation positions (else
+        // training positions), at most 8,192.
+        let calibration = {
+            let source = if data.validation.is_empty() {
+                &data.train
+            } else {
+                &data.validation
+            };
+            let idx: Vec<u32> = (0..source.len().min(8192) as u32).collect();
+            source.gather(&idx)
+        };
+        Session {
+            config,
+            variant,
+            quiet,
+            data,
+            batch_size,
+            steps_per_epoch,
+            total_steps,
+            calibration,
+        }
+    }
+
+    /// Saves the checkpoint.
+    pub fn save(&self, state: &State) -> Result<()> {
+        Checkpoint {
+            config: self.config.clone(),
+            progress: state.progress.clone(),
+            net: state.params.to_float()?,
+            moments: state.trainer.export_state()?,
+        }
+        .save(&self.config.out.join(CHECKPOINT))
+    }
+
+    /// Writes `curves.csv` and `curves.svg`.
+    pub fn write_curves(&self, progress: &Progress) -> Result<()> {
+        let out = &self.config.out;
+        write_atomic(&out.join("curves.csv"), curves::csv(&progress.curve).as_bytes())?;
+        let title = format!(
+            "{}: H = {}, {} training positions",
+            self.variant.id(),
+            self.config.hidden,
+            thousands(self.data.summary.train)
+        );
+        write_atomic(&out.join("curves.svg"), curves::svg(&progress.curve, &title).as_bytes())
+    }
+
+    /// The description in the net's header.
+    fn description(&self, progress: &Progress) -> String {
+        let data = &self.data.summary;
+        format!(
+            "trainer train: {} positions ({} games), {} epochs, wdl {}, H {}, seed {}",
+            data.train, data.train_games, progress.epoch, self.config.wdl, self.config.hidden, self.config.seed
+        )
+    }
+
+    /// Quantises the weights into a `.nnue` file at `path`; returns its bytes and the output
+    /// layer's rounding error before and after the adaptive rounding.
+    pub fn export_net(&self, state: &State, path: &Path) -> Result<(Vec<u8>, f64, f64)> {
+        let mut net = state.params.to_float()?;
+        let act = super::sparse::forward(&net.ft_weights, &net.ft_bias, net.hidden, &self.calibration).act;
+        let (before, after) = export::round_output_layer(&mut net, &act, self.config.clip);
+        let bytes = export::write(&net, self.variant, &self.description(&state.progress), path)?;
+        Ok((bytes, before, after))
+    }
+
+    /// The progress bar of the steps (hidden with `quiet`).
+    pub fn progress_bar(&self) -> Result<ProgressBar> {
+        if self.quiet {
+            return Ok(ProgressBar::with_draw_target(
+                Some(self.total_steps),
+                ProgressDrawTarget::hidden(),
+            ));
+        }
+        let b = ProgressBar::new(self.total_steps);
+        b.set_style(
+            ProgressStyle::with_template("[{elapsed_precise}] {bar:24.cyan/blue} {pos}/{len} steps, ETA {eta} | {msg}")
+                .map_err(|e| anyhow!("progress bar template: {e}"))?,
+        );
+        Ok(b)
+    }
+}
