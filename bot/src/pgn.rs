@@ -2,7 +2,10 @@
 
 use std::path::{Path, PathBuf};
 
-use engine::rules::{notation::pgn::PgnGame, Position};
+use engine::{
+    play::{GameResult, PgnTermination},
+    rules::{notation::pgn::PgnGame, Color, Position},
+};
 
 /// What the PGN needs to know about a game.
 pub struct GameRecord<'a> {
@@ -28,22 +31,28 @@ pub struct GameRecord<'a> {
     pub created_at: u64,
 }
 
-/// The PGN result of a status and winner.
-pub fn result(status: &str, winner: Option<&str>) -> &'static str {
+/// The game result of a Lichess status and winner (`None` while unfinished or aborted).
+pub fn game_result(status: &str, winner: Option<&str>) -> Option<GameResult> {
     match (winner, status) {
-        (Some("white"), _) => "1-0",
-        (Some("black"), _) => "0-1",
-        (_, "aborted" | "noStart" | "created" | "started") => "*",
-        _ => "1/2-1/2",
+        (Some("white"), _) => Some(GameResult::win_for(Color::White)),
+        (Some("black"), _) => Some(GameResult::win_for(Color::Black)),
+        (_, "aborted" | "noStart" | "created" | "started") => None,
+        _ => Some(GameResult::Draw),
     }
 }
 
-fn termination(status: &str) -> &'static str {
+/// The PGN result of a status and winner.
+pub fn result(status: &str, winner: Option<&str>) -> &'static str {
+    GameResult::pgn_or_unfinished(game_result(status, winner))
+}
+
+/// The PGN `Termination` of a Lichess status.
+fn termination(status: &str) -> PgnTermination {
     match status {
-        "outoftime" => "time forfeit",
-        "aborted" | "noStart" | "timeout" => "abandoned",
-        "started" | "created" => "unterminated",
-        _ => "normal",
+        "outoftime" => PgnTermination::TimeForfeit,
+        "aborted" | "noStart" | "timeout" => PgnTermination::Abandoned,
+        "started" | "created" => PgnTermination::Unterminated,
+        _ => PgnTermination::Normal,
     }
 }
 
@@ -69,7 +78,7 @@ pub fn to_pgn(rec: &GameRecord<'_>) -> String {
     game.set_tag("Date", engine::rules::notation::pgn::date_from_unix_ms(rec.created_at));
     game.set_tag("White", rec.white);
     game.set_tag("Black", rec.black);
-    game.set_tag("Termination", termination(rec.status));
+    game.set_tag("Termination", termination(rec.status).tag());
     game.result = result(rec.status, rec.winner).to_string();
     game.final_comment = Some(match rec.winner {
         Some(w) => format!("{}, {w} wins", rec.status),
