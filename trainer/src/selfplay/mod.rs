@@ -74,9 +74,9 @@ Example: trainer selfplay --variant persian-princess --games 1000 --nodes 2000 -
 #[derive(clap::Args, Debug)]
 #[command(after_long_help = LONG_ABOUT)]
 pub struct Args {
-    /// Variant id or alias: celtic-citadel, persian-princess, egyptian-eye, oriental-omega, chess.
-    #[arg(short, long, default_value = "persian-princess")]
-    pub variant: String,
+    /// Variant id or alias (`engine variants` lists them).
+    #[arg(short, long, default_value_t = Variant::DEFAULT)]
+    pub variant: Variant,
     /// Games in total in the output directory: a run that finds complete shards there plays
     /// only the missing games.
     #[arg(short = 'n', long, default_value_t = 100)]
@@ -93,8 +93,8 @@ pub struct Args {
     /// Evaluation: a .nnue file for the variant, `hce` for the hand-crafted evaluation, or
     /// `<embedded>` (default): the net built into the binary when there is one, else the
     /// hand-crafted evaluation.
-    #[arg(long, default_value = "<embedded>")]
-    pub net: String,
+    #[arg(long, default_value_t = EvalSource::Default)]
+    pub net: EvalSource,
     /// Seed of the random openings.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -351,9 +351,9 @@ fn game_settings(
 
 /// Runs `trainer selfplay`.
 pub fn run(args: Args) -> Result<()> {
-    let variant: Variant = args.variant.parse()?;
+    let variant = args.variant;
     let nodes = check_args(&args)?;
-    let eval = EvalSource::parse(&args.net);
+    let eval = args.net.clone();
     let eval_summary = make_engine(variant, 1, &eval)
         .with_context(|| format!("--net {}", args.net))?
         .eval_summary();

@@ -55,14 +55,14 @@ pub struct Args {
     pub force: bool,
     /// Variant id or alias.
     #[arg(short, long)]
-    pub variant: Option<String>,
+    pub variant: Option<Variant>,
     /// Record files or directories of .bin shards (repeatable).
     #[arg(short, long)]
     pub data: Vec<PathBuf>,
     /// Also use the records of this variant (repeatable; same board layout required), e.g. to
     /// pre-train on all four Persian sub-variants.
     #[arg(long = "also-variant", value_name = "VARIANT")]
-    pub also_variants: Vec<String>,
+    pub also_variants: Vec<Variant>,
     /// Start from the weights of a run's checkpoint.bin or of a .nnue file.
     #[arg(long, value_name = "FILE")]
     pub init_from: Option<PathBuf>,
@@ -146,8 +146,10 @@ impl Args {
         macro_rules! set {
             ($($f:ident),*) => {$( if let Some(v) = self.$f.clone() { c.$f = v; } )*};
         }
+        if let Some(v) = self.variant {
+            c.variant = v.id().to_string();
+        }
         set!(
-            variant,
             hidden,
             batch_size,
             epochs,
@@ -172,7 +174,7 @@ impl Args {
             c.data = self.data.clone();
         }
         if !self.also_variants.is_empty() {
-            c.also_variants = self.also_variants.clone();
+            c.also_variants = self.also_variants.iter().map(|v| v.id().to_string()).collect();
         }
         if self.init_from.is_some() {
             c.init_from = self.init_from.clone();
