@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand};
 use engine::{
     engine::EvalSource,
     rules::{perft, Color, Position, Variant},
+    search::time::TimeLimit,
 };
 
 /// Persian Chess engine: rules, search, UCI, analysis and matches for Celtic Citadel, Persian Princess,
@@ -283,7 +284,7 @@ fn main() -> Result<()> {
                     None
                 }),
                 nodes,
-                budget: time.map(|t| engine::search::time::fixed(t, 0)),
+                budget: engine::search::time::plan(time.map_or(TimeLimit::Unlimited, TimeLimit::MoveTime), 0, None),
                 multipv,
                 ..Default::default()
             };

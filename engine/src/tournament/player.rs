@@ -186,7 +186,12 @@ impl PlayerConfig {
         Limits {
             depth: self.depth,
             nodes: self.nodes,
-            budget: self.movetime_ms.map(|t| time::fixed(t, 0)),
+            budget: time::plan(
+                self.movetime_ms
+                    .map_or(time::TimeLimit::Unlimited, time::TimeLimit::MoveTime),
+                0,
+                None,
+            ),
             multipv: 1,
             ..Limits::default()
         }
