@@ -154,7 +154,7 @@ pub struct Tables {
     /// end when the king or the rook moves or is captured; other rights are kept).
     pub rights_keep: Box<[u32; 128]>,
     /// The next free rights bit for rules ([`Tables::allocate_rights`]).
-    pub next_right: u32,
+    pub(crate) next_right: u32,
     /// The rendezvous, when the variant has it.
     pub rendezvous: Option<RendezvousSquares>,
     /// Squares where a king of the colour arriving draws the game (opponent's citadels).

@@ -149,8 +149,8 @@ pub(crate) fn setup_rights(tables: &Tables, given: Option<(bool, bool)>) -> Resu
     }
 }
 
-/// Why a move written as this side's rendezvous is not legal because the right is spent, if it
-/// is one (for the UCI resolver's message).
+/// Whether a move from `from` to `to` is this side's rendezvous, with the pieces in place,
+/// refused only because the right is spent (the UCI resolver then says so).
 pub(crate) fn spent_right(pos: &Position, from: Square, to: Square) -> bool {
     let Some(r) = pos.tables().rendezvous else { return false };
     let us = pos.turn();
