@@ -211,7 +211,7 @@ fn validate_reports_each_kind_of_problem() {
     r.0[62] = 9;
     bad.push(r);
     // 1: no white king.
-    let king = engine::rules::PieceKind::King as u8;
+    let king = engine::rules::PieceKind::King.index() as u8;
     let mut t = tp.clone();
     t.pieces.retain(|pc| !(pc.kind == king && pc.color == Color::White));
     bad.push(Record::encode(&t, &l).expect("encodes"));
@@ -228,7 +228,7 @@ fn validate_reports_each_kind_of_problem() {
     t.pieces.retain(|pc| pc.cell != f6);
     t.pieces.push(PlacedPiece::new(
         Color::White,
-        engine::rules::PieceKind::Knight as u8,
+        engine::rules::PieceKind::Knight.index() as u8,
         f6,
     ));
     t.best_move = 0;

@@ -95,7 +95,7 @@ fn build(variant: Variant) -> EvalTables {
         }
     }
     let start = Position::startpos(variant);
-    let full_phase = PieceKind::ALL
+    let full_phase = PieceKind::EVERY
         .iter()
         .map(|&k| params::phase_weight(k) * start.kind_bb(k).count() as i32)
         .sum::<i32>()
@@ -126,7 +126,7 @@ fn build(variant: Variant) -> EvalTables {
     }; 2 * KIND_COUNT];
     for c in Color::ALL {
         let s = sign(c);
-        for kind in PieceKind::ALL {
+        for kind in PieceKind::EVERY {
             let code = c.index() * KIND_COUNT + kind.index();
             by_code[code] = CodeTerms {
                 kind,
@@ -405,7 +405,7 @@ fn evaluate_impl<const TRACE: bool, const LAZY: bool>(
     if TRACE {
         let mut material = Pair::default();
         for c in Color::ALL {
-            for kind in PieceKind::ALL {
+            for kind in PieceKind::EVERY {
                 material += params::material(kind) * (sign(c) * pos.pieces(c, kind).count() as i32);
             }
         }

@@ -306,9 +306,8 @@ pub fn position_of(variant: Variant, tp: &nnue::data::TrainingPosition) -> Resul
     }
     let mut board = Vec::with_capacity(tp.pieces.len());
     for p in &tp.pieces {
-        let kind = *crate::rules::PieceKind::ALL
-            .get(p.kind as usize)
-            .ok_or(TrainingPositionError::PieceType(p.kind))?;
+        let kind =
+            crate::rules::PieceKind::from_index(p.kind as usize).ok_or(TrainingPositionError::PieceType(p.kind))?;
         let color = if p.color == nnue::Color::White {
             Color::White
         } else {

@@ -57,6 +57,8 @@ pub const fn material(kind: PieceKind) -> Pair {
         PieceKind::Fortress => Pair(860, 920),
         PieceKind::Wizard => Pair(430, 420),
         PieceKind::Champion => Pair(470, 510),
+        // Kinds of a variant's own have no tuned value yet: valued as a knight.
+        _ => Pair(310, 290),
     }
 }
 
@@ -77,6 +79,7 @@ pub const fn phase_weight(kind: PieceKind) -> i32 {
         PieceKind::Rook => 2,
         PieceKind::Princess | PieceKind::Fortress => 3,
         PieceKind::Queen => 4,
+        _ => 1,
     }
 }
 
@@ -92,6 +95,7 @@ pub const fn mobility(kind: PieceKind) -> Pair {
         PieceKind::Wizard => Pair(4, 4),
         PieceKind::Champion => Pair(3, 4),
         PieceKind::Pawn | PieceKind::King => Pair(0, 0),
+        _ => Pair(4, 4),
     }
 }
 
@@ -105,6 +109,7 @@ pub const fn centrality(kind: PieceKind) -> Pair {
         PieceKind::Rook | PieceKind::Fortress => Pair(1, 1),
         PieceKind::Queen => Pair(1, 3),
         PieceKind::King => Pair(-6, 8),
+        _ => Pair(6, 4),
     }
 }
 
@@ -128,6 +133,7 @@ pub const fn king_attack_weight(kind: PieceKind) -> i32 {
         PieceKind::Rook => 3,
         PieceKind::Princess | PieceKind::Fortress => 4,
         PieceKind::Queen => 5,
+        _ => 2,
     }
 }
 /// Penalty (middlegame) for the attack units against a king, by units (capped at the last entry).

@@ -16,7 +16,7 @@ impl Position {
                 let c = if !g.is_playable(sq) {
                     ' '
                 } else if let Some(p) = self.piece_at(sq) {
-                    p.char()
+                    t.piece_char(p)
                 } else if t.blocked.has(sq) {
                     '*'
                 } else {

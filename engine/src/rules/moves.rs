@@ -39,7 +39,7 @@ impl Move {
     /// A promotion.
     #[inline(always)]
     pub const fn promotion(from: Square, to: Square, piece: PieceKind) -> Move {
-        Move(from.0 as u32 | (to.0 as u32) << 7 | (MoveKind::Promotion as u32) << 14 | (piece as u32) << 17)
+        Move(from.0 as u32 | (to.0 as u32) << 7 | (MoveKind::Promotion as u32) << 14 | (piece.index() as u32) << 17)
     }
 
     /// Start square.
@@ -71,7 +71,7 @@ impl Move {
     #[inline(always)]
     pub fn promotion_piece(self) -> Option<PieceKind> {
         if self.kind() == MoveKind::Promotion {
-            Some(PieceKind::ALL[((self.0 >> 17) & 0xf) as usize])
+            PieceKind::from_index(((self.0 >> 17) & 0xf) as usize)
         } else {
             None
         }

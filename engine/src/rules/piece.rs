@@ -68,38 +68,51 @@ impl<T> IndexMut<Color> for ByColor<T> {
     }
 }
 
-/// The kinds of pieces the engine knows. Which of them a variant uses, and how each moves there,
-/// is said by the variant's [`VariantSpec`](super::VariantSpec).
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
-pub enum PieceKind {
+/// A kind of piece: an index below [`KIND_COUNT`] into per-kind tables.
+///
+/// The kinds of the Persian sub-variants and chess have names here (`PieceKind::Rook`, ...) and
+/// default letters; a variant may use any other index for kinds of its own. What a kind is called
+/// and how it is written in a variant (its FEN letter, its name) and how it moves there is said
+/// by the variant's [`PieceSpec`](super::variant::PieceSpec)s and read through the variant's
+/// tables ([`Tables::letter`](super::tables::Tables::letter)); the same index may be another
+/// piece, with another letter, in another variant.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PieceKind(u8);
+
+#[allow(non_upper_case_globals)]
+impl PieceKind {
     /// Pawn (`P`).
-    Pawn = 0,
+    pub const Pawn: PieceKind = PieceKind(0);
     /// Knight (`N`).
-    Knight = 1,
+    pub const Knight: PieceKind = PieceKind(1);
     /// Bishop (`B`).
-    Bishop = 2,
+    pub const Bishop: PieceKind = PieceKind(2);
     /// Rook (`R`).
-    Rook = 3,
+    pub const Rook: PieceKind = PieceKind(3);
     /// Queen (`Q`).
-    Queen = 4,
+    pub const Queen: PieceKind = PieceKind(4);
     /// King (`K`).
-    King = 5,
+    pub const King: PieceKind = PieceKind(5);
     /// Princess (`S`), bishop + knight.
-    Princess = 6,
+    pub const Princess: PieceKind = PieceKind(6);
     /// Fortress (`F`), rook + knight.
-    Fortress = 7,
+    pub const Fortress: PieceKind = PieceKind(7);
     /// Wizard (`W`), ferz + knight.
-    Wizard = 8,
+    pub const Wizard: PieceKind = PieceKind(8);
     /// Champion (`C`), wazir + dabbaba + alfil.
-    Champion = 9,
+    pub const Champion: PieceKind = PieceKind(9);
 }
 
-/// Number of piece kinds.
-pub const KIND_COUNT: usize = 10;
+/// Number of kinds with a built-in name ([`PieceKind::ALL`]).
+pub const NAMED_KINDS: usize = 10;
+
+/// Number of piece kinds: the size of every per-kind table. Kinds `NAMED_KINDS..KIND_COUNT`
+/// are free for variants that bring pieces of their own.
+pub const KIND_COUNT: usize = 16;
 
 impl PieceKind {
-    /// Every kind, in index order.
-    pub const ALL: [PieceKind; KIND_COUNT] = [
+    /// The kinds with a built-in name, in index order.
+    pub const ALL: [PieceKind; NAMED_KINDS] = [
         PieceKind::Pawn,
         PieceKind::Knight,
         PieceKind::Bishop,
@@ -112,47 +125,79 @@ impl PieceKind {
         PieceKind::Champion,
     ];
 
-    /// Index into per-kind tables.
-    #[inline(always)]
-    pub const fn index(self) -> usize {
-        self as usize
-    }
+    /// Every kind index, named or not.
+    pub const EVERY: [PieceKind; KIND_COUNT] = {
+        let mut all = [PieceKind(0); KIND_COUNT];
+        let mut i = 0;
+        while i < KIND_COUNT {
+            all[i] = PieceKind(i as u8);
+            i += 1;
+        }
+        all
+    };
 
-    /// The upper-case FEN letter.
-    pub const fn letter(self) -> char {
-        match self {
-            PieceKind::Pawn => 'P',
-            PieceKind::Knight => 'N',
-            PieceKind::Bishop => 'B',
-            PieceKind::Rook => 'R',
-            PieceKind::Queen => 'Q',
-            PieceKind::King => 'K',
-            PieceKind::Princess => 'S',
-            PieceKind::Fortress => 'F',
-            PieceKind::Wizard => 'W',
-            PieceKind::Champion => 'C',
+    /// The kind with index `i`; `None` at or above [`KIND_COUNT`].
+    pub const fn from_index(i: usize) -> Option<PieceKind> {
+        if i < KIND_COUNT {
+            Some(PieceKind(i as u8))
+        } else {
+            None
         }
     }
 
-    /// The kind of an upper- or lower-case letter.
+    /// A kind of a variant's own (an index from [`NAMED_KINDS`] up); panics at compile time in
+    /// a spec (or at run time) when the index is not below [`KIND_COUNT`].
+    pub const fn custom(i: usize) -> PieceKind {
+        assert!(i < KIND_COUNT, "piece kind index out of range");
+        PieceKind(i as u8)
+    }
+
+    /// Index into per-kind tables.
+    #[inline(always)]
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// The built-in upper-case letter of a named kind, `?` for other kinds. Positions write the
+    /// letter of their variant ([`Tables::letter`](super::tables::Tables::letter)), which may differ.
+    pub const fn letter(self) -> char {
+        const LETTERS: [char; NAMED_KINDS] = ['P', 'N', 'B', 'R', 'Q', 'K', 'S', 'F', 'W', 'C'];
+        if self.index() < NAMED_KINDS {
+            LETTERS[self.index()]
+        } else {
+            '?'
+        }
+    }
+
+    /// The named kind of a built-in upper- or lower-case letter. Text of a position is read with
+    /// its variant's letters instead ([`Tables::kind_of_letter`](super::tables::Tables::kind_of_letter)).
     pub fn from_letter(c: char) -> Option<PieceKind> {
         let up = c.to_ascii_uppercase();
         PieceKind::ALL.into_iter().find(|k| k.letter() == up)
     }
 
-    /// The English name.
+    /// The built-in English name of a named kind, `piece` for other kinds (a variant's own
+    /// names are in its tables, [`Tables::name`](super::tables::Tables::name)).
     pub const fn name(self) -> &'static str {
-        match self {
-            PieceKind::Pawn => "pawn",
-            PieceKind::Knight => "knight",
-            PieceKind::Bishop => "bishop",
-            PieceKind::Rook => "rook",
-            PieceKind::Queen => "queen",
-            PieceKind::King => "king",
-            PieceKind::Princess => "princess",
-            PieceKind::Fortress => "fortress",
-            PieceKind::Wizard => "wizard",
-            PieceKind::Champion => "champion",
+        const NAMES: [&str; NAMED_KINDS] = [
+            "pawn", "knight", "bishop", "rook", "queen", "king", "princess", "fortress", "wizard", "champion",
+        ];
+        if self.index() < NAMED_KINDS {
+            NAMES[self.index()]
+        } else {
+            "piece"
+        }
+    }
+}
+
+impl std::fmt::Debug for PieceKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        const NAMES: [&str; NAMED_KINDS] = [
+            "Pawn", "Knight", "Bishop", "Rook", "Queen", "King", "Princess", "Fortress", "Wizard", "Champion",
+        ];
+        match NAMES.get(self.index()) {
+            Some(name) => f.write_str(name),
+            None => write!(f, "Kind{}", self.0),
         }
     }
 }

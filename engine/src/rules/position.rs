@@ -121,7 +121,7 @@ impl std::fmt::Debug for Position {
 
 #[inline(always)]
 fn encode(p: Piece) -> u8 {
-    (p.color as u8) * KIND_COUNT as u8 + p.kind as u8
+    (p.color as u8) * KIND_COUNT as u8 + p.kind.index() as u8
 }
 
 /// The piece of every cell code (see [`encode`]); `None` for the empty cell and unused codes.
@@ -132,7 +132,7 @@ const DECODE: [Option<Piece>; 256] = {
         let color = if code >= KIND_COUNT { Color::Black } else { Color::White };
         table[code] = Some(Piece {
             color,
-            kind: PieceKind::ALL[code % KIND_COUNT],
+            kind: PieceKind::EVERY[code % KIND_COUNT],
         });
         code += 1;
     }

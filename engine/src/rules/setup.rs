@@ -4,6 +4,7 @@ use super::{
     geometry::Square,
     piece::{Color, Piece, PieceKind},
     position::Position,
+    tables::Tables,
     variant::Variant,
 };
 
@@ -112,8 +113,13 @@ pub enum PositionError {
 impl Position {
     /// Validates a setup as a position of `variant`.
     pub fn from_setup(variant: Variant, setup: &Setup) -> Result<Position, PositionError> {
-        let tables = variant.tables();
-        let spec = variant.spec();
+        Position::from_setup_in(variant.tables(), setup)
+    }
+
+    /// Validates a setup as a position of the variant whose tables are given (a registered
+    /// variant's [`Variant::tables`], or tables built from a spec of one's own, as tests do).
+    pub fn from_setup_in(tables: &'static Tables, setup: &Setup) -> Result<Position, PositionError> {
+        let spec = tables.spec;
         let g = tables.geometry;
         let mut pos = Position::empty(tables);
         let name = |sq: Square| g.square_name(sq);
@@ -121,19 +127,19 @@ impl Position {
         for &(sq, piece) in &setup.board {
             if !g.is_playable(sq) {
                 return Err(PositionError::PieceOnHole {
-                    piece: piece.char(),
+                    piece: tables.piece_char(piece),
                     square: name(sq),
                 });
             }
             if tables.blocked.has(sq) {
                 return Err(PositionError::PieceOnBlockedSquare {
-                    piece: piece.char(),
+                    piece: tables.piece_char(piece),
                     square: name(sq),
                 });
             }
             if !tables.kinds.contains(&piece.kind) {
                 return Err(PositionError::PieceNotInVariant {
-                    piece: piece.char(),
+                    piece: tables.piece_char(piece),
                     square: name(sq),
                     kind: piece.kind.name(),
                     variant: spec.name,

@@ -5,7 +5,7 @@
 
 use super::{
     geometry::{Bitboard, Geometry, Square},
-    piece::{ByColor, ByKind, Color, PieceKind, Vector, KIND_COUNT},
+    piece::{ByColor, ByKind, Color, Piece, PieceKind, Vector, KIND_COUNT},
     position::{Outcome, Position},
     variant::{Coord, VariantSpec},
 };
@@ -124,6 +124,11 @@ pub struct Tables {
     pub diagonal_lines: Box<[Bitboard; 128]>,
     /// Kinds in play, pawns and king included.
     pub kinds: Vec<PieceKind>,
+    /// The upper-case letter of each kind in play ([`PieceSpec::letter`](super::variant::PieceSpec::letter)),
+    /// `'\0'` for the others.
+    pub letters: ByKind<char>,
+    /// The name of each kind in play, `""` for the others.
+    pub names: ByKind<&'static str>,
     /// Kinds in play other than pawn and king.
     pub officers: Vec<PieceKind>,
     /// Squares a pawn of the given colour on a square attacks.
@@ -216,16 +221,27 @@ impl Tables {
             bb
         };
 
-        let mut leaps = Box::new(ByKind([[Bitboard::EMPTY; 128]; 10]));
+        let mut leaps = Box::new(ByKind([[Bitboard::EMPTY; 128]; KIND_COUNT]));
         let mut groups: Vec<(&'static [Vector], Vec<PieceKind>)> = Vec::new();
         let mut slides = ByKind::default();
         let mut orthogonal_sliders = Vec::new();
         let mut diagonal_sliders = Vec::new();
         let mut kinds = Vec::new();
         let mut officers = Vec::new();
+        let mut letters = ByKind(['\0'; KIND_COUNT]);
+        let mut names = ByKind([""; KIND_COUNT]);
         for p in spec.pieces {
             assert!(!kinds.contains(&p.kind), "{}: {:?} listed twice", spec.id, p.kind);
+            assert!(
+                p.letter.is_ascii_uppercase() && !kinds.iter().any(|&k| letters[k] == p.letter),
+                "{}: the letter '{}' of {:?} is not a unique upper-case letter",
+                spec.id,
+                p.letter,
+                p.kind
+            );
             kinds.push(p.kind);
+            letters[p.kind] = p.letter;
+            names[p.kind] = p.name;
             if p.kind == PieceKind::Pawn {
                 continue;
             }
@@ -353,6 +369,8 @@ impl Tables {
             orthogonal_lines,
             diagonal_lines,
             kinds,
+            letters,
+            names,
             officers,
             pawn_attacks,
             pawn_push,
@@ -386,6 +404,51 @@ impl Tables {
     #[inline(always)]
     pub fn may_capture_on(&self, kind: PieceKind, sq: Square) -> bool {
         !(self.forbidden[kind].has(sq) || kind == PieceKind::King && self.always_attacked.has(sq))
+    }
+
+    /// The upper-case letter of a kind in this variant (`'?'` for a kind not in play).
+    #[inline]
+    pub fn letter(&self, kind: PieceKind) -> char {
+        match self.letters[kind] {
+            '\0' => '?',
+            c => c,
+        }
+    }
+
+    /// The name of a kind in this variant (`"piece"` for a kind not in play).
+    pub fn name(&self, kind: PieceKind) -> &'static str {
+        match self.names[kind] {
+            "" => "piece",
+            n => n,
+        }
+    }
+
+    /// The kind in play written with an upper- or lower-case letter in this variant.
+    pub fn kind_of_letter(&self, c: char) -> Option<PieceKind> {
+        let up = c.to_ascii_uppercase();
+        self.kinds.iter().copied().find(|&k| self.letters[k] == up)
+    }
+
+    /// The FEN character of a piece: its kind's letter, in lower case for Black.
+    pub fn piece_char(&self, piece: Piece) -> char {
+        match piece.color {
+            Color::White => self.letter(piece.kind),
+            Color::Black => self.letter(piece.kind).to_ascii_lowercase(),
+        }
+    }
+
+    /// The piece of a FEN character in this variant (upper case: White).
+    pub fn piece_of_char(&self, c: char) -> Option<Piece> {
+        if !c.is_ascii_alphabetic() {
+            return None;
+        }
+        let kind = self.kind_of_letter(c)?;
+        let color = if c.is_ascii_uppercase() {
+            Color::White
+        } else {
+            Color::Black
+        };
+        Some(Piece { color, kind })
     }
 
     /// Hands out `n` consecutive rights bits to a rule (from its build hook) and returns the

@@ -100,6 +100,11 @@ pub type Coord = (i8, i8);
 pub struct PieceSpec {
     /// The kind.
     pub kind: PieceKind,
+    /// Its FEN letter in this variant, upper case (Black's is the lower case); also its SAN
+    /// letter and, in lower case, its UCI promotion suffix. Unique within the variant.
+    pub letter: char,
+    /// Its name in this variant, lower case (`"rook"`), for messages.
+    pub name: &'static str,
     /// Its movement (ignored for pawns, whose moves come from [`PawnSpec`]).
     pub movement: Movement,
 }
@@ -221,6 +226,24 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn piece_letters_come_from_the_spec_and_read_back() {
+        for v in Variant::ALL {
+            let t = v.tables();
+            for p in v.spec().pieces {
+                assert_eq!(t.letter(p.kind), p.letter, "{v}");
+                assert_eq!(t.name(p.kind), p.name, "{v}");
+                assert_eq!(t.kind_of_letter(p.letter), Some(p.kind), "{v}");
+                assert_eq!(t.kind_of_letter(p.letter.to_ascii_lowercase()), Some(p.kind), "{v}");
+                // The named kinds keep their built-in letters in every variant of today.
+                assert_eq!(p.letter, p.kind.letter(), "{v}");
+            }
+            // A letter of no kind in play reads as nothing.
+            assert_eq!(t.kind_of_letter('Z'), None, "{v}");
+        }
+        assert_eq!(Variant::Chess.tables().kind_of_letter('S'), None);
     }
 
     #[test]

@@ -2,7 +2,7 @@
 
 use super::{
     geometry::Square,
-    piece::{Color, PieceKind, KIND_COUNT},
+    piece::{Color, PieceKind, KIND_COUNT, NAMED_KINDS},
 };
 use crate::rng::splitmix64 as splitmix;
 
@@ -27,7 +27,7 @@ const fn build() -> Zobrist {
     let mut c = 0;
     while c < 2 {
         let mut k = 0;
-        while k < KIND_COUNT {
+        while k < NAMED_KINDS {
             let mut sq = 0;
             while sq < 128 {
                 z.pieces[c][k][sq] = splitmix(&mut s);
@@ -55,6 +55,20 @@ const fn build() -> Zobrist {
     while i < 32 {
         z.rights[i] = splitmix(&mut s);
         i += 1;
+    }
+    // Kinds without a built-in name came last, so the named kinds' keys stay as they were.
+    let mut c = 0;
+    while c < 2 {
+        let mut k = NAMED_KINDS;
+        while k < KIND_COUNT {
+            let mut sq = 0;
+            while sq < 128 {
+                z.pieces[c][k][sq] = splitmix(&mut s);
+                sq += 1;
+            }
+            k += 1;
+        }
+        c += 1;
     }
     z
 }

@@ -60,8 +60,8 @@ impl<'a> Exchanges<'a> {
 }
 
 /// The kinds from the least to the most valuable (by [`see_value`]).
-const BY_VALUE: [PieceKind; 10] = {
-    let mut kinds = PieceKind::ALL;
+const BY_VALUE: [PieceKind; crate::rules::piece::KIND_COUNT] = {
+    let mut kinds = PieceKind::EVERY;
     // A small sort at compile time (insertion sort).
     let mut i = 1;
     while i < kinds.len() {

@@ -405,7 +405,7 @@ pub fn board_svg(pos: &Position, last: Option<Move>) -> String {
                     "<circle class=\"{disc}\" cx=\"{cx}\" cy=\"{cy}\" r=\"12\"/>\
                      <text class=\"{text}\" x=\"{cx}\" y=\"{}\" text-anchor=\"middle\">{}</text>",
                     cy + 5,
-                    p.kind.letter()
+                    t.letter(p.kind)
                 );
             }
         }

@@ -26,6 +26,7 @@ use crate::rules::{
     piece::{Color, Piece},
     position::Position,
     setup::{PositionError, Setup},
+    tables::Tables,
     variant::Variant,
 };
 
@@ -109,8 +110,8 @@ pub enum FenError {
     Position(#[from] PositionError),
 }
 
-fn parse_board(variant: Variant, board: &str) -> Result<Vec<(Square, Piece)>, ParseFenError> {
-    let g = variant.spec().geometry;
+fn parse_board(tables: &Tables, board: &str) -> Result<Vec<(Square, Piece)>, ParseFenError> {
+    let g = tables.geometry;
     let (w, h) = (g.width as usize, g.height as usize);
     let ranks: Vec<&str> = board.split('/').collect();
     if ranks.len() != h {
@@ -149,7 +150,12 @@ fn parse_board(variant: Variant, board: &str) -> Result<Vec<(Square, Piece)>, Pa
                 run = 0;
                 in_run = false;
             }
-            let piece = Piece::from_char(ch).ok_or(ParseFenError::BadBoardChar { rank: rank + 1, ch })?;
+            // The variant's letters first; a letter of a kind the variant does not have is read
+            // as that kind, so that the position check can say which piece is not in the variant.
+            let piece = tables
+                .piece_of_char(ch)
+                .or_else(|| Piece::from_char(ch))
+                .ok_or(ParseFenError::BadBoardChar { rank: rank + 1, ch })?;
             if file < w {
                 pieces.push((Square((rank * w + file) as u8), piece));
             }
@@ -177,6 +183,11 @@ fn parse_board(variant: Variant, board: &str) -> Result<Vec<(Square, Piece)>, Pa
 
 /// Reads the text of a FEN into a [`Setup`] of `variant`'s board (no legality checks).
 pub fn parse_setup(variant: Variant, fen: &str) -> Result<Setup, ParseFenError> {
+    parse_setup_in(variant.tables(), fen)
+}
+
+/// Reads the text of a FEN into a [`Setup`] for the variant whose tables are given.
+pub fn parse_setup_in(tables: &Tables, fen: &str) -> Result<Setup, ParseFenError> {
     let fields: Vec<&str> = fen.split_whitespace().collect();
     if fields.is_empty() {
         return Err(ParseFenError::Empty);
@@ -184,8 +195,8 @@ pub fn parse_setup(variant: Variant, fen: &str) -> Result<Setup, ParseFenError> 
     if fields.len() > 7 {
         return Err(ParseFenError::TooManyFields(fields.len()));
     }
-    let g = variant.spec().geometry;
-    let board = parse_board(variant, fields[0])?;
+    let g = tables.geometry;
+    let board = parse_board(tables, fields[0])?;
     let turn = match fields.get(1) {
         Some(&"w") => Color::White,
         Some(&"b") => Color::Black,
@@ -240,8 +251,13 @@ pub fn parse_setup(variant: Variant, fen: &str) -> Result<Setup, ParseFenError> 
 impl Position {
     /// Reads a FEN of `variant` in either convention and validates it.
     pub fn from_fen(variant: Variant, fen: &str) -> Result<Position, FenError> {
-        let setup = parse_setup(variant, fen)?;
-        Ok(Position::from_setup(variant, &setup)?)
+        Position::from_fen_in(variant.tables(), fen)
+    }
+
+    /// Reads a FEN of the variant whose tables are given (see [`Position::from_setup_in`]).
+    pub fn from_fen_in(tables: &'static Tables, fen: &str) -> Result<Position, FenError> {
+        let setup = parse_setup_in(tables, fen)?;
+        Ok(Position::from_setup_in(tables, &setup)?)
     }
 
     /// The FEN in the multi-digit convention.
@@ -264,7 +280,7 @@ impl Position {
                             s.push_str(&empty.to_string());
                             empty = 0;
                         }
-                        s.push(p.char());
+                        s.push(t.piece_char(p));
                     }
                     None if convention == Convention::OnePerCell => s.push('1'),
                     None => empty += 1,

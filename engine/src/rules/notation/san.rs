@@ -68,11 +68,11 @@ impl Position {
             s.push_str(&g.square_name(to));
             if let Some(p) = m.promotion_piece() {
                 s.push('=');
-                s.push(p.letter());
+                s.push(self.tables().letter(p));
             }
             return s;
         }
-        s.push(piece.kind.letter());
+        s.push(self.tables().letter(piece.kind));
         let rivals: Vec<Move> = self
             .legal_moves()
             .iter()
@@ -136,7 +136,7 @@ impl Position {
                             && m.kind() == MoveKind::Normal
                             && {
                                 let g = self.tables().geometry;
-                                let letter = self.piece_at(m.from()).map_or('?', |p| p.kind.letter());
+                                let letter = self.piece_at(m.from()).map_or('?', |p| self.tables().letter(p.kind));
                                 let x = if self.piece_at(m.to()).is_some() { "x" } else { "" };
                                 let from = g.square_name(m.from());
                                 let to = g.square_name(m.to());

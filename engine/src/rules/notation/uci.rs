@@ -22,8 +22,9 @@ pub enum UciMove {
         from: (u8, u8),
         /// To (file, rank), counted from 0.
         to: (u8, u8),
-        /// Promotion piece.
-        promotion: Option<PieceKind>,
+        /// The promotion piece's letter, lower case, as written: which kind it names is up to
+        /// the variant of the position the move is resolved against.
+        promotion: Option<char>,
     },
     /// `0000`.
     Null,
@@ -116,13 +117,8 @@ impl FromStr for UciMove {
         let to = parse_square(bytes, &mut i).ok_or_else(err)?;
         let promotion = match &bytes[i..] {
             [] => None,
-            [c] => {
-                let k = PieceKind::from_letter(*c as char).ok_or_else(err)?;
-                if c.is_ascii_uppercase() || k == PieceKind::Pawn || k == PieceKind::King {
-                    return Err(err());
-                }
-                Some(k)
-            }
+            // A lower-case letter; pawns (`p`) never promote to pawns.
+            [c] if c.is_ascii_lowercase() && *c != b'p' => Some(*c as char),
             _ => return Err(err()),
         };
         Ok(UciMove::Normal { from, to, promotion })
@@ -143,7 +139,7 @@ impl fmt::Display for UciMove {
                     to.1 + 1
                 )?;
                 if let Some(p) = promotion {
-                    write!(f, "{}", p.letter().to_ascii_lowercase())?;
+                    write!(f, "{p}")?;
                 }
                 Ok(())
             }
@@ -162,7 +158,7 @@ impl UciMove {
         UciMove::Normal {
             from: sq(m.from()),
             to: sq(m.to()),
-            promotion: m.promotion_piece(),
+            promotion: m.promotion_piece().map(|k| pos.tables().letter(k).to_ascii_lowercase()),
         }
     }
 
@@ -181,7 +177,9 @@ impl UciMove {
                 })
         };
         let (from_sq, to_sq) = (resolve(from)?, resolve(to)?);
-        let matches = |m: &Move| m.from() == from_sq && m.to() == to_sq && m.promotion_piece() == promotion;
+        // The promotion kind the letter names in this variant (`Err` when it names none).
+        let promotion = promotion.map(|c| pos.tables().kind_of_letter(c).ok_or(c));
+        let matches = |m: &Move| m.from() == from_sq && m.to() == to_sq && m.promotion_piece().map(Ok) == promotion;
         if let Some(&m) = pos.legal_moves().iter().find(|m| matches(m)) {
             return Ok(m);
         }
@@ -223,6 +221,8 @@ impl UciMove {
                     Some("a pawn reaching the last rank must name its promotion piece")
                 } else if promotion.is_some() && piece.kind != PieceKind::Pawn {
                     Some("only pawns promote")
+                } else if matches!(promotion, Some(Err(_))) {
+                    Some("no piece of this variant is written with that promotion letter")
                 } else {
                     None
                 };
@@ -230,7 +230,7 @@ impl UciMove {
                     Some(reason) => Err(IllegalUciMoveError::IllegalHere { mv, reason }),
                     None => Err(IllegalUciMoveError::NotAMove {
                         mv,
-                        piece: piece.kind.name(),
+                        piece: pos.tables().name(piece.kind),
                         from: g.square_name(from_sq),
                         to: g.square_name(to_sq),
                     }),

@@ -23,7 +23,7 @@ pub struct AllSeeingEye {
 impl AllSeeingEye {
     pub(crate) fn build(&self, tables: &mut Tables, resolve: &dyn Fn(Coord) -> Square) {
         let sq = resolve(self.square);
-        for kind in PieceKind::ALL {
+        for kind in PieceKind::EVERY {
             tables.forbidden[kind] |= sq.bb();
         }
         tables.blocked |= sq.bb();

@@ -17,7 +17,7 @@ pub struct CentreSquare {
 impl CentreSquare {
     pub(crate) fn build(&self, tables: &mut Tables, resolve: &dyn Fn(Coord) -> Square) {
         let sq = resolve(self.square);
-        for kind in PieceKind::ALL {
+        for kind in PieceKind::EVERY {
             if !self.may_enter.contains(&kind) {
                 tables.forbidden[kind] |= sq.bb();
             }

@@ -104,7 +104,7 @@ pub(crate) fn delta(pos: &Position, from: Square, to: Square, mover: Piece, d: &
 
 /// The SAN of a rendezvous: the partner's letter, `~` and the bishop's square (`S~h2`).
 pub(crate) fn san(pos: &Position, from: Square, to: Square) -> String {
-    let letter = pos.piece_at(from).map_or('?', |p| p.kind.letter());
+    let letter = pos.piece_at(from).map_or('?', |p| pos.tables().letter(p.kind));
     format!("{letter}~{}", pos.tables().geometry.square_name(to))
 }
 

@@ -90,16 +90,22 @@ pub const CITADEL_DRAW: CitadelDraw = CitadelDraw {
 /// Pawn (moves from [`PAWNS`]).
 pub const PAWN: PieceSpec = PieceSpec {
     kind: PieceKind::Pawn,
+    letter: 'P',
+    name: "pawn",
     movement: Movement::leaper(&[]),
 };
 /// Knight.
 pub const KNIGHT: PieceSpec = PieceSpec {
     kind: PieceKind::Knight,
+    letter: 'N',
+    name: "knight",
     movement: Movement::leaper(&[N]),
 };
 /// Bishop.
 pub const BISHOP: PieceSpec = PieceSpec {
     kind: PieceKind::Bishop,
+    letter: 'B',
+    name: "bishop",
     movement: Movement {
         leaps: &[],
         slides_orthogonally: false,
@@ -109,6 +115,8 @@ pub const BISHOP: PieceSpec = PieceSpec {
 /// Rook.
 pub const ROOK: PieceSpec = PieceSpec {
     kind: PieceKind::Rook,
+    letter: 'R',
+    name: "rook",
     movement: Movement {
         leaps: &[],
         slides_orthogonally: true,
@@ -118,6 +126,8 @@ pub const ROOK: PieceSpec = PieceSpec {
 /// Queen.
 pub const QUEEN: PieceSpec = PieceSpec {
     kind: PieceKind::Queen,
+    letter: 'Q',
+    name: "queen",
     movement: Movement {
         leaps: &[],
         slides_orthogonally: true,
@@ -127,11 +137,15 @@ pub const QUEEN: PieceSpec = PieceSpec {
 /// King.
 pub const KING: PieceSpec = PieceSpec {
     kind: PieceKind::King,
+    letter: 'K',
+    name: "king",
     movement: Movement::leaper(&[W, F]),
 };
 /// Princess: bishop + knight.
 pub const PRINCESS: PieceSpec = PieceSpec {
     kind: PieceKind::Princess,
+    letter: 'S',
+    name: "princess",
     movement: Movement {
         leaps: &[N],
         slides_orthogonally: false,
@@ -141,6 +155,8 @@ pub const PRINCESS: PieceSpec = PieceSpec {
 /// Fortress: rook + knight.
 pub const FORTRESS: PieceSpec = PieceSpec {
     kind: PieceKind::Fortress,
+    letter: 'F',
+    name: "fortress",
     movement: Movement {
         leaps: &[N],
         slides_orthogonally: true,
@@ -150,11 +166,15 @@ pub const FORTRESS: PieceSpec = PieceSpec {
 /// Wizard: ferz + knight (a leaper with 12 targets).
 pub const WIZARD: PieceSpec = PieceSpec {
     kind: PieceKind::Wizard,
+    letter: 'W',
+    name: "wizard",
     movement: Movement::leaper(&[F, N]),
 };
 /// Champion: wazir + dabbaba + alfil (a leaper with 12 targets).
 pub const CHAMPION: PieceSpec = PieceSpec {
     kind: PieceKind::Champion,
+    letter: 'C',
+    name: "champion",
     movement: Movement::leaper(&[W, D, A]),
 };
 
