@@ -1,9 +1,50 @@
 //! The transposition table: a shared, lock-free hash table of search results.
 //!
-//! Each slot holds two 64-bit words: the data (move, score, static eval, depth, bound, age) and
-//! a check word: the lower 56 bits of the key XOR the data, so a torn write by another thread is
-//! detected as a miss, and in the upper 8 bits the table's generation when the slot was written
-//! (the key's upper bits choose the bucket, so they need no check).
+//! Each slot holds two 64-bit words, written and read without locks:
+//!
+//! - the data: the move's raw bits 0..21, the score (16 bits), the static eval (16), the depth
+//!   (8), the bound (2) and the search's age (1);
+//! - the check: in bits 0..45 the key's low 45 bits XOR [`fold`] of the data, in bits 45..56 the
+//!   move's raw bits 21..32, in bits 56..64 the table's generation when the slot was written.
+//!
+//! A probe of `key` hits a slot when the check's low 45 bits are `key ^ fold(data)` and its
+//! generation is the current one; the move is the data's 21 move bits below the check's 11.
+//!
+//! Key verification: the key's upper bits choose the bucket (see `bucket`), so a slot can only
+//! be taken for another key of its own bucket, and 45 verified bits are plenty. With 2^b buckets
+//! the keys of a bucket share their top b bits, so a probe of a key that is not in the table
+//! falsely hits one of the bucket's two slots with a probability of about 2 * 2^-min(45, 64 - b).
+//! Below 16 MB (b < 19) that is at most 2 * 2^-45, about 5.7e-14 a probe: once in some 1.8e13
+//! probes, about a week at 30 million probes a second. From 16 MB (2^19 buckets) on, the 45 bits
+//! and the bucket together verify the whole 64-bit key: only a true collision of 64-bit keys is
+//! left, which no check can catch, and a check of 56 key bits verified no more. A false hit costs
+//! no correctness: the table move is checked for legality before it is searched; only the move
+//! ordering and a cutoff can suffer.
+//!
+//! Torn writes: threads write a slot's two words one after the other, so a reader can see the
+//! check of one write (key `ka`, data `da`) with the data `db` of another. The check's 45 key
+//! bits then claim `ka ^ fold(da)`, and since `fold` is linear (a XOR of shifts) such a pair
+//! hits for a key `k` exactly when `k ^ ka` equals `fold(da ^ db)` on 45 bits:
+//!
+//! - if `db == da` the pair is the first write exactly (the move's upper bits come from its
+//!   check, the lower from data equal to its own), so the hit is right;
+//! - for a key other than `ka` (the second write's, or any other) the hit needs a 45-bit
+//!   coincidence, as rare as a false hit above;
+//! - for `ka` itself (also when both writes were of one position) it needs `fold(da ^ db)` to
+//!   vanish on 45 bits: the difference of the data words must repeat with period 19 over all
+//!   64 bits. Such a difference has its lowest bit among the move's bits 0..19 (its squares and
+//!   kind) and the same pattern again 19 and 38 bits higher, in the score and in the eval or
+//!   depth, a coincidence across three fields. Two data words of the same move, or two that
+//!   differ only within 38 adjacent bits (as eval, depth, bound and age together), are always
+//!   told apart.
+//!
+//! The move's upper bits in the check word cannot make a torn pair hit: they travel with the
+//! key check and the generation of their own write, and a hit pairs them with the lower bits of
+//! a data word equal to that write's (but for the coincidences above). The fold matters: with a
+//! plain `key ^ data` only the data's 45 low bits would be verified, and the commonest race,
+//! two writes of one position with the same move, score and eval but another depth or bound,
+//! would read as a hit of a mixed entry.
+//!
 //! Clearing the table (a new game) only starts a new generation: slots of older generations
 //! count as empty. The memory is really zeroed once every 255 clears.
 
@@ -54,10 +95,25 @@ pub struct TranspositionTable {
     generation: AtomicU8,
 }
 
-/// The bits of the check word that verify the key; the generation is in the others.
-const KEY_BITS: u64 = u64::MAX >> 8;
-/// Where the generation sits in the check word.
-const GENERATION_SHIFT: u32 = 56;
+/// How many bits of the check word verify the key (and, through [`fold`], the data).
+const KEY_BIT_COUNT: u32 = 45;
+/// The bits of the check word that verify the key.
+const KEY_BITS: u64 = (1 << KEY_BIT_COUNT) - 1;
+/// How many of the move's raw bits the data word holds (its lowest).
+const DATA_MOVE_BITS: u32 = 21;
+/// The move's bits in the data word.
+const DATA_MOVE_MASK: u64 = (1 << DATA_MOVE_BITS) - 1;
+/// Where the move's upper bits (raw bits 21..32) sit in the check word: just above the key bits.
+const MOVE_HIGH_SHIFT: u32 = KEY_BIT_COUNT;
+/// The move's upper bits in the check word.
+const MOVE_HIGH_BITS: u64 = ((u32::MAX >> DATA_MOVE_BITS) as u64) << MOVE_HIGH_SHIFT;
+/// Where the generation sits in the check word: just above the move's upper bits.
+const GENERATION_SHIFT: u32 = MOVE_HIGH_SHIFT + (32 - DATA_MOVE_BITS);
+/// The generation's bits in the check word.
+const GENERATION_BITS: u64 = u64::MAX << GENERATION_SHIFT;
+const _: () = assert!(
+    GENERATION_SHIFT == 56 && KEY_BITS & MOVE_HIGH_BITS == 0 && KEY_BITS | MOVE_HIGH_BITS | GENERATION_BITS == u64::MAX
+);
 
 const BUCKET: usize = 2;
 
@@ -122,13 +178,15 @@ fn advise_huge_pages(addr: usize, len: usize) {
 #[cfg(not(target_os = "linux"))]
 fn advise_huge_pages(_addr: usize, _len: usize) {}
 
+/// The data word of a result: the move's lowest 21 raw bits (its upper 11 go into the check
+/// word) and the rest of the result.
 fn pack(mv: Move, score: i32, eval: i32, depth: i32, bound: Bound, age: u8) -> u64 {
     let b = match bound {
         Bound::Exact => 1u64,
         Bound::Lower => 2,
         Bound::Upper => 3,
     };
-    (mv.raw() as u64 & 0x1f_ffff)
+    (mv.raw() as u64 & DATA_MOVE_MASK)
         | ((score as i16 as u16 as u64) << 21)
         | ((eval as i16 as u16 as u64) << 37)
         | ((depth.clamp(0, 255) as u64) << 53)
@@ -136,7 +194,36 @@ fn pack(mv: Move, score: i32, eval: i32, depth: i32, bound: Bound, age: u8) -> u
         | (((age & 1) as u64) << 63)
 }
 
-fn unpack(data: u64) -> Option<Entry> {
+/// The check word of a write of `data` (holding `mv`) for `key`: the key verification, the
+/// move's upper bits and `generation` (already shifted into place).
+#[inline(always)]
+fn check_word(key: u64, data: u64, mv: Move, generation: u64) -> u64 {
+    ((key ^ fold(data)) & KEY_BITS) | (((mv.raw() >> DATA_MOVE_BITS) as u64) << MOVE_HIGH_SHIFT) | generation
+}
+
+/// Folds the data word onto the key bits of the check word: bit `i` of the result is data bit
+/// `i` XOR data bit `i + 19`, so the 45 key bits verify every bit of the data (see the module
+/// doc on torn writes).
+#[inline(always)]
+fn fold(data: u64) -> u64 {
+    data ^ (data >> (64 - KEY_BIT_COUNT))
+}
+
+/// Whether a data word holds a result (empty slots have no bound).
+#[inline(always)]
+fn is_used(data: u64) -> bool {
+    (data >> 61) & 3 != 0
+}
+
+/// The depth in a data word.
+#[inline(always)]
+fn depth_of(data: u64) -> i32 {
+    ((data >> 53) & 0xff) as i32
+}
+
+/// The entry of a slot read as a hit: the data word and its check word (which holds the move's
+/// upper bits).
+fn unpack(check: u64, data: u64) -> Option<Entry> {
     let bound = match (data >> 61) & 3 {
         1 => Bound::Exact,
         2 => Bound::Lower,
@@ -144,10 +231,12 @@ fn unpack(data: u64) -> Option<Entry> {
         _ => return None,
     };
     Some(Entry {
-        mv: Move::from_raw((data & 0x1f_ffff) as u32),
+        mv: Move::from_raw(
+            (data & DATA_MOVE_MASK) as u32 | (((check & MOVE_HIGH_BITS) >> MOVE_HIGH_SHIFT) as u32) << DATA_MOVE_BITS,
+        ),
         score: ((data >> 21) & 0xffff) as u16 as i16 as i32,
         eval: ((data >> 37) & 0xffff) as u16 as i16 as i32,
-        depth: ((data >> 53) & 0xff) as i32,
+        depth: depth_of(data),
         bound,
     })
 }
@@ -194,19 +283,19 @@ impl TranspositionTable {
         }
     }
 
-    /// The data of a slot if it holds `key` in the current generation.
+    /// The check and data words of a slot if it holds `key` in the current generation.
     #[inline(always)]
-    fn read(s: &Slot, key: u64, generation: u64) -> Option<u64> {
+    fn read(s: &Slot, key: u64, generation: u64) -> Option<(u64, u64)> {
         let data = s.data.load(Ordering::Relaxed);
         let check = s.check.load(Ordering::Relaxed);
-        (check ^ ((key ^ data) & KEY_BITS) == generation).then_some(data)
+        ((check & !MOVE_HIGH_BITS) ^ ((key ^ fold(data)) & KEY_BITS) == generation).then_some((check, data))
     }
 
     /// The data of a slot written in the current generation, else 0 (an empty slot).
     #[inline(always)]
     fn current(s: &Slot, generation: u64) -> u64 {
         let data = s.data.load(Ordering::Relaxed);
-        if s.check.load(Ordering::Relaxed) & !KEY_BITS == generation {
+        if s.check.load(Ordering::Relaxed) & GENERATION_BITS == generation {
             data
         } else {
             0
@@ -237,8 +326,8 @@ impl TranspositionTable {
         let b = self.bucket(key);
         let generation = self.generation_tag();
         for s in &self.slots[b..b + BUCKET] {
-            if let Some(data) = Self::read(s, key, generation) {
-                return unpack(data);
+            if let Some((check, data)) = Self::read(s, key, generation) {
+                return unpack(check, data);
             }
         }
         None
@@ -254,8 +343,8 @@ impl TranspositionTable {
         // Same key: keep the old move when the new result has none.
         let mut target = None;
         for (i, s) in slots.iter().enumerate() {
-            if let Some(data) = Self::read(s, key, generation) {
-                target = Some((i, unpack(data)));
+            if let Some((check, data)) = Self::read(s, key, generation) {
+                target = Some((i, unpack(check, data)));
                 break;
             }
         }
@@ -265,9 +354,10 @@ impl TranspositionTable {
             let mut best_value = i32::MAX;
             for (i, s) in slots.iter().enumerate() {
                 let data = Self::current(s, generation);
-                let value = match unpack(data) {
-                    None => i32::MIN,
-                    Some(e) => e.depth - if ((data >> 63) as u8) != age { 256 } else { 0 },
+                let value = if !is_used(data) {
+                    i32::MIN
+                } else {
+                    depth_of(data) - if ((data >> 63) as u8) != age { 256 } else { 0 }
                 };
                 if value < best_value {
                     best_value = value;
@@ -286,7 +376,7 @@ impl TranspositionTable {
         slots[i].data.store(data, Ordering::Relaxed);
         slots[i]
             .check
-            .store(((key ^ data) & KEY_BITS) | generation, Ordering::Relaxed);
+            .store(check_word(key, data, mv, generation), Ordering::Relaxed);
     }
 
     /// Permille of slots used by the current search (UCI `hashfull`).
@@ -298,7 +388,7 @@ impl TranspositionTable {
             .iter()
             .filter(|s| {
                 let d = Self::current(s, generation);
-                unpack(d).is_some() && (d >> 63) as u8 == age
+                is_used(d) && (d >> 63) as u8 == age
             })
             .count();
         (used * 1000 / n.max(1)) as u32
@@ -356,5 +446,202 @@ mod tests {
             assert_eq!(tt.hashfull(), 0);
             assert!(keys.iter().all(|&k| tt.probe(k).is_none()), "round {round}");
         }
+    }
+
+    /// Real moves of every variant's start position, as they are and with upper bits set the
+    /// way a compound move's third square and kind would set them, and extreme raw values.
+    fn moves_with_high_bits() -> Vec<Move> {
+        let mut moves: Vec<Move> = [0xffff_ffff, 0xffe0_0000, 0x001f_ffff, 1 << 21, 1 << 31, 0x8000_0001]
+            .into_iter()
+            .map(Move::from_raw)
+            .collect();
+        for v in Variant::ALL {
+            for (i, &m) in Position::startpos(v).legal_moves().iter().enumerate() {
+                let third = (i as u32 * 37) % 128;
+                moves.push(m);
+                moves.push(Move::from_raw(m.raw() | third << 21 | (i as u32 % 16) << 28));
+            }
+        }
+        moves
+    }
+
+    /// The check and data words of the slot that holds `key`.
+    fn words(tt: &TranspositionTable, key: u64) -> (u64, u64) {
+        let b = tt.bucket(key);
+        let generation = tt.generation_tag();
+        tt.slots[b..b + BUCKET]
+            .iter()
+            .find_map(|s| TranspositionTable::read(s, key, generation))
+            .expect("the key is stored")
+    }
+
+    /// Writes a check word and a data word into every slot of the bucket of `key`.
+    fn plant(tt: &TranspositionTable, key: u64, check: u64, data: u64) {
+        let b = tt.bucket(key);
+        for s in &tt.slots[b..b + BUCKET] {
+            s.check.store(check, Ordering::Relaxed);
+            s.data.store(data, Ordering::Relaxed);
+        }
+    }
+
+    /// `n` distinct keys that share a bucket of `tt`.
+    fn keys_of_one_bucket(tt: &TranspositionTable, n: u64) -> Vec<u64> {
+        let keys: Vec<u64> = (0..n)
+            .map(|i| 0x5a5a_0000_0000_0000 | i.wrapping_mul(0x0123_4567_89ab))
+            .collect();
+        assert!(keys.iter().all(|&k| tt.bucket(k) == tt.bucket(keys[0])));
+        keys
+    }
+
+    #[test]
+    fn moves_keep_all_32_bits() {
+        let tt = TranspositionTable::new(1);
+        let bounds = [Bound::Exact, Bound::Lower, Bound::Upper];
+        for (i, &m) in moves_with_high_bits().iter().enumerate() {
+            let key = (i as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            let (score, eval, depth, bound) = (
+                (i as i32 * 131) % 65536 - 32768,
+                32767 - (i as i32 * 97) % 65536,
+                i as i32 % 256,
+                bounds[i % 3],
+            );
+            tt.store(key, m, score, eval, depth, bound);
+            let e = tt.probe(key).expect("just stored");
+            assert_eq!(e.mv.raw(), m.raw(), "move {i}");
+            assert_eq!(
+                (e.mv, e.score, e.eval, e.depth, e.bound),
+                (m, score, eval, depth, bound)
+            );
+            // Other keys of the bucket, differing in a verified bit, miss.
+            assert!(tt.probe(key ^ 1).is_none());
+            assert!(tt.probe(key ^ 1 << 44).is_none());
+        }
+        // A result without a move keeps the stored move, upper bits included.
+        let m = Move::from_raw(0xfedc_ba98);
+        tt.store(42, m, 10, 20, 5, Bound::Lower);
+        tt.store(42, Move::NULL, 11, 20, 6, Bound::Exact);
+        let e = tt.probe(42).unwrap();
+        assert_eq!((e.mv, e.score, e.depth, e.bound), (m, 11, 6, Bound::Exact));
+    }
+
+    #[test]
+    fn torn_pairs_read_as_misses() {
+        let tt = TranspositionTable::new(1);
+        let keys = keys_of_one_bucket(&tt, 2);
+        let (ka, kb) = (keys[0], keys[1]);
+        let m = Move::from_raw(0x7ab0_1234);
+        let m_other_high = Move::from_raw(0x0150_1234);
+        let m_other = Move::from_raw(0x7ab0_1235);
+        // Pairs of writes (key, move, score, eval, depth, bound) whose data words differ.
+        let pairs = [
+            // One position, same move, score and eval: only the depth differs (data bits above
+            // the 45 that a plain key ^ data check would verify).
+            ((ka, m, 50, 30, 7, Bound::Exact), (ka, m, 50, 30, 8, Bound::Exact)),
+            ((ka, m, 50, 30, 7, Bound::Lower), (ka, m, 50, 30, 7, Bound::Upper)),
+            ((ka, m, 50, 30, 7, Bound::Lower), (ka, m, 50, 30 + 256, 7, Bound::Lower)),
+            // Moves that differ only in their upper bits (which lie in the check word).
+            (
+                (ka, m, 50, 30, 7, Bound::Exact),
+                (ka, m_other_high, 50, 30, 8, Bound::Exact),
+            ),
+            (
+                (ka, m, 50, 30, 7, Bound::Exact),
+                (ka, m_other_high, 51, 30, 7, Bound::Exact),
+            ),
+            // Moves that differ only in their lower bits.
+            ((ka, m, 50, 30, 7, Bound::Exact), (ka, m_other, 50, 30, 7, Bound::Exact)),
+            // Two positions of one bucket.
+            ((ka, m, 50, 30, 7, Bound::Exact), (kb, m, 50, 30, 9, Bound::Exact)),
+            (
+                (ka, m, 50, 30, 7, Bound::Exact),
+                (kb, m_other, -50, 31, 7, Bound::Upper),
+            ),
+            (
+                (ka, m, 50, 30, 7, Bound::Exact),
+                (kb, Move::NULL, 0, 0, 0, Bound::Lower),
+            ),
+        ];
+        let written = |(key, mv, score, eval, depth, bound): (u64, Move, i32, i32, i32, Bound)| {
+            let tt = TranspositionTable::new(1);
+            tt.store(key, mv, score, eval, depth, bound);
+            words(&tt, key)
+        };
+        for (n, (a, b)) in pairs.into_iter().enumerate() {
+            let ((check_a, data_a), (check_b, data_b)) = (written(a), written(b));
+            assert_ne!(data_a, data_b);
+            for (check, data) in [(check_a, data_b), (check_b, data_a)] {
+                for key in [ka, kb] {
+                    plant(&tt, key, check, data);
+                    assert!(tt.probe(key).is_none(), "pair {n}: a torn pair read as a hit");
+                }
+            }
+            // Each write on its own reads back whole.
+            plant(&tt, a.0, check_a, data_a);
+            assert_eq!(tt.probe(a.0).map(|e| (e.mv, e.depth)), Some((a.1, a.4)));
+        }
+
+        // Writes of one data word (the moves differ only in the upper bits): the check of one with
+        // the data of the other is exactly the first write, and reads as it.
+        let (check_a, _) = written((ka, m, 50, 30, 7, Bound::Exact));
+        let (_, data_b) = written((ka, m_other_high, 50, 30, 7, Bound::Exact));
+        plant(&tt, ka, check_a, data_b);
+        assert_eq!(tt.probe(ka).map(|e| e.mv), Some(m));
+
+        // Many pairs of writes of realistic results, one position or two.
+        let moves = moves_with_high_bits();
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let generation = tt.generation_tag();
+        for n in 0..20_000 {
+            let ka = next();
+            let kb = if n % 2 == 0 { ka } else { next() };
+            let mut result = |key: u64| {
+                let mv = moves[next() as usize % moves.len()];
+                let r = next();
+                let data = pack(
+                    mv,
+                    (r % 2001) as i32 - 1000,
+                    (r >> 16) as i32 % 601 - 300,
+                    (r >> 32) as i32 % 40,
+                    [Bound::Exact, Bound::Lower, Bound::Upper][(r >> 40) as usize % 3],
+                    (r >> 48) as u8 & 1,
+                );
+                (check_word(key, data, mv, generation), data)
+            };
+            let ((check_a, data_a), (_, data_b)) = (result(ka), result(kb));
+            if data_a == data_b {
+                continue;
+            }
+            for key in [ka, kb] {
+                plant(&tt, key, check_a, data_b);
+                assert!(tt.probe(key).is_none(), "pair {n}: a torn pair read as a hit");
+            }
+        }
+    }
+
+    #[test]
+    fn older_generations_count_as_empty() {
+        let tt = TranspositionTable::new(1);
+        let keys = keys_of_one_bucket(&tt, 4);
+        // Deep entries whose moves set every upper bit of the check word below the generation.
+        let m = Move::from_raw(0xffff_ffff);
+        tt.store(keys[0], m, 1, 2, 200, Bound::Exact);
+        tt.store(keys[1], m, 1, 2, 200, Bound::Exact);
+        assert!(tt.probe(keys[0]).is_some() && tt.probe(keys[1]).is_some());
+        tt.clear();
+        assert_eq!(tt.hashfull(), 0);
+        assert!(tt.probe(keys[0]).is_none() && tt.probe(keys[1]).is_none());
+        // The bucket is empty to the replacement: two shallow entries both find a slot, where
+        // two live entries of depth 200 would have made the second replace the first.
+        tt.store(keys[2], m, 3, 4, 1, Bound::Upper);
+        tt.store(keys[3], m, 5, 6, 5, Bound::Lower);
+        assert_eq!(tt.probe(keys[2]).map(|e| (e.mv, e.score)), Some((m, 3)));
+        assert_eq!(tt.probe(keys[3]).map(|e| (e.mv, e.score)), Some((m, 5)));
+        assert!(tt.probe(keys[0]).is_none() && tt.probe(keys[1]).is_none());
     }
 }
