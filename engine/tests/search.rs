@@ -35,6 +35,7 @@ fn pos(v: Variant, pieces: &str, turn: Color) -> Position {
         halfmove: 0,
         fullmove: 1,
         rendezvous: rendezvous.then_some((false, false)),
+        rule_fields: Vec::new(),
     };
     Position::from_setup(v, &setup).unwrap_or_else(|e| panic!("{v} {pieces}: {e}"))
 }

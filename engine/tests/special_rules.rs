@@ -26,6 +26,7 @@ fn setup(variant: Variant, pieces: &str, turn: char, castling: &str, rendezvous:
         halfmove: 0,
         fullmove: 1,
         rendezvous,
+        rule_fields: Vec::new(),
     }
 }
 

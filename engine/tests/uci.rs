@@ -300,6 +300,7 @@ fn built(v: Variant, pieces: &str, turn: Color) -> Position {
         halfmove: 0,
         fullmove: 1,
         rendezvous: rendezvous.then_some((false, false)),
+        rule_fields: Vec::new(),
     };
     Position::from_setup(v, &setup).unwrap_or_else(|e| panic!("{pieces}: {e}"))
 }

@@ -327,6 +327,7 @@ pub fn position_of(variant: Variant, tp: &nnue::data::TrainingPosition) -> Resul
         halfmove: tp.halfmove as u32,
         fullmove: 1 + tp.ply as u32 / 2,
         rendezvous: variant.tables().rendezvous.map(|_| (false, false)),
+        rule_fields: Vec::new(),
     };
     Ok(Position::from_setup(variant, &setup)?)
 }

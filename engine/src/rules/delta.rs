@@ -10,15 +10,19 @@ use super::{
     position::Position,
 };
 
+/// Most pieces a move may remove, and most it may add (two for the built-in moves; custom
+/// rules' compound moves may use more).
+pub const MAX_DELTA: usize = 4;
+
 /// Pieces a move removes and adds.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct MoveDelta {
     /// Removed pieces with their squares (the first `removed_len` entries are used).
-    pub removed: [(Square, Option<Piece>); 2],
+    pub removed: [(Square, Option<Piece>); MAX_DELTA],
     /// Number of removed pieces.
     pub removed_len: usize,
     /// Added pieces with their squares.
-    pub added: [(Square, Option<Piece>); 2],
+    pub added: [(Square, Option<Piece>); MAX_DELTA],
     /// Number of added pieces.
     pub added_len: usize,
 }
@@ -101,6 +105,14 @@ impl Position {
                 }
             }
             MoveKind::Rendezvous => super::special::rendezvous::delta(self, from, to, mover, &mut d),
+            MoveKind::Rule => {
+                d = super::special::custom_delta(self, &self.after(m)).unwrap_or_else(|| {
+                    panic!(
+                        "{}: a move of a custom rule changes more than {MAX_DELTA} pieces",
+                        self.tables().spec.id
+                    )
+                })
+            }
         }
         d
     }

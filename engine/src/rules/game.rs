@@ -1,7 +1,7 @@
 //! A game: a position with the history needed for threefold repetition.
 
 use super::{
-    moves::Move,
+    moves::{Move, MoveList},
     position::{DrawReason, Outcome, Position},
 };
 
@@ -60,8 +60,28 @@ impl Game {
         1 + self.history.iter().rev().take(window).filter(|&&x| x == h).count()
     }
 
+    /// The legal moves of the current position, with the legality filters of the rules that
+    /// look at the game's history (see [`Position::legal_moves_with_history`]).
+    pub fn legal_moves(&self) -> MoveList {
+        self.position.legal_moves_with_history(&self.history)
+    }
+
     /// The outcome if the game is over: the position's own outcome, or threefold repetition.
+    /// In variants whose rules filter moves by the game's history, "no legal move" is judged
+    /// with the history.
     pub fn outcome(&self) -> Option<Outcome> {
+        if !self.position.tables().custom_filter_rules.is_empty()
+            && self.position.immediate_outcome().is_none()
+            && self.legal_moves().is_empty()
+        {
+            return Some(if self.position.in_check() {
+                Outcome::Checkmate {
+                    winner: !self.position.turn(),
+                }
+            } else {
+                Outcome::Draw(DrawReason::Stalemate)
+            });
+        }
         self.position
             .outcome()
             .or_else(|| (self.repetitions() >= 3).then_some(Outcome::Draw(DrawReason::Repetition)))

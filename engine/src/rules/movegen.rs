@@ -128,6 +128,23 @@ impl Position {
     /// All legal moves.
     pub fn legal_moves(&self) -> MoveList {
         let mut list = MoveList::new();
+        self.generate_legal(&mut list);
+        list
+    }
+
+    /// All legal moves, with the legality filters of the rules that look at the game's
+    /// history given the hashes of the earlier positions (oldest first).
+    pub fn legal_moves_with_history(&self, history: &[u64]) -> MoveList {
+        let mut list = MoveList::new();
+        self.generate::<MoveList, { mode::ALL }>(&mut list);
+        self.filter_moves(&mut list, history);
+        list
+    }
+
+    /// The legal moves without the legality filters of custom rules (what a filter looks at
+    /// to judge a move; the same as [`Position::legal_moves`] in variants without filters).
+    pub fn legal_moves_unfiltered(&self) -> MoveList {
+        let mut list = MoveList::new();
         self.generate::<MoveList, { mode::ALL }>(&mut list);
         list
     }
@@ -135,7 +152,7 @@ impl Position {
     /// Legal captures (en passant included) and promotions only.
     pub fn capture_moves(&self) -> MoveList {
         let mut list = MoveList::new();
-        self.generate::<MoveList, { mode::CAPTURES }>(&mut list);
+        self.generate_captures(&mut list);
         list
     }
 
@@ -143,12 +160,14 @@ impl Position {
     pub fn generate_legal(&self, list: &mut MoveList) {
         list.clear();
         self.generate::<MoveList, { mode::ALL }>(list);
+        self.filter_moves(list, &[]);
     }
 
     /// Replaces the contents of `list` with the legal captures and promotions.
     pub fn generate_captures(&self, list: &mut MoveList) {
         list.clear();
         self.generate::<MoveList, { mode::CAPTURES }>(list);
+        self.filter_moves(list, &[]);
     }
 
     /// Replaces the contents of `list` with the legal moves that are neither captures nor
@@ -156,13 +175,43 @@ impl Position {
     pub fn generate_quiets(&self, list: &mut MoveList) {
         list.clear();
         self.generate::<MoveList, { mode::QUIETS }>(list);
+        self.filter_moves(list, &[]);
     }
 
     /// The number of legal moves (faster than listing them).
     pub fn count_legal_moves(&self) -> u64 {
+        if !self.tables.custom_filter_rules.is_empty() {
+            return self.legal_moves().len() as u64;
+        }
         let mut c = Counter::default();
         self.generate::<Counter, { mode::ALL }>(&mut c);
         c.0
+    }
+
+    /// Runs the legality filters of the variant's custom rules over `list`.
+    #[inline]
+    fn filter_moves(&self, list: &mut MoveList, history: &[u64]) {
+        let t = self.tables;
+        for &i in &t.custom_filter_rules {
+            t.custom_rules[i as usize].filter(self, history, list);
+        }
+    }
+
+    /// The moves of the custom rules that leave the mover's king unattacked. Rule moves count
+    /// as quiet moves (they go to the full and the quiet lists).
+    fn custom_moves<S: Sink>(&self, sink: &mut S) {
+        let t = self.tables;
+        let us = self.turn;
+        let mut list = MoveList::new();
+        for &i in &t.custom_move_rules {
+            t.custom_rules[i as usize].extra_moves(self, i, &mut list);
+        }
+        for &m in &list {
+            let after = self.after(m);
+            if after.pieces(us, PieceKind::King).any() && !after.is_attacked(after.king(us), !us, after.occupied()) {
+                sink.add(m);
+            }
+        }
     }
 
     fn pins(&self, cl: &AttackClasses, king: Square, us: Color, occ: Bitboard) -> Pins {
@@ -206,6 +255,9 @@ impl Position {
         let king = self.king(us);
         let checkers = self.checkers;
         let mut cl = self.slider_classes();
+        if !captures_only && !t.custom_move_rules.is_empty() {
+            self.custom_moves(sink);
+        }
 
         // King moves: each target tested with the king removed from the occupancy.
         let without_king = occ ^ king.bb();
@@ -361,7 +413,7 @@ impl Position {
             return false;
         }
         let double_step = m.kind() == MoveKind::DoubleStep;
-        if m.kind() != MoveKind::Normal && !double_step {
+        if m.kind() != MoveKind::Normal && !double_step || !t.custom_filter_rules.is_empty() {
             return self.legal_moves().contains(m);
         }
         if m != Move::new(from, to, m.kind()) {

@@ -17,9 +17,18 @@ pub enum MoveKind {
     Castle = 4,
     /// The rendezvous swap, written with the partner's and the bishop's squares.
     Rendezvous = 5,
+    /// A move of a rule outside the engine's built-in list (a [`CustomRule`]
+    /// (super::special::CustomRule)): the rule's index among the variant's custom rules and a
+    /// 7-bit tag of the rule's choosing (a third square, an option) travel with it.
+    Rule = 6,
 }
 
 /// A move: from-square, to-square, kind and promotion piece, packed in 32 bits.
+///
+/// Bits 0..7 from, 7..14 to, 14..17 kind, 17..21 promotion kind; for [`MoveKind::Rule`] moves
+/// bits 21..28 hold the rule's tag (a third square of a compound move, say) and 28..32 the
+/// rule's index. The low 21 bits of the built-in kinds are the values stored in books and
+/// training records, so they never change.
 ///
 /// `Move` values come from the move generator of a position; text is turned into a `Move` only by
 /// resolving it against a position (see `notation::uci`).
@@ -40,6 +49,31 @@ impl Move {
     #[inline(always)]
     pub const fn promotion(from: Square, to: Square, piece: PieceKind) -> Move {
         Move(from.0 as u32 | (to.0 as u32) << 7 | (MoveKind::Promotion as u32) << 14 | (piece.index() as u32) << 17)
+    }
+
+    /// A move of the custom rule with index `rule` (below 16) among the variant's custom
+    /// rules, with a tag below 128 of the rule's choosing.
+    #[inline(always)]
+    pub const fn rule(from: Square, to: Square, rule: u8, tag: u8) -> Move {
+        Move(
+            from.0 as u32
+                | (to.0 as u32) << 7
+                | (MoveKind::Rule as u32) << 14
+                | ((tag & 0x7f) as u32) << 21
+                | ((rule & 0xf) as u32) << 28,
+        )
+    }
+
+    /// The index of the custom rule of a [`MoveKind::Rule`] move.
+    #[inline(always)]
+    pub const fn rule_index(self) -> usize {
+        (self.0 >> 28) as usize
+    }
+
+    /// The tag of a [`MoveKind::Rule`] move.
+    #[inline(always)]
+    pub const fn rule_tag(self) -> u8 {
+        ((self.0 >> 21) & 0x7f) as u8
     }
 
     /// Start square.
@@ -63,7 +97,8 @@ impl Move {
             2 => MoveKind::EnPassant,
             3 => MoveKind::Promotion,
             4 => MoveKind::Castle,
-            _ => MoveKind::Rendezvous,
+            5 => MoveKind::Rendezvous,
+            _ => MoveKind::Rule,
         }
     }
 

@@ -166,9 +166,22 @@ impl Position {
         }
     }
 
-    /// The variant.
+    /// The registered variant of the position.
+    ///
+    /// Positions of specs outside the registry (a test's own variant, built with
+    /// [`Position::from_fen_in`]) have none and panic here: the rules work for them, search,
+    /// evaluation and the tools need a registered variant.
     #[inline(always)]
     pub fn variant(&self) -> Variant {
+        match self.tables.spec.variant {
+            Some(v) => v,
+            None => panic!("{} is not a registered variant", self.tables.spec.id),
+        }
+    }
+
+    /// The registered variant of the position, `None` for a spec outside the registry.
+    #[inline(always)]
+    pub fn registered_variant(&self) -> Option<Variant> {
         self.tables.spec.variant
     }
 
@@ -513,6 +526,13 @@ impl Position {
                 self.put(c.rook_to, rook);
             }
             MoveKind::Rendezvous => super::special::rendezvous::make(self, from, to),
+            MoveKind::Rule => {
+                let rule = t.custom_rules[m.rule_index()];
+                if rule.resets_halfmove_clock(self, m) {
+                    self.halfmove = 0;
+                }
+                rule.make(&mut super::special::RuleEdit { pos: self }, m);
+            }
         }
 
         let old_rights = self.rights;
@@ -573,6 +593,9 @@ impl Position {
         }
         let Some(mover) = self.piece_at(from) else { return h };
         if m.kind() == MoveKind::Rendezvous {
+            return h;
+        }
+        if m.kind() == MoveKind::Rule {
             return h;
         }
         if let Some(victim) = self.piece_at(to) {
@@ -641,7 +664,14 @@ impl Position {
     /// [`Position::outcome`]).
     #[inline]
     pub fn immediate_outcome(&self) -> Option<Outcome> {
-        self.tables.outcome_hooks.iter().find_map(|hook| hook(self))
+        let t = self.tables;
+        t.outcome_hooks.iter().find_map(|hook| hook(self)).or_else(|| {
+            if t.custom_rules.is_empty() {
+                None
+            } else {
+                t.custom_rules.iter().find_map(|r| r.outcome(self))
+            }
+        })
     }
 
     /// Whether neither side can ever mate, as the variant's dead-material list says.

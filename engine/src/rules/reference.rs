@@ -85,7 +85,7 @@ fn leap_vectors(spec: &VariantSpec, kind: PieceKind) -> Vec<Vector> {
 
 /// Whether the piece on `from` attacks `target` (ignoring where it may end its move).
 fn piece_attacks(pos: &Position, from: Square, piece: Piece, target: Square) -> bool {
-    let spec = pos.variant().spec();
+    let spec = pos.tables().spec;
     if piece.kind == PieceKind::Pawn {
         let f = forward(piece.color);
         return [(1, f), (-1, f)]
@@ -115,7 +115,7 @@ fn piece_attacks(pos: &Position, from: Square, piece: Piece, target: Square) -> 
 
 /// Whether side `by` attacks `sq` (the All-Seeing Eye included).
 pub fn is_attacked(pos: &Position, sq: Square, by: Color) -> bool {
-    let spec = pos.variant().spec();
+    let spec = pos.tables().spec;
     if eye_sees(spec, sq) {
         return true;
     }
@@ -132,7 +132,7 @@ fn all_squares(spec: &VariantSpec) -> impl Iterator<Item = Square> + '_ {
 }
 
 fn king_square(pos: &Position, color: Color) -> Option<Square> {
-    all_squares(pos.variant().spec()).find(|&s| {
+    all_squares(pos.tables().spec).find(|&s| {
         pos.piece_at(s)
             == Some(Piece {
                 color,
@@ -144,7 +144,7 @@ fn king_square(pos: &Position, color: Color) -> Option<Square> {
 /// Every pseudo-legal move: moves by the pieces' movement, castling with its empty squares, the
 /// rendezvous with its right and pieces, without testing the king's safety.
 pub fn pseudo_legal_moves(pos: &Position) -> Vec<Move> {
-    let spec = pos.variant().spec();
+    let spec = pos.tables().spec;
     let g = spec.geometry;
     let us = pos.turn();
     let mut moves = Vec::new();
@@ -241,6 +241,12 @@ pub fn pseudo_legal_moves(pos: &Position) -> Vec<Move> {
             moves.push(Move::new(c.king_from, c.king_to, MoveKind::Castle));
         }
     }
+    let t = pos.tables();
+    for &i in &t.custom_move_rules {
+        let mut list = crate::rules::moves::MoveList::new();
+        t.custom_rules[i as usize].extra_moves(pos, i, &mut list);
+        moves.extend(list.iter().copied());
+    }
     for r in spec.rules {
         if let Rule::Rendezvous(r) = r {
             let black = us == Color::Black;
@@ -271,7 +277,7 @@ pub fn pseudo_legal_moves(pos: &Position) -> Vec<Move> {
 pub fn legal_moves(pos: &Position) -> Vec<Move> {
     let us = pos.turn();
     let in_check = king_square(pos, us).is_some_and(|k| is_attacked(pos, k, !us));
-    pseudo_legal_moves(pos)
+    let legal: Vec<Move> = pseudo_legal_moves(pos)
         .into_iter()
         .filter(|&m| match m.kind() {
             MoveKind::Castle => {
@@ -292,5 +298,18 @@ pub fn legal_moves(pos: &Position) -> Vec<Move> {
                 king_square(&after, us).is_some_and(|k| !is_attacked(&after, k, !us))
             }
         })
-        .collect()
+        .collect();
+    // The legality filters of custom rules see the whole list.
+    let t = pos.tables();
+    if t.custom_filter_rules.is_empty() {
+        return legal;
+    }
+    let mut list = crate::rules::moves::MoveList::new();
+    for &m in &legal {
+        list.push(m);
+    }
+    for &i in &t.custom_filter_rules {
+        t.custom_rules[i as usize].filter(pos, &[], &mut list);
+    }
+    list.iter().copied().collect()
 }

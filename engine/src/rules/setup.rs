@@ -25,6 +25,10 @@ pub struct Setup {
     pub fullmove: u32,
     /// Rendezvous rights (White, Black); `None` when the FEN does not say (both are then assumed).
     pub rendezvous: Option<(bool, bool)>,
+    /// The FEN fields of the variant's custom rules that write one, in the order of the rules
+    /// (see [`CustomRule::fen_field`](super::special::CustomRule::fen_field)); missing ones
+    /// read as absent.
+    pub rule_fields: Vec<String>,
 }
 
 /// Why a setup is not a legal position of its variant.
@@ -93,6 +97,14 @@ pub enum PositionError {
         square: String,
         /// Why.
         reason: &'static str,
+    },
+    /// A custom rule refused its FEN field.
+    #[error("{rule}: {reason}")]
+    RuleField {
+        /// The rule's name.
+        rule: &'static str,
+        /// Why.
+        reason: String,
     },
     /// Rendezvous rights given for a variant without the rendezvous.
     #[error("rendezvous rights given, but {0} has no rendezvous")]
@@ -207,6 +219,15 @@ impl Position {
 
         pos.rights |= super::special::rendezvous::setup_rights(tables, setup.rendezvous)
             .map_err(PositionError::NoRendezvousInVariant)?;
+        for (k, &i) in tables.custom_fen_rules.iter().enumerate() {
+            let rule = tables.custom_rules[i as usize];
+            pos.rights |= rule
+                .parse_fen_field(tables, i, setup.rule_fields.get(k).map(String::as_str))
+                .map_err(|reason| PositionError::RuleField {
+                    rule: rule.name(),
+                    reason,
+                })?;
+        }
 
         pos.halfmove = setup.halfmove;
         pos.fullmove = setup.fullmove.max(1);
@@ -284,6 +305,11 @@ impl Position {
                     self.has_rendezvous_right(Color::Black),
                 )
             }),
+            rule_fields: t
+                .custom_fen_rules
+                .iter()
+                .filter_map(|&i| t.custom_rules[i as usize].fen_field(self, i))
+                .collect(),
         }
     }
 }

@@ -97,6 +97,7 @@ pub const RIGHTS_BITS: u32 = 32;
 pub const FIRST_RULE_RIGHT: u32 = 8;
 
 pub use super::special::rendezvous::RendezvousSquares;
+use super::special::CustomRule;
 
 /// The tables of one variant.
 pub struct Tables {
@@ -171,6 +172,18 @@ pub struct Tables {
     /// without generating moves (see [`Position::immediate_outcome`]). Registered by the rules'
     /// build hooks.
     pub outcome_hooks: Vec<OutcomeHook>,
+    /// The custom rules of the variant ([`Rule::Custom`](super::special::Rule::Custom)), in
+    /// the order of the spec; a [`MoveKind::Rule`](super::moves::MoveKind::Rule) move names
+    /// its rule by the index in this list.
+    pub custom_rules: Vec<&'static dyn CustomRule>,
+    /// Indices of the custom rules that make moves of their own.
+    pub custom_move_rules: Vec<u8>,
+    /// Indices of the custom rules that filter the legal moves.
+    pub custom_filter_rules: Vec<u8>,
+    /// Indices of the custom rules that keep a FEN field, in the order of their fields.
+    pub custom_fen_rules: Vec<u8>,
+    /// One word per custom rule for the rule's own use (set by its build hook).
+    pub custom_data: Vec<u64>,
 }
 
 /// A rule's test for a game end that the position shows at once (a king on a citadel).
@@ -389,6 +402,11 @@ impl Tables {
             rendezvous: None,
             citadel_draw: ByColor::default(),
             outcome_hooks: Vec::new(),
+            custom_rules: Vec::new(),
+            custom_move_rules: Vec::new(),
+            custom_filter_rules: Vec::new(),
+            custom_fen_rules: Vec::new(),
+            custom_data: Vec::new(),
             net_type: net_types(spec),
         };
         for rule in spec.rules {
@@ -453,7 +471,7 @@ impl Tables {
 
     /// Hands out `n` consecutive rights bits to a rule (from its build hook) and returns the
     /// first. Rights bits are part of the position's hash and equality.
-    pub(crate) fn allocate_rights(&mut self, n: u32) -> u32 {
+    pub fn allocate_rights(&mut self, n: u32) -> u32 {
         let first = self.next_right;
         assert!(
             first + n <= RIGHTS_BITS,

@@ -79,7 +79,7 @@ const BY_VALUE: [PieceKind; crate::rules::piece::KIND_COUNT] = {
 
 fn exchange(pos: &Position, cl: &AttackClasses, m: Move) -> i32 {
     match m.kind() {
-        MoveKind::Castle | MoveKind::Rendezvous => return 0,
+        MoveKind::Castle | MoveKind::Rendezvous | MoveKind::Rule => return 0,
         MoveKind::EnPassant => return 0,
         _ => {}
     }
@@ -154,7 +154,10 @@ mod tests {
     /// The exchange by the definition, step by step: at each capture all attackers of the side
     /// are found again and the least valuable one that may end its move on the square takes.
     fn see_by_definition(pos: &Position, m: Move) -> i32 {
-        if matches!(m.kind(), MoveKind::Castle | MoveKind::Rendezvous | MoveKind::EnPassant) {
+        if matches!(
+            m.kind(),
+            MoveKind::Castle | MoveKind::Rendezvous | MoveKind::EnPassant | MoveKind::Rule
+        ) {
             return 0;
         }
         let t = pos.tables();

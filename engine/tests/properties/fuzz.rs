@@ -307,6 +307,7 @@ pub(crate) fn fuzz_setup_validation_never_panics() {
                 0 => None,
                 _ => Some((rng.chance(1, 2), rng.chance(1, 2))),
             },
+            rule_fields: Vec::new(),
         };
         for v in Variant::ALL {
             if let Ok(pos) = Position::from_setup(v, &setup) {

@@ -247,7 +247,7 @@ pub(crate) fn check_position(pos: &Position, check_san: bool, rng: &mut Rng, sta
 /// Whether a move is one of the rare kinds the playouts should see.
 pub(crate) fn is_special(pos: &Position, m: Move) -> bool {
     match m.kind() {
-        MoveKind::EnPassant | MoveKind::Castle | MoveKind::Rendezvous | MoveKind::Promotion => true,
+        MoveKind::EnPassant | MoveKind::Castle | MoveKind::Rendezvous | MoveKind::Promotion | MoveKind::Rule => true,
         MoveKind::DoubleStep => false,
         MoveKind::Normal => moved_kind(pos, m) == Some(PieceKind::King) && is_citadel(pos.variant(), m.to()),
     }
@@ -338,6 +338,7 @@ pub(crate) fn check_transition(pos: &Position, m: Move, after: &Position, stats:
     );
 
     match m.kind() {
+        MoveKind::Rule => panic!("no registered variant has custom rules: {}", ctx()),
         MoveKind::Normal | MoveKind::DoubleStep => {
             assert_eq!(after.piece_at(m.to()), Some(mover), "{}", ctx());
             if m.kind() == MoveKind::DoubleStep {

@@ -17,6 +17,10 @@
 //! - **Clocks**: halfmove clock and fullmove number (default `0 1`).
 //! - **Rendezvous rights** (this project's extension, variants with the rendezvous only):
 //!   `Rr`, `R`, `r` or `-`, the sides that may still make their rendezvous; both when absent.
+//! - **Fields of custom rules**: then one field per custom rule that keeps one
+//!   ([`CustomRule::has_fen_field`](crate::rules::special::CustomRule::has_fen_field)), in the
+//!   order of the rules, read and written by the rule.
+//! - **Piece letters** are the variant's ([`PieceSpec::letter`](crate::rules::variant::PieceSpec::letter)).
 //!
 //! The writer uses the multi-digit convention and writes all fields, the rendezvous field only
 //! for variants that have the rendezvous. [`Position::fen_with`] also writes the one-per-cell form.
@@ -47,7 +51,7 @@ pub enum ParseFenError {
     Empty,
     /// More fields than the format has.
     #[error(
-        "FEN has {0} fields, at most 7 are allowed (board, side, castling, en passant, halfmove, fullmove, rendezvous)"
+        "FEN has {0} fields, more than this variant has (board, side, castling, en passant, halfmove, fullmove, then its rules' fields: the rendezvous rights where the variant has them, 7 fields in all for the variants of today)"
     )]
     TooManyFields(usize),
     /// The side field is missing.
@@ -192,7 +196,13 @@ pub fn parse_setup_in(tables: &Tables, fen: &str) -> Result<Setup, ParseFenError
     if fields.is_empty() {
         return Err(ParseFenError::Empty);
     }
-    if fields.len() > 7 {
+    // After the standard six: the rendezvous field (in variants with the rendezvous, and in
+    // variants without fields of their own, where it may only say "-"), then the fields of the
+    // custom rules.
+    let custom_fields = tables.custom_fen_rules.len();
+    let rendezvous_field = tables.rendezvous.is_some() || custom_fields == 0;
+    let max_fields = 6 + usize::from(rendezvous_field) + custom_fields;
+    if fields.len() > max_fields {
         return Err(ParseFenError::TooManyFields(fields.len()));
     }
     let g = tables.geometry;
@@ -233,10 +243,19 @@ pub fn parse_setup_in(tables: &Tables, fen: &str) -> Result<Setup, ParseFenError
             _ => return Err(ParseFenError::BadFullmove(s.to_string())),
         },
     };
-    let rendezvous = fields
-        .get(6)
-        .map(|s| crate::rules::special::rendezvous::parse_fen_field(s))
-        .transpose()?;
+    let rendezvous = if rendezvous_field {
+        fields
+            .get(6)
+            .map(|s| crate::rules::special::rendezvous::parse_fen_field(s))
+            .transpose()?
+    } else {
+        None
+    };
+    let rule_fields = fields
+        .iter()
+        .skip(6 + usize::from(rendezvous_field))
+        .map(|s| s.to_string())
+        .collect();
     Ok(Setup {
         board,
         turn,
@@ -245,6 +264,7 @@ pub fn parse_setup_in(tables: &Tables, fen: &str) -> Result<Setup, ParseFenError
         halfmove,
         fullmove,
         rendezvous,
+        rule_fields,
     })
 }
 
@@ -313,6 +333,12 @@ impl Position {
         if let Some(field) = crate::rules::special::rendezvous::fen_field(self) {
             s.push(' ');
             s.push_str(&field);
+        }
+        for &i in &t.custom_fen_rules {
+            if let Some(field) = t.custom_rules[i as usize].fen_field(self, i) {
+                s.push(' ');
+                s.push_str(&field);
+            }
         }
         s
     }

@@ -168,6 +168,16 @@ impl UciMove {
             return Err(IllegalUciMoveError::NullMove);
         };
         let mv = self.to_string();
+        // A custom rule's move is found by its text (a rule writes its moves in UCI syntax).
+        if !pos.tables().custom_move_rules.is_empty() {
+            if let Some(&m) = pos
+                .legal_moves()
+                .iter()
+                .find(|&&m| m.kind() == MoveKind::Rule && pos.uci(m) == mv)
+            {
+                return Ok(m);
+            }
+        }
         let g = pos.tables().geometry;
         let resolve = |(f, r): (u8, u8)| {
             g.playable_square(f as i32, r as i32)
@@ -179,7 +189,12 @@ impl UciMove {
         let (from_sq, to_sq) = (resolve(from)?, resolve(to)?);
         // The promotion kind the letter names in this variant (`Err` when it names none).
         let promotion = promotion.map(|c| pos.tables().kind_of_letter(c).ok_or(c));
-        let matches = |m: &Move| m.from() == from_sq && m.to() == to_sq && m.promotion_piece().map(Ok) == promotion;
+        let matches = |m: &Move| {
+            m.kind() != MoveKind::Rule
+                && m.from() == from_sq
+                && m.to() == to_sq
+                && m.promotion_piece().map(Ok) == promotion
+        };
         if let Some(&m) = pos.legal_moves().iter().find(|m| matches(m)) {
             return Ok(m);
         }
@@ -206,8 +221,12 @@ impl UciMove {
             Some(m) => Err(IllegalUciMoveError::IllegalHere {
                 mv,
                 reason: match m.kind() {
+                    _ if !pos.tables().custom_filter_rules.is_empty() && pos.legal_moves_unfiltered().contains(m) => {
+                        "a rule of this variant forbids it here"
+                    }
                     MoveKind::Castle => "castling out of, through or into check",
                     MoveKind::Rendezvous => "the rendezvous is not allowed while in check",
+                    MoveKind::Rule => "the move of a special rule is not allowed here",
                     _ if pos.in_check() => "it does not get out of check",
                     _ => "it leaves the king in check",
                 },
@@ -243,6 +262,9 @@ impl UciMove {
 impl Position {
     /// The UCI text of a move of this position.
     pub fn uci(&self, m: Move) -> String {
+        if m.kind() == MoveKind::Rule {
+            return self.tables().custom_rules[m.rule_index()].uci(self, m);
+        }
         UciMove::from_move(self, m).to_string()
     }
 

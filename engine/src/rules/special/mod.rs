@@ -18,7 +18,15 @@ pub mod centre_square;
 pub mod citadel_draw;
 pub mod rendezvous;
 
-use super::{geometry::Square, tables::Tables, variant::Coord};
+use super::{
+    delta::{MoveDelta, MAX_DELTA},
+    geometry::Square,
+    moves::{Move, MoveList},
+    piece::Piece,
+    position::{Outcome, Position},
+    tables::Tables,
+    variant::Coord,
+};
 
 /// A special rule in force in a variant, with its data.
 #[derive(Clone, Copy, Debug)]
@@ -32,6 +40,151 @@ pub enum Rule {
     AllSeeingEye(all_seeing_eye::AllSeeingEye),
     /// A king arriving on an opponent's citadel draws at once.
     CitadelDraw(citadel_draw::CitadelDraw),
+    /// A rule of a variant of one's own, with its hooks behind a trait (see [`CustomRule`]).
+    Custom(&'static dyn CustomRule),
+}
+
+/// The hooks of a rule that is not in the engine's built-in list: a variant (or a test) brings
+/// its own rule without touching the move generator, the position or the notation code.
+///
+/// Every hook has a default that does nothing, so a rule implements only what it needs. The
+/// engine calls the hooks only for variants that name the rule, so variants without custom
+/// rules pay nothing. A rule's moves are [`Move::rule`] moves carrying the rule's index (given
+/// to the hooks; below 16) and a 7-bit tag of the rule's choosing; the engine keeps only those
+/// that leave the mover's king unattacked, and sends them back to the rule to be played,
+/// written, and described for incremental evaluation.
+pub trait CustomRule: Sync + std::fmt::Debug {
+    /// The rule's name (in messages).
+    fn name(&self) -> &'static str;
+
+    /// Build hook: adjust the variant's tables once (squares a kind may not enter, rights bits
+    /// with [`Tables::allocate_rights`], ...). `index` is the rule's index among the variant's
+    /// custom rules; `tables.custom_data[index]` is the rule's own word in the tables (the
+    /// first of the rights bits it allocated, say).
+    fn build(&self, _tables: &mut Tables, _resolve: &dyn Fn(Coord) -> Square, _index: u8) {}
+
+    /// Whether the rule makes moves of its own ([`CustomRule::extra_moves`]).
+    fn has_moves(&self) -> bool {
+        false
+    }
+
+    /// Extra-moves hook: the rule's pseudo-legal moves in `pos`, made with [`Move::rule`] and
+    /// this `index`, pushed onto `moves`.
+    fn extra_moves(&self, _pos: &Position, _index: u8, _moves: &mut MoveList) {}
+
+    /// Make hook: plays one of the rule's moves with the editing methods of [`RuleEdit`]
+    /// (the engine then updates the side to move, clocks, rights kept by square and checks).
+    fn make(&self, _pos: &mut RuleEdit<'_>, _m: Move) {}
+
+    /// Whether one of the rule's moves resets the halfmove clock (a capture, a pawn move).
+    fn resets_halfmove_clock(&self, _pos: &Position, _m: Move) -> bool {
+        false
+    }
+
+    /// The UCI text of one of the rule's moves (default: from- and to-square).
+    fn uci(&self, pos: &Position, m: Move) -> String {
+        let g = pos.tables().geometry;
+        format!("{}{}", g.square_name(m.from()), g.square_name(m.to()))
+    }
+
+    /// The SAN of one of the rule's moves (default: the UCI text).
+    fn san(&self, pos: &Position, m: Move) -> String {
+        self.uci(pos, m)
+    }
+
+    /// Legality-filter hook: removes from `moves` (the legal moves of `pos` by the other rules)
+    /// the moves this rule forbids. `history` holds the hashes of the game's earlier positions,
+    /// oldest first, where the caller has them (a [`Game`](super::game::Game) does; a bare
+    /// position passes none).
+    /// Use [`Position::legal_moves_unfiltered`] to look ahead without running the filters again.
+    fn filter(&self, _pos: &Position, _history: &[u64], _moves: &mut MoveList) {}
+
+    /// Whether the rule has a legality filter ([`CustomRule::filter`]).
+    fn has_filter(&self) -> bool {
+        false
+    }
+
+    /// Outcome hook: a game end the position shows at once.
+    fn outcome(&self, _pos: &Position) -> Option<Outcome> {
+        None
+    }
+
+    /// Whether the rule keeps a FEN field of its own ([`CustomRule::fen_field`]). The fields of
+    /// such rules follow the standard six (and the rendezvous field, in variants with the
+    /// rendezvous), in the order of the rules.
+    fn has_fen_field(&self) -> bool {
+        false
+    }
+
+    /// FEN-field hook: the text of the rule's field in `pos` (for rules with a field).
+    fn fen_field(&self, _pos: &Position, _index: u8) -> Option<String> {
+        None
+    }
+
+    /// Reads the rule's FEN field into the rights bits it sets (`None`: the field was absent);
+    /// `Err` names what is wrong. Only called for rules with a field.
+    fn parse_fen_field(&self, _tables: &Tables, _index: u8, _field: Option<&str>) -> Result<u32, String> {
+        Ok(0)
+    }
+}
+
+/// What a [`CustomRule`]'s make hook may do to a position: move pieces and spend rights, with
+/// the hash kept up to date. The engine does the rest of the move (side to move, clocks, the
+/// rights kept by square, checks).
+pub struct RuleEdit<'a> {
+    pub(crate) pos: &'a mut Position,
+}
+
+impl RuleEdit<'_> {
+    /// The position as it is now, part-way through the move.
+    pub fn position(&self) -> &Position {
+        self.pos
+    }
+
+    /// Removes and returns the piece on `sq` (`None` when it is empty).
+    pub fn remove(&mut self, sq: Square) -> Option<Piece> {
+        self.pos.piece_at(sq)?;
+        Some(self.pos.remove(sq))
+    }
+
+    /// Puts `piece` on the empty square `sq` (a piece already there is removed first).
+    pub fn put(&mut self, sq: Square, piece: Piece) {
+        if self.pos.piece_at(sq).is_some() {
+            self.pos.remove(sq);
+        }
+        self.pos.put(sq, piece);
+    }
+
+    /// Clears rights bits (those the rule allocated).
+    pub fn clear_rights(&mut self, bits: u32) {
+        let old = self.pos.rights;
+        self.pos.rights &= !bits;
+        self.pos.hash ^= crate::rules::zobrist::ZOBRIST.rights(old ^ self.pos.rights);
+    }
+}
+
+/// The diff of the board before and after a custom move, as incremental evaluation wants it
+/// (at most [`MAX_DELTA`] pieces removed and as many added; `None` beyond).
+pub(crate) fn custom_delta(before: &Position, after: &Position) -> Option<MoveDelta> {
+    let mut d = MoveDelta::default();
+    let changed = (before.occupied() | after.occupied())
+        .iter()
+        .filter(|&sq| before.piece_at(sq) != after.piece_at(sq));
+    for sq in changed {
+        if let Some(p) = before.piece_at(sq) {
+            if d.removed_len == MAX_DELTA {
+                return None;
+            }
+            d.remove(sq, p);
+        }
+        if let Some(p) = after.piece_at(sq) {
+            if d.added_len == MAX_DELTA {
+                return None;
+            }
+            d.add(sq, p);
+        }
+    }
+    Some(d)
 }
 
 impl Rule {
@@ -42,6 +195,22 @@ impl Rule {
             Rule::CentreSquare(r) => r.build(tables, resolve),
             Rule::AllSeeingEye(r) => r.build(tables, resolve),
             Rule::CitadelDraw(r) => r.build(tables, resolve),
+            Rule::Custom(r) => {
+                let index = tables.custom_rules.len();
+                assert!(index < 16, "{}: more than 16 custom rules", tables.spec.id);
+                tables.custom_rules.push(*r);
+                tables.custom_data.push(0);
+                if r.has_moves() {
+                    tables.custom_move_rules.push(index as u8);
+                }
+                if r.has_filter() {
+                    tables.custom_filter_rules.push(index as u8);
+                }
+                if r.has_fen_field() {
+                    tables.custom_fen_rules.push(index as u8);
+                }
+                r.build(tables, resolve, index as u8);
+            }
         }
     }
 }

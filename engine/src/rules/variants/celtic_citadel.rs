@@ -8,7 +8,7 @@ use crate::rules::{
 
 /// The spec of Celtic Citadel.
 pub const SPEC: VariantSpec = VariantSpec {
-    variant: Variant::CelticCitadel,
+    variant: Some(Variant::CelticCitadel),
     id: "celtic-citadel",
     code: 1,
     aliases: &["celtic", "citadel", "celticcitadel"],

@@ -10,7 +10,7 @@ use crate::rules::{
 
 /// The spec of chess.
 pub const SPEC: VariantSpec = VariantSpec {
-    variant: Variant::Chess,
+    variant: Some(Variant::Chess),
     id: "chess",
     code: 5,
     aliases: &["standard", "fromposition", "orthodox"],

@@ -11,7 +11,7 @@ use crate::rules::{
 
 /// The spec of Egyptian Eye.
 pub const SPEC: VariantSpec = VariantSpec {
-    variant: Variant::EgyptianEye,
+    variant: Some(Variant::EgyptianEye),
     id: "egyptian-eye",
     code: 3,
     aliases: &["eye", "egyptian", "pyramid", "ase", "egyptianeye"],

@@ -12,7 +12,7 @@ const PIECES: &[PieceSpec] = &[PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, WIZARD, 
 
 /// The spec of Oriental Omega.
 pub const SPEC: VariantSpec = VariantSpec {
-    variant: Variant::OrientalOmega,
+    variant: Some(Variant::OrientalOmega),
     id: "oriental-omega",
     code: 4,
     aliases: &["omega", "oriental", "orientalomega"],

@@ -17,7 +17,7 @@ pub const PRINCESS_RENDEZVOUS: Rendezvous = Rendezvous {
 
 /// The spec of Persian Princess.
 pub const SPEC: VariantSpec = VariantSpec {
-    variant: Variant::PersianPrincess,
+    variant: Some(Variant::PersianPrincess),
     id: "persian-princess",
     code: 2,
     aliases: &["princess", "persian", "persianchess"],
