@@ -3,7 +3,7 @@
 //!
 //! Moves are generated legal directly: the checkers and the pinned pieces are found first, king
 //! moves are tested square by square, en passant is tested by playing it out on the occupancy.
-//! The generator writes into a [`Sink`], so perft can count moves without listing them.
+//! The generator writes into a `Sink`, so perft can count moves without listing them.
 
 use super::{
     geometry::{Bitboard, Square},

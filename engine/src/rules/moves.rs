@@ -17,9 +17,9 @@ pub enum MoveKind {
     Castle = 4,
     /// The rendezvous swap, written with the partner's and the bishop's squares.
     Rendezvous = 5,
-    /// A move of a rule outside the engine's built-in list (a [`CustomRule`]
-    /// (super::special::CustomRule)): the rule's index among the variant's custom rules and a
-    /// 7-bit tag of the rule's choosing (a third square, an option) travel with it.
+    /// A move of a rule outside the engine's built-in list (a
+    /// [`CustomRule`](super::special::CustomRule)): the rule's index among the variant's custom
+    /// rules and a 7-bit tag of the rule's choosing (a third square, an option) travel with it.
     Rule = 6,
 }
 

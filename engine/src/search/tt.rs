@@ -4,7 +4,7 @@
 //!
 //! - the data: the move's raw bits 0..21, the score (16 bits), the static eval (16), the depth
 //!   (8), the bound (2) and the search's age (1);
-//! - the check: in bits 0..45 the key's low 45 bits XOR [`fold`] of the data, in bits 45..56 the
+//! - the check: in bits 0..45 the key's low 45 bits XOR `fold` of the data, in bits 45..56 the
 //!   move's raw bits 21..32, in bits 56..64 the table's generation when the slot was written.
 //!
 //! A probe of `key` hits a slot when the check's low 45 bits are `key ^ fold(data)` and its

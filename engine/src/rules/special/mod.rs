@@ -1,17 +1,18 @@
-//! The closed set of special rules. Each lives in its own module with its data, the tables it
-//! builds, its hooks and its tests; a variant names the ones in force in `VariantSpec::rules`.
+//! The special rules. The built-in ones each live in their own module with their data, the
+//! tables they build, their hooks and their tests; a variant names the ones in force in
+//! `VariantSpec::rules`. Rules of one's own come in through [`Rule::Custom`] and the
+//! [`CustomRule`] trait, without a change to the generator, the position or the notation code.
 //!
-//! Hooks a rule may use (called only where the variant has the rule):
+//! Hooks a built-in rule may use (called only where the variant has the rule):
 //! - **build**: adjust the variant's tables once (squares a kind may not enter, squares attacked
-//!   by a neutral piece, the squares of a special move);
+//!   by a neutral piece, the squares of a special move, rights bits);
 //! - **extra moves**: pseudo-legal moves the orthodox generator does not make (the rendezvous);
 //! - **make**: side effects of its own move kind (the rendezvous swaps two pieces and spends a right);
 //! - **outcome**: game-ending conditions (the citadel draw).
 //!
-//! Rules planned for later games fit the same hooks: a legality filter (Parsi Chess's ban on
-//! stalemating moves), rights bits spent by a special move (the Parsi king's knight leap, like the
-//! rendezvous rights), promotion targets computed from the captured material (a promotion hook that
-//! filters `promotion_kinds`), and drops (a move kind that puts a prisoner back on the board).
+//! [`CustomRule`] has these and more: legality filters over the whole list (with the game's
+//! history), the text of its moves in UCI and SAN, a FEN field, the halfmove clock; its moves are
+//! [`MoveKind::Rule`](super::moves::MoveKind::Rule) moves with a tag for a third square.
 
 pub mod all_seeing_eye;
 pub mod centre_square;

@@ -1,8 +1,8 @@
-//! One file per variant: its [`VariantSpec`](super::VariantSpec), and the registry below, the
+//! One file per variant: its `VariantSpec`, and the registry below, the
 //! one list of the variants the engine plays.
 //!
 //! Adding a variant means: its spec file here (geometry, pieces, start FEN, rules, a new stable
-//! `code`), one line in [`register!`], and its data files (`data/perft/<id>.perft`,
+//! `code`), one line in `register!`, and its data files (`data/perft/<id>.perft`,
 //! `data/bench/<id>.fen`, optionally `data/nets/<id>.nnue`). Every per-variant list and cache of
 //! the engine is sized and indexed from this registry; the build script finds the data files by
 //! the id.
