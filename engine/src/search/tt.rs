@@ -403,7 +403,7 @@ mod tests {
     #[test]
     fn store_and_probe() {
         let tt = TranspositionTable::new(1);
-        let pos = Position::startpos(Variant::PersianPrincess);
+        let pos = Position::startpos(Variant::DEFAULT);
         let m = pos.legal_moves().as_slice()[3];
         tt.store(0x1234_5678_9abc_def0, m, -321, 45, 7, Bound::Lower);
         let e = tt.probe(0x1234_5678_9abc_def0).unwrap();
@@ -419,7 +419,7 @@ mod tests {
     #[test]
     fn clearing_forgets_everything_across_generation_wraps() {
         let tt = TranspositionTable::new(1);
-        let pos = Position::startpos(Variant::PersianPrincess);
+        let pos = Position::startpos(Variant::DEFAULT);
         let m = pos.legal_moves().as_slice()[0];
         // Keys in distinct buckets among the first slots (those `hashfull` samples).
         let keys: Vec<u64> = (0..64u64)
