@@ -16,6 +16,23 @@ pub struct Zobrist {
     en_passant: [u64; 16],
 }
 
+/// Draws the piece keys of kinds `first..end`, both colours, White's first, square by square.
+const fn fill_pieces(pieces: &mut [[[u64; 128]; KIND_COUNT]; 2], s: &mut u64, first: usize, end: usize) {
+    let mut c = 0;
+    while c < 2 {
+        let mut k = first;
+        while k < end {
+            let mut sq = 0;
+            while sq < 128 {
+                pieces[c][k][sq] = splitmix(s);
+                sq += 1;
+            }
+            k += 1;
+        }
+        c += 1;
+    }
+}
+
 const fn build() -> Zobrist {
     let mut s = 0x5045_5253_4941_4e21u64;
     let mut z = Zobrist {
@@ -24,19 +41,7 @@ const fn build() -> Zobrist {
         rights: [0; 32],
         en_passant: [0; 16],
     };
-    let mut c = 0;
-    while c < 2 {
-        let mut k = 0;
-        while k < NAMED_KINDS {
-            let mut sq = 0;
-            while sq < 128 {
-                z.pieces[c][k][sq] = splitmix(&mut s);
-                sq += 1;
-            }
-            k += 1;
-        }
-        c += 1;
-    }
+    fill_pieces(&mut z.pieces, &mut s, 0, NAMED_KINDS);
     z.black_to_move = splitmix(&mut s);
     // The keys come in the order in which they were first defined (castling rights, en-passant
     // files, the two rendezvous rights, then the other rights bits), so that positions hash as
@@ -57,19 +62,7 @@ const fn build() -> Zobrist {
         i += 1;
     }
     // Kinds without a built-in name came last, so the named kinds' keys stay as they were.
-    let mut c = 0;
-    while c < 2 {
-        let mut k = NAMED_KINDS;
-        while k < KIND_COUNT {
-            let mut sq = 0;
-            while sq < 128 {
-                z.pieces[c][k][sq] = splitmix(&mut s);
-                sq += 1;
-            }
-            k += 1;
-        }
-        c += 1;
-    }
+    fill_pieces(&mut z.pieces, &mut s, NAMED_KINDS, KIND_COUNT);
     z
 }
 
