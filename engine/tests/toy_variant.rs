@@ -171,11 +171,7 @@ static TOY: VariantSpec = VariantSpec {
             kind: PieceKind::Rook,
             letter: 'R',
             name: "rook",
-            movement: Movement {
-                leaps: &[],
-                slides_orthogonally: true,
-                slides_diagonally: false,
-            },
+            movement: Movement::slider(&[], true, false),
         },
         PieceSpec {
             kind: PieceKind::King,

@@ -358,9 +358,13 @@ fn evaluate_impl<const TRACE: bool, const LAZY: bool>(
             bishop_pair += params::BISHOP_PAIR * s;
         }
         let my_pawns = own & pawns;
-        let k = pos.king(c);
-        let shelter = (t.leaps[PieceKind::King][k.index()] & my_pawns).count() as i32;
-        king_safety += params::PAWN_SHIELD * (s * shelter.min(3));
+        // Variants whose royalty is a rule may leave a side without a king.
+        let own_kings = own & kings;
+        if own_kings.any() {
+            let k = own_kings.lsb();
+            let shelter = (t.leaps[PieceKind::King][k.index()] & my_pawns).count() as i32;
+            king_safety += params::PAWN_SHIELD * (s * shelter.min(3));
+        }
     }
     let phase = (phase * 256 / et.full_phase).min(256);
     let taper = |p: Pair| (p.0 * phase + p.1 * (256 - phase)) / 256;
@@ -379,8 +383,13 @@ fn evaluate_impl<const TRACE: bool, const LAZY: bool>(
     for c in Color::ALL {
         let s = sign(c);
         let own = pos.color_bb(c);
-        let enemy_king = pos.king(!c);
-        let zone = t.leaps[PieceKind::King][enemy_king.index()] | enemy_king.bb();
+        let enemy_kings = pos.pieces(!c, PieceKind::King);
+        let zone = if enemy_kings.any() {
+            let k = enemy_kings.lsb();
+            t.leaps[PieceKind::King][k.index()] | k.bb()
+        } else {
+            Bitboard::EMPTY
+        };
         let allowed = !own & !pawn_attacks[!c];
         let mut attack_units = 0;
         let mut attackers = 0;

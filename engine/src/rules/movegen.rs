@@ -247,6 +247,9 @@ impl Position {
         let captures_only = MODE == mode::CAPTURES;
         let quiets_only = MODE == mode::QUIETS;
         let t = self.tables;
+        if t.legal_by_playing {
+            return self.generate_by_playing::<S, MODE>(sink);
+        }
         let us = self.turn;
         let them = !us;
         let ours = self.by_color[us];
@@ -309,10 +312,10 @@ impl Position {
             let allowed = target & !t.forbidden[kind];
             let pieces = self.pieces(us, kind);
             for from in pieces & !pins.pinned {
-                sink.add_targets(from, t.attacks(kind, from, occ) & allowed);
+                sink.add_targets(from, t.straight_attacks(kind, from, occ) & allowed);
             }
             for from in pieces & pins.pinned {
-                sink.add_targets(from, t.attacks(kind, from, occ) & allowed & pins.line(from));
+                sink.add_targets(from, t.straight_attacks(kind, from, occ) & allowed & pins.line(from));
             }
         }
 
@@ -340,6 +343,76 @@ impl Position {
         self.castling_moves(sink, occ);
         if t.rendezvous.is_some() {
             special::rendezvous::generate(self, sink);
+        }
+    }
+
+    /// The generator of variants that find legal moves by playing them out
+    /// ([`Tables::legal_by_playing`](super::tables::Tables::legal_by_playing): bent riders,
+    /// royalty by a rule): every pseudo-legal move, kept when it leaves the mover's royal
+    /// pieces unattacked. The same moves in the same parts (captures, quiets) as the direct
+    /// generator would give.
+    #[cold]
+    #[inline(never)]
+    fn generate_by_playing<S: Sink, const MODE: u8>(&self, sink: &mut S) {
+        let captures_only = MODE == mode::CAPTURES;
+        let quiets_only = MODE == mode::QUIETS;
+        let t = self.tables;
+        let us = self.turn;
+        let them = !us;
+        let ours = self.by_color[us];
+        let theirs = self.by_color[them];
+        let occ = ours | theirs;
+        let mut list = MoveList::new();
+        let mut target = !ours & t.geometry.playable;
+        if captures_only {
+            target &= theirs;
+        }
+        if quiets_only {
+            target &= !theirs;
+        }
+        for &kind in &t.kinds {
+            if kind == PieceKind::Pawn {
+                continue;
+            }
+            let allowed = target & !t.forbidden[kind];
+            for from in self.pieces(us, kind) {
+                list.add_targets(from, t.attacks(kind, from, occ) & allowed);
+            }
+        }
+        let pawns = self.pieces(us, PieceKind::Pawn);
+        if pawns.any() {
+            let free = !occ & t.geometry.playable & !t.forbidden[PieceKind::Pawn];
+            let capturable = theirs & !t.forbidden[PieceKind::Pawn];
+            self.pawn_moves::<MoveList, MODE>(&mut list, pawns, free, capturable, target, occ);
+            if let (false, Some(ep)) = (quiets_only, self.ep) {
+                for from in t.pawn_attacks[them][ep.index()] & pawns {
+                    list.add(Move::new(from, ep, MoveKind::EnPassant));
+                }
+            }
+        }
+        let royals = self.royals(us);
+        if !captures_only {
+            for (i, c) in t.castling.iter().enumerate() {
+                if self.rights & (1 << i) == 0 || c.color != us || (c.must_be_empty & occ).any() {
+                    continue;
+                }
+                // The squares a royal piece passes must be safe; others castle through attacks.
+                if royals.has(c.king_from) && c.must_be_safe.iter().any(|sq| self.is_attacked(sq, them, occ)) {
+                    continue;
+                }
+                list.add(Move::new(c.king_from, c.king_to, MoveKind::Castle));
+            }
+            if t.rendezvous.is_some() {
+                special::rendezvous::generate(self, &mut list);
+            }
+            for &i in &t.custom_move_rules {
+                t.custom_rules[i as usize].extra_moves(self, i, &mut list);
+            }
+        }
+        for &m in &list {
+            if self.keeps_royals_safe_of(royals, m) {
+                sink.add(m);
+            }
         }
     }
 
@@ -413,7 +486,7 @@ impl Position {
             return false;
         }
         let double_step = m.kind() == MoveKind::DoubleStep;
-        if m.kind() != MoveKind::Normal && !double_step || !t.custom_filter_rules.is_empty() {
+        if m.kind() != MoveKind::Normal && !double_step || !t.custom_filter_rules.is_empty() || t.legal_by_playing {
             return self.legal_moves().contains(m);
         }
         if m != Move::new(from, to, m.kind()) {
@@ -443,7 +516,7 @@ impl Position {
                     || (t.pawn_attacks[us][from.index()].has(to) && self.by_color[!us].has(to))
             }
             PieceKind::King => t.leaps[PieceKind::King][from.index()].has(to) && !t.always_attacked.has(to),
-            kind => t.attacks(kind, from, occ).has(to),
+            kind => t.straight_attacks(kind, from, occ).has(to),
         };
         if !reachable || !t.geometry.is_playable(to) {
             return false;

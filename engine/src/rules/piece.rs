@@ -265,11 +265,29 @@ pub const D: &[Vector] = &[(2, 0), (-2, 0), (0, 2), (0, -2)];
 /// Alfil: diagonal two-square leap.
 pub const A: &[Vector] = &[(2, 2), (2, -2), (-2, 2), (-2, -2)];
 
+/// A bent rider's moves: one step, then slides that turn 45 degrees outward at the first square.
+///
+/// From the first square `s1` (one step in a prime direction `d`), the piece slides on along
+/// the two directions 45 degrees either side of `d`, away from its start. The first square
+/// itself is a move too; when it is occupied the piece may capture there and goes no further
+/// that way (a bent rider never jumps). The slide straight on along `d` is not part of the
+/// bend: a piece that has it also slides along those lines (Citadel's Tiger-Riders are a rook
+/// or a bishop with a bend; see the rules note on Citadel, B.5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bent {
+    /// No bent moves.
+    None,
+    /// First an orthogonal step, then diagonal slides outward (the aanca).
+    AfterOrthogonalStep,
+    /// First a diagonal step, then orthogonal slides outward (the griffon).
+    AfterDiagonalStep,
+}
+
 /// How a piece kind moves (except pawns, whose moves come from the variant's pawn data).
 ///
-/// A piece either leaps (one of a set of vectors, nothing between matters) or slides (repeats a
-/// vector until it meets a piece, a hole or the edge) or both. Slide directions must be among
-/// the eight one-step directions.
+/// A piece leaps (one of a set of vectors, nothing between matters), slides (repeats a vector
+/// until it meets a piece, a hole or the edge), rides a bent line ([`Bent`]) or any mix of
+/// these. Slide directions must be among the eight one-step directions.
 #[derive(Clone, Copy, Debug)]
 pub struct Movement {
     /// Leaps, as groups of vectors (e.g. `[W, F]` for a king).
@@ -278,6 +296,9 @@ pub struct Movement {
     pub slides_orthogonally: bool,
     /// Whether it slides diagonally (bishop lines).
     pub slides_diagonally: bool,
+    /// Its bent rides, if any. Variants with bent riders generate moves by playing them out
+    /// (pins and check blocks along bent lines are not computed ahead).
+    pub bent: Bent,
 }
 
 impl Movement {
@@ -287,6 +308,17 @@ impl Movement {
             leaps,
             slides_orthogonally: false,
             slides_diagonally: false,
+            bent: Bent::None,
+        }
+    }
+
+    /// A slider along orthogonal and/or diagonal lines, with leaps of its own.
+    pub const fn slider(leaps: &'static [&'static [Vector]], orthogonal: bool, diagonal: bool) -> Movement {
+        Movement {
+            leaps,
+            slides_orthogonally: orthogonal,
+            slides_diagonally: diagonal,
+            bent: Bent::None,
         }
     }
 

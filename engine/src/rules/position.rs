@@ -74,6 +74,8 @@ pub struct AttackClasses {
     pub orthogonal: Bitboard,
     /// Pieces that slide diagonally.
     pub diagonal: Bitboard,
+    /// Pieces with bent rides (tested one by one).
+    pub bent: Bitboard,
 }
 
 /// A legal position of some variant.
@@ -279,10 +281,21 @@ impl Position {
         self.by_color[Color::White] | self.by_color[Color::Black]
     }
 
-    /// The square of a side's king.
+    /// The square of a side's king. Only for variants where each side has exactly one king,
+    /// always (those without a royalty rule: [`Tables::royalty_rule`]); see [`Position::royals`].
     #[inline(always)]
     pub fn king(&self, color: Color) -> Square {
         self.pieces(color, PieceKind::King).lsb()
+    }
+
+    /// The royal pieces of a side: its king, or what the variant's royalty rule says
+    /// ([`CustomRule::royals`](super::special::CustomRule::royals)).
+    #[inline]
+    pub fn royals(&self, color: Color) -> Bitboard {
+        match self.tables.royalty_rule {
+            None => self.pieces(color, PieceKind::King),
+            Some(i) => self.tables.custom_rules[i as usize].royals(self, color),
+        }
     }
 
     /// Puts a piece on an empty square, keeping the hash.
@@ -315,7 +328,8 @@ impl Position {
         cl
     }
 
-    /// The leaper unions of `cl` (left empty by [`Position::slider_classes`]).
+    /// The leaper unions and the bent riders of `cl` (left empty by
+    /// [`Position::slider_classes`]).
     #[inline]
     pub(crate) fn add_leaper_classes(&self, cl: &mut AttackClasses) {
         let t = self.tables;
@@ -323,6 +337,11 @@ impl Position {
         for (u, g) in cl.leapers.iter_mut().zip(&t.leap_groups) {
             for &k in &g.kinds {
                 *u |= self.by_kind[k];
+            }
+        }
+        if !t.bent_riders.is_empty() {
+            for &k in &t.bent_riders {
+                cl.bent |= self.by_kind[k];
             }
         }
     }
@@ -336,6 +355,7 @@ impl Position {
             groups: 0,
             orthogonal: Bitboard::EMPTY,
             diagonal: Bitboard::EMPTY,
+            bent: Bitboard::EMPTY,
         };
         for &k in &t.orthogonal_sliders {
             cl.orthogonal |= self.by_kind[k];
@@ -378,6 +398,16 @@ impl Position {
         let diagonal = cl.diagonal & mask;
         if (t.diagonal_lines[i] & diagonal).any() {
             att |= t.diagonal_attacks(sq, occ) & diagonal;
+        }
+        let bent = cl.bent & mask;
+        if bent.any() {
+            for from in bent {
+                if let Some(p) = self.piece_at(from) {
+                    if t.bent_attacks(t.bent[p.kind], from, occ).has(sq) {
+                        att |= from.bb();
+                    }
+                }
+            }
         }
         att & mask
     }
@@ -456,7 +486,20 @@ impl Position {
     /// Recomputes the checkers (after the board or the side to move changed).
     #[inline]
     pub(crate) fn update_checkers(&mut self) {
-        self.checkers = self.attackers(self.king(self.turn), !self.turn, self.occupied());
+        self.checkers = self.attackers_of_royals(self.turn);
+    }
+
+    /// The pieces of the other side that attack a royal piece of `color`.
+    #[inline]
+    fn attackers_of_royals(&self, color: Color) -> Bitboard {
+        let occ = self.occupied();
+        if self.tables.royalty_rule.is_none() {
+            return self.attackers(self.king(color), !color, occ);
+        }
+        let cl = self.attack_classes();
+        self.royals(color).iter().fold(Bitboard::EMPTY, |acc, sq| {
+            acc | self.attackers_with(&cl, sq, !color, occ)
+        })
     }
 
     /// Applies a move produced by this position's move generator. Passing any other move is a
@@ -547,12 +590,14 @@ impl Position {
         self.hash ^= ZOBRIST.black_to_move;
 
         match m.kind() {
-            MoveKind::Normal | MoveKind::DoubleStep | MoveKind::Promotion => self.update_checkers_after(from, to),
+            MoveKind::Normal | MoveKind::DoubleStep | MoveKind::Promotion if !t.legal_by_playing => {
+                self.update_checkers_after(from, to)
+            }
             _ => self.update_checkers(),
         }
         debug_assert_eq!(
             self.checkers,
-            self.attackers(self.king(self.turn), !self.turn, self.occupied()),
+            self.attackers_of_royals(self.turn),
             "incremental checkers after {m:?}"
         );
         if let Some(ep) = self.ep {
@@ -575,8 +620,13 @@ impl Position {
         }
         self.turn = !self.turn;
         self.hash ^= ZOBRIST.black_to_move;
-        // The side that passed was not in check, so its opponent cannot be in check now.
-        self.checkers = Bitboard::EMPTY;
+        // The side that passed was not in check, so its opponent cannot be in check now (with a
+        // king; royalty by a rule may differ).
+        if self.tables.royalty_rule.is_none() {
+            self.checkers = Bitboard::EMPTY;
+        } else {
+            self.update_checkers();
+        }
     }
 
     /// The hash the position will have after `m`, a move from the generator, without making
@@ -627,11 +677,41 @@ impl Position {
     /// Whether the en-passant capture `from` x `ep` leaves the mover's king safe.
     #[inline]
     pub(crate) fn en_passant_is_legal(&self, from: Square, ep: Square) -> bool {
+        if self.tables.legal_by_playing {
+            return self.keeps_royals_safe(Move::new(from, ep, MoveKind::EnPassant));
+        }
         let us = self.turn;
         let captured = Square((ep.0 as i32 - self.tables.pawn_push[us]) as u8);
         let occ = (self.occupied() ^ from.bb() ^ captured.bb()) | ep.bb();
         let king = self.king(us);
         (self.attackers(king, !us, occ) & !captured.bb()).is_empty()
+    }
+
+    /// Whether the pseudo-legal move `m` leaves none of the mover's royal pieces attacked: the
+    /// legality test of variants that find legal moves by playing them out
+    /// ([`Tables::legal_by_playing`]). The pieces royal before the move are tested where they
+    /// stand after it (a royal piece that moves goes from the move's from- to its to-square).
+    pub(crate) fn keeps_royals_safe(&self, m: Move) -> bool {
+        self.keeps_royals_safe_of(self.royals(self.turn), m)
+    }
+
+    /// As [`Position::keeps_royals_safe`], given the mover's royal pieces.
+    pub(crate) fn keeps_royals_safe_of(&self, royals: Bitboard, m: Move) -> bool {
+        let us = self.turn;
+        if royals.is_empty() {
+            return true;
+        }
+        let tracked = if royals.has(m.from()) {
+            (royals ^ m.from().bb()) | m.to().bb()
+        } else {
+            royals
+        };
+        let after = self.after(m);
+        let occ = after.occupied();
+        let cl = after.attack_classes();
+        tracked
+            .iter()
+            .all(|sq| !after.tables.always_attacked.has(sq) && after.attackers_with(&cl, sq, !us, occ).is_empty())
     }
 
     /// Recomputes the hash from scratch (for tests and validation).

@@ -8,7 +8,7 @@
 use super::{
     geometry::Square,
     moves::{Move, MoveKind},
-    piece::{Color, Piece, PieceKind, Vector},
+    piece::{Bent, Color, Piece, PieceKind, Vector},
     position::Position,
     special::Rule,
     tables::DIRECTIONS,
@@ -77,6 +77,55 @@ fn slide_vectors(spec: &VariantSpec, kind: PieceKind) -> Vec<Vector> {
         .collect()
 }
 
+/// The bent rides of a kind: for each first step, the vectors of the slides from the first
+/// square (those of the other line type at 45 degrees, pointing away from the start: their dot
+/// product with the step is 1).
+fn bent_rides(spec: &VariantSpec, kind: PieceKind) -> Vec<(Vector, Vec<Vector>)> {
+    let Some(p) = spec.piece(kind) else { return Vec::new() };
+    let (firsts, turns): (&[Vector], &[Vector]) = match p.movement.bent {
+        Bent::None => return Vec::new(),
+        Bent::AfterOrthogonalStep => (
+            &[(0, 1), (1, 0), (0, -1), (-1, 0)],
+            &[(1, 1), (1, -1), (-1, 1), (-1, -1)],
+        ),
+        Bent::AfterDiagonalStep => (
+            &[(1, 1), (1, -1), (-1, 1), (-1, -1)],
+            &[(0, 1), (1, 0), (0, -1), (-1, 0)],
+        ),
+    };
+    firsts
+        .iter()
+        .map(|&v| {
+            let outward = turns.iter().copied().filter(|u| u.0 * v.0 + u.1 * v.1 == 1).collect();
+            (v, outward)
+        })
+        .collect()
+}
+
+/// The squares a bent rider on `from` reaches (captures included), walking cell by cell.
+fn bent_targets(pos: &Position, from: Square, kind: PieceKind) -> Vec<Square> {
+    let spec = pos.tables().spec;
+    let mut out = Vec::new();
+    for (v, outward) in bent_rides(spec, kind) {
+        let Some(first) = step(spec, from, v) else { continue };
+        out.push(first);
+        if pos.piece_at(first).is_some() {
+            continue;
+        }
+        for u in outward {
+            let mut cur = first;
+            while let Some(next) = step(spec, cur, u) {
+                out.push(next);
+                if pos.piece_at(next).is_some() {
+                    break;
+                }
+                cur = next;
+            }
+        }
+    }
+    out
+}
+
 fn leap_vectors(spec: &VariantSpec, kind: PieceKind) -> Vec<Vector> {
     spec.piece(kind)
         .map(|p| p.movement.leaps.iter().flat_map(|g| g.iter().copied()).collect())
@@ -96,6 +145,9 @@ fn piece_attacks(pos: &Position, from: Square, piece: Piece, target: Square) -> 
         .into_iter()
         .any(|v| step(spec, from, v) == Some(target))
     {
+        return true;
+    }
+    if bent_targets(pos, from, piece.kind).contains(&target) {
         return true;
     }
     slide_vectors(spec, piece.kind).into_iter().any(|v| {
@@ -131,14 +183,21 @@ fn all_squares(spec: &VariantSpec) -> impl Iterator<Item = Square> + '_ {
         .filter(|&s| spec.geometry.is_playable(s))
 }
 
-fn king_square(pos: &Position, color: Color) -> Option<Square> {
-    all_squares(pos.tables().spec).find(|&s| {
-        pos.piece_at(s)
-            == Some(Piece {
-                color,
-                kind: PieceKind::King,
-            })
-    })
+/// The royal pieces of a side: its kings, or what the variant's royalty rule says.
+fn royal_squares(pos: &Position, color: Color) -> Vec<Square> {
+    let t = pos.tables();
+    if let Some(i) = t.royalty_rule {
+        return t.custom_rules[i as usize].royals(pos, color).iter().collect();
+    }
+    all_squares(t.spec)
+        .filter(|&s| {
+            pos.piece_at(s)
+                == Some(Piece {
+                    color,
+                    kind: PieceKind::King,
+                })
+        })
+        .collect()
 }
 
 /// Every pseudo-legal move: moves by the pieces' movement, castling with its empty squares, the
@@ -214,6 +273,11 @@ pub fn pseudo_legal_moves(pos: &Position) -> Vec<Move> {
                 }
             }
         }
+        for to in bent_targets(pos, from, kind) {
+            if !own(to) && may_end_on(spec, kind, to) {
+                moves.push(Move::new(from, to, MoveKind::Normal));
+            }
+        }
         for v in slide_vectors(spec, kind) {
             let mut cur = from;
             while let Some(to) = step(spec, cur, v) {
@@ -273,10 +337,19 @@ pub fn pseudo_legal_moves(pos: &Position) -> Vec<Move> {
     moves
 }
 
-/// The legal moves, from the pseudo-legal ones by playing each and testing the king.
+/// The legal moves, from the pseudo-legal ones by playing each and testing the royal pieces
+/// (those royal before the move, where they stand after it).
 pub fn legal_moves(pos: &Position) -> Vec<Move> {
     let us = pos.turn();
-    let in_check = king_square(pos, us).is_some_and(|k| is_attacked(pos, k, !us));
+    let royals = royal_squares(pos, us);
+    let in_check = royals.iter().any(|&k| is_attacked(pos, k, !us));
+    let safe_after = |m: Move| {
+        let after = pos.after(m);
+        royals
+            .iter()
+            .map(|&k| if k == m.from() { m.to() } else { k })
+            .all(|k| !is_attacked(&after, k, !us))
+    };
     let legal: Vec<Move> = pseudo_legal_moves(pos)
         .into_iter()
         .filter(|&m| match m.kind() {
@@ -287,16 +360,12 @@ pub fn legal_moves(pos: &Position) -> Vec<Move> {
                     .iter()
                     .find(|c| c.color == us && c.king_from == m.from() && c.king_to == m.to());
                 let Some(c) = c else { return false };
-                c.must_be_safe.iter().all(|s| !is_attacked(pos, s, !us)) && {
-                    let after = pos.after(m);
-                    !is_attacked(&after, c.king_to, !us)
-                }
+                // Only a royal piece castles out of, through or into attacks.
+                (!royals.contains(&c.king_from) || c.must_be_safe.iter().all(|s| !is_attacked(pos, s, !us)))
+                    && safe_after(m)
             }
             MoveKind::Rendezvous => !in_check,
-            _ => {
-                let after = pos.after(m);
-                king_square(&after, us).is_some_and(|k| !is_attacked(&after, k, !us))
-            }
+            _ => safe_after(m),
         })
         .collect();
     // The legality filters of custom rules see the whole list.

@@ -106,6 +106,14 @@ pub enum PositionError {
         /// Why.
         reason: String,
     },
+    /// A custom rule does not allow the position.
+    #[error("{rule}: {reason}")]
+    RuleSetup {
+        /// The rule's name.
+        rule: &'static str,
+        /// Why.
+        reason: String,
+    },
     /// Rendezvous rights given for a variant without the rendezvous.
     #[error("rendezvous rights given, but {0} has no rendezvous")]
     NoRendezvousInVariant(&'static str),
@@ -177,15 +185,17 @@ impl Position {
         }
         for c in Color::ALL {
             let count = pos.pieces(c, PieceKind::King).count();
-            if count != 1 {
+            // With royalty by a rule, the rule says which kings a side may have.
+            if count != 1 && tables.royalty_rule.is_none() {
                 return Err(PositionError::KingCount { color: c.name(), count });
             }
-            let k = pos.king(c);
-            if tables.always_attacked.has(k) {
-                return Err(PositionError::KingOnSeenSquare {
-                    color: c.name(),
-                    square: name(k),
-                });
+            for k in pos.pieces(c, PieceKind::King) {
+                if tables.always_attacked.has(k) {
+                    return Err(PositionError::KingOnSeenSquare {
+                        color: c.name(),
+                        square: name(k),
+                    });
+                }
             }
         }
 
@@ -232,8 +242,16 @@ impl Position {
         pos.halfmove = setup.halfmove;
         pos.fullmove = setup.fullmove.max(1);
 
+        for &rule in &tables.custom_rules {
+            rule.check_setup(&pos).map_err(|reason| PositionError::RuleSetup {
+                rule: rule.name(),
+                reason,
+            })?;
+        }
+
         let us = pos.turn;
-        if pos.attackers(pos.king(!us), us, pos.occupied()).any() {
+        let occ = pos.occupied();
+        if pos.royals(!us).iter().any(|k| pos.attackers(k, us, occ).any()) {
             return Err(PositionError::OpponentInCheck((!us).name()));
         }
 

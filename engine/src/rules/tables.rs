@@ -5,7 +5,7 @@
 
 use super::{
     geometry::{Bitboard, Geometry, Square},
-    piece::{ByColor, ByKind, Color, Piece, PieceKind, Vector, KIND_COUNT},
+    piece::{Bent, ByColor, ByKind, Color, Piece, PieceKind, Vector, KIND_COUNT},
     position::{Outcome, Position},
     variant::{Coord, VariantSpec},
 };
@@ -31,6 +31,37 @@ pub const fn is_orthogonal(d: usize) -> bool {
 }
 /// Marks "no direction" in [`Tables::direction`].
 pub const NO_DIRECTION: u8 = 0xff;
+
+/// The index of a direction vector in [`DIRECTIONS`].
+const fn direction_index(v: Vector) -> usize {
+    let mut d = 0;
+    while d < 8 {
+        if DIRECTIONS[d].0 == v.0 && DIRECTIONS[d].1 == v.1 {
+            return d;
+        }
+        d += 1;
+    }
+    panic!("not a one-step direction");
+}
+
+/// For each first-step direction of a bent rider, the two directions of its slides after the
+/// first square: 45 degrees either side, outward (for an orthogonal step `(0, 1)` the diagonals
+/// `(1, 1)` and `(-1, 1)`; for a diagonal step `(1, 1)` the lines `(1, 0)` and `(0, 1)`).
+pub const BENT_OUTWARD: [[usize; 2]; 8] = {
+    let mut out = [[0; 2]; 8];
+    let mut d = 0;
+    while d < 8 {
+        let (x, y) = DIRECTIONS[d];
+        out[d] = if x == 0 || y == 0 {
+            // Orthogonal: add the perpendicular unit either way.
+            [direction_index((x + y, y + x)), direction_index((x - y, y - x))]
+        } else {
+            [direction_index((x, 0)), direction_index((0, y))]
+        };
+        d += 1;
+    }
+    out
+};
 
 /// A castling move resolved to squares.
 #[derive(Clone, Copy, Debug)]
@@ -119,6 +150,18 @@ pub struct Tables {
     pub orthogonal_sliders: Vec<PieceKind>,
     /// Kinds that slide diagonally.
     pub diagonal_sliders: Vec<PieceKind>,
+    /// The bent rides of each kind ([`Bent`]).
+    pub bent: ByKind<Bent>,
+    /// Kinds with bent rides.
+    pub bent_riders: Vec<PieceKind>,
+    /// Whether legal moves are found by playing out each pseudo-legal move and testing the
+    /// mover's royal pieces, instead of from pins and checkers worked out ahead: for variants
+    /// with bent riders (whose pins and check blocks do not lie on straight lines) or royalty
+    /// decided by a rule ([`CustomRule::has_royalty`]).
+    pub legal_by_playing: bool,
+    /// The custom rule that decides which pieces are royal (an index into
+    /// [`Tables::custom_rules`]); `None`: each side's one king.
+    pub royalty_rule: Option<u8>,
     /// `orthogonal_lines[sq]`: the four orthogonal rays from `sq` together (empty board).
     pub orthogonal_lines: Box<[Bitboard; 128]>,
     /// `diagonal_lines[sq]`: the four diagonal rays from `sq` together (empty board).
@@ -239,6 +282,8 @@ impl Tables {
         let mut slides = ByKind::default();
         let mut orthogonal_sliders = Vec::new();
         let mut diagonal_sliders = Vec::new();
+        let mut bent = ByKind([Bent::None; KIND_COUNT]);
+        let mut bent_riders = Vec::new();
         let mut kinds = Vec::new();
         let mut officers = Vec::new();
         let mut letters = ByKind(['\0'; KIND_COUNT]);
@@ -277,8 +322,11 @@ impl Tables {
             if p.movement.slides_diagonally {
                 diagonal_sliders.push(p.kind);
             }
+            if p.movement.bent != Bent::None {
+                bent[p.kind] = p.movement.bent;
+                bent_riders.push(p.kind);
+            }
         }
-        assert!(kinds.contains(&PieceKind::King), "{}: no king", spec.id);
         assert!(kinds.contains(&PieceKind::Pawn), "{}: no pawn", spec.id);
         // One table per distinct set of kinds: groups used by exactly the same kinds (the king's
         // W and F steps, the champion's D and A leaps) are merged, so attack detection makes one
@@ -379,6 +427,10 @@ impl Tables {
             slides,
             orthogonal_sliders,
             diagonal_sliders,
+            legal_by_playing: !bent_riders.is_empty(),
+            bent,
+            bent_riders,
+            royalty_rule: None,
             orthogonal_lines,
             diagonal_lines,
             kinds,
@@ -412,6 +464,11 @@ impl Tables {
         for rule in spec.rules {
             rule.build(&mut tables, &resolve);
         }
+        assert!(
+            tables.kinds.contains(&PieceKind::King) || tables.royalty_rule.is_some(),
+            "{}: no king and no royalty rule",
+            spec.id
+        );
         tables
     }
 
@@ -565,6 +622,19 @@ impl Tables {
     /// Squares a piece of `kind` on `sq` attacks with the given occupancy (not for pawns).
     #[inline(always)]
     pub fn attacks(&self, kind: PieceKind, sq: Square, occ: Bitboard) -> Bitboard {
+        let bb = self.straight_attacks(kind, sq, occ);
+        if self.bent[kind] != Bent::None {
+            bb | self.bent_attacks(self.bent[kind], sq, occ)
+        } else {
+            bb
+        }
+    }
+
+    /// As [`Tables::attacks`] without bent rides: leaps and straight slides only. What the
+    /// direct move generator uses (variants with bent riders find moves another way,
+    /// [`Tables::legal_by_playing`]).
+    #[inline(always)]
+    pub(crate) fn straight_attacks(&self, kind: PieceKind, sq: Square, occ: Bitboard) -> Bitboard {
         let mut bb = self.leaps[kind][sq.index()];
         let (orthogonal, diagonal) = self.slides[kind];
         if orthogonal {
@@ -572,6 +642,32 @@ impl Tables {
         }
         if diagonal {
             bb |= self.diagonal_attacks(sq, occ);
+        }
+        bb
+    }
+
+    /// The squares a bent ride from `sq` reaches with the given occupancy: each first square
+    /// (empty or not), and from each empty one the two outward slides.
+    pub fn bent_attacks(&self, bent: Bent, sq: Square, occ: Bitboard) -> Bitboard {
+        let firsts = match bent {
+            Bent::None => return Bitboard::EMPTY,
+            Bent::AfterOrthogonalStep => ORTHOGONAL,
+            Bent::AfterDiagonalStep => DIAGONAL,
+        };
+        let mut bb = Bitboard::EMPTY;
+        for d in firsts {
+            let ray = self.rays[d][sq.index()];
+            if ray.is_empty() {
+                continue;
+            }
+            // The nearest square of the ray: the lowest cell on rays that grow, else the highest.
+            let first = if d < 4 { ray.lsb() } else { ray.msb() };
+            bb |= first.bb();
+            if occ.has(first) {
+                continue;
+            }
+            let [a, b] = BENT_OUTWARD[d];
+            bb |= self.ray_attacks(a, first, occ) | self.ray_attacks(b, first, occ);
         }
         bb
     }

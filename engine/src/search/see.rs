@@ -119,7 +119,9 @@ fn exchange(pos: &Position, cl: &AttackClasses, m: Move) -> i32 {
         let Some((sq, kind)) = capturer else { break };
         let after = occ ^ sq.bb();
         let mut next = attackers ^ sq.bb();
-        if (sliders & after).any() && t.direction[to.index()][sq.index()] != NO_DIRECTION {
+        // Sliders behind the capturer come in; bent rides may open anywhere, so with bent
+        // riders on the board the attackers are found again.
+        if cl.bent.any() || (sliders & after).any() && t.direction[to.index()][sq.index()] != NO_DIRECTION {
             next = pos.all_attackers_with(cl, to, after) & after;
         }
         // A king may capture only if the other side has no attacker left.

@@ -21,9 +21,9 @@ pub mod rendezvous;
 
 use super::{
     delta::{MoveDelta, MAX_DELTA},
-    geometry::Square,
+    geometry::{Bitboard, Square},
     moves::{Move, MoveList},
-    piece::Piece,
+    piece::{Color, Piece, PieceKind},
     position::{Outcome, Position},
     tables::Tables,
     variant::Coord,
@@ -52,7 +52,7 @@ pub enum Rule {
 /// engine calls the hooks only for variants that name the rule, so variants without custom
 /// rules pay nothing. A rule's moves are [`Move::rule`] moves carrying the rule's index (given
 /// to the hooks; below 16) and a 7-bit tag of the rule's choosing; the engine keeps only those
-/// that leave the mover's king unattacked, and sends them back to the rule to be played,
+/// that leave the mover's royal pieces unattacked, and sends them back to the rule to be played,
 /// written, and described for incremental evaluation.
 pub trait CustomRule: Sync + std::fmt::Debug {
     /// The rule's name (in messages).
@@ -126,6 +126,29 @@ pub trait CustomRule: Sync + std::fmt::Debug {
     /// `Err` names what is wrong. Only called for rules with a field.
     fn parse_fen_field(&self, _tables: &Tables, _index: u8, _field: Option<&str>) -> Result<u32, String> {
         Ok(0)
+    }
+
+    /// Whether the rule decides which pieces are royal ([`CustomRule::royals`]); at most one
+    /// rule of a variant may. Without such a rule each side has exactly one king
+    /// ([`PieceKind::King`]), and it is royal.
+    fn has_royalty(&self) -> bool {
+        false
+    }
+
+    /// Royalty hook (for rules with [`CustomRule::has_royalty`]): the royal pieces of `color`
+    /// in `pos`. A move is legal when none of the mover's pieces that were royal before it is
+    /// attacked after it (a royal piece that moves is followed from the move's from-square to
+    /// its to-square); a side whose royal pieces are attacked is in check, and mated when it
+    /// has no legal move. A side with no royal piece is never in check (it can still be
+    /// stalemated). Castling tests its squares for attacks only when the castling piece is royal.
+    fn royals(&self, pos: &Position, color: Color) -> Bitboard {
+        pos.pieces(color, PieceKind::King)
+    }
+
+    /// Setup hook: whether a position read from outside (a FEN) is one the rule allows, after
+    /// its board, rights and fields are read; `Err` says what is wrong.
+    fn check_setup(&self, _pos: &Position) -> Result<(), String> {
+        Ok(())
     }
 }
 
@@ -209,6 +232,15 @@ impl Rule {
                 }
                 if r.has_fen_field() {
                     tables.custom_fen_rules.push(index as u8);
+                }
+                if r.has_royalty() {
+                    assert!(
+                        tables.royalty_rule.is_none(),
+                        "{}: more than one rule decides royalty",
+                        tables.spec.id
+                    );
+                    tables.royalty_rule = Some(index as u8);
+                    tables.legal_by_playing = true;
                 }
                 r.build(tables, resolve, index as u8);
             }

@@ -106,33 +106,21 @@ pub const BISHOP: PieceSpec = PieceSpec {
     kind: PieceKind::Bishop,
     letter: 'B',
     name: "bishop",
-    movement: Movement {
-        leaps: &[],
-        slides_orthogonally: false,
-        slides_diagonally: true,
-    },
+    movement: Movement::slider(&[], false, true),
 };
 /// Rook.
 pub const ROOK: PieceSpec = PieceSpec {
     kind: PieceKind::Rook,
     letter: 'R',
     name: "rook",
-    movement: Movement {
-        leaps: &[],
-        slides_orthogonally: true,
-        slides_diagonally: false,
-    },
+    movement: Movement::slider(&[], true, false),
 };
 /// Queen.
 pub const QUEEN: PieceSpec = PieceSpec {
     kind: PieceKind::Queen,
     letter: 'Q',
     name: "queen",
-    movement: Movement {
-        leaps: &[],
-        slides_orthogonally: true,
-        slides_diagonally: true,
-    },
+    movement: Movement::slider(&[], true, true),
 };
 /// King.
 pub const KING: PieceSpec = PieceSpec {
@@ -146,22 +134,14 @@ pub const PRINCESS: PieceSpec = PieceSpec {
     kind: PieceKind::Princess,
     letter: 'S',
     name: "princess",
-    movement: Movement {
-        leaps: &[N],
-        slides_orthogonally: false,
-        slides_diagonally: true,
-    },
+    movement: Movement::slider(&[N], false, true),
 };
 /// Fortress: rook + knight.
 pub const FORTRESS: PieceSpec = PieceSpec {
     kind: PieceKind::Fortress,
     letter: 'F',
     name: "fortress",
-    movement: Movement {
-        leaps: &[N],
-        slides_orthogonally: true,
-        slides_diagonally: false,
-    },
+    movement: Movement::slider(&[N], true, false),
 };
 /// Wizard: ferz + knight (a leaper with 12 targets).
 pub const WIZARD: PieceSpec = PieceSpec {
