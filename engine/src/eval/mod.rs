@@ -12,7 +12,7 @@ use std::sync::OnceLock;
 
 use params::Pair;
 
-use crate::rules::{piece::KIND_COUNT, Bitboard, ByColor, Color, PieceKind, Position, Variant};
+use crate::rules::{piece::KIND_COUNT, tables::Tables, Bitboard, ByColor, Color, PieceKind, Position};
 
 /// Per-variant tables of the evaluation, built from the geometry.
 struct EvalTables {
@@ -42,13 +42,16 @@ struct CodeTerms {
     king_attack: i32,
 }
 
-fn tables(variant: Variant) -> &'static EvalTables {
-    static TABLES: [OnceLock<EvalTables>; Variant::COUNT] = [const { OnceLock::new() }; Variant::COUNT];
-    TABLES[variant.index()].get_or_init(|| build(variant))
+/// The evaluation tables of a position's variant, built at first use and kept per variant code
+/// (variant codes are unique; a spec outside the registry, such as a test's, has its own code).
+fn tables(t: &'static Tables) -> &'static EvalTables {
+    static TABLES: [OnceLock<(&str, EvalTables)>; 256] = [const { OnceLock::new() }; 256];
+    let (id, et) = TABLES[t.spec.code as usize].get_or_init(|| (t.spec.id, build(t)));
+    debug_assert_eq!(*id, t.spec.id, "two variants with the code {}", t.spec.code);
+    et
 }
 
-fn build(variant: Variant) -> EvalTables {
-    let t = variant.tables();
+fn build(t: &'static Tables) -> EvalTables {
     let g = t.geometry;
     let (w, h) = (g.width as i32, g.height as i32);
     let mut centrality = [0; 128];
@@ -94,7 +97,8 @@ fn build(variant: Variant) -> EvalTables {
             passed_span[color][sq.index()] = span;
         }
     }
-    let start = Position::startpos(variant);
+    let start = Position::from_fen_in(t, t.spec.start_fen)
+        .unwrap_or_else(|e| panic!("{}: the start FEN is wrong: {e}", t.spec.id));
     let full_phase = PieceKind::EVERY
         .iter()
         .map(|&k| params::phase_weight(k) * start.kind_bb(k).count() as i32)
@@ -231,7 +235,7 @@ impl PawnCache {
             (pawns & pos.color_bb(Color::White)).0,
             (pawns & pos.color_bb(Color::Black)).0,
         );
-        let variant = pos.variant().code();
+        let variant = pos.tables().spec.code;
         let mix = (white ^ black.rotate_left(61)).wrapping_mul(0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835);
         let slot = &mut self.entries[(mix >> 116) as usize & (PAWN_CACHE_SIZE - 1)];
         if slot.white != white || slot.black != black || slot.variant != variant {
@@ -289,7 +293,7 @@ pub fn evaluate_lazy(pos: &Position, alpha: i32, beta: i32, cache: &mut PawnCach
 /// Placement and structure of the pawns, and their attacks.
 fn pawn_terms(pos: &Position) -> PawnEntry {
     let t = pos.tables();
-    let et = tables(pos.variant());
+    let et = tables(pos.tables());
     let pawns = pos.kind_bb(PieceKind::Pawn);
     let mut e = PawnEntry::default();
     for c in Color::ALL {
@@ -329,7 +333,7 @@ fn evaluate_impl<const TRACE: bool, const LAZY: bool>(
     cache: Option<&mut PawnCache>,
 ) -> i32 {
     let t = pos.tables();
-    let et = tables(pos.variant());
+    let et = tables(pos.tables());
     let pawns = pos.kind_bb(PieceKind::Pawn);
     let kings = pos.kind_bb(PieceKind::King);
     let pawn_entry = match cache {
@@ -437,6 +441,7 @@ pub fn has_non_pawn_material(pos: &Position, c: Color) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::Variant;
 
     #[test]
     fn start_positions_are_balanced() {

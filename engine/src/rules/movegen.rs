@@ -158,24 +158,44 @@ impl Position {
 
     /// Replaces the contents of `list` with the legal moves (no allocation).
     pub fn generate_legal(&self, list: &mut MoveList) {
-        list.clear();
-        self.generate::<MoveList, { mode::ALL }>(list);
-        self.filter_moves(list, &[]);
+        self.generate_legal_with_history(list, &[]);
     }
 
     /// Replaces the contents of `list` with the legal captures and promotions.
     pub fn generate_captures(&self, list: &mut MoveList) {
-        list.clear();
-        self.generate::<MoveList, { mode::CAPTURES }>(list);
-        self.filter_moves(list, &[]);
+        self.generate_captures_with_history(list, &[]);
     }
 
     /// Replaces the contents of `list` with the legal moves that are neither captures nor
     /// promotions (the complement of [`Position::generate_captures`]).
     pub fn generate_quiets(&self, list: &mut MoveList) {
+        self.generate_quiets_with_history(list, &[]);
+    }
+
+    /// As [`Position::generate_legal`], the legality filters of the rules that look at the
+    /// game given the hashes of the earlier positions (oldest first; what the search passes
+    /// from its path).
+    #[inline]
+    pub fn generate_legal_with_history(&self, list: &mut MoveList, history: &[u64]) {
+        list.clear();
+        self.generate::<MoveList, { mode::ALL }>(list);
+        self.filter_moves(list, history);
+    }
+
+    /// As [`Position::generate_captures`], with the game's earlier positions for the filters.
+    #[inline]
+    pub fn generate_captures_with_history(&self, list: &mut MoveList, history: &[u64]) {
+        list.clear();
+        self.generate::<MoveList, { mode::CAPTURES }>(list);
+        self.filter_moves(list, history);
+    }
+
+    /// As [`Position::generate_quiets`], with the game's earlier positions for the filters.
+    #[inline]
+    pub fn generate_quiets_with_history(&self, list: &mut MoveList, history: &[u64]) {
         list.clear();
         self.generate::<MoveList, { mode::QUIETS }>(list);
-        self.filter_moves(list, &[]);
+        self.filter_moves(list, history);
     }
 
     /// The number of legal moves (faster than listing them).

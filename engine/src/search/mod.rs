@@ -306,7 +306,7 @@ impl Searcher {
         self.path.push(pos.hash());
         self.killers = [[Move::NULL; 2]; MAX_PLY + 2];
         if let Some(net) = &self.nnue {
-            if net.variant != pos.variant() {
+            if Some(net.variant) != pos.registered_variant() {
                 // A net for another variant must never evaluate this one.
                 self.nnue = None;
                 self.accumulators.clear();
@@ -315,7 +315,7 @@ impl Searcher {
             }
         }
 
-        let mut root_moves: Vec<Move> = pos.legal_moves().iter().copied().collect();
+        let mut root_moves: Vec<Move> = pos.legal_moves_with_history(history).iter().copied().collect();
         if !self.limits.searchmoves.is_empty() {
             root_moves.retain(|m| self.limits.searchmoves.contains(m));
         }
@@ -478,6 +478,13 @@ impl Searcher {
 
     fn node_limit_reached(&self) -> bool {
         self.main_thread && self.limits.nodes.is_some_and(|n| self.nodes >= n)
+    }
+
+    /// The hashes of the positions before the current node's, oldest first: the game's
+    /// history, then the search path (for the legality filters of rules that look at the game).
+    #[inline]
+    fn earlier_positions(&self) -> &[u64] {
+        &self.path[..self.path.len().saturating_sub(1)]
     }
 
     fn is_repetition(&self, pos: &Position) -> bool {
@@ -895,7 +902,7 @@ impl Searcher {
         let stand_pat;
         let mut full_eval = false;
         if in_check {
-            pos.generate_legal(&mut picker.moves);
+            pos.generate_legal_with_history(&mut picker.moves, self.earlier_positions());
             if picker.moves.is_empty() {
                 return -MATE + ply as i32;
             }
@@ -917,7 +924,7 @@ impl Searcher {
             if stand_pat + max_gain(pos) + 150 <= alpha {
                 return best;
             }
-            pos.generate_captures(&mut picker.moves);
+            pos.generate_captures_with_history(&mut picker.moves, self.earlier_positions());
         }
         for (i, &m) in picker.moves.as_slice().iter().enumerate() {
             picker.scores[i] = mvv_lva(pos, m) + m.promotion_piece().map_or(0, see_value);
@@ -942,7 +949,16 @@ impl Searcher {
             }
             let child = pos.after(m);
             self.update_accumulator(pos, m, ply);
+            // In variants whose legality filters look at the game, the path also runs through
+            // quiescence, so that the filters see every position before the node.
+            let filtered = !pos.tables().custom_filter_rules.is_empty();
+            if filtered {
+                self.path.push(child.hash());
+            }
             let score = -self.qsearch(&child, -beta, -alpha, ply + 1);
+            if filtered {
+                self.path.pop();
+            }
             if self.stopped {
                 return 0;
             }
@@ -1027,7 +1043,7 @@ fn eval_key(pos: &Position) -> u64 {
 
 #[inline(always)]
 fn variant_mix(pos: &Position) -> u64 {
-    (pos.variant().code() as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+    (pos.tables().spec.code as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
 }
 
 /// The stored score when it decides the node for the window `alpha..beta`.

@@ -156,7 +156,7 @@ impl Searcher {
         loop {
             match picker.stage {
                 Stage::GenerateCaptures => {
-                    pos.generate_captures(&mut picker.moves);
+                    pos.generate_captures_with_history(&mut picker.moves, self.earlier_positions());
                     for (i, &m) in picker.moves.as_slice().iter().enumerate() {
                         let promotion = m.promotion_piece();
                         picker.scores[i] = if is_capture(pos, m) {
@@ -215,7 +215,7 @@ impl Searcher {
                 }
                 Stage::GenerateQuiets | Stage::Quiets if picker.skip_quiets => picker.start_bad(),
                 Stage::GenerateQuiets => {
-                    pos.generate_quiets(&mut picker.moves);
+                    pos.generate_quiets_with_history(&mut picker.moves, self.earlier_positions());
                     let us = pos.turn().index();
                     for (i, &m) in picker.moves.as_slice().iter().enumerate() {
                         picker.scores[i] = self.history[us][m.from().index()][m.to().index()];

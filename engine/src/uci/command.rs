@@ -18,9 +18,12 @@
 use std::{fmt::Display, num::ParseIntError, str::FromStr};
 
 use super::{is_integer_text, shown};
+use crate::rules::UciMove;
 
-/// Most fields of a FEN (board, side, castling, en passant, halfmove, fullmove, rendezvous).
-const MAX_FEN_FIELDS: usize = 7;
+/// Most fields a FEN of any variant may have: board, side, castling, en passant, halfmove,
+/// fullmove, the rendezvous field and one field per custom rule. Which of them a variant has is
+/// checked when the FEN is read against the variant.
+const MAX_FEN_FIELDS: usize = 7 + crate::rules::special::MAX_CUSTOM_RULES;
 
 /// One line sent by the GUI.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -164,8 +167,11 @@ pub enum CommandError {
         keyword: &'static str,
     },
     /// A `position fen` with more tokens than a FEN has fields.
-    #[error("position: FEN has {0} fields, at most 7 are allowed (is the 'moves' keyword missing?)")]
+    #[error("position: FEN has {0} fields, at most {MAX_FEN_FIELDS} are allowed (is the 'moves' keyword missing?)")]
     TooManyFenFields(usize),
+    /// A token after a FEN's six standard fields that reads as a move.
+    #[error("position: '{0}' after the FEN's six fields is a move, not a FEN field (is the 'moves' keyword missing?)")]
+    MoveInFen(String),
 }
 
 /// Parses one line sent by the GUI: `Ok(None)` for an empty or all-whitespace line.
@@ -318,6 +324,11 @@ fn parse_position(args: &[Token<'_>]) -> Result<Command, CommandError> {
             }
             if fen.len() > MAX_FEN_FIELDS {
                 return Err(CommandError::TooManyFenFields(fen.len()));
+            }
+            // Fields after the standard six belong to the variant's rules; a move there means
+            // the `moves` keyword was forgotten.
+            if let Some(t) = fen.iter().skip(6).find(|t| t.text.parse::<UciMove>().is_ok()) {
+                return Err(CommandError::MoveInFen(shown(t.text)));
             }
             (PositionStart::Fen(joined(fen)), &rest[fen_len..])
         }
@@ -741,10 +752,24 @@ mod tests {
             err("position startpos moves e2e4 moves e7e5"),
             "position: 'moves' given twice"
         );
-        // A forgotten `moves` keyword makes the FEN too long.
+        // A forgotten `moves` keyword puts moves among the FEN's fields.
         assert_eq!(
             err(&format!("position fen {PP_FEN} e3e5")),
-            "position: FEN has 8 fields, at most 7 are allowed (is the 'moves' keyword missing?)"
+            "position: 'e3e5' after the FEN's six fields is a move, not a FEN field (is the 'moves' keyword missing?)"
+        );
+        assert_eq!(
+            err("position fen 8/8/8/8/8/8/8/K6k w - - 0 1 e2e4 e7e5"),
+            "position: 'e2e4' after the FEN's six fields is a move, not a FEN field (is the 'moves' keyword missing?)"
+        );
+        // Rule fields that are not moves pass to the variant's FEN reader.
+        assert!(parse(&format!("position fen {PP_FEN} - Ss")).is_ok());
+        let long = vec!["-"; MAX_FEN_FIELDS + 1 - 6].join(" ");
+        assert_eq!(
+            err(&format!("position fen 8/8/8/8/8/8/8/K6k w - - 0 1 {long}")),
+            format!(
+                "position: FEN has {} fields, at most {MAX_FEN_FIELDS} are allowed (is the 'moves' keyword missing?)",
+                MAX_FEN_FIELDS + 1
+            )
         );
     }
 

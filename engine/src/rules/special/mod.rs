@@ -29,6 +29,9 @@ use super::{
     variant::Coord,
 };
 
+/// Most custom rules a variant may have (a rule move carries its rule's index in 4 bits).
+pub const MAX_CUSTOM_RULES: usize = 16;
+
 /// A special rule in force in a variant, with its data.
 #[derive(Clone, Copy, Debug)]
 pub enum Rule {
@@ -221,7 +224,11 @@ impl Rule {
             Rule::CitadelDraw(r) => r.build(tables, resolve),
             Rule::Custom(r) => {
                 let index = tables.custom_rules.len();
-                assert!(index < 16, "{}: more than 16 custom rules", tables.spec.id);
+                assert!(
+                    index < MAX_CUSTOM_RULES,
+                    "{}: more than {MAX_CUSTOM_RULES} custom rules",
+                    tables.spec.id
+                );
                 tables.custom_rules.push(*r);
                 tables.custom_data.push(0);
                 if r.has_moves() {
