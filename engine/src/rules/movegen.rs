@@ -459,7 +459,7 @@ impl Position {
         }
         if MODE != mode::CAPTURES {
             sink.add_pawn_moves(pushes & !promo, push, MoveKind::Normal);
-            let first = shift(pawns & t.double_step_from[us], push) & !occ & t.geometry.playable;
+            let first = shift(pawns & t.double_step_squares(us, self.rights), push) & !occ & t.geometry.playable;
             let double = shift(first, push) & free & target;
             sink.add_pawn_moves(double, 2 * push, MoveKind::DoubleStep);
         }
@@ -520,7 +520,7 @@ impl Position {
         let reachable = match piece.kind {
             PieceKind::Pawn if double_step => {
                 let skipped = from.0 as i32 + t.pawn_push[us];
-                t.double_step_from[us].has(from)
+                t.double_step_squares(us, self.rights).has(from)
                     && to.0 as i32 == skipped + t.pawn_push[us]
                     && t.geometry.is_playable(Square(skipped as u8))
                     && !occ.has(Square(skipped as u8))

@@ -200,6 +200,26 @@ fn royal_squares(pos: &Position, color: Color) -> Vec<Square> {
         .collect()
 }
 
+/// Whether the rules let the pawn on `from` (on its start rank) double-step: always, unless a
+/// rule limits double steps to some files while the piece that started behind has not moved
+/// (its right, held by the letter right whose home is that square).
+fn double_step_allowed(pos: &Position, from: Square) -> bool {
+    let t = pos.tables();
+    let spec = t.spec;
+    let g = spec.geometry;
+    let us = pos.turn();
+    spec.rules.iter().all(|r| match r {
+        Rule::UnmovedDoubleStep(r) => {
+            let behind = step(spec, from, (0, -forward(us)));
+            r.files.contains(&(g.file(from) as u8))
+                && t.letter_rights.iter().any(|lr| {
+                    lr.home.is_some() && lr.home == behind.map(|b| (b, us)) && pos.rights() & (1 << lr.bit) != 0
+                })
+        }
+        _ => true,
+    })
+}
+
 /// Every pseudo-legal move: moves by the pieces' movement, castling with its empty squares, the
 /// rendezvous with its right and pieces, without testing the king's safety.
 pub fn pseudo_legal_moves(pos: &Position) -> Vec<Move> {
@@ -245,7 +265,7 @@ pub fn pseudo_legal_moves(pos: &Position) -> Vec<Move> {
                     } else {
                         g.height as i32 - 1 - spec.pawns.double_step_rank as i32
                     };
-                    if g.rank(from) == start_rank {
+                    if g.rank(from) == start_rank && double_step_allowed(pos, from) {
                         if let Some(two) = step(spec, one, (0, f)) {
                             if pos.piece_at(two).is_none() && may_end_on(spec, kind, two) {
                                 moves.push(Move::new(from, two, MoveKind::DoubleStep));

@@ -15,7 +15,8 @@ pub struct Setup {
     pub board: Vec<(Square, Piece)>,
     /// Side to move.
     pub turn: Color,
-    /// Castling rights as FEN letters (`K`, `Q`, `k`, `q`).
+    /// Castling rights as FEN letters (`K`, `Q`, `k`, `q`), then the letters of rules' rights
+    /// (from the castling field, or from the fourth field in variants that keep rights there).
     pub castling: Vec<char>,
     /// The en-passant square, if one is given.
     pub ep: Option<Square>,
@@ -87,6 +88,14 @@ pub enum PositionError {
     /// A castling letter the variant does not have.
     #[error("castling right '{0}' does not exist in this variant")]
     UnknownCastlingRight(char),
+    /// A right of a rule whose piece is not on its square.
+    #[error("right '{letter}' but no piece of its side on {square}")]
+    RightWithoutPiece {
+        /// The right's letter.
+        letter: char,
+        /// The square its piece must stand on.
+        square: String,
+    },
     /// A castling letter given twice.
     #[error("castling right '{0}' given twice")]
     DuplicateCastlingRight(char),
@@ -201,6 +210,21 @@ impl Position {
 
         pos.turn = setup.turn;
         for &letter in &setup.castling {
+            if let Some(r) = tables.letter_rights.iter().find(|r| r.letter == letter) {
+                if pos.rights & (1 << r.bit) != 0 {
+                    return Err(PositionError::DuplicateCastlingRight(letter));
+                }
+                if let Some((sq, color)) = r.home {
+                    if pos.piece_at(sq).is_none_or(|p| p.color != color) {
+                        return Err(PositionError::RightWithoutPiece {
+                            letter,
+                            square: name(sq),
+                        });
+                    }
+                }
+                pos.rights |= 1 << r.bit;
+                continue;
+            }
             let Some(i) = tables.castling.iter().position(|c| c.letter == letter) else {
                 return Err(PositionError::UnknownCastlingRight(letter));
             };
@@ -313,6 +337,12 @@ impl Position {
                 .enumerate()
                 .filter(|(i, _)| self.rights & (1 << i) != 0)
                 .map(|(_, c)| c.letter)
+                .chain(
+                    t.letter_rights
+                        .iter()
+                        .filter(|r| self.rights & (1 << r.bit) != 0)
+                        .map(|r| r.letter),
+                )
                 .collect(),
             ep: self.ep,
             halfmove: self.halfmove,

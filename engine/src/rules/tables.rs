@@ -86,6 +86,22 @@ pub struct Castling {
     pub must_be_safe: Bitboard,
 }
 
+/// A rights bit of a rule written as a letter in the FEN (Parsi Chess's unmoved flags `ADEHadeh`
+/// beside the castling letters, its king-leap flags `Ll` in the en-passant field).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LetterRight {
+    /// The FEN letter (unique among the variant's castling and letter rights).
+    pub letter: char,
+    /// The rights bit (from [`Tables::allocate_rights`]).
+    pub bit: u32,
+    /// Written in the fourth field (that of en passant, in variants without en passant)
+    /// instead of the castling field.
+    pub fourth_field: bool,
+    /// A square that must hold a piece of this colour while the right is held (the piece the
+    /// right belongs to), if any.
+    pub home: Option<(Square, Color)>,
+}
+
 /// Leapers that share a group of vectors: attack detection looks each group up once.
 #[derive(Clone, Debug)]
 pub struct LeapGroup {
@@ -204,6 +220,14 @@ pub struct Tables {
     pub rights_keep: Box<[u32; 128]>,
     /// The next free rights bit for rules ([`Tables::allocate_rights`]).
     pub(crate) next_right: u32,
+    /// The rights of rules written as letters in the FEN, in bit order.
+    pub letter_rights: Vec<LetterRight>,
+    /// Pawn double steps that need a rights bit (Parsi Chess: the piece behind has not moved):
+    /// for each side, the pawn's start square and the bit. Double steps from squares not listed
+    /// need nothing more than [`Tables::double_step_from`].
+    pub double_step_gates: ByColor<Vec<(Square, u32)>>,
+    /// Whether [`Tables::double_step_gates`] has any entry.
+    pub gated_double_steps: bool,
     /// The rendezvous, when the variant has it.
     pub rendezvous: Option<RendezvousSquares>,
     /// Squares where a king of the colour arriving draws the game (opponent's citadels).
@@ -451,6 +475,9 @@ impl Tables {
             castling,
             rights_keep,
             next_right: FIRST_RULE_RIGHT,
+            letter_rights: Vec::new(),
+            double_step_gates: ByColor::default(),
+            gated_double_steps: false,
             rendezvous: None,
             citadel_draw: ByColor::default(),
             outcome_hooks: Vec::new(),
@@ -537,6 +564,51 @@ impl Tables {
         );
         self.next_right += n;
         first
+    }
+
+    /// Adds a rights bit written as a letter in the FEN (from a rule's build hook).
+    pub fn add_letter_right(&mut self, right: LetterRight) {
+        assert!(
+            right.letter.is_ascii_alphabetic()
+                && !self.castling.iter().any(|c| c.letter == right.letter)
+                && !self.letter_rights.iter().any(|r| r.letter == right.letter),
+            "{}: the rights letter '{}' is not a unique letter",
+            self.spec.id,
+            right.letter
+        );
+        assert!(
+            !right.fourth_field || !self.en_passant,
+            "{}: the fourth FEN field is taken by en passant",
+            self.spec.id
+        );
+        self.letter_rights.push(right);
+    }
+
+    /// Whether the fourth FEN field holds letter rights instead of an en-passant square.
+    #[inline]
+    pub fn fourth_field_letters(&self) -> bool {
+        self.letter_rights.iter().any(|r| r.fourth_field)
+    }
+
+    /// The squares `color`'s pawns may double-step from in a position with these `rights`.
+    #[inline(always)]
+    pub fn double_step_squares(&self, color: Color, rights: u32) -> Bitboard {
+        let from = self.double_step_from[color];
+        if self.gated_double_steps {
+            self.gated_double_step_squares(from, color, rights)
+        } else {
+            from
+        }
+    }
+
+    #[cold]
+    fn gated_double_step_squares(&self, mut from: Bitboard, color: Color, rights: u32) -> Bitboard {
+        for &(sq, bit) in &self.double_step_gates[color] {
+            if rights & (1 << bit) == 0 {
+                from &= !sq.bb();
+            }
+        }
+        from
     }
 
     /// The squares from `sq` in direction `d` up to and including the first piece of `occ`.

@@ -92,6 +92,10 @@ pub enum ParseFenError {
     /// Bad en-passant field.
     #[error("en-passant field '{0}' is not '-' or a square of the board")]
     BadEnPassant(String),
+    /// Letters in the fourth field that are not rights of this variant (variants that keep
+    /// rights there).
+    #[error("rights field '{0}' has letters that are not rights of this variant")]
+    BadRightsField(String),
     /// Bad halfmove clock.
     #[error("halfmove clock '{0}' is not a number")]
     BadHalfmove(String),
@@ -213,18 +217,37 @@ pub fn parse_setup_in(tables: &Tables, fen: &str) -> Result<Setup, ParseFenError
         Some(s) => return Err(ParseFenError::BadSide(s.to_string())),
         None => return Err(ParseFenError::MissingSide),
     };
-    let castling = match fields.get(2) {
+    // The castling field: castling letters and the letters of rules' rights (Parsi Chess's
+    // unmoved flags). Castling letters are judged by the setup against the variant's castlings.
+    let letter_right = |c: char, fourth: bool| {
+        tables
+            .letter_rights
+            .iter()
+            .any(|r| r.letter == c && r.fourth_field == fourth)
+    };
+    let mut castling: Vec<char> = match fields.get(2) {
         None | Some(&"-") => Vec::new(),
         Some(s) => {
-            if s.chars().all(|c| "KQkq".contains(c)) {
+            if s.chars()
+                .all(|c| "KQkq".contains(c) || tables.castling.iter().any(|k| k.letter == c) || letter_right(c, false))
+            {
                 s.chars().collect()
             } else {
                 return Err(ParseFenError::BadCastling(s.to_string()));
             }
         }
     };
+    // The fourth field: the en-passant square, or letters of rights in variants that keep
+    // rights there (they have no en passant).
     let ep = match fields.get(3) {
         None | Some(&"-") => None,
+        Some(s) if tables.fourth_field_letters() => {
+            if !s.chars().all(|c| letter_right(c, true)) {
+                return Err(ParseFenError::BadRightsField(s.to_string()));
+            }
+            castling.extend(s.chars());
+            None
+        }
         Some(s) => Some(
             g.parse_square(s)
                 .ok_or_else(|| ParseFenError::BadEnPassant(s.to_string()))?,
@@ -316,18 +339,31 @@ impl Position {
         s.push(' ');
         s.push(self.turn().char());
         s.push(' ');
+        let letters = |fourth: bool| -> String {
+            t.letter_rights
+                .iter()
+                .filter(|r| r.fourth_field == fourth && self.rights() & (1 << r.bit) != 0)
+                .map(|r| r.letter)
+                .collect()
+        };
         let castling: String = t
             .castling
             .iter()
             .enumerate()
             .filter(|(i, _)| self.castling_rights() & (1 << i) != 0)
             .map(|(_, c)| c.letter)
+            .chain(letters(false).chars())
             .collect();
         s.push_str(if castling.is_empty() { "-" } else { &castling });
         s.push(' ');
-        match self.ep_square() {
-            Some(ep) => s.push_str(&g.square_name(ep)),
-            None => s.push('-'),
+        if t.fourth_field_letters() {
+            let field = letters(true);
+            s.push_str(if field.is_empty() { "-" } else { &field });
+        } else {
+            match self.ep_square() {
+                Some(ep) => s.push_str(&g.square_name(ep)),
+                None => s.push('-'),
+            }
         }
         s.push_str(&format!(" {} {}", self.halfmove_clock(), self.fullmove_number()));
         if let Some(field) = crate::rules::special::rendezvous::fen_field(self) {

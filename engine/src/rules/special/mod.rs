@@ -18,6 +18,7 @@ pub mod all_seeing_eye;
 pub mod centre_square;
 pub mod citadel_draw;
 pub mod rendezvous;
+pub mod unmoved_double_step;
 
 use super::{
     delta::{MoveDelta, MAX_DELTA},
@@ -44,6 +45,8 @@ pub enum Rule {
     AllSeeingEye(all_seeing_eye::AllSeeingEye),
     /// A king arriving on an opponent's citadel draws at once.
     CitadelDraw(citadel_draw::CitadelDraw),
+    /// Pawns double-step only on some files, while the piece behind has never moved (Parsi Chess).
+    UnmovedDoubleStep(unmoved_double_step::UnmovedDoubleStep),
     /// A rule of a variant of one's own, with its hooks behind a trait (see [`CustomRule`]).
     Custom(&'static dyn CustomRule),
 }
@@ -222,6 +225,7 @@ impl Rule {
             Rule::CentreSquare(r) => r.build(tables, resolve),
             Rule::AllSeeingEye(r) => r.build(tables, resolve),
             Rule::CitadelDraw(r) => r.build(tables, resolve),
+            Rule::UnmovedDoubleStep(r) => r.build(tables, resolve),
             Rule::Custom(r) => {
                 let index = tables.custom_rules.len();
                 assert!(
