@@ -17,6 +17,7 @@
 pub mod all_seeing_eye;
 pub mod centre_square;
 pub mod citadel_draw;
+pub mod king_leap;
 pub mod rendezvous;
 pub mod unmoved_double_step;
 
