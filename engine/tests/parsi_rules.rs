@@ -1,6 +1,8 @@
-//! Parsi Chess's double step and the king's once-per-game knight leap (rules note A.4, A.6) on
-//! a variant defined in this test with Parsi's board, pieces and start: the hand-derived perft
-//! numbers of A.11, the leap's cases and its FEN letters in the fourth field.
+//! Parsi Chess's double step, the king's once-per-game knight leap, promotion by arrival square
+//! and the bonus knight leap (rules note A.4 to A.6) on a variant defined in this test with
+//! Parsi's board, pieces and start: the hand-derived numbers and cases of A.11, the leap's cases
+//! and its FEN letters in the fourth field, the promotion cases, random games against the
+//! reference generator.
 
 use std::sync::OnceLock;
 
@@ -11,7 +13,10 @@ use engine::{
         perft::perft,
         piece::{Movement, F, N, W},
         reference,
-        special::{king_leap::KING_LEAP, unmoved_double_step::UnmovedDoubleStep},
+        special::{
+            bonus_leap::BONUS_KNIGHT_LEAP, king_leap::KING_LEAP, square_promotion::SquarePromotion,
+            unmoved_double_step::UnmovedDoubleStep,
+        },
         tables::Tables,
         variant::{PawnSpec, PieceSpec},
         FenError, MoveKind, ParseFenError, PieceKind, Position, Rule, VariantSpec,
@@ -84,6 +89,12 @@ static SPEC: VariantSpec = VariantSpec {
     rules: &[
         Rule::UnmovedDoubleStep(UnmovedDoubleStep { files: &[0, 3, 4, 7] }),
         Rule::Custom(&KING_LEAP),
+        Rule::SquarePromotion(SquarePromotion {
+            colour_bound: &[PieceKind::Bishop],
+            no_check_on_arrival: &[PieceKind::Knight],
+            by_own_file: false,
+        }),
+        Rule::Custom(&BONUS_KNIGHT_LEAP),
     ],
 };
 
@@ -100,11 +111,101 @@ fn leaps(pos: &Position) -> Vec<String> {
     let mut v: Vec<String> = pos
         .legal_moves()
         .iter()
-        .filter(|m| m.kind() == MoveKind::Rule)
+        .filter(|m| m.kind() == MoveKind::Rule && pos.piece_at(m.from()).is_some_and(|p| p.kind == PieceKind::King))
         .map(|&m| pos.uci(m))
         .collect();
     v.sort();
     v
+}
+
+fn moves_from(pos: &Position, from: &str) -> Vec<String> {
+    let from = pos.tables().geometry.parse_square(from).expect("a square");
+    let mut v: Vec<String> = pos
+        .legal_moves()
+        .iter()
+        .filter(|m| m.from() == from)
+        .map(|&m| pos.uci(m))
+        .collect();
+    v.sort();
+    v
+}
+
+fn agrees_with_reference(pos: &Position) {
+    let mut fast: Vec<u32> = pos.legal_moves().iter().map(|m| m.raw()).collect();
+    let mut slow: Vec<u32> = reference::legal_moves(pos).iter().map(|m| m.raw()).collect();
+    fast.sort_unstable();
+    slow.sort_unstable();
+    assert_eq!(fast, slow, "{}", pos.fen());
+}
+
+fn attacked(pos: &Position, square: &str) -> bool {
+    let sq = pos.tables().geometry.parse_square(square).expect("a square");
+    let by_fast = pos.is_attacked(sq, engine::rules::Color::White, pos.occupied());
+    assert_eq!(
+        by_fast,
+        reference::is_attacked(pos, sq, engine::rules::Color::White),
+        "{square} in {}",
+        pos.fen()
+    );
+    by_fast
+}
+
+/// A.11: a pawn on b7 with both knights on the board may not go to b8, and attacks a8 and c8 only
+/// once a rook, or the bishop of c8's colour (f1's), is lost.
+#[test]
+fn promotion_needs_a_lost_piece_of_the_square() {
+    let full = fen("r1bkq3/1P6/8/8/8/8/P2PP2P/RNBQKBNR w - - 0 1");
+    assert!(moves_from(&full, "b7").is_empty());
+    assert!(!attacked(&full, "a8") && !attacked(&full, "c8"));
+    agrees_with_reference(&full);
+    let rook_lost = fen("r1bkq3/1P6/8/8/8/8/P2PP2P/RNBQKBN1 w - - 0 1");
+    assert_eq!(moves_from(&rook_lost, "b7"), ["b7a8r"]);
+    assert!(attacked(&rook_lost, "a8") && !attacked(&rook_lost, "c8"));
+    agrees_with_reference(&rook_lost);
+    let light_bishop_lost = fen("r1bkq3/1P6/8/8/8/8/P2PP2P/RNBQK1NR w - - 0 1");
+    assert_eq!(moves_from(&light_bishop_lost, "b7"), ["b7c8b"]);
+    assert!(attacked(&light_bishop_lost, "c8"));
+    // The dark bishop lost instead does not open the light c8.
+    let dark_bishop_lost = fen("r1bkq3/1P6/8/8/8/8/P2PP2P/RN1QKBNR w - - 0 1");
+    assert!(moves_from(&dark_bishop_lost, "b7").is_empty());
+}
+
+/// A.11: with the vizier on the board e7-e8 is illegal, and the stuck pawn gives no check to the
+/// king on d8; with one rook and the c1 bishop lost, a pawn arriving on d8 chooses R or B.
+#[test]
+fn the_kings_square_offers_every_lost_kind() {
+    let stuck = fen("3k4/4P3/8/8/8/8/P2P3P/RNBQKBNR b - - 0 1");
+    assert!(!stuck.in_check(), "a pawn that cannot promote on d8 does not attack it");
+    let white = fen("3k4/4P3/8/8/8/8/P2P3P/RNBQKBNR w - - 0 1");
+    assert!(moves_from(&white, "e7").is_empty());
+    let choice = fen("k7/3P4/8/8/8/8/P6P/RN1QKBN1 w - - 0 1");
+    assert_eq!(moves_from(&choice, "d7"), ["d7d8b", "d7d8r"]);
+    agrees_with_reference(&choice);
+    // The king on d8 is in check once the pawn may promote there.
+    let check = fen("3k4/4P3/8/8/8/8/P2P3P/RN1QKBN1 b - - 0 1");
+    assert!(check.in_check());
+}
+
+/// A knight may not give check on arrival; a knight promotion may be followed by one knight move
+/// in the same turn (a compound move with its own UCI and SAN).
+#[test]
+fn knight_promotions_and_the_bonus_leap() {
+    let checking = fen("8/1P1k4/8/8/8/8/P2P3P/R1BQKBNR w - - 0 1");
+    assert!(moves_from(&checking, "b7").is_empty(), "Nb8 would check the king on d7");
+    agrees_with_reference(&checking);
+    let pos = fen("8/1P2k3/8/8/8/8/P6P/R1BQKBNR w - - 0 1");
+    assert_eq!(moves_from(&pos, "b7"), ["b7b8n", "b7b8na6", "b7b8nc6", "b7b8nd7"]);
+    agrees_with_reference(&pos);
+    let leap = pos.parse_uci("b7b8nc6").expect("the compound move reads from its text");
+    assert_eq!(leap.kind(), MoveKind::Rule);
+    assert!(pos.san(leap).starts_with("b8=N~c6"), "{}", pos.san(leap));
+    assert_eq!(pos.parse_san(&pos.san(leap)), Ok(leap));
+    let after = pos.after(leap);
+    assert_eq!(after.fen(), "8/4k3/2N5/8/8/8/P6P/R1BQKBNR b - - 0 1");
+    assert!(after.in_check(), "the bonus leap may give check");
+    assert_eq!(after.hash(), after.compute_hash());
+    let delta = pos.move_delta(leap);
+    assert_eq!((delta.removed().count(), delta.added().count()), (1, 1));
 }
 
 /// A.11: 8 single steps, 4 double steps, 4 knight moves and 2 king leaps (d3, f3) for White, the
@@ -187,27 +288,43 @@ fn the_fourth_field_takes_only_leap_letters() {
 #[test]
 fn random_games_agree_with_the_reference_generator() {
     let mut rng = SplitMix64::new(0xa6);
-    let mut leaps_played = 0;
-    for _ in 0..40 {
-        let mut pos = fen(SPEC.start_fen);
+    let mut king_leaps = 0;
+    let mut promotions = 0;
+    let mut bonus_leaps = 0;
+    // The start, and an ending with pawns about to promote and most pieces lost.
+    let starts = [SPEC.start_fen, "1n1k2n1/PP4PP/8/8/8/8/pp4pp/1N2K1N1 w - Ll 0 1"];
+    for game in 0..60 {
+        let mut pos = fen(starts[game % 2]);
         for _ in 0..60 {
-            let mut fast: Vec<u32> = pos.legal_moves().iter().map(|m| m.raw()).collect();
-            let mut slow: Vec<u32> = reference::legal_moves(&pos).iter().map(|m| m.raw()).collect();
-            fast.sort_unstable();
-            slow.sort_unstable();
-            assert_eq!(fast, slow, "{}", pos.fen());
+            agrees_with_reference(&pos);
             let moves = pos.legal_moves();
             if moves.is_empty() {
                 break;
             }
+            let occ = pos.occupied();
+            for s in pos.tables().geometry.playable {
+                for c in [engine::rules::Color::White, engine::rules::Color::Black] {
+                    assert_eq!(
+                        pos.is_attacked(s, c, occ),
+                        reference::is_attacked(&pos, s, c),
+                        "{}",
+                        pos.fen()
+                    );
+                }
+            }
             let m = moves.as_slice()[rng.below(moves.len())];
             assert_eq!(pos.parse_uci(&pos.uci(m)), Ok(m), "{}", pos.fen());
             assert_eq!(pos.parse_san(&pos.san(m)), Ok(m), "{}", pos.fen());
-            leaps_played += usize::from(m.kind() == MoveKind::Rule);
+            let by_king = pos.piece_at(m.from()).is_some_and(|p| p.kind == PieceKind::King);
+            king_leaps += usize::from(m.kind() == MoveKind::Rule && by_king);
+            bonus_leaps += usize::from(m.kind() == MoveKind::Rule && !by_king);
+            promotions += usize::from(m.kind() == MoveKind::Promotion);
             pos.play_unchecked(m);
             assert_eq!(pos.hash(), pos.compute_hash(), "{}", pos.fen());
             assert_eq!(fen(&pos.fen()), pos, "{}", pos.fen());
         }
     }
-    assert!(leaps_played > 10, "{leaps_played} leaps");
+    assert!(king_leaps > 10, "{king_leaps} king leaps");
+    assert!(promotions > 10, "{promotions} promotions");
+    assert!(bonus_leaps > 3, "{bonus_leaps} bonus leaps");
 }

@@ -455,7 +455,7 @@ impl Position {
         // `free` is already limited to the squares a push may reach (check evasions, pins).
         let pushes = shift(pawns, push) & free;
         if MODE != mode::QUIETS {
-            sink.add_promotions(pushes & promo, push, kinds);
+            self.promotions(sink, pushes & promo, push, kinds);
         }
         if MODE != mode::CAPTURES {
             sink.add_pawn_moves(pushes & !promo, push, MoveKind::Normal);
@@ -468,10 +468,20 @@ impl Position {
         }
         let left = shift(pawns & t.not_first_file, push - 1) & capturable & target;
         let right = shift(pawns & t.not_last_file, push + 1) & capturable & target;
-        sink.add_promotions(left & promo, push - 1, kinds);
+        self.promotions(sink, left & promo, push - 1, kinds);
         sink.add_pawn_moves(left & !promo, push - 1, MoveKind::Normal);
-        sink.add_promotions(right & promo, push + 1, kinds);
+        self.promotions(sink, right & promo, push + 1, kinds);
         sink.add_pawn_moves(right & !promo, push + 1, MoveKind::Normal);
+    }
+
+    /// Promotions onto `targets`, each from `to - delta`: to each of the variant's kinds, or as
+    /// its promotion rule says.
+    #[inline(always)]
+    fn promotions<S: Sink>(&self, sink: &mut S, targets: Bitboard, delta: i32, kinds: &[PieceKind]) {
+        match &self.tables.square_promotion {
+            None => sink.add_promotions(targets, delta, kinds),
+            Some(sp) => special::square_promotion::add_promotions(self, sp, sink, targets, delta),
+        }
     }
 
     fn castling_moves<S: Sink>(&self, sink: &mut S, occ: Bitboard) {

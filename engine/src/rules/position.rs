@@ -377,8 +377,18 @@ impl Position {
     #[inline]
     pub fn attackers_with(&self, cl: &AttackClasses, sq: Square, by: Color, occ: Bitboard) -> Bitboard {
         let theirs = self.by_color[by];
-        self.piece_attackers(cl, sq, occ, theirs)
-            | (self.tables.pawn_attacks[!by][sq.index()] & self.by_kind[PieceKind::Pawn] & theirs)
+        self.piece_attackers(cl, sq, occ, theirs) | self.pawn_attackers(sq, by)
+    }
+
+    /// The pawns of `by` that attack `sq` (a pawn that may not promote on a square of its last
+    /// rank does not attack it, where the promotion rule says so).
+    #[inline(always)]
+    fn pawn_attackers(&self, sq: Square, by: Color) -> Bitboard {
+        let pawns = self.tables.pawn_attacks[!by][sq.index()] & self.by_kind[PieceKind::Pawn] & self.by_color[by];
+        match &self.tables.square_promotion {
+            Some(sp) if pawns.any() && !sp.pawns_attack(self, by, sq) => Bitboard::EMPTY,
+            _ => pawns,
+        }
     }
 
     /// The pieces among `mask`, pawns left out, that attack `sq` when the occupied squares
@@ -418,6 +428,11 @@ impl Position {
     pub fn all_attackers_with(&self, cl: &AttackClasses, sq: Square, occ: Bitboard) -> Bitboard {
         let t = self.tables;
         let i = sq.index();
+        if t.square_promotion.is_some() {
+            return self.piece_attackers(cl, sq, occ, self.occupied())
+                | self.pawn_attackers(sq, Color::White)
+                | self.pawn_attackers(sq, Color::Black);
+        }
         self.piece_attackers(cl, sq, occ, self.occupied())
             | (t.pawn_attacks[Color::Black][i] & self.pieces(Color::White, PieceKind::Pawn))
             | (t.pawn_attacks[Color::White][i] & self.pieces(Color::Black, PieceKind::Pawn))

@@ -10,7 +10,7 @@ use super::{
     moves::{Move, MoveKind},
     piece::{Bent, Color, Piece, PieceKind, Vector},
     position::Position,
-    special::Rule,
+    special::{square_promotion::SquarePromotion, Rule},
     tables::DIRECTIONS,
     variant::{Coord, VariantSpec},
 };
@@ -137,9 +137,14 @@ fn piece_attacks(pos: &Position, from: Square, piece: Piece, target: Square) -> 
     let spec = pos.tables().spec;
     if piece.kind == PieceKind::Pawn {
         let f = forward(piece.color);
-        return [(1, f), (-1, f)]
+        let diagonal = [(1, f), (-1, f)]
             .into_iter()
             .any(|v| step(spec, from, v) == Some(target));
+        // A pawn that may not promote on a square of its last rank does not attack it.
+        return diagonal
+            && !(is_promotion_square(spec, piece.color, target)
+                && square_promotion(spec)
+                    .is_some_and(|r| square_promotion_kinds(pos, r, piece.color, target).is_empty()));
     }
     if leap_vectors(spec, piece.kind)
         .into_iter()
@@ -200,6 +205,78 @@ fn royal_squares(pos: &Position, color: Color) -> Vec<Square> {
         .collect()
 }
 
+fn is_promotion_square(spec: &VariantSpec, color: Color, sq: Square) -> bool {
+    let g = spec.geometry;
+    g.rank(sq)
+        == if color == Color::White {
+            spec.pawns.promotion_rank as i32
+        } else {
+            g.height as i32 - 1 - spec.pawns.promotion_rank as i32
+        }
+}
+
+fn square_promotion(spec: &VariantSpec) -> Option<&SquarePromotion> {
+    spec.rules.iter().find_map(|r| match r {
+        Rule::SquarePromotion(r) => Some(r),
+        _ => None,
+    })
+}
+
+/// The kinds `color`'s pawn may become on `to` under promotion by arrival square, worked out
+/// from the start position and the pieces on the board cell by cell.
+fn square_promotion_kinds(pos: &Position, r: &SquarePromotion, color: Color, to: Square) -> Vec<PieceKind> {
+    let spec = pos.tables().spec;
+    let g = spec.geometry;
+    let start = Position::from_fen_in(pos.tables(), spec.start_fen).expect("the start FEN reads");
+    let source_square = if r.by_own_file {
+        let home = if color == Color::White { 0 } else { g.height as i32 - 1 };
+        g.playable_square(g.file(to), home)
+    } else {
+        Some(to)
+    };
+    let count = |p: &Position, kind: PieceKind| {
+        all_squares(spec)
+            .filter(|&s| p.piece_at(s) == Some(Piece { color, kind }))
+            .count()
+    };
+    let colour = |s: Square| (g.file(s) + g.rank(s)) % 2;
+    let available = |kind: PieceKind| {
+        if r.colour_bound.contains(&kind) {
+            all_squares(spec).all(|s| colour(s) != colour(to) || pos.piece_at(s) != Some(Piece { color, kind }))
+        } else {
+            count(pos, kind) < count(&start, kind)
+        }
+    };
+    match source_square.and_then(|s| start.piece_at(s)) {
+        Some(p) if p.kind == PieceKind::King && !r.by_own_file => spec
+            .pawns
+            .promotion_kinds
+            .iter()
+            .copied()
+            .filter(|&k| available(k))
+            .collect(),
+        Some(p) if p.kind != PieceKind::King && p.kind != PieceKind::Pawn && available(p.kind) => vec![p.kind],
+        _ => Vec::new(),
+    }
+}
+
+/// Whether the promotion `m` makes a piece that may not give check on arrival, and it attacks an
+/// enemy royal piece from its square.
+fn gives_check_on_arrival(pos: &Position, r: &SquarePromotion, m: Move) -> bool {
+    let Some(kind) = m.promotion_piece() else { return false };
+    if !r.no_check_on_arrival.contains(&kind) {
+        return false;
+    }
+    let after = pos.after(m);
+    let piece = Piece {
+        color: pos.turn(),
+        kind,
+    };
+    royal_squares(&after, !pos.turn())
+        .into_iter()
+        .any(|k| piece_attacks(&after, m.to(), piece, k))
+}
+
 /// Whether the rules let the pawn on `from` (on its start rank) double-step: always, unless a
 /// rule limits double steps to some files while the piece that started behind has not moved
 /// (its right, held by the letter right whose home is that square).
@@ -248,7 +325,14 @@ pub fn pseudo_legal_moves(pos: &Position) -> Vec<Move> {
             let f = forward(us);
             let add = |to: Square, moves: &mut Vec<Move>| {
                 if promotion_rank(to) {
-                    for &k in spec.pawns.promotion_kinds {
+                    let kinds = match square_promotion(spec) {
+                        None => spec.pawns.promotion_kinds.to_vec(),
+                        Some(r) => square_promotion_kinds(pos, r, us, to)
+                            .into_iter()
+                            .filter(|&k| !gives_check_on_arrival(pos, r, Move::promotion(from, to, k)))
+                            .collect(),
+                    };
+                    for k in kinds {
                         moves.push(Move::promotion(from, to, k));
                     }
                 } else {

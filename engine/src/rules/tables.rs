@@ -228,6 +228,8 @@ pub struct Tables {
     pub double_step_gates: ByColor<Vec<(Square, u32)>>,
     /// Whether [`Tables::double_step_gates`] has any entry.
     pub gated_double_steps: bool,
+    /// Promotion by arrival square (Parsi Chess), when the variant has it.
+    pub square_promotion: Option<super::special::square_promotion::SquarePromotionTables>,
     /// The rendezvous, when the variant has it.
     pub rendezvous: Option<RendezvousSquares>,
     /// Squares where a king of the colour arriving draws the game (opponent's citadels).
@@ -478,6 +480,7 @@ impl Tables {
             letter_rights: Vec::new(),
             double_step_gates: ByColor::default(),
             gated_double_steps: false,
+            square_promotion: None,
             rendezvous: None,
             citadel_draw: ByColor::default(),
             outcome_hooks: Vec::new(),

@@ -118,7 +118,7 @@ pub enum FenError {
     Position(#[from] PositionError),
 }
 
-fn parse_board(tables: &Tables, board: &str) -> Result<Vec<(Square, Piece)>, ParseFenError> {
+pub(crate) fn parse_board(tables: &Tables, board: &str) -> Result<Vec<(Square, Piece)>, ParseFenError> {
     let g = tables.geometry;
     let (w, h) = (g.width as usize, g.height as usize);
     let ranks: Vec<&str> = board.split('/').collect();

@@ -270,7 +270,23 @@ impl Position {
 
     /// Parses and resolves a UCI move in one step.
     pub fn parse_uci(&self, text: &str) -> Result<Move, UciError> {
-        let m: UciMove = text.parse()?;
+        let m: UciMove = match text.parse() {
+            Ok(m) => m,
+            Err(e) => {
+                // Moves of custom rules may have text of their own beyond UCI syntax (a compound
+                // move's third square): a legal rule move written so is found by its text.
+                if !self.tables().custom_move_rules.is_empty() {
+                    if let Some(&m) = self
+                        .legal_moves()
+                        .iter()
+                        .find(|&&m| m.kind() == MoveKind::Rule && self.uci(m) == text)
+                    {
+                        return Ok(m);
+                    }
+                }
+                return Err(e.into());
+            }
+        };
         Ok(m.to_move(self)?)
     }
 

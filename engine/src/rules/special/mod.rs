@@ -15,10 +15,12 @@
 //! [`MoveKind::Rule`](super::moves::MoveKind::Rule) moves with a tag for a third square.
 
 pub mod all_seeing_eye;
+pub mod bonus_leap;
 pub mod centre_square;
 pub mod citadel_draw;
 pub mod king_leap;
 pub mod rendezvous;
+pub mod square_promotion;
 pub mod unmoved_double_step;
 
 use super::{
@@ -48,6 +50,8 @@ pub enum Rule {
     CitadelDraw(citadel_draw::CitadelDraw),
     /// Pawns double-step only on some files, while the piece behind has never moved (Parsi Chess).
     UnmovedDoubleStep(unmoved_double_step::UnmovedDoubleStep),
+    /// A pawn becomes what started on its arrival square, when its side has lost one (Parsi Chess).
+    SquarePromotion(square_promotion::SquarePromotion),
     /// A rule of a variant of one's own, with its hooks behind a trait (see [`CustomRule`]).
     Custom(&'static dyn CustomRule),
 }
@@ -227,6 +231,7 @@ impl Rule {
             Rule::AllSeeingEye(r) => r.build(tables, resolve),
             Rule::CitadelDraw(r) => r.build(tables, resolve),
             Rule::UnmovedDoubleStep(r) => r.build(tables, resolve),
+            Rule::SquarePromotion(r) => r.build(tables, resolve),
             Rule::Custom(r) => {
                 let index = tables.custom_rules.len();
                 assert!(
