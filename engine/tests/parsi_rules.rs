@@ -14,12 +14,12 @@ use engine::{
         piece::{Movement, F, N, W},
         reference,
         special::{
-            bonus_leap::BONUS_KNIGHT_LEAP, king_leap::KING_LEAP, square_promotion::SquarePromotion,
-            unmoved_double_step::UnmovedDoubleStep,
+            bare_king::BareKing, bonus_leap::BONUS_KNIGHT_LEAP, king_leap::KING_LEAP, no_stalemating::NO_STALEMATING,
+            square_promotion::SquarePromotion, unmoved_double_step::UnmovedDoubleStep,
         },
         tables::Tables,
         variant::{PawnSpec, PieceSpec},
-        FenError, MoveKind, ParseFenError, PieceKind, Position, Rule, VariantSpec,
+        DrawReason, FenError, MoveKind, Outcome, ParseFenError, PieceKind, Position, Rule, VariantSpec,
     },
 };
 
@@ -95,6 +95,8 @@ static SPEC: VariantSpec = VariantSpec {
             by_own_file: false,
         }),
         Rule::Custom(&BONUS_KNIGHT_LEAP),
+        Rule::Custom(&NO_STALEMATING),
+        Rule::BareKing(BareKing),
     ],
 };
 
@@ -327,4 +329,43 @@ fn random_games_agree_with_the_reference_generator() {
     assert!(king_leaps > 10, "{king_leaps} king leaps");
     assert!(promotions > 10, "{promotions} promotions");
     assert!(bonus_leaps > 3, "{bonus_leaps} bonus leaps");
+}
+
+/// A.7: a move that leaves the opponent without a move and not in check is illegal; a
+/// stalemate given in a FEN is a draw.
+#[test]
+fn stalemating_is_forbidden() {
+    // Black's king on a8 with its pawn blocked: Qc7 would leave it no move.
+    let pos = fen("k7/p7/P2Q4/8/8/8/8/4K3 w - - 0 1");
+    let stalemating = reference::pseudo_legal_moves(&pos)
+        .into_iter()
+        .find(|&m| pos.uci(m) == "d6c7")
+        .expect("the vizier reaches c7");
+    assert!(pos.legal_moves_unfiltered().contains(stalemating));
+    assert!(!pos.legal_moves().contains(stalemating));
+    assert!(!pos.is_legal_move(stalemating));
+    assert!(pos.parse_uci("d6d7").is_ok(), "Qd7 leaves b8");
+    agrees_with_reference(&pos);
+    // Black to move there has no move and is not in check: a draw.
+    let stalemate = fen("k7/p1Q5/P7/8/8/8/8/4K3 b - - 0 1");
+    assert_eq!(stalemate.outcome(), Some(Outcome::Draw(DrawReason::Stalemate)));
+}
+
+/// A.8: a side left with only its king draws at once, unless it is mated by that move.
+#[test]
+fn a_bare_king_draws_unless_mated() {
+    let bare = fen("k7/8/8/8/8/8/P7/4K3 b - - 0 1");
+    assert_eq!(bare.immediate_outcome(), Some(Outcome::Draw(DrawReason::BareKing)));
+    assert_eq!(bare.outcome(), Some(Outcome::Draw(DrawReason::BareKing)));
+    // Mate of the bare king wins: two rooks on the a- and b-files.
+    let mate = fen("k7/8/8/8/8/8/1R6/R3K3 b - - 0 1");
+    assert!(mate.in_check());
+    assert_eq!(mate.immediate_outcome(), None);
+    assert_eq!(
+        mate.outcome(),
+        Some(Outcome::Checkmate {
+            winner: engine::rules::Color::White
+        })
+    );
+    assert_eq!(fen(SPEC.start_fen).immediate_outcome(), None);
 }

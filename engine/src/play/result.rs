@@ -167,6 +167,7 @@ impl Termination {
             Termination::Rules(Outcome::Draw(DrawReason::FiftyMoves)) => "fifty-moves",
             Termination::Rules(Outcome::Draw(DrawReason::Repetition)) => "repetition",
             Termination::Rules(Outcome::Draw(DrawReason::InsufficientMaterial)) => "insufficient-material",
+            Termination::Rules(Outcome::Draw(DrawReason::BareKing)) => "bare-king",
             Termination::Resign => "resign-adjudication",
             Termination::DrawScore => "draw-adjudication",
             Termination::MaxPlies(_) => "max-plies",

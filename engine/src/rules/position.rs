@@ -23,6 +23,8 @@ pub enum DrawReason {
     Repetition,
     /// Neither side can mate.
     InsufficientMaterial,
+    /// A side has only its king left (Parsi Chess's "Boorj").
+    BareKing,
 }
 
 /// How a game ended.
@@ -56,6 +58,7 @@ impl Outcome {
             Outcome::Draw(DrawReason::FiftyMoves) => "draw by the 50-move rule",
             Outcome::Draw(DrawReason::Repetition) => "draw by threefold repetition",
             Outcome::Draw(DrawReason::InsufficientMaterial) => "draw by insufficient material",
+            Outcome::Draw(DrawReason::BareKing) => "draw: a side has only its king",
         }
     }
 }

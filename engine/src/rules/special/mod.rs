@@ -15,10 +15,12 @@
 //! [`MoveKind::Rule`](super::moves::MoveKind::Rule) moves with a tag for a third square.
 
 pub mod all_seeing_eye;
+pub mod bare_king;
 pub mod bonus_leap;
 pub mod centre_square;
 pub mod citadel_draw;
 pub mod king_leap;
+pub mod no_stalemating;
 pub mod rendezvous;
 pub mod square_promotion;
 pub mod unmoved_double_step;
@@ -52,6 +54,8 @@ pub enum Rule {
     UnmovedDoubleStep(unmoved_double_step::UnmovedDoubleStep),
     /// A pawn becomes what started on its arrival square, when its side has lost one (Parsi Chess).
     SquarePromotion(square_promotion::SquarePromotion),
+    /// A side left with only its king draws the game at once, unless it is mated (Parsi Chess).
+    BareKing(bare_king::BareKing),
     /// A rule of a variant of one's own, with its hooks behind a trait (see [`CustomRule`]).
     Custom(&'static dyn CustomRule),
 }
@@ -232,6 +236,7 @@ impl Rule {
             Rule::CitadelDraw(r) => r.build(tables, resolve),
             Rule::UnmovedDoubleStep(r) => r.build(tables, resolve),
             Rule::SquarePromotion(r) => r.build(tables, resolve),
+            Rule::BareKing(r) => r.build(tables),
             Rule::Custom(r) => {
                 let index = tables.custom_rules.len();
                 assert!(
