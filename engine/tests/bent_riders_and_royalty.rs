@@ -18,6 +18,7 @@ use engine::{
         special::CustomRule,
         tables::Tables,
         variant::{CastlingSpec, PawnSpec, PieceSpec},
+        variants::persian_common::{PAWN, QUEEN, ROOK},
         Color, Move, MoveKind, Outcome, Piece, PieceKind, Position, Rule, VariantSpec,
     },
     search::see::see,
@@ -68,24 +69,9 @@ impl CustomRule for PrinceRoyalty {
 static ROYALTY: PrinceRoyalty = PrinceRoyalty;
 
 const PIECES: &[PieceSpec] = &[
-    PieceSpec {
-        kind: PieceKind::Pawn,
-        letter: 'P',
-        name: "pawn",
-        movement: Movement::leaper(&[]),
-    },
-    PieceSpec {
-        kind: PieceKind::Rook,
-        letter: 'R',
-        name: "rook",
-        movement: Movement::slider(&[], true, false),
-    },
-    PieceSpec {
-        kind: PieceKind::Queen,
-        letter: 'Q',
-        name: "queen",
-        movement: Movement::slider(&[], true, true),
-    },
+    PAWN,
+    ROOK,
+    QUEEN,
     PieceSpec {
         kind: PieceKind::King,
         letter: 'K',

@@ -7,10 +7,10 @@ use std::sync::{atomic::AtomicBool, Arc, OnceLock};
 
 use engine::{
     rules::{
-        piece::{Movement, F, W},
         special::CustomRule,
         tables::Tables,
-        variant::{PawnSpec, PieceSpec},
+        variant::PawnSpec,
+        variants::persian_common::{KING, PAWN, ROOK},
         Geometry, MoveList, PieceKind, Position, Rule, VariantSpec,
     },
     search::{tt::TranspositionTable, Limits, Score, Searcher},
@@ -52,26 +52,7 @@ static SPEC: VariantSpec = VariantSpec {
     name: "No return 6x6",
     server_key: "no-return",
     geometry: Geometry::rectangle(6, 6),
-    pieces: &[
-        PieceSpec {
-            kind: PieceKind::Pawn,
-            letter: 'P',
-            name: "pawn",
-            movement: Movement::leaper(&[]),
-        },
-        PieceSpec {
-            kind: PieceKind::Rook,
-            letter: 'R',
-            name: "rook",
-            movement: Movement::slider(&[], true, false),
-        },
-        PieceSpec {
-            kind: PieceKind::King,
-            letter: 'K',
-            name: "king",
-            movement: Movement::leaper(&[W, F]),
-        },
-    ],
+    pieces: &[PAWN, ROOK, KING],
     net_kinds: &[PieceKind::Pawn, PieceKind::Rook, PieceKind::King],
     start_fen: "k5/6/2K3/6/6/5R w - - 0 1",
     pawns: PawnSpec {

@@ -55,9 +55,10 @@ mod tests {
     use super::*;
     use crate::rules::{
         geometry::Geometry,
-        piece::{Movement, PieceKind, F, N, W},
+        piece::PieceKind,
         special::Rule,
-        variant::{PawnSpec, PieceSpec, VariantSpec},
+        variant::{PawnSpec, VariantSpec},
+        variants::persian_common::{KING, KNIGHT, PAWN, ROOK},
         Position,
     };
     use std::sync::OnceLock;
@@ -70,32 +71,7 @@ mod tests {
         name: "Unmoved double steps",
         server_key: "unmoved",
         geometry: Geometry::rectangle(8, 8),
-        pieces: &[
-            PieceSpec {
-                kind: PieceKind::Pawn,
-                letter: 'P',
-                name: "pawn",
-                movement: Movement::leaper(&[]),
-            },
-            PieceSpec {
-                kind: PieceKind::Knight,
-                letter: 'N',
-                name: "knight",
-                movement: Movement::leaper(&[N]),
-            },
-            PieceSpec {
-                kind: PieceKind::Rook,
-                letter: 'R',
-                name: "rook",
-                movement: Movement::slider(&[], true, false),
-            },
-            PieceSpec {
-                kind: PieceKind::King,
-                letter: 'K',
-                name: "king",
-                movement: Movement::leaper(&[W, F]),
-            },
-        ],
+        pieces: &[PAWN, KNIGHT, ROOK, KING],
         net_kinds: &[PieceKind::Pawn, PieceKind::Knight, PieceKind::Rook, PieceKind::King],
         start_fen: "rn2k1nr/pppppppp/8/8/8/8/PPPPPPPP/RN2K1NR w AEHaeh - 0 1",
         pawns: PawnSpec {
