@@ -102,6 +102,10 @@ pub struct Position {
     pub(crate) hash: u64,
     /// Enemy pieces giving check to the side to move (kept up to date by every move).
     pub(crate) checkers: Bitboard,
+    /// For each side, how many of its moves in a row, up to its last, gave check (counted
+    /// from the position the game was set up in; not part of the position's identity). What
+    /// a perpetual-check ban needs to know of the game.
+    pub(crate) checking_run: ByColor<u16>,
 }
 
 impl PartialEq for Position {
@@ -168,6 +172,7 @@ impl Position {
             fullmove: 1,
             hash: 0,
             checkers: Bitboard::EMPTY,
+            checking_run: ByColor([0; 2]),
         }
     }
 
@@ -282,6 +287,13 @@ impl Position {
     #[inline(always)]
     pub fn occupied(&self) -> Bitboard {
         self.by_color[Color::White] | self.by_color[Color::Black]
+    }
+
+    /// How many of `color`'s moves in a row, up to its last, gave check (counted from the
+    /// position the game was set up in).
+    #[inline]
+    pub fn checking_run(&self, color: Color) -> u16 {
+        self.checking_run[color]
     }
 
     /// The square of a side's king. Only for variants where each side has exactly one king,
@@ -618,6 +630,11 @@ impl Position {
             self.attackers_of_royals(self.turn),
             "incremental checkers after {m:?}"
         );
+        self.checking_run[us] = if self.checkers.any() {
+            self.checking_run[us].saturating_add(1)
+        } else {
+            0
+        };
         if let Some(ep) = self.ep {
             if self.any_legal_en_passant(ep) {
                 self.hash ^= ZOBRIST.en_passant(t.geometry.file(ep));
@@ -629,6 +646,7 @@ impl Position {
 
     /// Passes the turn without moving (for null-move search). Must not be used in check.
     pub fn play_null(&mut self) {
+        self.checking_run[self.turn] = 0;
         if let Some(ep) = self.ep.take() {
             self.hash ^= ZOBRIST.en_passant(self.tables.geometry.file(ep));
         }

@@ -21,6 +21,7 @@ pub mod centre_square;
 pub mod citadel_draw;
 pub mod king_leap;
 pub mod no_stalemating;
+pub mod perpetual_check;
 pub mod rendezvous;
 pub mod square_promotion;
 pub mod unmoved_double_step;

@@ -1,0 +1,62 @@
+//! The perpetual-check ban of Parsi Chess (rules note A.8, ENGINE POLICY reading): a move by side
+//! S is illegal when it gives check, it would make a position occur for the third time, and every
+//! move S made since that position's first occurrence gave check. If S has no other legal move,
+//! the move stays legal and the game is drawn by repetition.
+//!
+//! The filter reads the game's earlier positions from the hashes it is given (a
+//! [`Game`](crate::rules::game::Game) and the search pass them) and S's run of checking moves from
+//! the position ([`Position::checking_run`]); without history it forbids nothing.
+
+use super::CustomRule;
+use crate::rules::{moves::MoveList, position::Position};
+
+/// The rule.
+#[derive(Debug)]
+pub struct NoPerpetualCheck;
+
+/// The rule, to name in a variant's rules.
+pub static NO_PERPETUAL_CHECK: NoPerpetualCheck = NoPerpetualCheck;
+
+impl CustomRule for NoPerpetualCheck {
+    fn name(&self) -> &'static str {
+        "no perpetual check"
+    }
+
+    fn has_filter(&self) -> bool {
+        true
+    }
+
+    fn filter(&self, pos: &Position, history: &[u64], moves: &mut MoveList) {
+        if history.len() < 4 {
+            return;
+        }
+        let us = pos.turn();
+        let mut kept = MoveList::new();
+        for &m in moves.iter() {
+            let after = pos.after(m);
+            if after.in_check() && is_perpetual(&after, history, us) {
+                continue;
+            }
+            kept.push(m);
+        }
+        // Nothing else to play: the checks stay legal (and the repetition draws).
+        if !kept.is_empty() {
+            *moves = kept;
+        }
+    }
+}
+
+/// Whether `after`, reached by a checking move of `us` from the position that follows `history`,
+/// occurs for the third time with only checks by `us` since its first occurrence.
+fn is_perpetual(after: &Position, history: &[u64], us: crate::rules::Color) -> bool {
+    let h = after.hash();
+    let mut seen = history.iter().enumerate().filter(|&(_, &x)| x == h);
+    let Some((first, _)) = seen.next() else { return false };
+    if seen.next().is_none() {
+        return false;
+    }
+    // Positions after `us`'s moves since the first occurrence: first + 2, first + 4, ..., and
+    // `after` itself at index `history.len() + 1`.
+    let moves_since = (history.len() + 1 - first) / 2;
+    usize::from(after.checking_run(us)) >= moves_since
+}
