@@ -283,6 +283,13 @@ fn random_games_agree_with_the_reference_generator() {
                     );
                 }
             }
+            // The stalemate ban's quick test never claims a move that is not there.
+            for &m in &moves {
+                let after = pos.after(m);
+                if engine::rules::special::no_stalemating::surely_has_a_move(&after) {
+                    assert!(!after.legal_moves_unfiltered().is_empty(), "{}", after.fen());
+                }
+            }
             let m = moves.as_slice()[rng.below(moves.len())];
             assert_eq!(pos.parse_uci(&pos.uci(m)), Ok(m), "{}", pos.fen());
             assert_eq!(pos.parse_san(&pos.san(m)), Ok(m), "{}", pos.fen());

@@ -5,7 +5,7 @@
 //! legal, and the stalemate that follows is a draw (as is a stalemate given in a FEN).
 
 use super::CustomRule;
-use crate::rules::{moves::MoveList, position::Position};
+use crate::rules::{moves::MoveList, piece::PieceKind, position::Position};
 
 /// The rule.
 #[derive(Debug)]
@@ -27,7 +27,7 @@ impl CustomRule for NoStalemating {
         let mut kept = MoveList::new();
         for &m in moves.iter() {
             let after = pos.after(m);
-            if after.in_check() || !after.legal_moves_unfiltered().is_empty() {
+            if after.in_check() || surely_has_a_move(&after) || !after.legal_moves_unfiltered().is_empty() {
                 kept.push(m);
             }
         }
@@ -36,4 +36,37 @@ impl CustomRule for NoStalemating {
             *moves = kept;
         }
     }
+}
+
+/// A quick sufficient test that the side to move (not in check, with one royal piece) has a legal
+/// move: one of its other pieces has a quiet move (to an empty square, no promotion) and is not
+/// pinned (taking it off the board exposes the royal piece to nothing). A quiet move changes no
+/// material, so it changes no attack that depends on material (stuck pawns), and a piece that is
+/// not pinned cannot expose its king by moving. False says nothing.
+pub fn surely_has_a_move(pos: &Position) -> bool {
+    let t = pos.tables();
+    let us = pos.turn();
+    let royals = pos.royals(us);
+    if royals.count() != 1 || pos.in_check() {
+        return false;
+    }
+    let king = royals.lsb();
+    let occ = pos.occupied();
+    let empty = !occ & t.geometry.playable;
+    for sq in pos.color_bb(us) & !royals {
+        let Some(p) = pos.piece_at(sq) else { continue };
+        let quiet = if p.kind == PieceKind::Pawn {
+            let ahead = sq.0 as i32 + t.pawn_push[us];
+            (0..128).contains(&ahead)
+                && empty.has(crate::rules::geometry::Square(ahead as u8))
+                && !t.promotion_squares[us].has(crate::rules::geometry::Square(ahead as u8))
+                && !t.forbidden[PieceKind::Pawn].has(crate::rules::geometry::Square(ahead as u8))
+        } else {
+            (t.attacks(p.kind, sq, occ) & empty & !t.forbidden[p.kind]).any()
+        };
+        if quiet && pos.attackers(king, !us, occ ^ sq.bb()).is_empty() {
+            return true;
+        }
+    }
+    false
 }
