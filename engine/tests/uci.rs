@@ -269,11 +269,27 @@ fn startpos(v: Variant) -> Position {
 }
 
 /// A few opening moves that are legal in each variant.
-fn opening(v: Variant) -> [&'static str; 3] {
+fn opening(v: Variant) -> Vec<String> {
+    let persian = v.spec().geometry == engine::rules::variants::persian_common::GEOMETRY;
     if v == Variant::Chess {
-        ["e2e4", "e7e5", "g1f3"]
+        ["e2e4", "e7e5", "g1f3"].map(String::from).to_vec()
+    } else if persian {
+        ["e3e5", "e9e7", "c2d4"].map(String::from).to_vec()
     } else {
-        ["e3e5", "e9e7", "c2d4"]
+        // Other variants: three plies, each the legal move first in UCI order.
+        let mut pos = startpos(v);
+        let mut moves = Vec::new();
+        for _ in 0..3 {
+            let m = pos
+                .legal_moves()
+                .iter()
+                .copied()
+                .min_by_key(|&m| pos.uci(m))
+                .expect("a legal move");
+            moves.push(pos.uci(m));
+            pos.play_unchecked(m);
+        }
+        moves
     }
 }
 
@@ -342,7 +358,7 @@ fn handshake_lists_identity_and_options() {
         .collect();
     for expected in [
         "option name UCI_Variant type combo default persian-princess var celtic-citadel var persian-princess \
-         var egyptian-eye var oriental-omega var chess",
+         var egyptian-eye var oriental-omega var chess var parsi",
         "option name Hash type spin default 16 min 1 max 65536",
         "option name Threads type spin default 1 min 1 max 256",
         "option name MultiPV type spin default 1 min 1 max 64",
@@ -383,6 +399,7 @@ fn search_after_moves_and_from_a_fen_in_every_variant() {
     for v in Variant::ALL {
         let mut uci = Uci::with_variant(v);
         let moves = opening(v);
+        let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
         // position startpos moves ...
         uci.send(&format!("position startpos moves {}", moves.join(" ")));
         let after = play(&startpos(v), &moves);

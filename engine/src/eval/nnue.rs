@@ -251,9 +251,7 @@ pub fn training_position(
     ply: u16,
     game_id: u32,
 ) -> nnue::data::TrainingPosition {
-    let noisy = best.kind() == crate::rules::MoveKind::Promotion
-        || best.kind() == crate::rules::MoveKind::EnPassant
-        || (best.kind() != crate::rules::MoveKind::Rendezvous && pos.piece_at(best.to()).is_some());
+    let noisy = pos.is_capture_or_promotion(best);
     nnue::data::TrainingPosition {
         pieces: placed_pieces(pos),
         stm: if pos.turn() == Color::White {

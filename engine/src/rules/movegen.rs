@@ -217,20 +217,60 @@ impl Position {
         }
     }
 
-    /// The moves of the custom rules that leave the mover's king unattacked. Rule moves count
-    /// as quiet moves (they go to the full and the quiet lists).
-    fn custom_moves<S: Sink>(&self, sink: &mut S) {
+    /// The pseudo-legal moves of the custom rules for one part of the list: those that capture
+    /// or promote ([`CustomRule::is_tactical`](special::CustomRule::is_tactical)) go with the
+    /// captures, the others with the quiet moves.
+    fn custom_pseudo_moves<const MODE: u8>(&self) -> MoveList {
         let t = self.tables;
-        let us = self.turn;
         let mut list = MoveList::new();
         for &i in &t.custom_move_rules {
             t.custom_rules[i as usize].extra_moves(self, i, &mut list);
         }
+        if MODE == mode::ALL {
+            return list;
+        }
+        let mut part = MoveList::new();
         for &m in &list {
+            if self.rule_move_is_tactical(m) == (MODE == mode::CAPTURES) {
+                part.push(m);
+            }
+        }
+        part
+    }
+
+    /// The moves of the custom rules (of one part of the list) that leave the mover's king
+    /// unattacked.
+    fn custom_moves<S: Sink, const MODE: u8>(&self, sink: &mut S) {
+        let us = self.turn;
+        for &m in &self.custom_pseudo_moves::<MODE>() {
             let after = self.after(m);
             if after.pieces(us, PieceKind::King).any() && !after.is_attacked(after.king(us), !us, after.occupied()) {
                 sink.add(m);
             }
+        }
+    }
+
+    /// Whether a rule move captures or promotes (by its rule's
+    /// [`is_tactical`](special::CustomRule::is_tactical)); false for other moves and for rule
+    /// moves of rules the variant does not have.
+    pub fn rule_move_is_tactical(&self, m: Move) -> bool {
+        m.kind() == MoveKind::Rule
+            && self
+                .tables
+                .custom_rules
+                .get(m.rule_index())
+                .is_some_and(|r| r.is_tactical(self, m))
+    }
+
+    /// Whether a move of this position captures or promotes (what training records flag and
+    /// the search treats as tactical): en passant, promotions, moves onto an enemy piece, and
+    /// rule moves as their rule says.
+    pub fn is_capture_or_promotion(&self, m: Move) -> bool {
+        match m.kind() {
+            MoveKind::Promotion | MoveKind::EnPassant => true,
+            MoveKind::Castle | MoveKind::Rendezvous => false,
+            MoveKind::Rule => self.rule_move_is_tactical(m),
+            MoveKind::Normal | MoveKind::DoubleStep => self.piece_at(m.to()).is_some(),
         }
     }
 
@@ -278,8 +318,8 @@ impl Position {
         let king = self.king(us);
         let checkers = self.checkers;
         let mut cl = self.slider_classes();
-        if !captures_only && !t.custom_move_rules.is_empty() {
-            self.custom_moves(sink);
+        if !t.custom_move_rules.is_empty() {
+            self.custom_moves::<S, MODE>(sink);
         }
 
         // King moves: each target tested with the king removed from the occupancy.
@@ -425,8 +465,10 @@ impl Position {
             if t.rendezvous.is_some() {
                 special::rendezvous::generate(self, &mut list);
             }
-            for &i in &t.custom_move_rules {
-                t.custom_rules[i as usize].extra_moves(self, i, &mut list);
+        }
+        if !t.custom_move_rules.is_empty() {
+            for &m in &self.custom_pseudo_moves::<MODE>() {
+                list.add(m);
             }
         }
         for &m in &list {

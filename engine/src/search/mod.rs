@@ -188,7 +188,7 @@ fn is_capture(pos: &Position, m: Move) -> bool {
 }
 
 fn is_tactical(pos: &Position, m: Move) -> bool {
-    is_capture(pos, m) || m.kind() == MoveKind::Promotion
+    is_capture(pos, m) || m.kind() == MoveKind::Promotion || pos.rule_move_is_tactical(m)
 }
 
 fn mvv_lva(pos: &Position, m: Move) -> i32 {

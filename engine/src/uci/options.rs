@@ -376,7 +376,7 @@ mod tests {
             lines,
             [
                 "option name UCI_Variant type combo default persian-princess var celtic-citadel \
-                 var persian-princess var egyptian-eye var oriental-omega var chess",
+                 var persian-princess var egyptian-eye var oriental-omega var chess var parsi",
                 "option name Hash type spin default 16 min 1 max 65536",
                 "option name Threads type spin default 1 min 1 max 256",
                 "option name MultiPV type spin default 1 min 1 max 64",
@@ -494,7 +494,7 @@ mod tests {
             set("UCI_Variant", Some("shogi")),
             Err(
                 "UCI_Variant must be one of celtic-citadel, persian-princess, egyptian-eye, \
-                 oriental-omega, chess, got 'shogi'"
+                 oriental-omega, chess, parsi, got 'shogi'"
                     .into()
             )
         );

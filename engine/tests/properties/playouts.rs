@@ -619,8 +619,12 @@ pub(crate) const CHESS_OPEN: &[&str] = &[
 ];
 
 pub(crate) fn open_positions(v: Variant) -> Vec<Position> {
+    let persian = v.spec().geometry == engine::rules::variants::persian_common::GEOMETRY;
     let fens: Vec<String> = if v == Variant::Chess {
         CHESS_OPEN.iter().map(|s| s.to_string()).collect()
+    } else if !persian {
+        // Other boards: the variant's bench positions.
+        return engine::bench::positions(v);
     } else {
         let omega = v == Variant::OrientalOmega;
         PERSIAN_OPEN

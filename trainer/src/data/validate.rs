@@ -64,7 +64,13 @@ pub fn check(record: &Record, only: Option<Variant>, layouts: &mut HashMap<u8, L
     if tp.best_move != 0 {
         let m = Move::from_raw(tp.best_move);
         let g = variant.spec().geometry;
-        if !g.is_playable(m.from()) || !g.is_playable(m.to()) || tp.best_move >> 21 != 0 {
+        // Only rule moves use the bits above 21 (their rule's index and tag).
+        let rule_bits_ok = if m.kind() == MoveKind::Rule {
+            m.rule_index() < variant.tables().custom_rules.len()
+        } else {
+            tp.best_move >> 21 == 0
+        };
+        if !g.is_playable(m.from()) || !g.is_playable(m.to()) || !rule_bits_ok {
             return Some(format!("best move {:#x} is not a move of this board", tp.best_move));
         }
         let own = pos.piece_at(m.from()).is_some_and(|p| p.color == pos.turn());
@@ -74,13 +80,17 @@ pub fn check(record: &Record, only: Option<Variant>, layouts: &mut HashMap<u8, L
                 pos.fen()
             ));
         }
-        // Castling, en passant and rendezvous depend on rights a record does not keep.
-        if matches!(m.kind(), MoveKind::Normal | MoveKind::DoubleStep | MoveKind::Promotion) && !pos.is_legal_move(m) {
+        // Castling, en passant, the rendezvous, rule moves and (where rights gate them) double
+        // steps depend on rights a record does not keep.
+        let needs_rights = match m.kind() {
+            MoveKind::Normal | MoveKind::Promotion => false,
+            MoveKind::DoubleStep => variant.tables().gated_double_steps,
+            _ => true,
+        };
+        if !needs_rights && !pos.is_legal_move(m) {
             return Some(format!("best move {} is not legal in {}", pos.uci(m), pos.fen()));
         }
-        let noisy = m.kind() == MoveKind::Promotion
-            || m.kind() == MoveKind::EnPassant
-            || (m.kind() != MoveKind::Rendezvous && pos.piece_at(m.to()).is_some());
+        let noisy = pos.is_capture_or_promotion(m);
         if noisy != tp.noisy_best_move {
             return Some(format!(
                 "the capture/promotion flag says {}, the best move {m:?} says {noisy}",

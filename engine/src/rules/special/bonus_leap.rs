@@ -73,6 +73,11 @@ impl CustomRule for BonusKnightLeap {
         true
     }
 
+    /// Always: it promotes.
+    fn is_tactical(&self, _pos: &Position, _m: Move) -> bool {
+        true
+    }
+
     fn uci(&self, pos: &Position, m: Move) -> String {
         let t = pos.tables();
         let g = t.geometry;

@@ -93,6 +93,13 @@ pub trait CustomRule: Sync + std::fmt::Debug {
     /// (the engine then updates the side to move, clocks, rights kept by square and checks).
     fn make(&self, _pos: &mut RuleEdit<'_>, _m: Move) {}
 
+    /// Whether one of the rule's moves captures or promotes: such moves go with the captures
+    /// (the search's capture list and quiescence), the others with the quiet moves. Default:
+    /// it ends on an enemy piece.
+    fn is_tactical(&self, pos: &Position, m: Move) -> bool {
+        pos.piece_at(m.to()).is_some_and(|p| p.color != pos.turn())
+    }
+
     /// Whether one of the rule's moves resets the halfmove clock (a capture, a pawn move).
     fn resets_halfmove_clock(&self, _pos: &Position, _m: Move) -> bool {
         false

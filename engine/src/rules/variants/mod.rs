@@ -51,4 +51,6 @@ register! {
     OrientalOmega => oriental_omega,
     /// Orthodox chess on 8x8.
     Chess => chess,
+    /// Parsi Chess (Bombay, 1814).
+    Parsi => parsi,
 }
