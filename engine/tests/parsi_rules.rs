@@ -1,8 +1,8 @@
-//! Parsi Chess's double step, the king's once-per-game knight leap, promotion by arrival square
-//! and the bonus knight leap (rules note A.4 to A.6) on a variant defined in this test with
-//! Parsi's board, pieces and start: the hand-derived numbers and cases of A.11, the leap's cases
-//! and its FEN letters in the fourth field, the promotion cases, random games against the
-//! reference generator.
+//! The rules of Parsi Chess (rules note A.4 to A.8) on the registered variant: the hand-derived
+//! numbers and cases of A.11, the king's leap and its FEN letters in the fourth field, promotion
+//! by arrival square and the bonus leap, the stalemate and perpetual-check bans, the bare king,
+//! random games against the reference generator; and the double step alone on a variant defined
+//! here.
 
 use std::sync::OnceLock;
 
@@ -12,15 +12,11 @@ use engine::{
         geometry::Geometry,
         perft::perft,
         reference,
-        special::{
-            bare_king::BareKing, bonus_leap::BONUS_KNIGHT_LEAP, king_leap::KING_LEAP, no_stalemating::NO_STALEMATING,
-            perpetual_check::NO_PERPETUAL_CHECK, square_promotion::SquarePromotion,
-            unmoved_double_step::UnmovedDoubleStep,
-        },
+        special::unmoved_double_step::UnmovedDoubleStep,
         tables::Tables,
         variant::{PawnSpec, PieceSpec},
         variants::persian_common::{BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK},
-        DrawReason, FenError, MoveKind, Outcome, ParseFenError, PieceKind, Position, Rule, VariantSpec,
+        DrawReason, FenError, MoveKind, Outcome, ParseFenError, PieceKind, Position, Rule, Variant, VariantSpec,
     },
 };
 
@@ -35,43 +31,11 @@ const NET_KINDS: &[PieceKind] = &[
     PieceKind::King,
 ];
 
-static SPEC: VariantSpec = VariantSpec {
-    variant: None,
-    id: "parsi-core",
-    code: 249,
-    aliases: &[],
-    name: "Parsi core",
-    server_key: "parsi-core",
-    geometry: Geometry::rectangle(8, 8),
-    pieces: PIECES,
-    net_kinds: NET_KINDS,
-    start_fen: "rnbkqbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w ADEHadeh Ll 0 1",
-    pawns: PawnSpec {
-        double_step_rank: 1,
-        promotion_rank: 7,
-        promotion_kinds: &[PieceKind::Queen, PieceKind::Rook, PieceKind::Bishop, PieceKind::Knight],
-        en_passant: false,
-    },
-    castling: &[],
-    dead_material: &[&[]],
-    rules: &[
-        Rule::UnmovedDoubleStep(UnmovedDoubleStep { files: &[0, 3, 4, 7] }),
-        Rule::Custom(&KING_LEAP),
-        Rule::SquarePromotion(SquarePromotion {
-            colour_bound: &[PieceKind::Bishop],
-            no_check_on_arrival: &[PieceKind::Knight],
-            by_own_file: false,
-        }),
-        Rule::Custom(&BONUS_KNIGHT_LEAP),
-        Rule::Custom(&NO_STALEMATING),
-        Rule::Custom(&NO_PERPETUAL_CHECK),
-        Rule::BareKing(BareKing),
-    ],
-};
+/// The registered variant: these tests are its rule tests.
+const SPEC: &VariantSpec = Variant::Parsi.spec();
 
 fn tables() -> &'static Tables {
-    static TABLES: OnceLock<Tables> = OnceLock::new();
-    TABLES.get_or_init(|| Tables::build(&SPEC))
+    Variant::Parsi.tables()
 }
 
 fn fen(text: &str) -> Position {
