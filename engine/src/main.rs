@@ -55,6 +55,13 @@ enum Command {
         /// Print the count below each root move.
         #[arg(short, long)]
         divide: bool,
+        /// Count with the slow reference generator, written directly from the variant's spec,
+        /// instead of the fast one: the independent recount of a perft number.
+        #[arg(long)]
+        reference: bool,
+        /// Threads for `--reference` (the root moves are shared among them).
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+        threads: u16,
         /// Depth in plies.
         depth: u32,
     },
@@ -322,6 +329,8 @@ fn main() -> Result<()> {
         Command::Perft {
             position,
             divide,
+            reference,
+            threads,
             depth,
         } => {
             let pos = position.load()?;
@@ -329,7 +338,16 @@ fn main() -> Result<()> {
                 bail!("depth {depth} is too deep for perft (at most 12)");
             }
             let start = Instant::now();
-            let nodes = if divide {
+            let nodes = if reference {
+                let counts = perft::reference_divide(&pos, depth, usize::from(threads));
+                if divide {
+                    for (m, n) in &counts {
+                        println!("{}: {n}", pos.uci(*m));
+                    }
+                    println!();
+                }
+                counts.iter().map(|(_, n)| n).sum()
+            } else if divide {
                 let mut total = 0;
                 for (m, n) in perft::divide(&pos, depth) {
                     println!("{}: {n}", pos.uci(m));

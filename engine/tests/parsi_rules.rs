@@ -10,7 +10,7 @@ use engine::{
     rng::SplitMix64,
     rules::{
         geometry::Geometry,
-        perft::perft,
+        perft::{perft, reference_perft},
         reference,
         special::unmoved_double_step::UnmovedDoubleStep,
         tables::Tables,
@@ -400,16 +400,6 @@ mod double_step_alone {
         doubles.sort();
         assert_eq!(doubles, ["a2a4", "d2d4", "e2e4", "h2h4"]);
         assert_eq!(perft(&pos, 3), reference_perft(&pos, 3));
-    }
-
-    fn reference_perft(pos: &Position, depth: u32) -> u64 {
-        if depth == 0 {
-            return 1;
-        }
-        reference::legal_moves(pos)
-            .into_iter()
-            .map(|m| reference_perft(&pos.after(m), depth - 1))
-            .sum()
     }
 
     /// A.11: after 1.Nc3 Nc6 2.Rb1 Nb8 3.Ra1 Nc6 the rook is back on a1 but has moved, so a2-a4 is

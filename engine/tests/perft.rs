@@ -12,7 +12,10 @@
 
 use std::{fs, path::PathBuf};
 
-use engine::rules::{perft::perft, reference, Position, Variant};
+use engine::rules::{
+    perft::{perft, reference_perft},
+    Position, Variant,
+};
 
 struct Case {
     file: String,
@@ -67,16 +70,6 @@ fn load_suites() -> Vec<Case> {
     cases
 }
 
-fn reference_perft(pos: &Position, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    reference::legal_moves(pos)
-        .into_iter()
-        .map(|m| reference_perft(&pos.after(m), depth - 1))
-        .sum()
-}
-
 #[test]
 fn perft_suites() {
     let cases = load_suites();
@@ -126,6 +119,26 @@ fn reference_generator_agrees_at_low_depth() {
                     case.id
                 );
             }
+        }
+    }
+}
+
+#[test]
+fn reference_divide_shares_the_root_among_threads() {
+    for v in [Variant::Chess, Variant::Parsi] {
+        let pos = Position::startpos(v);
+        let mut fast: Vec<(u32, u64)> = engine::rules::perft::divide(&pos, 3)
+            .into_iter()
+            .map(|(m, n)| (m.raw(), n))
+            .collect();
+        for threads in [1, 3] {
+            let mut slow: Vec<(u32, u64)> = engine::rules::perft::reference_divide(&pos, 3, threads)
+                .into_iter()
+                .map(|(m, n)| (m.raw(), n))
+                .collect();
+            fast.sort_unstable();
+            slow.sort_unstable();
+            assert_eq!(slow, fast, "{v}, {threads} threads");
         }
     }
 }
