@@ -400,7 +400,7 @@ impl Position {
         if captures_only || checkers.any() {
             return;
         }
-        self.castling_moves(sink, occ);
+        self.castling_moves(sink, occ, None);
         if t.rendezvous.is_some() {
             special::rendezvous::generate(self, sink);
         }
@@ -452,16 +452,7 @@ impl Position {
         }
         let royals = self.royals(us);
         if !captures_only {
-            for (i, c) in t.castling.iter().enumerate() {
-                if self.rights & (1 << i) == 0 || c.color != us || (c.must_be_empty & occ).any() {
-                    continue;
-                }
-                // The squares a royal piece passes must be safe; others castle through attacks.
-                if royals.has(c.king_from) && c.must_be_safe.iter().any(|sq| self.is_attacked(sq, them, occ)) {
-                    continue;
-                }
-                list.add(Move::new(c.king_from, c.king_to, MoveKind::Castle));
-            }
+            self.castling_moves(&mut list, occ, Some(royals));
             if t.rendezvous.is_some() {
                 special::rendezvous::generate(self, &mut list);
             }
@@ -526,7 +517,11 @@ impl Position {
         }
     }
 
-    fn castling_moves<S: Sink>(&self, sink: &mut S, occ: Bitboard) {
+    /// The castling moves. `played_out`: `None` for the direct generator (the king is royal;
+    /// its squares and its arrival are tested here); `Some(royals)` for the generator that
+    /// plays moves out (the arrival is tested then; the squares are tested only when the
+    /// castling piece is royal, so a piece that is not castles through attacks).
+    fn castling_moves<S: Sink>(&self, sink: &mut S, occ: Bitboard, played_out: Option<Bitboard>) {
         let t = self.tables;
         let us = self.turn;
         let them = !us;
@@ -534,12 +529,15 @@ impl Position {
             if self.rights & (1 << i) == 0 || c.color != us || (c.must_be_empty & occ).any() {
                 continue;
             }
-            if c.must_be_safe.iter().any(|sq| self.is_attacked(sq, them, occ)) {
+            let royal = played_out.is_none_or(|royals| royals.has(c.king_from));
+            if royal && c.must_be_safe.iter().any(|sq| self.is_attacked(sq, them, occ)) {
                 continue;
             }
-            let after = (occ ^ c.king_from.bb() ^ c.rook_from.bb()) | c.king_to.bb() | c.rook_to.bb();
-            if self.is_attacked(c.king_to, them, after) {
-                continue;
+            if played_out.is_none() {
+                let after = (occ ^ c.king_from.bb() ^ c.rook_from.bb()) | c.king_to.bb() | c.rook_to.bb();
+                if self.is_attacked(c.king_to, them, after) {
+                    continue;
+                }
             }
             sink.add(Move::new(c.king_from, c.king_to, MoveKind::Castle));
         }

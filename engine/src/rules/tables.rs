@@ -587,6 +587,13 @@ impl Tables {
         self.letter_rights.push(right);
     }
 
+    /// The square one pawn step ahead of `sq` for `color`, if it is on the board.
+    #[inline]
+    pub fn square_ahead(&self, color: Color, sq: Square) -> Option<Square> {
+        let forward = if color == Color::White { 1 } else { -1 };
+        self.geometry.offset(sq, 0, forward)
+    }
+
     /// Whether the fourth FEN field holds letter rights instead of an en-passant square.
     #[inline]
     pub fn fourth_field_letters(&self) -> bool {

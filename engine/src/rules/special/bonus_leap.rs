@@ -38,10 +38,10 @@ impl CustomRule for BonusKnightLeap {
         let us = pos.turn();
         // Pawns one step from their last rank.
         let last = t.promotion_squares[us];
-        let candidates = pos.pieces(us, PieceKind::Pawn).iter().filter(|&from| {
-            let ahead = from.0 as i32 + t.pawn_push[us];
-            (0..128).contains(&ahead) && last.has(Square(ahead as u8))
-        });
+        let candidates = pos
+            .pieces(us, PieceKind::Pawn)
+            .iter()
+            .filter(|&from| t.square_ahead(us, from).is_some_and(|ahead| last.has(ahead)));
         for from in candidates {
             for promotion in promotions_from(pos, from).iter() {
                 if promotion.promotion_piece() != Some(PieceKind::Knight) {

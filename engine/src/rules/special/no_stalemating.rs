@@ -56,11 +56,9 @@ pub fn surely_has_a_move(pos: &Position) -> bool {
     for sq in pos.color_bb(us) & !royals {
         let Some(p) = pos.piece_at(sq) else { continue };
         let quiet = if p.kind == PieceKind::Pawn {
-            let ahead = sq.0 as i32 + t.pawn_push[us];
-            (0..128).contains(&ahead)
-                && empty.has(crate::rules::geometry::Square(ahead as u8))
-                && !t.promotion_squares[us].has(crate::rules::geometry::Square(ahead as u8))
-                && !t.forbidden[PieceKind::Pawn].has(crate::rules::geometry::Square(ahead as u8))
+            t.square_ahead(us, sq).is_some_and(|ahead| {
+                empty.has(ahead) && !t.promotion_squares[us].has(ahead) && !t.forbidden[PieceKind::Pawn].has(ahead)
+            })
         } else {
             (t.attacks(p.kind, sq, occ) & empty & !t.forbidden[p.kind]).any()
         };

@@ -199,10 +199,8 @@ pub fn promotions_from(pos: &Position, from: Square) -> MoveList {
     let t = pos.tables();
     let Some(sp) = &t.square_promotion else { return list };
     let us = pos.turn();
-    let push = t.pawn_push[us];
-    let ahead = Square((from.0 as i32 + push) as u8);
     let mut targets = Bitboard::EMPTY;
-    if t.geometry.is_playable(ahead) && pos.piece_at(ahead).is_none() {
+    if let Some(ahead) = t.square_ahead(us, from).filter(|&a| pos.piece_at(a).is_none()) {
         targets |= ahead.bb();
     }
     targets |= t.pawn_attacks[us][from.index()] & pos.color_bb(!us);
