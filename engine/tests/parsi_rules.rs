@@ -105,6 +105,34 @@ fn promotion_needs_a_lost_piece_of_the_square() {
     assert!(moves_from(&dark_bishop_lost, "b7").is_empty());
 }
 
+/// A capture wakes a stuck pawn: the captured piece is now a lost kind, so the pawn attacks its
+/// promotion square. The capture is illegal when that square holds the mover's king (or is where
+/// the king captures).
+#[test]
+fn a_capture_that_wakes_a_stuck_pawn_next_to_the_king_is_illegal() {
+    // The pawn on d2 may not promote on e1 while Black has lost nothing, so the king is not in
+    // check; taking the knight on a4 would make e1 a square where it promotes (to a knight).
+    let rook_takes = fen("r1bkqbnr/ppp1pppp/8/8/n7/8/3p4/R3K3 w - - 0 1");
+    assert!(!rook_takes.in_check());
+    assert!(
+        rook_takes.parse_uci("a1a4").is_err(),
+        "Rxa4 would leave the king attacked by d2"
+    );
+    assert!(rook_takes.parse_uci("a1a3").is_ok());
+    agrees_with_reference(&rook_takes);
+    // Kxg1 takes a knight of Black's two: f2 then promotes on g1 (to a knight) and attacks it.
+    let king_takes = fen("rnbkqb1r/ppppp1pp/8/8/8/8/5p1K/R5n1 w - - 0 1");
+    assert!(
+        king_takes.parse_uci("h2g1").is_err(),
+        "the pawn on f2 wakes when the knight goes"
+    );
+    agrees_with_reference(&king_takes);
+    // The same capture with the pawn one rank back is legal.
+    let far = fen("rnbkqb1r/ppppp1pp/8/8/8/5p2/7K/R5n1 w - - 0 1");
+    assert!(far.parse_uci("h2g1").is_ok());
+    agrees_with_reference(&far);
+}
+
 /// A.11: with the vizier on the board e7-e8 is illegal, and the stuck pawn gives no check to the
 /// king on d8; with one rook and the c1 bishop lost, a pawn arriving on d8 chooses R or B.
 #[test]
@@ -286,6 +314,12 @@ fn stalemating_is_forbidden() {
     assert!(!pos.is_legal_move(stalemating));
     assert!(pos.parse_uci("d6d7").is_ok(), "Qd7 leaves b8");
     agrees_with_reference(&pos);
+    // A pin stalemates too: Bc3 pins Black's only movable piece, the knight, against the king
+    // stuck on h8; Be3 does not.
+    let pin = fen("7k/5K2/6P1/8/3n4/8/3B4/8 w - - 0 1");
+    assert!(pin.parse_uci("d2c3").is_err(), "Bc3 would pin the knight and stalemate");
+    assert!(pin.parse_uci("d2e3").is_ok());
+    agrees_with_reference(&pin);
     // Black to move there has no move and is not in check: a draw.
     let stalemate = fen("k7/p1Q5/P7/8/8/8/8/4K3 b - - 0 1");
     assert_eq!(stalemate.outcome(), Some(Outcome::Draw(DrawReason::Stalemate)));

@@ -307,7 +307,11 @@ impl Position {
         let captures_only = MODE == mode::CAPTURES;
         let quiets_only = MODE == mode::QUIETS;
         let t = self.tables;
-        if t.legal_by_playing {
+        if t.legal_by_playing
+            || t.square_promotion
+                .as_ref()
+                .is_some_and(|sp| sp.king_zone_threatened(self))
+        {
             return self.generate_by_playing::<S, MODE>(sink);
         }
         let us = self.turn;
@@ -408,7 +412,8 @@ impl Position {
 
     /// The generator of variants that find legal moves by playing them out
     /// ([`Tables::legal_by_playing`](super::tables::Tables::legal_by_playing): bent riders,
-    /// royalty by a rule): every pseudo-legal move, kept when it leaves the mover's royal
+    /// royalty by a rule; and square promotion where a stuck pawn may wake next to the king):
+    /// every pseudo-legal move, kept when it leaves the mover's royal
     /// pieces unattacked. The same moves in the same parts (captures, quiets) as the direct
     /// generator would give.
     #[cold]
@@ -556,7 +561,11 @@ impl Position {
             return false;
         }
         let double_step = m.kind() == MoveKind::DoubleStep;
-        if m.kind() != MoveKind::Normal && !double_step || !t.custom_filter_rules.is_empty() || t.legal_by_playing {
+        if m.kind() != MoveKind::Normal && !double_step
+            || !t.custom_filter_rules.is_empty()
+            || t.legal_by_playing
+            || t.square_promotion.is_some()
+        {
             return self.legal_moves().contains(m);
         }
         if m != Move::new(from, to, m.kind()) {

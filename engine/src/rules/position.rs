@@ -484,7 +484,9 @@ impl Position {
         let mut checkers = Bitboard::EMPTY;
         if let Some(p) = self.piece_at(to) {
             let direct = if p.kind == PieceKind::Pawn {
+                // A stuck pawn (promotion by arrival square) attacks nothing on its last rank.
                 t.pawn_attacks[them][king.index()].has(to)
+                    && (t.square_promotion.is_none() || self.pawn_attackers(king, us).has(to))
             } else if t.leaps[p.kind][to.index()].has(king) {
                 true
             } else {
@@ -620,7 +622,10 @@ impl Position {
         self.hash ^= ZOBRIST.black_to_move;
 
         match m.kind() {
-            MoveKind::Normal | MoveKind::DoubleStep | MoveKind::Promotion if !t.legal_by_playing => {
+            // A promotion by arrival square changes what the mover has lost, and so which of
+            // its pawns attack their promotion squares: those need the full recount.
+            MoveKind::Normal | MoveKind::DoubleStep if !t.legal_by_playing => self.update_checkers_after(from, to),
+            MoveKind::Promotion if !t.legal_by_playing && t.square_promotion.is_none() => {
                 self.update_checkers_after(from, to)
             }
             _ => self.update_checkers(),

@@ -173,7 +173,8 @@ pub struct Tables {
     /// Whether legal moves are found by playing out each pseudo-legal move and testing the
     /// mover's royal pieces, instead of from pins and checkers worked out ahead: for variants
     /// with bent riders (whose pins and check blocks do not lie on straight lines) or royalty
-    /// decided by a rule ([`CustomRule::has_royalty`]).
+    /// decided by a rule ([`CustomRule::has_royalty`]). Square promotion plays moves out only
+    /// in some positions (see [`super::special::square_promotion`]).
     pub legal_by_playing: bool,
     /// The custom rule that decides which pieces are royal (an index into
     /// [`Tables::custom_rules`]); `None`: each side's one king.

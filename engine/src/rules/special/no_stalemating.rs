@@ -5,7 +5,13 @@
 //! legal, and the stalemate that follows is a draw (as is a stalemate given in a FEN).
 
 use super::CustomRule;
-use crate::rules::{moves::MoveList, piece::PieceKind, position::Position};
+use crate::rules::{
+    geometry::{Bitboard, Square},
+    moves::{Move, MoveKind, MoveList},
+    piece::PieceKind,
+    position::Position,
+    tables::NO_DIRECTION,
+};
 
 /// The rule.
 #[derive(Debug)]
@@ -24,10 +30,24 @@ impl CustomRule for NoStalemating {
     }
 
     fn filter(&self, pos: &Position, _history: &[u64], moves: &mut MoveList) {
-        let mut kept = MoveList::new();
-        for &m in moves.iter() {
+        let witnesses = Witnesses::of(pos);
+        let stalemates = |m: Move| {
+            if witnesses.survive(m) {
+                return false;
+            }
             let after = pos.after(m);
-            if after.in_check() || surely_has_a_move(&after) || !after.legal_moves_unfiltered().is_empty() {
+            !(after.in_check() || surely_has_a_move(&after) || !after.legal_moves_unfiltered().is_empty())
+        };
+        // Most lists lose nothing: copy only from the first move that stalemates.
+        let Some(first) = moves.iter().position(|&m| stalemates(m)) else {
+            return;
+        };
+        let mut kept = MoveList::new();
+        for &m in &moves.as_slice()[..first] {
+            kept.push(m);
+        }
+        for &m in &moves.as_slice()[first + 1..] {
+            if !stalemates(m) {
                 kept.push(m);
             }
         }
@@ -67,4 +87,94 @@ pub fn surely_has_a_move(pos: &Position) -> bool {
         }
     }
     false
+}
+
+/// At most this many witnesses are kept.
+const MAX_WITNESSES: usize = 3;
+
+/// Quiet moves of the side not to move that prove, for most moves of the side to move, that the
+/// opponent still has a legal move afterwards, without playing the move out (a shortcut of the
+/// ban's test; the full test decides every move the shortcut does not).
+///
+/// A witness is a piece of the opponent, not royal, with a quiet move (to an empty square, no
+/// promotion) that exposes its single royal piece to nothing now. Its danger mask holds the
+/// piece's square, the target, the squares between them, and the whole line from the royal
+/// piece through the piece. An ordinary move (or a double step) of the side to move that
+/// neither leaves nor reaches a square of the mask keeps the witness: it cannot take the piece,
+/// block the move, or pin the piece (a pin needs a straight rider on that line, and the move
+/// changes the board only on its two squares). Such a move gives check (and is legal under the
+/// ban) or leaves the witness's move legal. Variants with bent riders or royalty by a rule get no
+/// witnesses.
+struct Witnesses {
+    masks: [Bitboard; MAX_WITNESSES],
+    len: usize,
+}
+
+impl Witnesses {
+    fn of(pos: &Position) -> Witnesses {
+        let mut w = Witnesses {
+            masks: [Bitboard::EMPTY; MAX_WITNESSES],
+            len: 0,
+        };
+        let t = pos.tables();
+        let us = pos.turn();
+        let them = !us;
+        let royals = pos.royals(them);
+        if !t.bent_riders.is_empty() || t.royalty_rule.is_some() || royals.count() != 1 {
+            return w;
+        }
+        let king = royals.lsb();
+        let occ = pos.occupied();
+        let empty = !occ & t.geometry.playable;
+        for sq in pos.color_bb(them) & !royals {
+            let Some(p) = pos.piece_at(sq) else { continue };
+            let targets = if p.kind == PieceKind::Pawn {
+                match t.square_ahead(them, sq) {
+                    Some(ahead)
+                        if empty.has(ahead)
+                            && !t.promotion_squares[them].has(ahead)
+                            && !t.forbidden[PieceKind::Pawn].has(ahead) =>
+                    {
+                        ahead.bb()
+                    }
+                    _ => Bitboard::EMPTY,
+                }
+            } else {
+                t.attacks(p.kind, sq, occ) & empty & !t.forbidden[p.kind]
+            };
+            if targets.is_empty() || pos.attackers(king, us, occ ^ sq.bb()).any() {
+                continue;
+            }
+            // The nearest target keeps the mask small.
+            let near = targets & t.leaps[PieceKind::King][sq.index()];
+            let to = if near.any() { near.lsb() } else { targets.lsb() };
+            w.masks[w.len] = sq.bb() | to.bb() | t.between(sq, to) | line_through(pos, king, sq);
+            w.len += 1;
+            if w.len == MAX_WITNESSES {
+                break;
+            }
+        }
+        w
+    }
+
+    /// Whether one witness surely keeps its move after `m`.
+    #[inline]
+    fn survive(&self, m: Move) -> bool {
+        if !matches!(m.kind(), MoveKind::Normal | MoveKind::DoubleStep) {
+            return false;
+        }
+        let touched = m.from().bb() | m.to().bb();
+        self.masks[..self.len].iter().any(|&mask| (mask & touched).is_empty())
+    }
+}
+
+/// The squares from `king` through `sq` to the edge of the board, when they are on one line.
+fn line_through(pos: &Position, king: Square, sq: Square) -> Bitboard {
+    let t = pos.tables();
+    let d = t.direction[king.index()][sq.index()];
+    if d == NO_DIRECTION {
+        Bitboard::EMPTY
+    } else {
+        t.rays[d as usize][king.index()]
+    }
 }

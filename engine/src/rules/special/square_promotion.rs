@@ -9,9 +9,12 @@
 //! and the king's file never promotes.
 //!
 //! Availability depends on the material of the side that promotes, which the opponent's captures
-//! change: whether a pawn attacks its promotion square can change by a move elsewhere. Variants
-//! with this rule therefore find legal moves by playing them out
-//! ([`Tables::legal_by_playing`]).
+//! change: whether a pawn attacks its promotion square can change by a capture elsewhere. A
+//! capture only ever adds to what the opponent has lost, so it can only wake a stuck pawn. The
+//! direct generator (pins and checkers worked out ahead) is therefore right in every position
+//! where no pawn of the opponent stands next to a promotion square in the mover's king zone
+//! (the king's square and the squares it steps to); in the other positions the generator plays
+//! the moves out ([`SquarePromotionTables::king_zone_threatened`]).
 
 use crate::rules::{
     geometry::{Bitboard, Square},
@@ -111,11 +114,30 @@ impl SquarePromotion {
             start_count,
             light,
         });
-        tables.legal_by_playing = true;
     }
 }
 
 impl SquarePromotionTables {
+    /// Whether a pawn of the opponent of the side to move attacks, by its geometry alone, a
+    /// promotion square of its own in the mover's king zone (the king's square and its steps).
+    /// Only then can a capture by the mover (which adds to what the opponent has lost) wake a
+    /// stuck pawn against the king, and the moves must be played out.
+    #[inline]
+    pub fn king_zone_threatened(&self, pos: &Position) -> bool {
+        let t = pos.tables();
+        let us = pos.turn();
+        let them = !us;
+        let Some(king) = pos.pieces(us, PieceKind::King).iter().next() else {
+            return true;
+        };
+        let zone = (king.bb() | t.leaps[PieceKind::King][king.index()]) & t.promotion_squares[them];
+        if zone.is_empty() {
+            return false;
+        }
+        let pawns = pos.pieces(them, PieceKind::Pawn);
+        zone.iter().any(|sq| (t.pawn_attacks[us][sq.index()] & pawns).any())
+    }
+
     /// Whether `color` may promote to `kind` on `sq` in `pos` (it has lost one of that kind; for a
     /// colour-bound kind, it has none on squares of `sq`'s colour).
     pub fn available(&self, pos: &Position, color: Color, kind: PieceKind, sq: Square) -> bool {
