@@ -1,4 +1,4 @@
-//! Full games on the in-process arena in each Persian sub-variant: bot against bot (the game
+//! Full games on the in-process arena in each Persian sub-variant and in Parsi Chess: bot against bot (the game
 //! ends with a legal result and both bots save a PGN that the engine's PGN reader reads back),
 //! and the bot against a scripted opponent that plays the first legal move (the bot does not
 //! lose, sends no refused move, and reports the arena's result).
@@ -43,6 +43,8 @@ async fn full_game(variant: &str) {
         let fallback: Variant = variant.parse().expect("variant");
         let game = read_game(&text, fallback).expect("PGN parses").expect("one game");
         assert_eq!(game.variant().id(), variant);
+        let tag = format!("[Variant \"{}\"]", game.variant().spec().pgn_name);
+        assert!(text.contains(&tag), "{variant}: {tag} expected in\n{text}");
         assert_eq!(game.moves.len(), report.plies);
         let mut replay = Game::new(game.start.clone());
         for &m in &game.moves {
@@ -77,6 +79,11 @@ async fn egyptian_eye_game() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn oriental_omega_game() {
     full_game("oriental-omega").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn parsi_game() {
+    full_game("parsi").await;
 }
 
 /// Beta (the bot) against a scripted opponent that plays the first legal move, to the end.
@@ -137,4 +144,9 @@ async fn egyptian_eye_against_a_scripted_opponent() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn oriental_omega_against_a_scripted_opponent() {
     against_a_scripted_opponent("oriental-omega").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn parsi_against_a_scripted_opponent() {
+    against_a_scripted_opponent("parsi").await;
 }

@@ -51,6 +51,7 @@ static SPEC: VariantSpec = VariantSpec {
     aliases: &[],
     name: "No return 6x6",
     server_key: "no-return",
+    pgn_name: "no-return",
     geometry: Geometry::rectangle(6, 6),
     pieces: &[PAWN, ROOK, KING],
     net_kinds: &[PieceKind::Pawn, PieceKind::Rook, PieceKind::King],

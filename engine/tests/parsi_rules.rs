@@ -389,6 +389,7 @@ mod double_step_alone {
         aliases: &[],
         name: "Parsi pawns",
         server_key: "parsi-pawns",
+        pgn_name: "parsi-pawns",
         geometry: Geometry::rectangle(8, 8),
         pieces: PIECES,
         net_kinds: NET_KINDS,

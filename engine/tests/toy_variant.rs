@@ -159,6 +159,7 @@ static TOY: VariantSpec = VariantSpec {
     aliases: &[],
     name: "Toy 6x6",
     server_key: "toy",
+    pgn_name: "toy",
     geometry: engine::rules::Geometry::rectangle(6, 6),
     pieces: &[
         PieceSpec {

@@ -84,8 +84,8 @@ impl FromStr for Variant {
                 v.spec()
                     .aliases
                     .iter()
-                    .chain(std::iter::once(&v.id()))
-                    .any(|a| a.replace('-', "") == key)
+                    .chain([&v.id(), &v.spec().pgn_name])
+                    .any(|a| a.replace([' ', '-'], "").to_ascii_lowercase() == key)
             })
             .ok_or_else(|| UnknownVariantError(s.to_string()))
     }
@@ -161,6 +161,10 @@ pub struct VariantSpec {
     /// The key of the variant in the Lichess API and the arena (`standard` for chess, the id
     /// for the variants Lichess does not know).
     pub server_key: &'static str,
+    /// The value of the PGN `[Variant]` tag we write (any id, alias or this name reads back).
+    /// The id for the Persian variants and chess; a name where the game's issue asked for one
+    /// (`Parsi`).
+    pub pgn_name: &'static str,
     /// Board size and holes.
     pub geometry: Geometry,
     /// The piece kinds in play and their movement.

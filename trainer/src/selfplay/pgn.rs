@@ -76,7 +76,7 @@ pub(super) fn write_pgn(game: &GameText<'_>, settings: &GameSettings) -> String 
     write_tag(&mut out, "White", &settings.player);
     write_tag(&mut out, "Black", &settings.player);
     write_tag(&mut out, "Result", result.pgn());
-    write_tag(&mut out, "Variant", variant.id());
+    write_tag(&mut out, "Variant", variant.spec().pgn_name);
     if opening.start != Position::startpos(variant) {
         write_tag(&mut out, "SetUp", "1");
         write_tag(&mut out, "FEN", &opening.start.fen());

@@ -106,7 +106,7 @@ pub fn write_game(game: &PgnGame) -> String {
         };
         write_tag(&mut out, name, &value);
     }
-    write_tag(&mut out, "Variant", variant.id());
+    write_tag(&mut out, "Variant", variant.spec().pgn_name);
     if game.start != Position::startpos(variant) {
         write_tag(&mut out, "SetUp", "1");
         write_tag(&mut out, "FEN", &game.start.fen());
@@ -651,7 +651,7 @@ mod tests {
         assert_eq!(b.moves, game.moves, "{text}");
         assert_eq!(b.result, game.result);
         assert_eq!(b.final_comment, game.final_comment);
-        assert_eq!(b.tag("Variant"), Some(game.variant().id()));
+        assert_eq!(b.tag("Variant"), Some(game.variant().spec().pgn_name));
         assert_eq!(b.tag("PlyCount"), Some(game.moves.len().to_string().as_str()));
         for (name, value) in &game.tags {
             assert_eq!(b.tag(name), Some(value.as_str()), "tag {name}");
@@ -679,6 +679,16 @@ mod tests {
                 check_round_trip(&game);
                 assert!(!game.to_pgn().contains("[FEN "));
             }
+        }
+    }
+
+    #[test]
+    fn parsi_games_are_tagged_by_name() {
+        let game = PgnGame::new(Position::startpos(Variant::Parsi));
+        assert!(game.to_pgn().contains("[Variant \"Parsi\"]"));
+        for name in ["Parsi", "parsi", "Parsi Chess", "parsi-chess"] {
+            let back = read_games(&format!("[Variant \"{name}\"]\n\n1. e4 *\n"), Variant::Chess).expect("reads");
+            assert_eq!(back[0].variant(), Variant::Parsi, "{name}");
         }
     }
 

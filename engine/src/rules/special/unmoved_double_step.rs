@@ -70,6 +70,7 @@ mod tests {
         aliases: &[],
         name: "Unmoved double steps",
         server_key: "unmoved",
+        pgn_name: "unmoved",
         geometry: Geometry::rectangle(8, 8),
         pieces: &[PAWN, KNIGHT, ROOK, KING],
         net_kinds: &[PieceKind::Pawn, PieceKind::Knight, PieceKind::Rook, PieceKind::King],

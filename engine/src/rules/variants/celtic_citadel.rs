@@ -14,6 +14,7 @@ pub const SPEC: VariantSpec = VariantSpec {
     aliases: &["celtic", "citadel", "celticcitadel"],
     name: "Celtic Citadel",
     server_key: "celtic-citadel",
+    pgn_name: "celtic-citadel",
     geometry: GEOMETRY,
     pieces: PRINCESS_PIECES,
     net_kinds: NET_KINDS,

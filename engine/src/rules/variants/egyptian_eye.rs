@@ -17,6 +17,7 @@ pub const SPEC: VariantSpec = VariantSpec {
     aliases: &["eye", "egyptian", "pyramid", "ase", "egyptianeye"],
     name: "Egyptian Eye",
     server_key: "egyptian-eye",
+    pgn_name: "egyptian-eye",
     geometry: GEOMETRY,
     pieces: PRINCESS_PIECES,
     net_kinds: NET_KINDS,

@@ -18,6 +18,7 @@ pub const SPEC: VariantSpec = VariantSpec {
     aliases: &["omega", "oriental", "orientalomega"],
     name: "Oriental Omega",
     server_key: "oriental-omega",
+    pgn_name: "oriental-omega",
     geometry: GEOMETRY,
     pieces: PIECES,
     net_kinds: NET_KINDS,

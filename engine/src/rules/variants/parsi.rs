@@ -23,6 +23,7 @@ pub const SPEC: VariantSpec = VariantSpec {
     aliases: &["parsi-chess"],
     name: "Parsi Chess",
     server_key: "parsi",
+    pgn_name: "Parsi",
     geometry: Geometry::rectangle(8, 8),
     pieces: &[
         PieceSpec {

@@ -23,6 +23,7 @@ pub const SPEC: VariantSpec = VariantSpec {
     aliases: &["princess", "persian", "persianchess"],
     name: "Persian Princess",
     server_key: "persian-princess",
+    pgn_name: "persian-princess",
     geometry: GEOMETRY,
     pieces: PRINCESS_PIECES,
     net_kinds: NET_KINDS,
