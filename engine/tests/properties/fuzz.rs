@@ -247,6 +247,71 @@ pub(crate) fn fuzz_fen_readers_never_panic() {
     assert!(accepted > 100 && rejected > 100);
 }
 
+/// The fields Parsi Chess adds to the FEN (A.10: the unmoved files in the castling field, the
+/// leap letters in a field of their own), filled at random: the readers never panic, accept
+/// and reject consistently, and what they accept round-trips.
+#[test]
+pub(crate) fn fuzz_parsi_rights_fields() {
+    const LETTERS: &[char] = &[
+        'A', 'D', 'E', 'H', 'a', 'd', 'e', 'h', 'B', 'C', 'G', 'b', 'L', 'l', 'L', 'l', 'K', 'Q', 'k', 'q', '-', '-',
+        'x', '0', 'é',
+    ];
+    let mut rng = Rng::new(0x9A25);
+    let v = Variant::Parsi;
+    let mut boards: Vec<String> = Vec::new();
+    for pos in sample_positions(&mut rng).into_iter().filter(|p| p.variant() == v) {
+        boards.push(pos.fen().split(' ').next().unwrap_or_default().to_string());
+    }
+    let (mut accepted, mut rejected) = (0, 0);
+    for _ in 0..20_000 {
+        let board = rng.pick(&boards).clone();
+        let side = if rng.chance(1, 2) { "w" } else { "b" };
+        // Mostly well-formed (a subset of the letters in order), sometimes noise.
+        let field = |rng: &mut Rng, valid: &str| -> String {
+            match rng.below(8) {
+                0 => rng.pick(WEIRD_FIELDS).to_string(),
+                1 | 2 => (0..rng.below(9)).map(|_| *rng.pick(LETTERS)).collect(),
+                _ => {
+                    let kept: String = valid.chars().filter(|_| rng.chance(2, 3)).collect();
+                    if kept.is_empty() {
+                        "-".to_string()
+                    } else {
+                        kept
+                    }
+                }
+            }
+        };
+        let unmoved = field(&mut rng, "ADEHadeh");
+        let leap = field(&mut rng, "Ll");
+        let text = match rng.below(5) {
+            0 => format!("{board} {side} {unmoved} 0 1"),
+            1 => format!("{board} {side} {unmoved} {leap}"),
+            2 => format!("{board} {side} {unmoved} {leap} {} {}", rng.below(120), rng.below(90)),
+            3 => format!("{board} {side} {unmoved} {leap} {} 0 1", field(&mut rng, "Ll")),
+            _ => format!("{board} {side} {unmoved} {leap} 0 1"),
+        };
+        let setup = parse_setup(v, &text);
+        let result = Position::from_fen(v, &text);
+        match (&setup, &result) {
+            (Err(e), Err(FenError::Parse(f))) => assert_eq!(e, f, "'{text}'"),
+            (Ok(s), Err(FenError::Position(e))) => assert_eq!(Position::from_setup(v, s).as_ref(), Err(e), "'{text}'"),
+            (Ok(_), Ok(pos)) => {
+                check_accepted(pos);
+                accepted += 1;
+            }
+            _ => panic!("parse_setup and from_fen disagree on '{text}': {setup:?} / {result:?}"),
+        }
+        if result.is_err() {
+            rejected += 1;
+        }
+    }
+    eprintln!("Parsi rights fuzz: {accepted} accepted, {rejected} rejected");
+    assert!(
+        accepted > 1000 && rejected > 1000,
+        "{accepted} accepted, {rejected} rejected"
+    );
+}
+
 #[test]
 pub(crate) fn fuzz_setup_validation_never_panics() {
     let mut rng = Rng::new(0xBEEF);
