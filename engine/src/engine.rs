@@ -14,7 +14,7 @@ use std::{
 use crate::{
     book::{Book, BookError, BookMove, BookRng},
     eval::nnue::{NetError, NnueNet},
-    rules::{FenError, Move, Position, UciError, Variant},
+    rules::{tables::Tables, FenError, Move, Position, UciError, Variant},
     search::{tt::TranspositionTable, Limits, SearchInfo, SearchResult, Searcher},
 };
 
@@ -80,10 +80,17 @@ pub fn parse_game(
     fen: Option<&str>,
     moves: &[String],
 ) -> Result<(Position, Vec<Move>), SetPositionError> {
-    let start = match fen {
-        Some(f) => Position::from_fen(variant, f)?,
-        None => Position::startpos(variant),
-    };
+    parse_game_in(variant.tables(), fen, moves)
+}
+
+/// As [`parse_game`], under the rules of `tables` (a variant with rule settings,
+/// [`Variant::tables_with`]).
+pub fn parse_game_in(
+    tables: &'static Tables,
+    fen: Option<&str>,
+    moves: &[String],
+) -> Result<(Position, Vec<Move>), SetPositionError> {
+    let start = Position::from_fen_in(tables, fen.unwrap_or(tables.spec.start_fen))?;
     let mut pos = start.clone();
     let mut played = Vec::with_capacity(moves.len());
     for (i, text) in moves.iter().enumerate() {
@@ -302,6 +309,30 @@ impl Engine {
         self.searchers = Arc::new(Mutex::new(searchers));
     }
 
+    /// The rules in force: the tables of the variant, under its rule settings.
+    pub fn rules(&self) -> &'static Tables {
+        self.start.tables()
+    }
+
+    /// Chooses the rules of the current variant (its tables under some rule settings,
+    /// [`Variant::tables_with`]); when they change, the position becomes their start position
+    /// and the table is cleared. Tables of another variant: as [`Engine::set_variant`], then
+    /// these rules.
+    pub fn set_rules(&mut self, tables: &'static Tables) {
+        self.wait();
+        if let Some(v) = tables.spec.variant.filter(|&v| v != self.variant) {
+            self.set_variant(v);
+        }
+        if std::ptr::eq(tables, self.start.tables()) {
+            return;
+        }
+        self.tt.clear();
+        self.start = Position::from_fen_in(tables, tables.spec.start_fen).expect("every start FEN is valid (tested)");
+        self.position = self.start.clone();
+        self.moves.clear();
+        self.history.clear();
+    }
+
     /// Clears the table and the search history (new game).
     pub fn new_game(&mut self) {
         self.wait();
@@ -338,6 +369,10 @@ impl Engine {
             self.set_variant(start.variant());
         }
         self.wait();
+        if !std::ptr::eq(start.tables(), self.start.tables()) {
+            // Other rules: entries of the old ones may name moves these forbid.
+            self.tt.clear();
+        }
         self.start = start;
         self.position = pos;
         self.moves = moves.to_vec();

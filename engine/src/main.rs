@@ -6,7 +6,7 @@ use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
 use engine::{
     engine::EvalSource,
-    rules::{perft, Color, Position, Variant},
+    rules::{perft, tables::Tables, Color, Position, Variant},
     search::time::TimeLimit,
 };
 
@@ -31,6 +31,11 @@ struct PositionArgs {
     /// Variant id or alias (`engine variants` lists them).
     #[arg(short, long, default_value_t = Variant::DEFAULT)]
     variant: Variant,
+    /// Rule settings of the variant, for the readings its rules note leaves open (Parsi Chess:
+    /// `ludii` for the Ludii set, or items such as `leap_no_capture=on,bonus_leap=off`;
+    /// docs/rules.md lists them).
+    #[arg(long, value_name = "SETTINGS", default_value = "")]
+    rules: String,
     /// Start from this FEN instead of the start position (either empty-cell convention).
     #[arg(short, long)]
     fen: Option<String>,
@@ -42,7 +47,8 @@ struct PositionArgs {
 
 impl PositionArgs {
     fn load(&self) -> Result<Position> {
-        load(self.variant, self.fen.as_deref(), &self.moves)
+        let tables = self.variant.tables_with(&self.rules)?;
+        load(tables, self.fen.as_deref(), &self.moves)
     }
 }
 
@@ -147,6 +153,9 @@ struct MatchArgs {
     /// Variant id or alias (`engine variants` lists them).
     #[arg(short, long, default_value_t = Variant::DEFAULT)]
     variant: Variant,
+    /// Rule settings of the variant (as for `engine perft --rules`; Parsi Chess: `ludii`, ...).
+    #[arg(long, value_name = "SETTINGS", default_value = "")]
+    rules: String,
     /// Number of games. Each opening is played twice (colours swapped); with an odd number the
     /// last opening is played once, with the first configuration as White.
     #[arg(short = 'n', long, default_value_t = 10)]
@@ -214,10 +223,10 @@ struct MatchArgs {
     quiet: bool,
 }
 
-fn load(variant: Variant, fen: Option<&str>, moves: &[String]) -> Result<Position> {
+fn load(tables: &'static Tables, fen: Option<&str>, moves: &[String]) -> Result<Position> {
     let mut pos = match fen {
-        Some(f) => Position::from_fen(variant, f).with_context(|| format!("reading FEN '{f}'"))?,
-        None => Position::startpos(variant),
+        Some(f) => Position::from_fen_in(tables, f).with_context(|| format!("reading FEN '{f}'"))?,
+        None => Position::from_fen_in(tables, tables.spec.start_fen)?,
     };
     for m in moves.iter().flat_map(|m| m.split_whitespace()) {
         pos.play_uci(m)
@@ -371,6 +380,9 @@ fn main() -> Result<()> {
             print!("{}", pos.diagram());
             println!();
             println!("Variant:  {} ({})", pos.variant().spec().name, pos.variant());
+            if !pos.tables().rule_settings.is_empty() {
+                println!("Rules:    {}", pos.tables().rule_settings);
+            }
             println!("FEN:      {}", pos.fen());
             println!(
                 "To move:  {}{}",
@@ -433,6 +445,7 @@ fn run_match(args: MatchArgs) -> Result<()> {
         },
     };
     let mut config = MatchConfig::new(variant, args.games, first, second);
+    config.rules = variant.tables_with(&args.rules)?;
     config.concurrency = args.concurrency;
     config.openings = openings;
     config.adjudication = Adjudication {

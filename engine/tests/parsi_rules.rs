@@ -537,3 +537,115 @@ mod double_step_alone {
         assert!(doubles > 20, "{doubles} double steps");
     }
 }
+
+/// The rule settings of A.12 (`Variant::tables_with`): each reading the engine did not choose,
+/// and the Ludii set as one switch.
+mod settings {
+    use super::*;
+
+    fn fen_with(settings: &str, text: &str) -> Position {
+        let tables = Variant::Parsi.tables_with(settings).expect("settings read");
+        Position::from_fen_in(tables, text).unwrap_or_else(|e| panic!("{text}: {e}"))
+    }
+
+    /// A.11: the start's numbers hold under the Ludii readings; the generator agrees with the
+    /// reference generator deeper.
+    #[test]
+    fn ludii_start_perft() {
+        let pos = fen_with("ludii", SPEC.start_fen);
+        assert_eq!(pos.tables().rule_settings, "ludii");
+        assert_eq!(perft(&pos, 1), 18);
+        assert_eq!(perft(&pos, 2), 324);
+        assert_eq!(perft(&pos, 4), reference_perft(&pos, 4));
+        assert_ne!(pos, fen(SPEC.start_fen), "positions of other rules differ");
+    }
+
+    #[test]
+    fn the_leap_without_capture() {
+        let text = "3kr3/8/8/7b/8/3n4/8/4K3 w - Ll 0 1";
+        assert_eq!(leaps(&fen_with("leap_no_capture", text)), ["e1c2", "e1g2"]);
+        assert_eq!(leaps(&fen_with("", text)), ["e1c2", "e1d3", "e1g2"]);
+    }
+
+    #[test]
+    fn the_leap_lost_when_checked() {
+        // Re2+ checks the king on e1 along the rank.
+        let pos = fen_with("leap_lost_when_checked", "3k4/8/8/8/8/8/r7/4K3 b - Ll 0 1");
+        let checked = pos.after(pos.parse_uci("a2e2").expect("Re2+"));
+        assert!(checked.in_check());
+        assert!(leaps(&checked).is_empty(), "the leap never escapes a check");
+        assert!(
+            checked.fen().contains(" - l "),
+            "White's right is gone: {}",
+            checked.fen()
+        );
+        assert_eq!(checked.hash(), checked.compute_hash());
+        // A FEN that gives the right in check still has no leap.
+        let given = fen_with("leap_lost_when_checked", "3k4/8/8/8/8/8/4r3/4K3 w - Ll 0 1");
+        assert!(leaps(&given).is_empty());
+        // By default the right stays.
+        let default = fen("3k4/8/8/8/8/8/r7/4K3 b - Ll 0 1");
+        let checked = default.after(default.parse_uci("a2e2").expect("Re2+"));
+        assert!(!leaps(&checked).is_empty());
+        assert!(checked.fen().contains(" - Ll "), "{}", checked.fen());
+    }
+
+    #[test]
+    fn promotion_by_own_file() {
+        // White has lost its vizier: d7-d8 becomes a vizier (the d-file's own start piece); the
+        // e-file (the king's) never promotes.
+        let text = "k7/3P4/8/8/8/8/P6P/RNB1KBNR w - - 0 1";
+        let pos = fen_with("promotion_by_own_file", text);
+        assert_eq!(moves_from(&pos, "d7"), ["d7d8q"]);
+        let e = fen_with("promotion_by_own_file", "k7/4P3/8/8/8/8/P6P/RNB1KBNR w - - 0 1");
+        assert!(moves_from(&e, "e7").is_empty());
+        agrees_with_reference(&pos);
+        // By default d8 (the black king's start square) takes any lost kind: the vizier.
+        assert_eq!(moves_from(&fen(text), "d7"), ["d7d8q"]);
+        assert!(moves_from(&fen("k7/4P3/8/8/8/8/P6P/RNB1KBNR w - - 0 1"), "e7")
+            .iter()
+            .any(|m| m == "e7e8q"));
+    }
+
+    #[test]
+    fn bishops_without_the_colour_test() {
+        // The dark bishop lost: c8 (light) opens only without the colour test.
+        let text = "r1bkq3/1P6/8/8/8/8/P2PP2P/RN1QKBNR w - - 0 1";
+        assert!(moves_from(&fen(text), "b7").is_empty());
+        assert_eq!(moves_from(&fen_with("bishop_colour_test=off", text), "b7"), ["b7c8b"]);
+    }
+
+    #[test]
+    fn knights_and_the_bonus_leap() {
+        let checking = "8/1P1k4/8/8/8/8/P2P3P/R1BQKBNR w - - 0 1";
+        assert_eq!(
+            moves_from(&fen_with("knight_no_check_on_arrival=off", checking), "b7"),
+            ["b7b8n", "b7b8na6", "b7b8nc6"]
+        );
+        let text = "8/1P2k3/8/8/8/8/P6P/R1BQKBNR w - - 0 1";
+        assert_eq!(moves_from(&fen_with("bonus_leap=off", text), "b7"), ["b7b8n"]);
+        let ludii = fen_with("ludii", text);
+        assert!(ludii.parse_uci("b7b8nc6").is_err());
+        agrees_with_reference(&ludii);
+    }
+
+    #[test]
+    fn the_fifty_move_rule_can_be_off() {
+        let text = "3k4/8/8/8/8/8/r7/4K2R w - - 100 80";
+        assert_eq!(fen(text).outcome(), Some(Outcome::Draw(DrawReason::FiftyMoves)));
+        assert_eq!(fen_with("fifty_move_rule=off", text).outcome(), None);
+    }
+
+    #[test]
+    fn bad_settings_are_named() {
+        let Err(err) = Variant::Parsi.tables_with("leap_no_capture=sometimes") else {
+            panic!("a bad value")
+        };
+        assert!(err.to_string().contains("sometimes"), "{err}");
+        let Err(err) = Variant::PersianPrincess.tables_with("ludii") else {
+            panic!("no settings there")
+        };
+        assert!(err.to_string().contains("persian-princess"), "{err}");
+        assert!(Variant::PersianPrincess.tables_with("default").is_ok());
+    }
+}

@@ -447,6 +447,59 @@ fn special_moves_in_position_commands() {
     assert_eq!(uci.fen(), startpos(Variant::PersianPrincess).fen());
 }
 
+/// The rule settings of Parsi Chess through UCI: `Parsi_Ludii` switches to the Ludii readings
+/// (the leap may not capture), `VariantRules` sets single readings, a bad setting is named and
+/// changes nothing.
+#[test]
+fn parsi_rule_settings_through_options() {
+    let mut uci = Uci::with_variant(Variant::Parsi);
+    // The white king on e1 may leap onto the rook on d3 by default.
+    let fen = "3k4/8/8/7b/8/3r4/8/4K3 w - Ll 0 1";
+    uci.send(&format!("position fen {fen} moves e1d3"));
+    assert_eq!(uci.fen(), "3k4/8/8/7b/8/3K4/8/8 b - l 0 1");
+    uci.send("setoption name Parsi_Ludii value true");
+    let lines = uci.sync();
+    assert!(
+        lines.iter().any(|l| l == "info string rules: parsi (ludii)"),
+        "{lines:?}"
+    );
+    uci.send(&format!("position fen {fen} moves e1d3"));
+    let lines = uci.sync();
+    assert!(lines.iter().any(|l| l.contains("position not changed")), "{lines:?}");
+    uci.send(&format!("position fen {fen} moves e1c2"));
+    assert_eq!(uci.fen(), "3k4/8/8/7b/8/3r4/2K5/8 b - l 1 1");
+    let (infos, best) = uci.go("depth 3");
+    let pos = Position::from_fen_in(
+        Variant::Parsi.tables_with("ludii").unwrap(),
+        "3k4/8/8/7b/8/3r4/2K5/8 b - l 1 1",
+    )
+    .unwrap();
+    check_search(&pos, &infos, &best);
+    // Single settings on top of the switch; a bad one changes nothing.
+    uci.send("setoption name VariantRules value leap_no_capture=off");
+    let lines = uci.sync();
+    assert!(
+        lines.iter().any(|l| l.starts_with("info string rules: parsi (")),
+        "{lines:?}"
+    );
+    uci.send("setoption name VariantRules value castling=on");
+    let lines = uci.sync();
+    assert!(
+        lines.iter().any(|l| l.contains("no rule setting 'castling=on'")),
+        "{lines:?}"
+    );
+    uci.send(&format!("position fen {fen} moves e1d3"));
+    assert_eq!(uci.fen(), "3k4/8/8/7b/8/3K4/8/8 b - l 0 1");
+    // Back to the defaults.
+    uci.send("setoption name Parsi_Ludii value false");
+    uci.send("setoption name VariantRules value <empty>");
+    let lines = uci.sync();
+    assert!(
+        lines.iter().any(|l| l == "info string rules: parsi (default)"),
+        "{lines:?}"
+    );
+}
+
 // ---- go limits ------------------------------------------------------------------------------------
 
 #[test]

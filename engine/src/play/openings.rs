@@ -8,7 +8,7 @@
 
 use std::{collections::HashSet, path::Path};
 
-use crate::rules::{game::Game, Move, Position, Variant};
+use crate::rules::{game::Game, tables::Tables, Move, Position, Variant};
 
 /// The seed used when none is given.
 pub const DEFAULT_SEED: u64 = 1;
@@ -111,12 +111,50 @@ impl OpeningSource {
     /// is returned as it is and used from the top again when the match needs more). `None` when
     /// the list is empty.
     pub fn openings(&self, variant: Variant, count: usize) -> Option<Vec<Opening>> {
+        self.openings_in(variant.tables(), count)
+    }
+
+    /// As [`OpeningSource::openings`], under the rules of `tables` (a variant with rule
+    /// settings): random plies are drawn under those rules; the positions of a list are read
+    /// again under them, each opening cut before its first move they forbid.
+    pub fn openings_in(&self, tables: &'static Tables, count: usize) -> Option<Vec<Opening>> {
+        let list = |openings: &[Opening]| -> Vec<Opening> { openings.iter().map(|o| o.under(tables)).collect() };
         match self {
-            OpeningSource::Random { plies, seed } => Some(random_openings(variant, count, *plies, *seed)),
-            OpeningSource::List(list) => (!list.is_empty()).then(|| list.clone()),
-            OpeningSource::ListThenRandom { openings, plies, seed } => {
-                (!openings.is_empty()).then(|| extended_openings(openings, count, *plies, *seed, list_label))
+            OpeningSource::Random { plies, seed } => {
+                let start = Position::from_fen_in(tables, tables.spec.start_fen).ok()?;
+                Some(random_openings_from(start, count, *plies, *seed))
             }
+            OpeningSource::List(openings) => (!openings.is_empty()).then(|| list(openings)),
+            OpeningSource::ListThenRandom { openings, plies, seed } => {
+                (!openings.is_empty()).then(|| extended_openings(&list(openings), count, *plies, *seed, list_label))
+            }
+        }
+    }
+}
+
+impl Opening {
+    /// The opening under the rules of `tables` (same variant): its start read again under them,
+    /// its moves up to the first one they forbid.
+    fn under(&self, tables: &'static Tables) -> Opening {
+        if std::ptr::eq(self.start.tables(), tables) {
+            return self.clone();
+        }
+        let Ok(start) = Position::from_fen_in(tables, &self.start.fen()) else {
+            return self.clone();
+        };
+        let mut pos = start.clone();
+        let mut moves = Vec::new();
+        for &m in &self.moves {
+            if !pos.is_legal_move(m) {
+                break;
+            }
+            pos.play_unchecked(m);
+            moves.push(m);
+        }
+        Opening {
+            start,
+            moves,
+            label: self.label.clone(),
         }
     }
 }
@@ -130,8 +168,13 @@ fn list_label(base: &Opening, plies: usize, _index: usize) -> String {
 /// the openings end in different positions unless there are not enough of them (e.g. with 0 or
 /// 1 plies), in which case openings repeat.
 pub fn random_openings(variant: Variant, count: usize, plies: usize, seed: u64) -> Vec<Opening> {
+    random_openings_from(Position::startpos(variant), count, plies, seed)
+}
+
+/// As [`random_openings`], from `start` (a start position under some rule settings).
+pub fn random_openings_from(start: Position, count: usize, plies: usize, seed: u64) -> Vec<Opening> {
     let start = Opening {
-        start: Position::startpos(variant),
+        start,
         moves: Vec::new(),
         label: String::new(),
     };

@@ -31,4 +31,4 @@ pub use piece::{ByColor, ByKind, Color, Piece, PieceKind};
 pub use position::{AttackClasses, DrawReason, Outcome, Position};
 pub use setup::{PositionError, Setup};
 pub use special::Rule;
-pub use variant::{UnknownVariantError, Variant, VariantSpec};
+pub use variant::{RuleSettingsError, UnknownVariantError, Variant, VariantSpec};

@@ -640,6 +640,11 @@ impl Position {
         } else {
             0
         };
+        if !t.custom_after_move_rules.is_empty() {
+            for &i in &t.custom_after_move_rules {
+                t.custom_rules[i as usize].after_move(&mut super::special::RuleEdit { pos: self }, i);
+            }
+        }
         if let Some(ep) = self.ep {
             if self.any_legal_en_passant(ep) {
                 self.hash ^= ZOBRIST.en_passant(t.geometry.file(ep));
@@ -842,7 +847,7 @@ impl Position {
                 Outcome::Draw(DrawReason::Stalemate)
             });
         }
-        if self.halfmove >= 100 {
+        if self.halfmove >= 100 && self.tables.fifty_move_rule {
             return Some(Outcome::Draw(DrawReason::FiftyMoves));
         }
         if self.is_insufficient_material() {

@@ -248,6 +248,17 @@ pub struct Tables {
     pub custom_rules: Vec<&'static dyn CustomRule>,
     /// Indices of the custom rules that make moves of their own.
     pub custom_move_rules: Vec<u8>,
+    /// Whether 100 plies without a capture or a pawn move draw (the 50-move rule); on unless a
+    /// rule setting turns it off.
+    pub fifty_move_rule: bool,
+    /// The rule settings these tables were built with, as [`Variant::tables_with`] reads them
+    /// (empty: the variant's defaults).
+    ///
+    /// [`Variant::tables_with`]: super::variant::Variant::tables_with
+    pub rule_settings: String,
+    /// Indices of the custom rules with an after-move hook
+    /// ([`CustomRule::after_move`](super::special::CustomRule::after_move)).
+    pub custom_after_move_rules: Vec<u8>,
     /// Indices of the custom rules that filter the legal moves.
     pub custom_filter_rules: Vec<u8>,
     /// Indices of the custom rules that keep a FEN field, in the order of their fields.
@@ -487,6 +498,9 @@ impl Tables {
             outcome_hooks: Vec::new(),
             custom_rules: Vec::new(),
             custom_move_rules: Vec::new(),
+            custom_after_move_rules: Vec::new(),
+            fifty_move_rule: true,
+            rule_settings: String::new(),
             custom_filter_rules: Vec::new(),
             custom_fen_rules: Vec::new(),
             custom_data: Vec::new(),
@@ -753,5 +767,15 @@ impl Tables {
             bb |= self.ray_attacks(a, first, occ) | self.ray_attacks(b, first, occ);
         }
         bb
+    }
+}
+
+impl std::fmt::Debug for Tables {
+    /// The variant and its rule settings (the tables themselves are large and derived).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Tables")
+            .field("variant", &self.spec.id)
+            .field("rule_settings", &self.rule_settings)
+            .finish_non_exhaustive()
     }
 }

@@ -41,6 +41,23 @@ impl Variant {
         TABLES[self.index()].get_or_init(|| Tables::build(self.spec()))
     }
 
+    /// Whether the variant has rule settings ([`Variant::tables_with`]).
+    pub fn has_rule_settings(self) -> bool {
+        self == Variant::Parsi
+    }
+
+    /// The tables of the variant under rule settings (the readings its rules note leaves open,
+    /// e.g. `ludii` or `leap_no_capture,bonus_leap=off` for Parsi Chess; see
+    /// [`parsi::Settings::parse`](super::variants::parsi::Settings::parse)). Empty or `default`:
+    /// [`Variant::tables`]. Variants without settings take only those.
+    pub fn tables_with(self, settings: &str) -> Result<&'static Tables, RuleSettingsError> {
+        match self {
+            Variant::Parsi => Ok(super::variants::parsi::Settings::parse(settings)?.tables()),
+            _ if settings.trim().is_empty() || settings.trim().eq_ignore_ascii_case("default") => Ok(self.tables()),
+            _ => Err(RuleSettingsError::NoSettings(self.id())),
+        }
+    }
+
     /// A small number identifying the variant in files (stable across versions; from the spec).
     pub const fn code(self) -> u8 {
         self.spec().code
@@ -89,6 +106,27 @@ impl FromStr for Variant {
             })
             .ok_or_else(|| UnknownVariantError(s.to_string()))
     }
+}
+
+/// Rule settings that cannot be read ([`Variant::tables_with`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RuleSettingsError {
+    /// The variant has no rule settings.
+    #[error("{0} has no rule settings (only 'default')")]
+    NoSettings(&'static str),
+    /// No such setting.
+    #[error("{variant} has no rule setting '{item}' (known: {known})")]
+    Unknown {
+        /// The variant's id.
+        variant: &'static str,
+        /// The item as given.
+        item: String,
+        /// The names it knows.
+        known: String,
+    },
+    /// A value other than on/off.
+    #[error("'{0}': the value must be on or off")]
+    BadValue(String),
 }
 
 /// A square given by (file, rank) counted from 0, White's view. Resolved against the geometry

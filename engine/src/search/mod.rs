@@ -629,7 +629,7 @@ impl Searcher {
             if self.is_repetition(pos) || pos.is_insufficient_material() {
                 return 0;
             }
-            if pos.halfmove_clock() >= 100 {
+            if pos.halfmove_clock() >= 100 && pos.tables().fifty_move_rule {
                 return if in_check && !pos.has_legal_move() {
                     -MATE + ply as i32
                 } else {

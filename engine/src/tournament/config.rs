@@ -9,7 +9,7 @@ use crate::{
         openings::{DEFAULT_RANDOM_PLIES, DEFAULT_SEED},
         Adjudication, Opening, OpeningSource, OpeningsError,
     },
-    rules::Variant,
+    rules::{tables::Tables, Variant},
 };
 
 /// Everything that defines a match.
@@ -17,6 +17,9 @@ use crate::{
 pub struct MatchConfig {
     /// The variant.
     pub variant: Variant,
+    /// The rules: the variant's tables, under its rule settings
+    /// ([`Variant::tables_with`]).
+    pub rules: &'static Tables,
     /// Games to play (each opening twice, colours swapped; an odd count plays the last opening
     /// once).
     pub games: usize,
@@ -42,6 +45,7 @@ impl MatchConfig {
     pub fn new(variant: Variant, games: usize, first: PlayerConfig, second: PlayerConfig) -> MatchConfig {
         MatchConfig {
             variant,
+            rules: variant.tables(),
             games,
             first,
             second,
@@ -102,7 +106,7 @@ pub(super) fn check_config(config: &MatchConfig) -> Result<Vec<Opening>, MatchEr
     let pairs = config.games.div_ceil(2);
     config
         .openings
-        .openings(config.variant, pairs)
+        .openings_in(config.rules, pairs)
         .ok_or_else(|| MatchError::Config("the opening list is empty".into()))
 }
 

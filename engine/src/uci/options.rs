@@ -40,6 +40,13 @@ pub const EVAL_FILE: &str = "EvalFile";
 /// Name of the option giving the opening book file.
 pub const BOOK_FILE: &str = "BookFile";
 
+/// Name of the option giving the rule settings of the variant (those its rules note leaves
+/// open; Parsi Chess: `ludii`, `leap_no_capture=on`, ...; see `docs/rules.md`).
+pub const VARIANT_RULES: &str = "VariantRules";
+/// Name of the switch to the Ludii implementation's readings of Parsi Chess (applied before
+/// [`VARIANT_RULES`]).
+pub const PARSI_LUDII: &str = "Parsi_Ludii";
+
 /// The ids of [`Variant::ALL`], in that order: the vars of [`UCI_VARIANT`].
 pub const VARIANT_IDS: [&str; Variant::ALL.len()] = {
     let mut ids = [""; Variant::ALL.len()];
@@ -103,6 +110,14 @@ pub const OPTIONS: &[OptionSpec] = &[
     OptionSpec {
         name: BOOK_FILE,
         kind: OptionKind::String { default: "" },
+    },
+    OptionSpec {
+        name: VARIANT_RULES,
+        kind: OptionKind::String { default: "" },
+    },
+    OptionSpec {
+        name: PARSI_LUDII,
+        kind: OptionKind::Check { default: false },
     },
 ];
 
@@ -384,6 +399,8 @@ mod tests {
                 "option name Clear Hash type button",
                 "option name EvalFile type string default <embedded>",
                 "option name BookFile type string default <empty>",
+                "option name VariantRules type string default <empty>",
+                "option name Parsi_Ludii type check default false",
             ]
         );
         let check = OptionSpec {
@@ -416,6 +433,8 @@ mod tests {
                 OptionValue::Button,
                 OptionValue::String("<embedded>".into()),
                 OptionValue::String(String::new()),
+                OptionValue::String(String::new()),
+                OptionValue::Check(false),
             ]
         );
         // Every default is accepted by its own option.

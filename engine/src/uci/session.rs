@@ -11,7 +11,7 @@ use super::{
     options::{self, set_option, OptionValue, OPTIONS},
 };
 use crate::{
-    engine::{parse_game, Engine},
+    engine::{parse_game_in, Engine},
     eval,
     rules::{perft, Color, Position, Variant},
     search::{time, Limits, SearchInfo, SearchResult},
@@ -65,6 +65,10 @@ pub fn bestmove_line(pos: &Position, result: &SearchResult) -> String {
 pub struct Session {
     engine: Engine,
     out: Output,
+    /// The `VariantRules` text (applied to variants that have rule settings).
+    rules: String,
+    /// The `Parsi_Ludii` switch.
+    ludii: bool,
 }
 
 impl Session {
@@ -73,6 +77,8 @@ impl Session {
         Session {
             engine: Engine::new(),
             out,
+            rules: String::new(),
+            ludii: false,
         }
     }
 
@@ -111,7 +117,7 @@ impl Session {
                     PositionStart::StartPos => None,
                     PositionStart::Fen(f) => Some(f.as_str()),
                 };
-                let parsed = parse_game(self.engine.variant(), fen, &moves);
+                let parsed = parse_game_in(self.engine.rules(), fen, &moves);
                 if let Err(e) = parsed.and_then(|(start, moves)| self.engine.set_game(start, &moves)) {
                     self.error(format!("position not changed: {e}"));
                 }
@@ -168,6 +174,7 @@ impl Session {
                 Ok(v) => {
                     let book = self.engine.book().map(|b| b.variant());
                     self.engine.set_variant(v);
+                    self.apply_rules();
                     if let Some(old) = book.filter(|&b| b != v) {
                         send(
                             &self.out,
@@ -192,7 +199,52 @@ impl Session {
                 }
             }
             (options::BOOK_FILE, OptionValue::String(s)) => self.set_book_file(&s),
+            (options::VARIANT_RULES, OptionValue::String(s)) => {
+                let old = std::mem::replace(&mut self.rules, s);
+                if !self.apply_rules() {
+                    self.rules = old;
+                }
+            }
+            (options::PARSI_LUDII, OptionValue::Check(on)) => {
+                self.ludii = on;
+                self.apply_rules();
+            }
             (other, _) => self.error(format!("option '{other}' is not handled")),
+        }
+    }
+
+    /// Puts the rule settings (`Parsi_Ludii`, then `VariantRules`) in force for the current
+    /// variant, when it has settings; says which rules are in force when they change. False
+    /// (and an error line) when the settings cannot be read: the rules stay as they were.
+    fn apply_rules(&mut self) -> bool {
+        let v = self.engine.variant();
+        if !v.has_rule_settings() {
+            return true;
+        }
+        // Only Parsi Chess has settings, and `ludii` is one of them.
+        let text = if self.ludii {
+            format!("ludii,{}", self.rules)
+        } else {
+            self.rules.clone()
+        };
+        match v.tables_with(&text) {
+            Ok(tables) => {
+                let changed = !std::ptr::eq(tables, self.engine.rules());
+                self.engine.set_rules(tables);
+                if changed {
+                    let shown = if tables.rule_settings.is_empty() {
+                        "default"
+                    } else {
+                        &tables.rule_settings
+                    };
+                    send(&self.out, &format!("info string rules: {v} ({shown})"));
+                }
+                true
+            }
+            Err(e) => {
+                self.error(format!("{} not changed: {e}", options::VARIANT_RULES));
+                false
+            }
         }
     }
 

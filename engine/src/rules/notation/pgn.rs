@@ -96,7 +96,15 @@ impl PgnGame {
 /// Writes one game in PGN (see the module documentation), ending with an empty line.
 pub fn write_game(game: &PgnGame) -> String {
     let variant = game.variant();
-    let derived = ["Result", "Variant", "SetUp", "FEN", "PlyCount", "Termination"];
+    let derived = [
+        "Result",
+        "Variant",
+        "VariantRules",
+        "SetUp",
+        "FEN",
+        "PlyCount",
+        "Termination",
+    ];
     let mut out = String::new();
     for name in SEVEN_TAG_ROSTER {
         let value = match name {
@@ -107,7 +115,12 @@ pub fn write_game(game: &PgnGame) -> String {
         write_tag(&mut out, name, &value);
     }
     write_tag(&mut out, "Variant", variant.spec().pgn_name);
-    if game.start != Position::startpos(variant) {
+    // Rule settings other than the variant's defaults (the readings its rules note leaves open).
+    let rules = &game.start.tables().rule_settings;
+    if !rules.is_empty() {
+        write_tag(&mut out, "VariantRules", rules);
+    }
+    if game.start.fen() != variant.spec().start_fen {
         write_tag(&mut out, "SetUp", "1");
         write_tag(&mut out, "FEN", &game.start.fen());
     }
@@ -232,6 +245,14 @@ pub enum PgnError {
         /// The error.
         error: UnknownVariantError,
     },
+    /// The `VariantRules` tag names rule settings the variant does not have.
+    #[error("game {game}: VariantRules: {error}")]
+    Rules {
+        /// 1-based game number in the text.
+        game: usize,
+        /// The error.
+        error: crate::rules::variant::RuleSettingsError,
+    },
     /// The `FEN` tag cannot be read.
     #[error("game {game}: FEN '{fen}': {error}")]
     Fen {
@@ -347,14 +368,18 @@ impl Builder {
             })?,
             None => self.fallback,
         };
-        let start = match self.tag("FEN") {
-            Some(fen) => Position::from_fen(variant, fen).map_err(|error| PgnError::Fen {
+        let tables = variant
+            .tables_with(self.tag("VariantRules").unwrap_or(""))
+            .map_err(|error| PgnError::Rules {
                 game: self.number,
-                fen: fen.to_string(),
                 error,
-            })?,
-            None => Position::startpos(variant),
-        };
+            })?;
+        let fen = self.tag("FEN").unwrap_or(tables.spec.start_fen);
+        let start = Position::from_fen_in(tables, fen).map_err(|error| PgnError::Fen {
+            game: self.number,
+            fen: fen.to_string(),
+            error,
+        })?;
         let mut game = PgnGame::new(start.clone());
         game.tags = std::mem::take(&mut self.tags);
         self.pos = Some(start);
@@ -686,6 +711,19 @@ mod tests {
     fn parsi_games_are_tagged_by_name() {
         let game = PgnGame::new(Position::startpos(Variant::Parsi));
         assert!(game.to_pgn().contains("[Variant \"Parsi\"]"));
+        // Rule settings travel in a tag of their own and come back.
+        let tables = Variant::Parsi.tables_with("ludii").expect("settings");
+        let mut ludii = PgnGame::new(Position::from_fen_in(tables, tables.spec.start_fen).expect("start"));
+        let mut rng = Rng::new(5);
+        (ludii.moves, _) = random_game(ludii.start.clone(), &mut rng, 40);
+        assert!(ludii.to_pgn().contains("[VariantRules \"ludii\"]"));
+        assert!(!ludii.to_pgn().contains("[FEN "));
+        check_round_trip(&ludii);
+        let bad = read_games(
+            "[Variant \"Parsi\"]\n[VariantRules \"castling\"]\n\n1. e4 *\n",
+            Variant::Chess,
+        );
+        assert!(matches!(bad, Err(PgnError::Rules { game: 1, .. })), "{bad:?}");
         for name in ["Parsi", "parsi", "Parsi Chess", "parsi-chess"] {
             let back = read_games(&format!("[Variant \"{name}\"]\n\n1. e4 *\n"), Variant::Chess).expect("reads");
             assert_eq!(back[0].variant(), Variant::Parsi, "{name}");

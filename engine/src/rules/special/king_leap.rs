@@ -18,18 +18,50 @@ use crate::rules::{
     variant::Coord,
 };
 
-/// The rule, with its option.
+/// The rule, with its options.
 #[derive(Debug)]
 pub struct KingLeap {
     /// Whether the leap may capture (the default reading); `false`: only onto an empty square
     /// (the Ludii reading, `leap_no_capture`).
     pub captures: bool,
+    /// Whether the right is lost the first time the side's king is in check, so that the leap
+    /// never escapes a check (the Ludii reading, `leap_lost_when_checked`); `false`: checks
+    /// do not touch it (the default reading).
+    pub lost_when_checked: bool,
 }
 
 /// The leap as the rules note's default reading has it.
-pub static KING_LEAP: KingLeap = KingLeap { captures: true };
+pub static KING_LEAP: KingLeap = KingLeap {
+    captures: true,
+    lost_when_checked: false,
+};
 /// The leap onto empty squares only.
-pub static KING_LEAP_NO_CAPTURE: KingLeap = KingLeap { captures: false };
+pub static KING_LEAP_NO_CAPTURE: KingLeap = KingLeap {
+    captures: false,
+    lost_when_checked: false,
+};
+/// The leap, lost when the king is first checked.
+pub static KING_LEAP_LOST_WHEN_CHECKED: KingLeap = KingLeap {
+    captures: true,
+    lost_when_checked: true,
+};
+/// The Ludii reading: onto empty squares only, lost when the king is first checked.
+pub static KING_LEAP_LUDII: KingLeap = KingLeap {
+    captures: false,
+    lost_when_checked: true,
+};
+
+impl KingLeap {
+    /// The rule with the given options.
+    pub fn with(captures: bool, lost_when_checked: bool) -> &'static KingLeap {
+        match (captures, lost_when_checked) {
+            (true, false) => &KING_LEAP,
+            (false, false) => &KING_LEAP_NO_CAPTURE,
+            (true, true) => &KING_LEAP_LOST_WHEN_CHECKED,
+            (false, true) => &KING_LEAP_LUDII,
+        }
+    }
+}
 
 impl KingLeap {
     fn bit(tables: &Tables, index: u8, color: Color) -> u32 {
@@ -62,7 +94,8 @@ impl CustomRule for KingLeap {
     fn extra_moves(&self, pos: &Position, index: u8, moves: &mut MoveList) {
         let t = pos.tables();
         let us = pos.turn();
-        if pos.rights() & (1 << Self::bit(t, index, us)) == 0 {
+        // Lost when checked: never out of check either (a FEN may give the right in check).
+        if pos.rights() & (1 << Self::bit(t, index, us)) == 0 || (self.lost_when_checked && pos.in_check()) {
             return;
         }
         let g = t.geometry;
@@ -89,6 +122,20 @@ impl CustomRule for KingLeap {
         let king = edit.remove(m.from()).expect("the king stands on the from-square");
         edit.put(m.to(), king);
         edit.clear_rights(1 << bit);
+    }
+
+    fn has_after_move(&self) -> bool {
+        self.lost_when_checked
+    }
+
+    fn after_move(&self, edit: &mut RuleEdit<'_>, index: u8) {
+        let pos = edit.position();
+        if pos.in_check() {
+            let bit = Self::bit(pos.tables(), index, pos.turn());
+            if pos.rights() & (1 << bit) != 0 {
+                edit.clear_rights(1 << bit);
+            }
+        }
     }
 
     fn resets_halfmove_clock(&self, pos: &Position, m: Move) -> bool {

@@ -128,6 +128,16 @@ pub trait CustomRule: Sync + std::fmt::Debug {
         false
     }
 
+    /// Runs after every move (not after a null move), once the side to move and its checkers
+    /// are set: for state that changes by what the move did to the other side (a right lost
+    /// when the king is checked). It may change rights only, not the board.
+    fn after_move(&self, _pos: &mut RuleEdit<'_>, _index: u8) {}
+
+    /// Whether the rule has an [`CustomRule::after_move`] hook.
+    fn has_after_move(&self) -> bool {
+        false
+    }
+
     /// Outcome hook: a game end the position shows at once.
     fn outcome(&self, _pos: &Position) -> Option<Outcome> {
         None
@@ -259,6 +269,9 @@ impl Rule {
                 }
                 if r.has_filter() {
                     tables.custom_filter_rules.push(index as u8);
+                }
+                if r.has_after_move() {
+                    tables.custom_after_move_rules.push(index as u8);
                 }
                 if r.has_fen_field() {
                     tables.custom_fen_rules.push(index as u8);

@@ -8,12 +8,17 @@ use crate::rules::{
     geometry::Geometry,
     piece::{Movement, PieceKind, F, N, W},
     special::{
-        bare_king::BareKing, bonus_leap::BONUS_KNIGHT_LEAP, king_leap::KING_LEAP, no_stalemating::NO_STALEMATING,
+        bare_king::BareKing,
+        bonus_leap::BONUS_KNIGHT_LEAP,
+        king_leap::{KingLeap, KING_LEAP},
+        no_stalemating::NO_STALEMATING,
         perpetual_check::NO_PERPETUAL_CHECK, square_promotion::SquarePromotion,
         unmoved_double_step::UnmovedDoubleStep, Rule,
     },
-    variant::{PawnSpec, PieceSpec, Variant, VariantSpec},
+    tables::Tables,
+    variant::{PawnSpec, PieceSpec, RuleSettingsError, Variant, VariantSpec},
 };
+use std::sync::Mutex;
 
 /// The spec of Parsi Chess.
 pub const SPEC: VariantSpec = VariantSpec {
@@ -95,3 +100,239 @@ pub const SPEC: VariantSpec = VariantSpec {
         Rule::BareKing(BareKing),
     ],
 };
+
+/// The rule settings of Parsi Chess (rules note A.12): the readings the engine did not choose,
+/// selectable one by one, with the Ludii implementation's set as [`Settings::LUDII`]. The
+/// double step "while the piece is merely present" and the opening series (A.9) are not
+/// settings yet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Settings {
+    /// A pawn becomes the mover's own start piece of its file; the king's file never promotes
+    /// (Ludii). Default off: the piece that started on the arrival square (Murray).
+    pub promotion_by_own_file: bool,
+    /// A bishop is available only while the side has none on squares of the promotion
+    /// square's colour. Default on; Ludii counts bishops like any other kind.
+    pub bishop_colour_test: bool,
+    /// A knight may not give check on arrival by promotion. Default on; Ludii has no such rule.
+    pub knight_no_check_on_arrival: bool,
+    /// A promotion to a knight may be followed by one knight move (a compound move). Default
+    /// on; Ludii's code has none.
+    pub bonus_leap: bool,
+    /// The king's leap only onto an empty square. Default off (it may capture); Ludii on.
+    pub leap_no_capture: bool,
+    /// The king's leap is lost the first time the king is in check, and never escapes a check.
+    /// Default off; Ludii on.
+    pub leap_lost_when_checked: bool,
+    /// 100 plies without a capture or a pawn move draw. Default on.
+    pub fifty_move_rule: bool,
+}
+
+/// Each setting: its name (as `Variant::tables_with` and the UCI options read it) and what it
+/// does.
+pub const SETTINGS: &[(&str, &str)] = &[
+    (
+        "promotion_by_own_file",
+        "a pawn becomes its own file's start piece; the king's file never promotes (Ludii)",
+    ),
+    ("bishop_colour_test", "a bishop is available only while none is on that square colour"),
+    ("knight_no_check_on_arrival", "a knight may not give check on arrival by promotion"),
+    ("bonus_leap", "a promotion to a knight may be followed by one knight move"),
+    ("leap_no_capture", "the king's leap only onto an empty square (Ludii)"),
+    ("leap_lost_when_checked", "the king's leap is lost when the king is first checked (Ludii)"),
+    ("fifty_move_rule", "100 plies without a capture or a pawn move draw"),
+];
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings::DEFAULT
+    }
+}
+
+impl Settings {
+    /// The readings the engine chose (docs/rules.md).
+    pub const DEFAULT: Settings = Settings {
+        promotion_by_own_file: false,
+        bishop_colour_test: true,
+        knight_no_check_on_arrival: true,
+        bonus_leap: true,
+        leap_no_capture: false,
+        leap_lost_when_checked: false,
+        fifty_move_rule: true,
+    };
+
+    /// The Ludii implementation's readings (text and code, rules note A.12).
+    pub const LUDII: Settings = Settings {
+        promotion_by_own_file: true,
+        bishop_colour_test: false,
+        knight_no_check_on_arrival: false,
+        bonus_leap: false,
+        leap_no_capture: true,
+        leap_lost_when_checked: true,
+        fifty_move_rule: true,
+    };
+
+    fn field(&mut self, name: &str) -> Option<&mut bool> {
+        Some(match name {
+            "promotion_by_own_file" => &mut self.promotion_by_own_file,
+            "bishop_colour_test" => &mut self.bishop_colour_test,
+            "knight_no_check_on_arrival" => &mut self.knight_no_check_on_arrival,
+            "bonus_leap" => &mut self.bonus_leap,
+            "leap_no_capture" => &mut self.leap_no_capture,
+            "leap_lost_when_checked" => &mut self.leap_lost_when_checked,
+            "fifty_move_rule" => &mut self.fifty_move_rule,
+            _ => return None,
+        })
+    }
+
+    /// The value of a setting by its name.
+    pub fn get(&self, name: &str) -> Option<bool> {
+        let mut copy = *self;
+        copy.field(name).map(|v| *v)
+    }
+
+    /// Sets a setting by its name (false: no such setting).
+    pub fn set(&mut self, name: &str, value: bool) -> bool {
+        match self.field(name) {
+            Some(v) => {
+                *v = value;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Reads settings: items separated by commas or spaces, applied in order to the defaults.
+    /// An item is `default`, `ludii`, a setting's name (on), `name=on|off|true|false|1|0`, or
+    /// `no_name` (off). Names take `-` for `_` and any case.
+    pub fn parse(text: &str) -> Result<Settings, RuleSettingsError> {
+        let mut s = Settings::DEFAULT;
+        for item in text.split([',', ' ']).map(str::trim).filter(|i| !i.is_empty()) {
+            let lower = item.to_ascii_lowercase().replace('-', "_");
+            let (name, value) = match lower.split_once('=') {
+                Some((n, v)) => {
+                    let value = match v.trim() {
+                        "on" | "true" | "1" | "yes" => true,
+                        "off" | "false" | "0" | "no" => false,
+                        _ => return Err(RuleSettingsError::BadValue(item.to_string())),
+                    };
+                    (n.trim().to_string(), value)
+                }
+                None => match lower.strip_prefix("no_") {
+                    Some(n) if Settings::DEFAULT.get(n).is_some() => (n.to_string(), false),
+                    _ => (lower.clone(), true),
+                },
+            };
+            match name.as_str() {
+                "default" if value => s = Settings::DEFAULT,
+                "ludii" if value => s = Settings::LUDII,
+                _ => {
+                    if !s.set(&name, value) {
+                        return Err(RuleSettingsError::Unknown {
+                            variant: SPEC.id,
+                            item: item.to_string(),
+                            known: format!(
+                                "default, ludii, {}",
+                                SETTINGS.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")
+                            ),
+                        });
+                    }
+                }
+            }
+        }
+        Ok(s)
+    }
+
+    /// The settings as text that [`Settings::parse`] reads back: empty for the defaults,
+    /// `ludii` for the Ludii set, else the settings that differ from the defaults.
+    pub fn describe(&self) -> String {
+        if *self == Settings::DEFAULT {
+            return String::new();
+        }
+        if *self == Settings::LUDII {
+            return "ludii".to_string();
+        }
+        SETTINGS
+            .iter()
+            .filter_map(|&(name, _)| {
+                let v = self.get(name)?;
+                (Settings::DEFAULT.get(name) != Some(v)).then(|| format!("{name}={}", if v { "on" } else { "off" }))
+            })
+            .collect::<Vec<_>>()
+            .join(",")
+    }
+
+    /// The rules of the spec under these settings.
+    fn rules(&self) -> Vec<Rule> {
+        let mut rules = vec![
+            Rule::UnmovedDoubleStep(UnmovedDoubleStep { files: &[0, 3, 4, 7] }),
+            Rule::Custom(KingLeap::with(!self.leap_no_capture, self.leap_lost_when_checked)),
+            Rule::SquarePromotion(SquarePromotion {
+                colour_bound: if self.bishop_colour_test { &[PieceKind::Bishop] } else { &[] },
+                no_check_on_arrival: if self.knight_no_check_on_arrival { &[PieceKind::Knight] } else { &[] },
+                by_own_file: self.promotion_by_own_file,
+            }),
+        ];
+        if self.bonus_leap {
+            rules.push(Rule::Custom(&BONUS_KNIGHT_LEAP));
+        }
+        rules.extend([
+            Rule::Custom(&NO_STALEMATING),
+            Rule::Custom(&NO_PERPETUAL_CHECK),
+            Rule::BareKing(BareKing),
+        ]);
+        rules
+    }
+
+    /// The tables of Parsi Chess under these settings: the registered variant's for the
+    /// defaults, else built once per distinct settings and kept for the process (positions of
+    /// the same settings share them, so they compare equal).
+    pub fn tables(&self) -> &'static Tables {
+        if *self == Settings::DEFAULT {
+            return Variant::Parsi.tables();
+        }
+        static BUILT: Mutex<Vec<(Settings, &'static Tables)>> = Mutex::new(Vec::new());
+        let mut built = BUILT.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(&(_, t)) = built.iter().find(|(s, _)| s == self) {
+            return t;
+        }
+        let spec: &'static VariantSpec = Box::leak(Box::new(VariantSpec {
+            rules: Box::leak(self.rules().into_boxed_slice()),
+            ..SPEC
+        }));
+        let mut tables = Tables::build(spec);
+        tables.fifty_move_rule = self.fifty_move_rule;
+        tables.rule_settings = self.describe();
+        let tables: &'static Tables = Box::leak(Box::new(tables));
+        built.push((*self, tables));
+        tables
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_rules_are_the_specs() {
+        assert_eq!(format!("{:?}", Settings::DEFAULT.rules()), format!("{:?}", SPEC.rules));
+        assert!(std::ptr::eq(Settings::DEFAULT.tables(), Variant::Parsi.tables()));
+    }
+
+    #[test]
+    fn settings_read_and_write_back() {
+        for text in ["", "ludii", "leap_no_capture=on", "bonus_leap=off,fifty_move_rule=off"] {
+            let s = Settings::parse(text).expect("reads");
+            assert_eq!(s.describe(), text);
+        }
+        let s = Settings::parse("Ludii, Bonus-Leap").expect("reads");
+        assert!(s.bonus_leap && s.leap_no_capture && s.promotion_by_own_file);
+        assert_eq!(Settings::parse("no_bonus_leap").map(|s| s.bonus_leap), Ok(false));
+        assert_eq!(Settings::parse("ludii,default"), Ok(Settings::DEFAULT));
+        assert!(Settings::parse("leap_no_capture=maybe").is_err());
+        let err = Settings::parse("castling").expect_err("no such setting").to_string();
+        assert!(err.contains("castling") && err.contains("leap_no_capture"), "{err}");
+        let a = Settings::LUDII.tables();
+        assert!(std::ptr::eq(a, Settings::parse("ludii").expect("reads").tables()));
+        assert_eq!(a.rule_settings, "ludii");
+    }
+}
