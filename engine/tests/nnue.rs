@@ -71,6 +71,20 @@ fn incremental_accumulators_equal_a_full_refresh() {
         }
         assert!(moves_checked > 1000, "{v}: {moves_checked}");
     }
+    // A Parsi compound move that takes twice: a7xb8=N, then the knight takes on c6 (three men
+    // leave the board, one arrives).
+    let v = Variant::Parsi;
+    let net = NnueNet::from_bytes(v, &random_net_bytes(v, 32, 9), "test").unwrap();
+    let pos = Position::from_fen(v, "1r1k4/P7/2n5/8/8/8/3P3P/R1BQKBNR w - - 0 1").unwrap();
+    let m = pos.parse_uci("a7b8nc6").expect("the compound move");
+    let delta = pos.move_delta(m);
+    assert_eq!((delta.removed().count(), delta.added().count()), (3, 1));
+    let mut acc = net.accumulator();
+    net.refresh(&mut acc, &pos);
+    let mut child = net.accumulator();
+    net.update(&mut child, &acc, &delta);
+    let after = pos.after(m);
+    assert_eq!(net.evaluate(&child, &after), net.evaluate_position(&after));
 }
 
 #[test]

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use nnue::{format, Accumulator, Layout, LoadNetError, Network, PlacedPiece};
 
-use crate::rules::{delta::MoveDelta, ByKind, Color, Piece, Position, Variant};
+use crate::rules::{delta::{MoveDelta, MAX_DELTA}, ByKind, Color, Piece, Position, Variant};
 
 include!(concat!(env!("OUT_DIR"), "/embedded_nets.rs"));
 
@@ -138,8 +138,8 @@ impl NnueNet {
     /// Sets `child` to `parent` changed by a move's delta.
     #[inline]
     pub fn update(&self, child: &mut Accumulator, parent: &Accumulator, delta: &MoveDelta) {
-        let mut added = [PlacedPiece::new(nnue::Color::White, 0, 0); 2];
-        let mut removed = [PlacedPiece::new(nnue::Color::White, 0, 0); 2];
+        let mut added = [PlacedPiece::new(nnue::Color::White, 0, 0); MAX_DELTA];
+        let mut removed = [PlacedPiece::new(nnue::Color::White, 0, 0); MAX_DELTA];
         let (mut na, mut nr) = (0, 0);
         for (sq, p) in delta.added() {
             added[na] = placed(&self.net_type, sq, p);
