@@ -177,6 +177,9 @@ pub struct Trace {
     pub king_safety: Pair,
     /// Bishop pair.
     pub bishop_pair: Pair,
+    /// Terms of the variant's rules (stuck pawns of promotion by arrival square, rights that
+    /// custom rules value).
+    pub rules: Pair,
     /// Game phase, 0 (endgame) to 256 (middlegame).
     pub phase: i32,
     /// The final score from the side to move's point of view, tempo included.
@@ -370,12 +373,28 @@ fn evaluate_impl<const TRACE: bool, const LAZY: bool>(
             king_safety += params::PAWN_SHIELD * (s * shelter.min(3));
         }
     }
+    // Terms of the variant's rules: stuck pawns (promotion by arrival square), rights that
+    // custom rules value.
+    let mut rule_terms = Pair::default();
+    if let Some(sp) = &t.square_promotion {
+        for c in Color::ALL {
+            for sq in pos.color_bb(c) & pawns & t.promotion_approach[c] {
+                if sp.is_stuck(pos, c, sq) {
+                    rule_terms += params::STUCK_PAWN * sign(c);
+                }
+            }
+        }
+    }
+    for &i in &t.custom_eval_rules {
+        let (mg, eg) = t.custom_rules[i as usize].eval_terms(pos, i);
+        rule_terms += Pair(mg, eg);
+    }
     let phase = (phase * 256 / et.full_phase).min(256);
     let taper = |p: Pair| (p.0 * phase + p.1 * (256 - phase)) / 256;
     let stm = sign(pos.turn());
 
     if LAZY {
-        let cheap = taper(psq + pawns_term + bishop_pair + king_safety) * stm + params::TEMPO;
+        let cheap = taper(psq + pawns_term + bishop_pair + king_safety + rule_terms) * stm + params::TEMPO;
         if cheap - LAZY_MARGIN >= beta || cheap + LAZY_MARGIN <= alpha {
             tr.phase = -1;
             return cheap;
@@ -413,7 +432,7 @@ fn evaluate_impl<const TRACE: bool, const LAZY: bool>(
         }
     }
 
-    let total = psq + mobility + pawns_term + king_safety + bishop_pair;
+    let total = psq + mobility + pawns_term + king_safety + bishop_pair + rule_terms;
     let score = taper(total) * stm + params::TEMPO;
     if TRACE {
         let mut material = Pair::default();
@@ -428,6 +447,7 @@ fn evaluate_impl<const TRACE: bool, const LAZY: bool>(
         tr.mobility = mobility;
         tr.king_safety = king_safety;
         tr.bishop_pair = bishop_pair;
+        tr.rules = rule_terms;
         tr.phase = phase;
     }
     score
@@ -456,6 +476,20 @@ mod tests {
             );
             assert_eq!(tr.phase, 256);
         }
+    }
+
+    #[test]
+    fn parsi_rule_terms() {
+        let v = Variant::Parsi;
+        // b7 may promote on none of a8, b8, c8 while White has all its pieces: stuck.
+        let stuck = Position::from_fen(v, "rnbk4/1P6/8/8/8/8/P2P3P/RNBQKBNR w ADEH Ll 0 1").unwrap();
+        assert_eq!(trace(&stuck).rules, params::STUCK_PAWN);
+        // With the b1 knight lost, b8 opens: not stuck.
+        let free = Position::from_fen(v, "rnbk4/1P6/8/8/8/8/P2P3P/R1BQKBNR w ADEH Ll 0 1").unwrap();
+        assert_eq!(trace(&free).rules, Pair(0, 0));
+        // Only White keeps the king's leap.
+        let leap = Position::from_fen(v, "rnbkqbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w ADEHadeh L 0 1").unwrap();
+        assert!(trace(&leap).rules.0 > 0 && trace(&leap).rules.1 == 0);
     }
 
     /// The FEN of the colour-mirrored position (ranks flipped, colours swapped).

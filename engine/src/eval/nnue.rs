@@ -6,7 +6,10 @@ use std::sync::Arc;
 
 use nnue::{format, Accumulator, Layout, LoadNetError, Network, PlacedPiece};
 
-use crate::rules::{delta::{MoveDelta, MAX_DELTA}, ByKind, Color, Piece, Position, Variant};
+use crate::rules::{
+    delta::{MoveDelta, MAX_DELTA},
+    ByKind, Color, Piece, Position, Variant,
+};
 
 include!(concat!(env!("OUT_DIR"), "/embedded_nets.rs"));
 

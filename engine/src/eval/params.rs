@@ -140,6 +140,9 @@ pub const fn king_attack_weight(kind: PieceKind) -> i32 {
 pub const KING_DANGER: [i32; 24] = [
     0, 0, 1, 3, 6, 10, 15, 21, 28, 36, 45, 55, 66, 78, 91, 105, 120, 136, 153, 171, 190, 210, 231, 253,
 ];
+/// A pawn before its promotion squares that may promote on none of them (promotion by arrival
+/// square): most of its passed-pawn promise is gone until its side loses a piece.
+pub const STUCK_PAWN: Pair = Pair(-40, -100);
 /// A bishop pair.
 pub const BISHOP_PAIR: Pair = Pair(25, 45);
 /// Side to move.

@@ -200,6 +200,9 @@ pub struct Tables {
     pub double_step_from: ByColor<Bitboard>,
     /// Squares on which a pawn promotes.
     pub promotion_squares: ByColor<Bitboard>,
+    /// Squares whose square ahead is a promotion square (a pawn there promotes by its next
+    /// push).
+    pub promotion_approach: ByColor<Bitboard>,
     /// The kinds a pawn promotes to.
     pub promotion_kinds: &'static [PieceKind],
     /// Whether en passant exists.
@@ -256,6 +259,9 @@ pub struct Tables {
     ///
     /// [`Variant::tables_with`]: super::variant::Variant::tables_with
     pub rule_settings: String,
+    /// Indices of the custom rules with evaluation terms
+    /// ([`CustomRule::eval_terms`](super::special::CustomRule::eval_terms)).
+    pub custom_eval_rules: Vec<u8>,
     /// Indices of the custom rules with an after-move hook
     /// ([`CustomRule::after_move`](super::special::CustomRule::after_move)).
     pub custom_after_move_rules: Vec<u8>,
@@ -419,6 +425,16 @@ impl Tables {
         for k in spec.pawns.promotion_kinds {
             assert!(kinds.contains(k), "{}: promotion to a kind not in play", spec.id);
         }
+        let mut promotion_approach = ByColor([Bitboard::EMPTY; 2]);
+        for sq in g.playable {
+            for (color, forward) in [(Color::White, 1), (Color::Black, -1)] {
+                if g.offset(sq, 0, forward)
+                    .is_some_and(|a| promotion_squares[color].has(a))
+                {
+                    promotion_approach[color] |= sq.bb();
+                }
+            }
+        }
 
         let resolve = |c: Coord| -> Square {
             g.playable_square(c.0 as i32, c.1 as i32)
@@ -479,6 +495,7 @@ impl Tables {
             pawn_push,
             double_step_from,
             promotion_squares,
+            promotion_approach,
             promotion_kinds: spec.pawns.promotion_kinds,
             en_passant: spec.pawns.en_passant,
             not_first_file: g.playable & !first_file,
@@ -499,6 +516,7 @@ impl Tables {
             custom_rules: Vec::new(),
             custom_move_rules: Vec::new(),
             custom_after_move_rules: Vec::new(),
+            custom_eval_rules: Vec::new(),
             fifty_move_rule: true,
             rule_settings: String::new(),
             custom_filter_rules: Vec::new(),

@@ -355,6 +355,7 @@ pub fn eval_report(pos: &Position) -> String {
     s.push_str(&row("mobility", tr.mobility));
     s.push_str(&row("king safety", tr.king_safety));
     s.push_str(&row("bishop pair", tr.bishop_pair));
+    s.push_str(&row("rules", tr.rules));
     s.push_str(&format!("phase          {:>6} / 256\n", tr.phase));
     s.push_str(&format!(
         "total          {:>6} cp for the side to move ({})\n",

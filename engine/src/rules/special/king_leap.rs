@@ -51,6 +51,9 @@ pub static KING_LEAP_LUDII: KingLeap = KingLeap {
     lost_when_checked: true,
 };
 
+/// What the leap right is worth to the hand-crafted evaluation in the middlegame, centipawns.
+const LEAP_RIGHT_VALUE: i32 = 15;
+
 impl KingLeap {
     /// The rule with the given options.
     pub fn with(captures: bool, lost_when_checked: bool) -> &'static KingLeap {
@@ -122,6 +125,18 @@ impl CustomRule for KingLeap {
         let king = edit.remove(m.from()).expect("the king stands on the from-square");
         edit.put(m.to(), king);
         edit.clear_rights(1 << bit);
+    }
+
+    fn has_eval_terms(&self) -> bool {
+        true
+    }
+
+    /// The leap is an escape square more for a king in trouble: worth something while the
+    /// pieces are on the board.
+    fn eval_terms(&self, pos: &Position, index: u8) -> (i32, i32) {
+        let t = pos.tables();
+        let has = |c: Color| i32::from(pos.rights() & (1 << Self::bit(t, index, c)) != 0);
+        (LEAP_RIGHT_VALUE * (has(Color::White) - has(Color::Black)), 0)
     }
 
     fn has_after_move(&self) -> bool {

@@ -128,6 +128,17 @@ pub trait CustomRule: Sync + std::fmt::Debug {
         false
     }
 
+    /// Terms of the hand-crafted evaluation that the rule adds (middlegame, endgame), in
+    /// centipawns from White's point of view: the value of rights the rule gives.
+    fn eval_terms(&self, _pos: &Position, _index: u8) -> (i32, i32) {
+        (0, 0)
+    }
+
+    /// Whether the rule has [`CustomRule::eval_terms`].
+    fn has_eval_terms(&self) -> bool {
+        false
+    }
+
     /// Runs after every move (not after a null move), once the side to move and its checkers
     /// are set: for state that changes by what the move did to the other side (a right lost
     /// when the king is checked). It may change rights only, not the board.
@@ -269,6 +280,9 @@ impl Rule {
                 }
                 if r.has_filter() {
                     tables.custom_filter_rules.push(index as u8);
+                }
+                if r.has_eval_terms() {
+                    tables.custom_eval_rules.push(index as u8);
                 }
                 if r.has_after_move() {
                     tables.custom_after_move_rules.push(index as u8);

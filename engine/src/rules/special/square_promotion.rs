@@ -150,6 +150,22 @@ impl SquarePromotionTables {
         }
     }
 
+    /// Whether `color`'s pawn on `from`, one step before its promotion squares, may promote on
+    /// none of them (ahead or diagonally) with the material as it is: a stuck pawn, which waits
+    /// for a loss of its side. False for pawns elsewhere.
+    pub fn is_stuck(&self, pos: &Position, color: Color, from: Square) -> bool {
+        let t = pos.tables();
+        let Some(ahead) = t.square_ahead(color, from) else {
+            return false;
+        };
+        let promo = t.promotion_squares[color];
+        if !promo.has(ahead) {
+            return false;
+        }
+        let targets = (ahead.bb() | t.pawn_attacks[color][from.index()]) & promo;
+        targets.iter().all(|sq| self.kinds(pos, color, sq).1 == 0)
+    }
+
     /// The kinds `color`'s pawn may become on `sq` (none: it may not go there).
     pub fn kinds(&self, pos: &Position, color: Color, sq: Square) -> ([PieceKind; MAX_CHOICES], usize) {
         let mut out = [PieceKind::Pawn; MAX_CHOICES];
