@@ -377,6 +377,39 @@ fn black_mates_as_well() {
     assert_finds_mate(&p, 2);
 }
 
+// ---- Parsi Chess ----------------------------------------------------------------------------------
+
+/// Parsi positions keep a man beside the defending king: a bare king draws at once.
+fn parsi(fen: &str) -> Position {
+    Position::from_fen(Variant::Parsi, fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
+}
+
+#[test]
+fn parsi_back_rank_mate_in_one() {
+    let p = parsi("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
+    assert_finds_mate(&p, 1);
+    assert_eq!(p.uci(mate_within(&p, 1).unwrap()), "a1a8");
+}
+
+#[test]
+fn parsi_two_rook_mate_in_two() {
+    let p = parsi("4k3/p7/P7/8/8/8/1R6/4K2R w - - 0 1");
+    assert_finds_mate(&p, 2);
+    assert_defender_sees_mate(&p, "h1h7", 2);
+}
+
+/// The king's leap is an escape: with Black's leap right, Ra8+ no longer mates.
+#[test]
+fn parsi_the_leap_escapes_the_back_rank_mate() {
+    let p = parsi("6k1/5ppp/8/8/8/8/8/R5K1 w - l 0 1");
+    assert!(mate_within(&p, 1).is_none());
+    let after = p.after(p.parse_uci("a1a8").unwrap());
+    assert!(after.in_check() && after.legal_moves().iter().any(|&m| after.uci(m) == "g8e7"));
+    let r = search(&p, depth(6));
+    assert_legal_result(&p, &r);
+    assert_ne!(r.score, Score::Mate(1));
+}
+
 // ---- the citadel draw ----------------------------------------------------------------------------------
 
 /// White's lone king, in check from the c10 rook (i10 on the rook's rank, i9 covered by the
