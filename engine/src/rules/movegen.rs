@@ -242,7 +242,16 @@ impl Position {
     /// unattacked.
     fn custom_moves<S: Sink, const MODE: u8>(&self, sink: &mut S) {
         let us = self.turn;
+        let t = self.tables;
         for &m in &self.custom_pseudo_moves::<MODE>() {
+            // A quiet king move changes nothing else: an attack test on its square suffices.
+            if t.custom_rules[m.rule_index()].is_quiet_king_move(self, m) {
+                let occ = (self.occupied() ^ m.from().bb()) | m.to().bb();
+                if !self.is_attacked(m.to(), !us, occ) {
+                    sink.add(m);
+                }
+                continue;
+            }
             let after = self.after(m);
             if after.pieces(us, PieceKind::King).any() && !after.is_attacked(after.king(us), !us, after.occupied()) {
                 sink.add(m);

@@ -127,6 +127,10 @@ impl CustomRule for KingLeap {
         edit.clear_rights(1 << bit);
     }
 
+    fn is_quiet_king_move(&self, pos: &Position, m: Move) -> bool {
+        pos.piece_at(m.to()).is_none()
+    }
+
     fn has_eval_terms(&self) -> bool {
         true
     }

@@ -134,6 +134,14 @@ pub trait CustomRule: Sync + std::fmt::Debug {
         (0, 0)
     }
 
+    /// Whether the rule move `m` (pseudo-legal here) only moves the mover's king from its
+    /// from- to its to-square, onto an empty square, and changes nothing else (no capture, no
+    /// rights that matter to legality): its legality is then an attack test on the to-square,
+    /// without playing it out.
+    fn is_quiet_king_move(&self, _pos: &Position, _m: Move) -> bool {
+        false
+    }
+
     /// Whether the rule has [`CustomRule::eval_terms`].
     fn has_eval_terms(&self) -> bool {
         false
