@@ -221,8 +221,8 @@ impl Session {
         if !v.has_rule_settings() {
             return true;
         }
-        // Only Parsi Chess has settings, and `ludii` is one of them.
-        let text = if self.ludii {
+        // The switch is the `ludii` setting, for the variants that have it.
+        let text = if self.ludii && v.tables_with("ludii").is_ok() {
             format!("ludii,{}", self.rules)
         } else {
             self.rules.clone()
