@@ -402,7 +402,10 @@ mod double_step_alone {
         },
         castling: &[],
         dead_material: &[&[]],
-        rules: &[Rule::UnmovedDoubleStep(UnmovedDoubleStep { files: &[0, 3, 4, 7] })],
+        rules: &[Rule::UnmovedDoubleStep(UnmovedDoubleStep {
+            files: &[0, 3, 4, 7],
+            while_present: false,
+        })],
     };
 
     fn tables() -> &'static Tables {
@@ -627,6 +630,45 @@ mod settings {
         let ludii = fen_with("ludii", text);
         assert!(ludii.parse_uci("b7b8nc6").is_err());
         agrees_with_reference(&ludii);
+    }
+
+    /// A.11: after 1.Nc3 Nc6 2.Rb1 Nb8 3.Ra1 Nc6 the rook is back on a1: a2-a4 is illegal by
+    /// default (it moved), legal when the piece merely has to stand there.
+    #[test]
+    fn the_double_step_while_the_piece_is_present() {
+        let moves = ["b1c3", "b8c6", "a1b1", "c6b8", "b1a1", "b8c6"];
+        let play = |settings: &str| {
+            let mut pos = fen_with(settings, SPEC.start_fen);
+            for m in moves {
+                pos.play_uci(m).expect("legal");
+            }
+            pos
+        };
+        let default = play("");
+        assert!(default.parse_uci("a2a4").is_err());
+        assert!(default.parse_uci("a2a3").is_ok());
+        let present = play("double_step_while_present");
+        assert!(present.parse_uci("a2a4").is_ok());
+        assert!(present.fen().contains(" ADEHadeh "), "{}", present.fen());
+        assert_eq!(present.hash(), present.compute_hash());
+        agrees_with_reference(&present);
+        // Away from its square, the rook takes the right with it; a FEN cannot give it back.
+        let mut away = fen_with("double_step_while_present", SPEC.start_fen);
+        for m in ["b1c3", "b8c6", "a1b1"] {
+            away.play_uci(m).expect("legal");
+        }
+        assert!(away.fen().contains(" DEHadeh "), "{}", away.fen());
+        let start = fen_with("double_step_while_present", SPEC.start_fen);
+        assert_eq!(perft(&start, 4), reference_perft(&start, 4));
+        let long = fen_with(
+            "double_step_while_present",
+            "rnbkqbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - Ll 0 1",
+        );
+        assert!(
+            long.fen().contains(" ADEHadeh "),
+            "rights follow the board: {}",
+            long.fen()
+        );
     }
 
     #[test]

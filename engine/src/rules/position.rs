@@ -615,6 +615,9 @@ impl Position {
         if self.rights != old_rights {
             self.hash ^= ZOBRIST.rights(old_rights ^ self.rights);
         }
+        if !t.present_gates.is_empty() {
+            self.refresh_present_rights();
+        }
         if us == Color::Black {
             self.fullmove = self.fullmove.saturating_add(1);
         }
@@ -651,6 +654,22 @@ impl Position {
             } else {
                 self.ep = None;
             }
+        }
+    }
+
+    /// Sets the rights that follow the board ([`Tables::present_gates`]): each is on while its
+    /// piece stands on its home square.
+    pub(crate) fn refresh_present_rights(&mut self) {
+        let old = self.rights;
+        for &(sq, piece, bit) in &self.tables.present_gates {
+            if self.piece_at(sq) == Some(piece) {
+                self.rights |= 1 << bit;
+            } else {
+                self.rights &= !(1 << bit);
+            }
+        }
+        if self.rights != old {
+            self.hash ^= ZOBRIST.rights(old ^ self.rights);
         }
     }
 

@@ -286,6 +286,13 @@ fn double_step_allowed(pos: &Position, from: Square) -> bool {
     let g = spec.geometry;
     let us = pos.turn();
     spec.rules.iter().all(|r| match r {
+        Rule::UnmovedDoubleStep(r) if r.while_present => {
+            // The piece that started behind the pawn stands there (again).
+            let behind = step(spec, from, (0, -forward(us)));
+            let start = Position::from_fen_in(t, spec.start_fen).expect("the start FEN reads");
+            r.files.contains(&(g.file(from) as u8))
+                && behind.is_some_and(|b| pos.piece_at(b).is_some() && pos.piece_at(b) == start.piece_at(b))
+        }
         Rule::UnmovedDoubleStep(r) => {
             let behind = step(spec, from, (0, -forward(us)));
             r.files.contains(&(g.file(from) as u8))

@@ -251,6 +251,10 @@ impl Position {
             pos.rights |= 1 << i;
         }
 
+        // Rights that follow the board are set from it, whatever the FEN said.
+        if !tables.present_gates.is_empty() {
+            pos.refresh_present_rights();
+        }
         pos.rights |= super::special::rendezvous::setup_rights(tables, setup.rendezvous)
             .map_err(PositionError::NoRendezvousInVariant)?;
         for (k, &i) in tables.custom_fen_rules.iter().enumerate() {

@@ -230,6 +230,9 @@ pub struct Tables {
     /// for each side, the pawn's start square and the bit. Double steps from squares not listed
     /// need nothing more than [`Tables::double_step_from`].
     pub double_step_gates: ByColor<Vec<(Square, u32)>>,
+    /// Double-step flags that follow the board (the "merely present" reading): the home
+    /// square, the piece that must stand there, and the rights bit.
+    pub present_gates: Vec<(Square, Piece, u32)>,
     /// Whether [`Tables::double_step_gates`] has any entry.
     pub gated_double_steps: bool,
     /// Promotion by arrival square (Parsi Chess), when the variant has it.
@@ -509,6 +512,7 @@ impl Tables {
             letter_rights: Vec::new(),
             double_step_gates: ByColor::default(),
             gated_double_steps: false,
+            present_gates: Vec::new(),
             square_promotion: None,
             rendezvous: None,
             citadel_draw: ByColor::default(),

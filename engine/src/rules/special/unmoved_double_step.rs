@@ -7,6 +7,7 @@
 
 use crate::rules::{
     geometry::{Bitboard, Square},
+    notation::fen::parse_board,
     piece::{ByColor, Color},
     tables::{LetterRight, Tables},
     variant::Coord,
@@ -17,6 +18,10 @@ use crate::rules::{
 pub struct UnmovedDoubleStep {
     /// The files (from 0) whose pawns may double-step, each while the piece behind is unmoved.
     pub files: &'static [u8],
+    /// The literal reading of the Ludii description: the double step is allowed while the
+    /// piece that started behind the pawn stands on its square again ("merely present"), even
+    /// after it moved away and came back. The flags then follow the board after every move.
+    pub while_present: bool,
 }
 
 impl UnmovedDoubleStep {
@@ -25,6 +30,9 @@ impl UnmovedDoubleStep {
         let rank = spec.pawns.double_step_rank;
         assert!(rank >= 1, "{}: no square behind the pawns' start rank", spec.id);
         let n = self.files.len() as u32;
+        let board_field = spec.start_fen.split_whitespace().next().unwrap_or("");
+        let start =
+            parse_board(tables, board_field).unwrap_or_else(|e| panic!("{}: the start FEN is wrong: {e}", spec.id));
         let first = tables.allocate_rights(2 * n);
         let mut from = ByColor([Bitboard::EMPTY; 2]);
         for color in Color::ALL {
@@ -33,7 +41,16 @@ impl UnmovedDoubleStep {
                 let pawn = resolve(spec.mirror((file as i8, rank), black));
                 let behind = resolve(spec.mirror((file as i8, rank - 1), black));
                 let bit = first + color.index() as u32 * n + i as u32;
-                tables.rights_keep[behind.index()] &= !(1 << bit);
+                if self.while_present {
+                    let piece = start
+                        .iter()
+                        .find(|(sq, _)| *sq == behind)
+                        .map(|&(_, p)| p)
+                        .unwrap_or_else(|| panic!("{}: no piece starts behind the pawn on file {file}", spec.id));
+                    tables.present_gates.push((behind, piece, bit));
+                } else {
+                    tables.rights_keep[behind.index()] &= !(1 << bit);
+                }
                 let letter = (b'A' + file) as char;
                 tables.add_letter_right(LetterRight {
                     letter: if black { letter.to_ascii_lowercase() } else { letter },
@@ -83,7 +100,10 @@ mod tests {
         },
         castling: &[],
         dead_material: &[&[]],
-        rules: &[Rule::UnmovedDoubleStep(UnmovedDoubleStep { files: &[0, 3, 4, 7] })],
+        rules: &[Rule::UnmovedDoubleStep(UnmovedDoubleStep {
+            files: &[0, 3, 4, 7],
+            while_present: false,
+        })],
     };
 
     fn tables() -> &'static Tables {

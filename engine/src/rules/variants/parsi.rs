@@ -87,7 +87,7 @@ pub const SPEC: VariantSpec = VariantSpec {
     // A bare king draws by its own rule; no other material is dead.
     dead_material: &[&[]],
     rules: &[
-        Rule::UnmovedDoubleStep(UnmovedDoubleStep { files: &[0, 3, 4, 7] }),
+        Rule::UnmovedDoubleStep(UnmovedDoubleStep { files: &[0, 3, 4, 7], while_present: false }),
         Rule::Custom(&KING_LEAP),
         Rule::SquarePromotion(SquarePromotion {
             colour_bound: &[PieceKind::Bishop],
@@ -103,8 +103,7 @@ pub const SPEC: VariantSpec = VariantSpec {
 
 /// The rule settings of Parsi Chess (rules note A.12): the readings the engine did not choose,
 /// selectable one by one, with the Ludii implementation's set as [`Settings::LUDII`]. The
-/// double step "while the piece is merely present" and the opening series (A.9) are not
-/// settings yet.
+/// opening series (A.9) is not a setting yet.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Settings {
     /// A pawn becomes the mover's own start piece of its file; the king's file never promotes
@@ -125,6 +124,10 @@ pub struct Settings {
     pub leap_lost_when_checked: bool,
     /// 100 plies without a capture or a pawn move draw. Default on.
     pub fifty_move_rule: bool,
+    /// The double step is allowed while the piece that started behind the pawn stands there
+    /// again, even after it moved (the Ludii description's literal wording). Default off:
+    /// only while it has never moved (also the Ludii code).
+    pub double_step_while_present: bool,
 }
 
 /// Each setting: its name (as `Variant::tables_with` and the UCI options read it) and what it
@@ -140,6 +143,10 @@ pub const SETTINGS: &[(&str, &str)] = &[
     ("leap_no_capture", "the king's leap only onto an empty square (Ludii)"),
     ("leap_lost_when_checked", "the king's leap is lost when the king is first checked (Ludii)"),
     ("fifty_move_rule", "100 plies without a capture or a pawn move draw"),
+    (
+        "double_step_while_present",
+        "the double step while the piece behind stands there again, moved or not",
+    ),
 ];
 
 impl Default for Settings {
@@ -158,6 +165,7 @@ impl Settings {
         leap_no_capture: false,
         leap_lost_when_checked: false,
         fifty_move_rule: true,
+        double_step_while_present: false,
     };
 
     /// The Ludii implementation's readings (text and code, rules note A.12).
@@ -169,6 +177,7 @@ impl Settings {
         leap_no_capture: true,
         leap_lost_when_checked: true,
         fifty_move_rule: true,
+        double_step_while_present: false,
     };
 
     fn field(&mut self, name: &str) -> Option<&mut bool> {
@@ -180,6 +189,7 @@ impl Settings {
             "leap_no_capture" => &mut self.leap_no_capture,
             "leap_lost_when_checked" => &mut self.leap_lost_when_checked,
             "fifty_move_rule" => &mut self.fifty_move_rule,
+            "double_step_while_present" => &mut self.double_step_while_present,
             _ => return None,
         })
     }
@@ -264,7 +274,10 @@ impl Settings {
     /// The rules of the spec under these settings.
     fn rules(&self) -> Vec<Rule> {
         let mut rules = vec![
-            Rule::UnmovedDoubleStep(UnmovedDoubleStep { files: &[0, 3, 4, 7] }),
+            Rule::UnmovedDoubleStep(UnmovedDoubleStep {
+                files: &[0, 3, 4, 7],
+                while_present: self.double_step_while_present,
+            }),
             Rule::Custom(KingLeap::with(!self.leap_no_capture, self.leap_lost_when_checked)),
             Rule::SquarePromotion(SquarePromotion {
                 colour_bound: if self.bishop_colour_test { &[PieceKind::Bishop] } else { &[] },
