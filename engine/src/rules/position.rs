@@ -611,7 +611,10 @@ impl Position {
         }
 
         let old_rights = self.rights;
-        self.rights &= t.rights_keep[from.index()] & t.rights_keep[to.index()];
+        // A rule move from a square to itself moves nothing (the pass of an opening series).
+        if from != to || m.kind() != MoveKind::Rule {
+            self.rights &= t.rights_keep[from.index()] & t.rights_keep[to.index()];
+        }
         if self.rights != old_rights {
             self.hash ^= ZOBRIST.rights(old_rights ^ self.rights);
         }
@@ -627,8 +630,14 @@ impl Position {
         match m.kind() {
             // A promotion by arrival square changes what the mover has lost, and so which of
             // its pawns attack their promotion squares: those need the full recount.
-            MoveKind::Normal | MoveKind::DoubleStep if !t.legal_by_playing => self.update_checkers_after(from, to),
-            MoveKind::Promotion if !t.legal_by_playing && t.square_promotion.is_none() => {
+            // In an opening series the side to move may already have stood in check before
+            // the move (a check it answers later): the incremental update assumes it did not.
+            MoveKind::Normal | MoveKind::DoubleStep if !t.legal_by_playing && t.opening_series.is_none() => {
+                self.update_checkers_after(from, to)
+            }
+            MoveKind::Promotion
+                if !t.legal_by_playing && t.square_promotion.is_none() && t.opening_series.is_none() =>
+            {
                 self.update_checkers_after(from, to)
             }
             _ => self.update_checkers(),
@@ -671,6 +680,13 @@ impl Position {
         if self.rights != old {
             self.hash ^= ZOBRIST.rights(old ^ self.rights);
         }
+    }
+
+    /// Whether an opening series runs (one side moves several times, the other passes; see
+    /// [`super::special::opening_series`]). False in variants without one.
+    #[inline]
+    pub fn in_opening_series(&self) -> bool {
+        self.tables.opening_series.is_some_and(|s| s.runs(self))
     }
 
     /// Passes the turn without moving (for null-move search). Must not be used in check.

@@ -279,7 +279,11 @@ impl Position {
 
         let us = pos.turn;
         let occ = pos.occupied();
-        if pos.royals(!us).iter().any(|k| pos.attackers(k, us, occ).any()) {
+        let may_be_in_check = tables
+            .custom_rules
+            .iter()
+            .any(|r| r.side_not_to_move_may_be_in_check(&pos));
+        if !may_be_in_check && pos.royals(!us).iter().any(|k| pos.attackers(k, us, occ).any()) {
             return Err(PositionError::OpponentInCheck((!us).name()));
         }
 

@@ -254,6 +254,8 @@ pub struct Tables {
     pub custom_rules: Vec<&'static dyn CustomRule>,
     /// Indices of the custom rules that make moves of their own.
     pub custom_move_rules: Vec<u8>,
+    /// The opening series rule, where the variant has it.
+    pub opening_series: Option<super::special::opening_series::SeriesTables>,
     /// Whether 100 plies without a capture or a pawn move draw (the 50-move rule); on unless a
     /// rule setting turns it off.
     pub fifty_move_rule: bool,
@@ -522,6 +524,7 @@ impl Tables {
             custom_after_move_rules: Vec::new(),
             custom_eval_rules: Vec::new(),
             fifty_move_rule: true,
+            opening_series: None,
             rule_settings: String::new(),
             custom_filter_rules: Vec::new(),
             custom_fen_rules: Vec::new(),

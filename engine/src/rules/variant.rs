@@ -127,6 +127,9 @@ pub enum RuleSettingsError {
     /// A value other than on/off.
     #[error("'{0}': the value must be on or off")]
     BadValue(String),
+    /// An opening series other than 0 to 9 moves.
+    #[error("'{0}': the opening series is opening_series=N with N from 0 (none) to 9")]
+    BadSeries(String),
 }
 
 /// A square given by (file, rank) counted from 0, White's view. Resolved against the geometry

@@ -680,6 +680,7 @@ impl Searcher {
                 && static_eval >= beta
                 && !self.prev_move[ply].is_null()
                 && eval::has_non_pawn_material(pos, pos.turn())
+                && !pos.in_opening_series()
             {
                 let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
                 let mut child = pos.clone();

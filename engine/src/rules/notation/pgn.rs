@@ -120,7 +120,7 @@ pub fn write_game(game: &PgnGame) -> String {
     if !rules.is_empty() {
         write_tag(&mut out, "VariantRules", rules);
     }
-    if game.start.fen() != variant.spec().start_fen {
+    if game.start.fen() != game.start.tables().spec.start_fen {
         write_tag(&mut out, "SetUp", "1");
         write_tag(&mut out, "FEN", &game.start.fen());
     }

@@ -287,6 +287,16 @@ impl Position {
                 return Err(e.into());
             }
         };
+        if m == UciMove::Null && self.in_opening_series() {
+            // The pass of an opening series is written as the null move.
+            if let Some(&pass) = self
+                .legal_moves()
+                .iter()
+                .find(|&&m| m.kind() == MoveKind::Rule && self.uci(m) == text)
+            {
+                return Ok(pass);
+            }
+        }
         Ok(m.to_move(self)?)
     }
 

@@ -21,6 +21,7 @@ pub mod centre_square;
 pub mod citadel_draw;
 pub mod king_leap;
 pub mod no_stalemating;
+pub mod opening_series;
 pub mod perpetual_check;
 pub mod rendezvous;
 pub mod square_promotion;
@@ -152,6 +153,12 @@ pub trait CustomRule: Sync + std::fmt::Debug {
     /// when the king is checked). It may change rights only, not the board.
     fn after_move(&self, _pos: &mut RuleEdit<'_>, _index: u8) {}
 
+    /// Whether the side not to move may stand in check in `pos` (a check it answers later,
+    /// during an opening series); a FEN of such a position is then accepted.
+    fn side_not_to_move_may_be_in_check(&self, _pos: &Position) -> bool {
+        false
+    }
+
     /// Whether the rule has an [`CustomRule::after_move`] hook.
     fn has_after_move(&self) -> bool {
         false
@@ -229,6 +236,13 @@ impl RuleEdit<'_> {
             self.pos.remove(sq);
         }
         self.pos.put(sq, piece);
+    }
+
+    /// Sets the rights bits of `mask` (those the rule allocated) to `value`'s.
+    pub fn set_rights(&mut self, mask: u32, value: u32) {
+        let old = self.pos.rights;
+        self.pos.rights = (old & !mask) | (value & mask);
+        self.pos.hash ^= crate::rules::zobrist::ZOBRIST.rights(old ^ self.pos.rights);
     }
 
     /// Clears rights bits (those the rule allocated).

@@ -30,6 +30,10 @@ impl CustomRule for NoStalemating {
     }
 
     fn filter(&self, pos: &Position, _history: &[u64], moves: &mut MoveList) {
+        // Not during an opening series (rules note A.9).
+        if pos.in_opening_series() {
+            return;
+        }
         let witnesses = Witnesses::of(pos);
         let stalemates = |m: Move| {
             if witnesses.survive(m) {

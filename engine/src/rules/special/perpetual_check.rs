@@ -27,6 +27,10 @@ impl CustomRule for NoPerpetualCheck {
     }
 
     fn filter(&self, pos: &Position, history: &[u64], moves: &mut MoveList) {
+        // Not during an opening series (rules note A.9).
+        if pos.in_opening_series() {
+            return;
+        }
         if history.len() < 4 {
             return;
         }

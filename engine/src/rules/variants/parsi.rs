@@ -12,6 +12,7 @@ use crate::rules::{
         bonus_leap::BONUS_KNIGHT_LEAP,
         king_leap::{KingLeap, KING_LEAP},
         no_stalemating::NO_STALEMATING,
+        opening_series::OpeningSeries,
         perpetual_check::NO_PERPETUAL_CHECK, square_promotion::SquarePromotion,
         unmoved_double_step::UnmovedDoubleStep, Rule,
     },
@@ -102,8 +103,8 @@ pub const SPEC: VariantSpec = VariantSpec {
 };
 
 /// The rule settings of Parsi Chess (rules note A.12): the readings the engine did not choose,
-/// selectable one by one, with the Ludii implementation's set as [`Settings::LUDII`]. The
-/// opening series (A.9) is not a setting yet.
+/// selectable one by one, with the Ludii implementation's set as [`Settings::LUDII`], and the
+/// optional opening series (A.9).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Settings {
     /// A pawn becomes the mover's own start piece of its file; the king's file never promotes
@@ -128,6 +129,9 @@ pub struct Settings {
     /// again, even after it moved (the Ludii description's literal wording). Default off:
     /// only while it has never moved (also the Ludii code).
     pub double_step_while_present: bool,
+    /// The opening series (A.9): each side makes this many moves in a row at the start, White
+    /// first; 0 (the default): none. Read as `opening_series=N`, N from 0 to 9.
+    pub opening_series: u8,
 }
 
 /// Each setting: its name (as `Variant::tables_with` and the UCI options read it) and what it
@@ -166,6 +170,7 @@ impl Settings {
         leap_lost_when_checked: false,
         fifty_move_rule: true,
         double_step_while_present: false,
+        opening_series: 0,
     };
 
     /// The Ludii implementation's readings (text and code, rules note A.12).
@@ -178,6 +183,7 @@ impl Settings {
         leap_lost_when_checked: true,
         fifty_move_rule: true,
         double_step_while_present: false,
+        opening_series: 0,
     };
 
     fn field(&mut self, name: &str) -> Option<&mut bool> {
@@ -218,6 +224,15 @@ impl Settings {
         let mut s = Settings::DEFAULT;
         for item in text.split([',', ' ']).map(str::trim).filter(|i| !i.is_empty()) {
             let lower = item.to_ascii_lowercase().replace('-', "_");
+            if lower.starts_with("opening_series") {
+                let n = lower
+                    .strip_prefix("opening_series=")
+                    .and_then(|v| v.trim().parse::<u8>().ok())
+                    .filter(|n| *n <= 9)
+                    .ok_or_else(|| RuleSettingsError::BadSeries(item.to_string()))?;
+                s.opening_series = n;
+                continue;
+            }
             let (name, value) = match lower.split_once('=') {
                 Some((n, v)) => {
                     let value = match v.trim() {
@@ -241,7 +256,7 @@ impl Settings {
                             variant: SPEC.id,
                             item: item.to_string(),
                             known: format!(
-                                "default, ludii, {}",
+                                "default, ludii, opening_series=N, {}",
                                 SETTINGS.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")
                             ),
                         });
@@ -261,19 +276,37 @@ impl Settings {
         if *self == Settings::LUDII {
             return "ludii".to_string();
         }
-        SETTINGS
+        if *self
+            == (Settings {
+                opening_series: self.opening_series,
+                ..Settings::LUDII
+            })
+        {
+            return format!("ludii,opening_series={}", self.opening_series);
+        }
+        let mut items: Vec<String> = SETTINGS
             .iter()
             .filter_map(|&(name, _)| {
                 let v = self.get(name)?;
                 (Settings::DEFAULT.get(name) != Some(v)).then(|| format!("{name}={}", if v { "on" } else { "off" }))
             })
-            .collect::<Vec<_>>()
-            .join(",")
+            .collect();
+        if self.opening_series > 0 {
+            items.push(format!("opening_series={}", self.opening_series));
+        }
+        items.join(",")
     }
 
     /// The rules of the spec under these settings.
     fn rules(&self) -> Vec<Rule> {
-        let mut rules = vec![
+        let mut rules = Vec::new();
+        if self.opening_series > 0 {
+            let series: &'static OpeningSeries = Box::leak(Box::new(OpeningSeries {
+                moves: self.opening_series,
+            }));
+            rules.push(Rule::Custom(series));
+        }
+        rules.extend([
             Rule::UnmovedDoubleStep(UnmovedDoubleStep {
                 files: &[0, 3, 4, 7],
                 while_present: self.double_step_while_present,
@@ -284,7 +317,7 @@ impl Settings {
                 no_check_on_arrival: if self.knight_no_check_on_arrival { &[PieceKind::Knight] } else { &[] },
                 by_own_file: self.promotion_by_own_file,
             }),
-        ];
+        ]);
         if self.bonus_leap {
             rules.push(Rule::Custom(&BONUS_KNIGHT_LEAP));
         }
@@ -308,8 +341,15 @@ impl Settings {
         if let Some(&(_, t)) = built.iter().find(|(s, _)| s == self) {
             return t;
         }
+        // The series starts at the start position: its field says no ply of it is played.
+        let start_fen: &'static str = if self.opening_series > 0 {
+            Box::leak(format!("{} 0", SPEC.start_fen).into_boxed_str())
+        } else {
+            SPEC.start_fen
+        };
         let spec: &'static VariantSpec = Box::leak(Box::new(VariantSpec {
             rules: Box::leak(self.rules().into_boxed_slice()),
+            start_fen,
             ..SPEC
         }));
         let mut tables = Tables::build(spec);
