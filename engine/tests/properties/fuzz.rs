@@ -208,6 +208,21 @@ pub(crate) fn check_accepted(pos: &Position) {
     let _ = pos.outcome();
 }
 
+/// Reads `text` both ways (setup, then position; and the FEN reader at once): they must agree
+/// on the outcome and the error, and an accepted position must pass [`check_accepted`]. True
+/// when accepted.
+pub(crate) fn read_fen_consistently(v: Variant, text: &str) -> bool {
+    let setup = parse_setup(v, text);
+    let result = Position::from_fen(v, text);
+    match (&setup, &result) {
+        (Err(e), Err(FenError::Parse(f))) => assert_eq!(e, f, "{v}: '{text}'"),
+        (Ok(s), Err(FenError::Position(e))) => assert_eq!(Position::from_setup(v, s).as_ref(), Err(e), "{v}: '{text}'"),
+        (Ok(_), Ok(pos)) => check_accepted(pos),
+        _ => panic!("{v}: parse_setup and from_fen disagree on '{text}': {setup:?} / {result:?}"),
+    }
+    result.is_ok()
+}
+
 #[test]
 pub(crate) fn fuzz_fen_readers_never_panic() {
     let mut rng = Rng::new(0xF00D);
@@ -225,20 +240,9 @@ pub(crate) fn fuzz_fen_readers_never_panic() {
             _ => mutate(rng.pick(&seeds).clone().as_str(), &mut rng),
         };
         for v in Variant::ALL {
-            let setup = parse_setup(v, &text);
-            let result = Position::from_fen(v, &text);
-            match (&setup, &result) {
-                (Err(e), Err(FenError::Parse(f))) => assert_eq!(e, f, "{v}: '{text}'"),
-                (Ok(s), Err(FenError::Position(e))) => {
-                    assert_eq!(Position::from_setup(v, s).as_ref(), Err(e), "{v}: '{text}'")
-                }
-                (Ok(_), Ok(pos)) => {
-                    check_accepted(pos);
-                    accepted += 1;
-                }
-                _ => panic!("{v}: parse_setup and from_fen disagree on '{text}': {setup:?} / {result:?}"),
-            }
-            if result.is_err() {
+            if read_fen_consistently(v, &text) {
+                accepted += 1;
+            } else {
                 rejected += 1;
             }
         }
@@ -290,18 +294,9 @@ pub(crate) fn fuzz_parsi_rights_fields() {
             3 => format!("{board} {side} {unmoved} {leap} {} 0 1", field(&mut rng, "Ll")),
             _ => format!("{board} {side} {unmoved} {leap} 0 1"),
         };
-        let setup = parse_setup(v, &text);
-        let result = Position::from_fen(v, &text);
-        match (&setup, &result) {
-            (Err(e), Err(FenError::Parse(f))) => assert_eq!(e, f, "'{text}'"),
-            (Ok(s), Err(FenError::Position(e))) => assert_eq!(Position::from_setup(v, s).as_ref(), Err(e), "'{text}'"),
-            (Ok(_), Ok(pos)) => {
-                check_accepted(pos);
-                accepted += 1;
-            }
-            _ => panic!("parse_setup and from_fen disagree on '{text}': {setup:?} / {result:?}"),
-        }
-        if result.is_err() {
+        if read_fen_consistently(v, &text) {
+            accepted += 1;
+        } else {
             rejected += 1;
         }
     }

@@ -8,7 +8,7 @@ use super::CustomRule;
 use crate::rules::{
     geometry::{Bitboard, Square},
     moves::{Move, MoveKind, MoveList},
-    piece::PieceKind,
+    piece::{Color, PieceKind},
     position::Position,
     tables::NO_DIRECTION,
 };
@@ -68,7 +68,6 @@ impl CustomRule for NoStalemating {
 /// material, so it changes no attack that depends on material (stuck pawns), and a piece that is
 /// not pinned cannot expose its king by moving. False says nothing.
 pub fn surely_has_a_move(pos: &Position) -> bool {
-    let t = pos.tables();
     let us = pos.turn();
     let royals = pos.royals(us);
     if royals.count() != 1 || pos.in_check() {
@@ -76,21 +75,27 @@ pub fn surely_has_a_move(pos: &Position) -> bool {
     }
     let king = royals.lsb();
     let occ = pos.occupied();
-    let empty = !occ & t.geometry.playable;
-    for sq in pos.color_bb(us) & !royals {
-        let Some(p) = pos.piece_at(sq) else { continue };
-        let quiet = if p.kind == PieceKind::Pawn {
-            t.square_ahead(us, sq).is_some_and(|ahead| {
-                empty.has(ahead) && !t.promotion_squares[us].has(ahead) && !t.forbidden[PieceKind::Pawn].has(ahead)
-            })
-        } else {
-            (t.attacks(p.kind, sq, occ) & empty & !t.forbidden[p.kind]).any()
-        };
-        if quiet && pos.attackers(king, !us, occ ^ sq.bb()).is_empty() {
-            return true;
+    (pos.color_bb(us) & !royals)
+        .iter()
+        .any(|sq| quiet_targets(pos, us, sq).any() && pos.attackers(king, !us, occ ^ sq.bb()).is_empty())
+}
+
+/// The squares `color`'s piece on `sq` reaches by a quiet move: an empty square, no promotion
+/// (a pawn's single step, a piece's ordinary move).
+fn quiet_targets(pos: &Position, color: Color, sq: Square) -> Bitboard {
+    let t = pos.tables();
+    let Some(p) = pos.piece_at(sq) else {
+        return Bitboard::EMPTY;
+    };
+    let empty = !pos.occupied() & t.geometry.playable;
+    if p.kind == PieceKind::Pawn {
+        match t.square_ahead(color, sq) {
+            Some(ahead) if !t.promotion_squares[color].has(ahead) => ahead.bb() & empty & !t.forbidden[PieceKind::Pawn],
+            _ => Bitboard::EMPTY,
         }
+    } else {
+        t.attacks(p.kind, sq, pos.occupied()) & empty & !t.forbidden[p.kind]
     }
-    false
 }
 
 /// At most this many witnesses are kept.
@@ -129,23 +134,8 @@ impl Witnesses {
         }
         let king = royals.lsb();
         let occ = pos.occupied();
-        let empty = !occ & t.geometry.playable;
         for sq in pos.color_bb(them) & !royals {
-            let Some(p) = pos.piece_at(sq) else { continue };
-            let targets = if p.kind == PieceKind::Pawn {
-                match t.square_ahead(them, sq) {
-                    Some(ahead)
-                        if empty.has(ahead)
-                            && !t.promotion_squares[them].has(ahead)
-                            && !t.forbidden[PieceKind::Pawn].has(ahead) =>
-                    {
-                        ahead.bb()
-                    }
-                    _ => Bitboard::EMPTY,
-                }
-            } else {
-                t.attacks(p.kind, sq, occ) & empty & !t.forbidden[p.kind]
-            };
+            let targets = quiet_targets(pos, them, sq);
             if targets.is_empty() || pos.attackers(king, us, occ ^ sq.bb()).any() {
                 continue;
             }

@@ -80,12 +80,6 @@ impl SeriesTables {
     }
 }
 
-/// Whether the opening series runs in `pos` (false in variants without it): the stalemate ban
-/// and the perpetual-check rule are off then, and the search passes no null move.
-pub fn runs(pos: &Position) -> bool {
-    pos.tables().opening_series.is_some_and(|s| s.runs(pos))
-}
-
 impl CustomRule for OpeningSeries {
     fn name(&self) -> &'static str {
         "opening series"
@@ -208,6 +202,6 @@ impl CustomRule for OpeningSeries {
     }
 
     fn side_not_to_move_may_be_in_check(&self, pos: &Position) -> bool {
-        runs(pos)
+        pos.in_opening_series()
     }
 }
