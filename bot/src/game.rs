@@ -437,6 +437,7 @@ impl GameTask {
             winner: state.winner.as_deref(),
             rated: setup.full.rated,
             created_at: setup.full.created_at,
+            variant_key: &setup.full.variant.key,
         };
         match pgn::save(&self.ctx.config.games.pgn_dir, &record) {
             Ok(path) => report.pgn = Some(path),
@@ -453,7 +454,10 @@ impl GameTask {
                 .unwrap_or_default(),
             moves.len()
         );
-        self.say(&self.ctx.config.games.goodbye.clone()).await;
+        // No goodbye in a game that never started (Lichess-bot's habit too).
+        if !matches!(state.status.as_str(), "aborted" | "noStart") {
+            self.say(&self.ctx.config.games.goodbye.clone()).await;
+        }
         report
     }
 }

@@ -29,6 +29,9 @@ pub struct GameRecord<'a> {
     pub rated: bool,
     /// Creation time, ms since the epoch.
     pub created_at: u64,
+    /// The server's key of the variant: Lichess's `fromPosition` is written as the `Variant`
+    /// "From Position", as Lichess writes it; other keys take the variant's PGN name.
+    pub variant_key: &'a str,
 }
 
 /// The game result of a Lichess status and winner (`None` while unfinished or aborted).
@@ -76,6 +79,9 @@ pub fn to_pgn(rec: &GameRecord<'_>) -> String {
     game.set_tag("Event", format!("{kind} {} game", rec.start.variant().spec().name));
     game.set_tag("Site", format!("{}/{}", rec.site.trim_end_matches('/'), rec.id));
     game.set_tag("Date", engine::rules::notation::pgn::date_from_unix_ms(rec.created_at));
+    if rec.variant_key == crate::variants::LICHESS_FROM_POSITION {
+        game.set_tag("Variant", "From Position");
+    }
     game.set_tag("White", rec.white);
     game.set_tag("Black", rec.black);
     game.set_tag("Termination", termination(rec.status).tag());
@@ -110,5 +116,31 @@ mod tests {
         assert_eq!(result("mate", Some("black")), "0-1");
         assert_eq!(result("draw", None), "1/2-1/2");
         assert_eq!(result("aborted", None), "*");
+    }
+
+    #[test]
+    fn variant_tags_as_lichess_writes_them() {
+        let chess = Position::startpos(engine::rules::Variant::Chess);
+        let fen = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2";
+        let set_up = Position::from_fen(engine::rules::Variant::Chess, fen).expect("FEN");
+        let record = |start: &Position, key| {
+            to_pgn(&GameRecord {
+                id: "abcdefgh",
+                site: "http://arena".into(),
+                start,
+                moves: &[],
+                white: "A",
+                black: "B",
+                status: "aborted",
+                winner: None,
+                rated: false,
+                created_at: 0,
+                variant_key: key,
+            })
+        };
+        assert!(record(&chess, "standard").contains("[Variant \"Standard\"]"));
+        let text = record(&set_up, "fromPosition");
+        assert!(text.contains("[Variant \"From Position\"]"), "{text}");
+        assert!(text.contains(&format!("[FEN \"{fen}\"]")), "{text}");
     }
 }

@@ -6,6 +6,8 @@ use std::collections::BTreeMap;
 
 use engine::rules::Variant;
 
+use crate::api::types::VariantRef;
+
 /// Lichess's key of standard chess (also the key of its "only standard chess" decline reason).
 pub const LICHESS_STANDARD: &str = "standard";
 
@@ -24,6 +26,44 @@ pub fn engine_variant(key: &str, overrides: &BTreeMap<String, Variant>) -> Optio
         "chess960" | "crazyhouse" | "antichess" | "atomic" | "horde" | "kingOfTheHill" | "racingKings"
         | "threeCheck" => None,
         other => other.parse().ok(),
+    }
+}
+
+/// Lichess's key of chess from a set-up position.
+pub const LICHESS_FROM_POSITION: &str = "fromPosition";
+
+/// The engine variant of a key the arena accepts: a server key of the engine's variants
+/// (`standard`, `persian-princess`, ...) or `fromPosition`. Engine ids that are not server keys
+/// (`chess`) and aliases are refused, as Lichess refuses keys it does not know.
+pub fn arena_variant(key: &str) -> Option<Variant> {
+    let key = if key == LICHESS_FROM_POSITION {
+        LICHESS_STANDARD
+    } else {
+        key
+    };
+    Variant::ALL.into_iter().find(|v| v.spec().server_key == key)
+}
+
+/// The variant as the API describes a game or a challenge: Lichess's names for chess
+/// (`standard`/"Standard", or `fromPosition`/"From Position" when the game starts from a set-up
+/// position), the server key and the engine's name for the others.
+pub fn variant_ref(variant: Variant, from_position: bool) -> VariantRef {
+    match (variant.spec().server_key, from_position) {
+        (LICHESS_STANDARD, false) => VariantRef {
+            key: LICHESS_STANDARD.into(),
+            name: "Standard".into(),
+            short: Some("Std".into()),
+        },
+        (LICHESS_STANDARD, true) => VariantRef {
+            key: LICHESS_FROM_POSITION.into(),
+            name: "From Position".into(),
+            short: Some("FEN".into()),
+        },
+        (key, _) => VariantRef {
+            key: key.into(),
+            name: variant.spec().name.into(),
+            short: None,
+        },
     }
 }
 
@@ -55,6 +95,17 @@ mod tests {
         assert_eq!(engine_variant("persian", &o).map(|v| v.id()), Some("oriental-omega"));
         for v in Variant::ALL {
             assert_eq!(engine_variant(server_key(v), &none), Some(v));
+            assert_eq!(arena_variant(server_key(v)), Some(v));
         }
+        // The arena takes only server keys: "chess" is the engine's id, not a Lichess key.
+        assert_eq!(arena_variant("chess"), None);
+        assert_eq!(arena_variant("persian"), None);
+        assert_eq!(arena_variant("fromPosition").map(|v| v.id()), Some("chess"));
+        let chess = Variant::Chess;
+        assert_eq!(variant_ref(chess, false).name, "Standard");
+        assert_eq!(variant_ref(chess, true).key, "fromPosition");
+        assert_eq!(variant_ref(chess, true).name, "From Position");
+        let pp: Variant = "persian-princess".parse().expect("known");
+        assert_eq!(variant_ref(pp, true).key, "persian-princess");
     }
 }

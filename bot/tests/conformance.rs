@@ -16,7 +16,6 @@ use bot::{
     api::types::DeclineReason,
     arena::{Arena, Endpoint, RecordedRequest},
 };
-use futures::StreamExt;
 use serde_json::Value;
 use spec::Spec;
 
@@ -82,63 +81,8 @@ fn check_payload(spec: &Spec, endpoint: Endpoint, status: u16, text: &str) -> Re
         .map_err(|e| format!("{e}\n  payload: {text}"))
 }
 
-struct Raw {
-    http: reqwest::Client,
-    base: String,
-}
-
-impl Raw {
-    async fn get(&self, token: &str, path: &str) -> (u16, String) {
-        let r = self
-            .http
-            .get(format!("{}{path}", self.base))
-            .bearer_auth(token)
-            .send()
-            .await
-            .expect("request");
-        (r.status().as_u16(), r.text().await.expect("body"))
-    }
-
-    async fn post(&self, token: &str, path: &str, form: &[(&str, &str)]) -> (u16, String) {
-        let r = self
-            .http
-            .post(format!("{}{path}", self.base))
-            .bearer_auth(token)
-            .form(form)
-            .send()
-            .await
-            .expect("request");
-        (r.status().as_u16(), r.text().await.expect("body"))
-    }
-
-    /// Reads a stream in the background; its non-blank lines collect in the vector.
-    async fn lines(&self, token: &str, path: &str) -> Arc<Mutex<Vec<String>>> {
-        let resp = self
-            .http
-            .get(format!("{}{path}", self.base))
-            .bearer_auth(token)
-            .send()
-            .await
-            .expect("stream");
-        assert_eq!(resp.status().as_u16(), 200, "{path}");
-        let lines = Arc::new(Mutex::new(Vec::new()));
-        let sink = lines.clone();
-        tokio::spawn(async move {
-            let mut body = resp.bytes_stream();
-            let mut buf = Vec::new();
-            while let Some(Ok(chunk)) = body.next().await {
-                buf.extend_from_slice(&chunk);
-                while let Some(i) = buf.iter().position(|&b| b == b'\n') {
-                    let line: Vec<u8> = buf.drain(..=i).collect();
-                    let text = String::from_utf8_lossy(&line).trim().to_string();
-                    if !text.is_empty() {
-                        sink.lock().expect("lines").push(text);
-                    }
-                }
-            }
-        });
-        lines
-    }
+fn snapshot_lines(lines: &Arc<Mutex<Vec<String>>>) -> Vec<String> {
+    lines.lock().expect("lines").clone()
 }
 
 fn types_of(lines: &[String]) -> HashSet<String> {
@@ -237,11 +181,26 @@ async fn the_client_sends_only_described_requests() {
         errors.join("\n")
     );
     let seen: HashSet<Endpoint> = requests.iter().map(|r| r.endpoint).collect();
-    // Every endpoint but those the bot has no call for (open challenges and seeks are for
-    // humans; the bot does not list its games).
-    let client_endpoints = Endpoint::ALL
-        .into_iter()
-        .filter(|e| !matches!(e, Endpoint::Playing | Endpoint::OpenChallenge | Endpoint::Seek));
+    // Every endpoint the bot's client has a call for (humans' endpoints, the Board API and
+    // the lists are checked by the payload test).
+    let client_endpoints = [
+        Endpoint::Account,
+        Endpoint::EventStream,
+        Endpoint::Upgrade,
+        Endpoint::TokenTest,
+        Endpoint::OnlineBots,
+        Endpoint::CreateChallenge,
+        Endpoint::Accept,
+        Endpoint::Decline,
+        Endpoint::Cancel,
+        Endpoint::GameStream,
+        Endpoint::Move,
+        Endpoint::Chat,
+        Endpoint::Abort,
+        Endpoint::Resign,
+        Endpoint::Draw,
+        Endpoint::ClaimVictory,
+    ];
     for e in client_endpoints {
         assert!(seen.contains(&e), "no {e:?} request was checked");
     }
@@ -254,10 +213,7 @@ async fn the_arena_sends_only_described_payloads() {
         return;
     };
     let arena = arena_with_newcomer().await;
-    let raw = Raw {
-        http: reqwest::Client::new(),
-        base: arena.url(),
-    };
+    let raw = common::Raw::new(&arena);
     let (a, b) = ("alpha-token", "beta-token");
     let mut errors = Vec::new();
     let mut check = |endpoint: Endpoint, (status, text): (u16, String)| {
@@ -383,6 +339,113 @@ async fn the_arena_sends_only_described_payloads() {
         raw.post(b, &format!("/api/bot/game/{game}/resign"), &[]).await,
     );
     settle().await;
+
+    // A human plays Alpha through the Board API: moves, chat, takeback, draw, the lists.
+    let h = "human-token";
+    let human_events = raw.lines(h, "/api/stream/event").await;
+    let text = check(
+        Endpoint::CreateChallenge,
+        raw.post(
+            h,
+            "/api/challenge/alpha",
+            &[("variant", "persian-princess"), ("color", "white"), ("days", "2")],
+        )
+        .await,
+    );
+    let board_game = id_of(&text);
+    let (status, text) = raw.get(a, "/api/challenge").await;
+    check(Endpoint::ListChallenges, (status, text));
+    check(
+        Endpoint::ShowChallenge,
+        raw.get(a, &format!("/api/challenge/{board_game}/show")).await,
+    );
+    check(
+        Endpoint::Accept,
+        raw.post(a, &format!("/api/challenge/{board_game}/accept"), &[]).await,
+    );
+    settle().await;
+    let human_game = raw.lines(h, &format!("/api/board/game/stream/{board_game}")).await;
+    check(
+        Endpoint::BoardGameStream,
+        raw.get(h, "/api/board/game/stream/nosuch").await,
+    );
+    settle().await;
+    check(
+        Endpoint::BoardMove,
+        raw.post(h, &format!("/api/board/game/{board_game}/move/e3e4"), &[])
+            .await,
+    );
+    check(
+        Endpoint::BoardMove,
+        raw.post(h, &format!("/api/board/game/{board_game}/move/e4e5"), &[])
+            .await,
+    );
+    check(
+        Endpoint::Move,
+        raw.post(a, &format!("/api/bot/game/{board_game}/move/e7e6"), &[]).await,
+    );
+    check(
+        Endpoint::BoardChat,
+        raw.post(
+            h,
+            &format!("/api/board/game/{board_game}/chat"),
+            &[("room", "player"), ("text", "hi")],
+        )
+        .await,
+    );
+    let (status, text) = raw.get(h, &format!("/api/board/game/{board_game}/chat")).await;
+    check(Endpoint::BoardChatGet, (status, text));
+    let (status, text) = raw.get(a, &format!("/api/bot/game/{board_game}/chat")).await;
+    check(Endpoint::BotChatGet, (status, text));
+    check(
+        Endpoint::BoardTakeback,
+        raw.post(h, &format!("/api/board/game/{board_game}/takeback/yes"), &[])
+            .await,
+    );
+    check(
+        Endpoint::BotTakeback,
+        raw.post(a, &format!("/api/bot/game/{board_game}/takeback/no"), &[])
+            .await,
+    );
+    check(
+        Endpoint::BoardDraw,
+        raw.post(h, &format!("/api/board/game/{board_game}/draw/yes"), &[])
+            .await,
+    );
+    check(
+        Endpoint::BoardClaimVictory,
+        raw.post(h, &format!("/api/board/game/{board_game}/claim-victory"), &[])
+            .await,
+    );
+    check(
+        Endpoint::BoardClaimDraw,
+        raw.post(h, &format!("/api/board/game/{board_game}/claim-draw"), &[])
+            .await,
+    );
+    check(
+        Endpoint::BotClaimDraw,
+        raw.post(a, &format!("/api/bot/game/{board_game}/claim-draw"), &[])
+            .await,
+    );
+    check(
+        Endpoint::BoardBerserk,
+        raw.post(h, &format!("/api/board/game/{board_game}/berserk"), &[]).await,
+    );
+    check(
+        Endpoint::BoardAbort,
+        raw.post(h, &format!("/api/board/game/{board_game}/abort"), &[]).await,
+    );
+    check(
+        Endpoint::BoardResign,
+        raw.post(h, &format!("/api/board/game/{board_game}/resign"), &[]).await,
+    );
+    settle().await;
+    for line in snapshot_lines(&human_events) {
+        check(Endpoint::EventStream, (200, line));
+    }
+    for line in snapshot_lines(&human_game) {
+        check(Endpoint::BoardGameStream, (200, line));
+    }
 
     let snapshot = |lines: &Arc<Mutex<Vec<String>>>| lines.lock().expect("lines").clone();
     let mut event_lines = snapshot(&alpha_events);

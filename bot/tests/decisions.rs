@@ -21,6 +21,8 @@ async fn opponent(arena: &Arena, fen: Option<&str>) -> Opponent {
 
 fn beta_config(arena: &Arena, name: &str, f: impl FnOnce(&mut Config)) -> Config {
     let mut config = common::config(arena, "standard", common::temp_dir(name));
+    // Chess from a FEN is `fromPosition` on Lichess and on the arena.
+    config.challenge.variants.push("fromPosition".into());
     config.games.greeting.clear();
     config.games.goodbye.clear();
     f(&mut config);
@@ -103,6 +105,7 @@ async fn offers_a_draw_and_the_opponent_accepts() {
         c.decisions.offer_draw_after_ply = 0;
         c.decisions.offer_draw_moves = 1;
         c.decisions.offer_draw_score = 100_000;
+        c.games.goodbye = "Thanks for the game!".into();
     });
     let mut beta = common::start_bot(config, "beta-token").await;
     common::wait_event_streams(&arena, "beta", 1).await;
@@ -117,12 +120,25 @@ async fn offers_a_draw_and_the_opponent_accepts() {
     let report = beta.next_report(Duration::from_secs(10)).await;
     assert_eq!(report.status, "draw");
     beta.stop().await;
+    assert_eq!(goodbyes(&arena), 1, "a played game ends with the goodbye");
+}
+
+/// Chat messages Beta sent.
+fn goodbyes(arena: &Arena) -> usize {
+    arena
+        .requests()
+        .iter()
+        .filter(|r| r.endpoint == bot::arena::Endpoint::Chat && r.user.as_deref() == Some("beta"))
+        .count()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn aborts_when_the_opponent_never_moves() {
     let arena = common::arena().await;
-    let config = beta_config(&arena, "abort", |c| c.decisions.abort_first_move_seconds = 1);
+    let config = beta_config(&arena, "abort", |c| {
+        c.decisions.abort_first_move_seconds = 1;
+        c.games.goodbye = "Thanks for the game!".into();
+    });
     let mut beta = common::start_bot(config, "beta-token").await;
     common::wait_event_streams(&arena, "beta", 1).await;
     let started = std::time::Instant::now();
@@ -136,4 +152,5 @@ async fn aborts_when_the_opponent_never_moves() {
     let report = beta.next_report(Duration::from_secs(10)).await;
     assert_eq!(report.status, "aborted");
     beta.stop().await;
+    assert_eq!(goodbyes(&arena), 0, "no goodbye in a game that never started");
 }

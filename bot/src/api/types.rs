@@ -118,6 +118,9 @@ pub struct GameEventInfo {
     /// Speed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub speed: Option<String>,
+    /// Perf key (`blitz`, or the variant's key).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub perf: Option<String>,
     /// Rated.
     #[serde(default)]
     pub rated: bool,
@@ -350,6 +353,12 @@ pub struct GameState {
     /// Black offers a draw.
     #[serde(default, skip_serializing_if = "is_false")]
     pub bdraw: bool,
+    /// White proposes a takeback.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub wtakeback: bool,
+    /// Black proposes a takeback.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub btakeback: bool,
     /// First-move timer.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expiration: Option<Expiration>,
@@ -541,6 +550,35 @@ pub fn speed_of(limit_s: u64, increment_s: u64) -> &'static str {
         180..480 => "blitz",
         480..1500 => "rapid",
         _ => "classical",
+    }
+}
+
+/// Lichess's display name of a speed key (`blitz` -> "Blitz").
+pub fn speed_name(speed: &str) -> &'static str {
+    match speed {
+        "ultraBullet" => "UltraBullet",
+        "bullet" => "Bullet",
+        "blitz" => "Blitz",
+        "rapid" => "Rapid",
+        "classical" => "Classical",
+        _ => "Correspondence",
+    }
+}
+
+/// The perf key of a game, as Lichess keys ratings: chess (`standard`, `fromPosition`) by speed
+/// (`blitz`, ...), every other variant by its key, whatever the speed.
+pub fn perf_key(variant: &VariantRef, speed: &str) -> String {
+    match variant.key.as_str() {
+        "standard" | "fromPosition" => speed.to_string(),
+        other => other.to_string(),
+    }
+}
+
+/// The perf name shown for a game: "Blitz" for chess, the variant's name for the others.
+pub fn perf_name(variant: &VariantRef, speed: &str) -> String {
+    match variant.key.as_str() {
+        "standard" | "fromPosition" => speed_name(speed).to_string(),
+        _ => variant.name.clone(),
     }
 }
 

@@ -49,13 +49,45 @@ pub enum Endpoint {
     Draw,
     /// `POST /api/bot/game/{gameId}/claim-victory`
     ClaimVictory,
+    /// `GET /api/challenge`
+    ListChallenges,
+    /// `GET /api/challenge/{challengeId}/show`
+    ShowChallenge,
+    /// `GET /api/bot/game/{gameId}/chat`
+    BotChatGet,
+    /// `POST /api/bot/game/{gameId}/takeback/{accept}`
+    BotTakeback,
+    /// `POST /api/bot/game/{gameId}/claim-draw`
+    BotClaimDraw,
+    /// `GET /api/board/game/stream/{gameId}`
+    BoardGameStream,
+    /// `POST /api/board/game/{gameId}/move/{move}`
+    BoardMove,
+    /// `POST /api/board/game/{gameId}/chat`
+    BoardChat,
+    /// `GET /api/board/game/{gameId}/chat`
+    BoardChatGet,
+    /// `POST /api/board/game/{gameId}/abort`
+    BoardAbort,
+    /// `POST /api/board/game/{gameId}/resign`
+    BoardResign,
+    /// `POST /api/board/game/{gameId}/draw/{accept}`
+    BoardDraw,
+    /// `POST /api/board/game/{gameId}/takeback/{accept}`
+    BoardTakeback,
+    /// `POST /api/board/game/{gameId}/claim-victory`
+    BoardClaimVictory,
+    /// `POST /api/board/game/{gameId}/claim-draw`
+    BoardClaimDraw,
+    /// `POST /api/board/game/{gameId}/berserk`
+    BoardBerserk,
     /// Anything else (answered 404).
     Unknown,
 }
 
 impl Endpoint {
     /// Every endpoint the arena serves.
-    pub const ALL: [Endpoint; 19] = [
+    pub const ALL: [Endpoint; 35] = [
         Endpoint::Account,
         Endpoint::Playing,
         Endpoint::EventStream,
@@ -75,6 +107,22 @@ impl Endpoint {
         Endpoint::Resign,
         Endpoint::Draw,
         Endpoint::ClaimVictory,
+        Endpoint::ListChallenges,
+        Endpoint::ShowChallenge,
+        Endpoint::BotChatGet,
+        Endpoint::BotTakeback,
+        Endpoint::BotClaimDraw,
+        Endpoint::BoardGameStream,
+        Endpoint::BoardMove,
+        Endpoint::BoardChat,
+        Endpoint::BoardChatGet,
+        Endpoint::BoardAbort,
+        Endpoint::BoardResign,
+        Endpoint::BoardDraw,
+        Endpoint::BoardTakeback,
+        Endpoint::BoardClaimVictory,
+        Endpoint::BoardClaimDraw,
+        Endpoint::BoardBerserk,
     ];
 
     /// HTTP method and path template as the API description writes them.
@@ -99,6 +147,22 @@ impl Endpoint {
             Endpoint::Resign => ("POST", "/api/bot/game/{gameId}/resign"),
             Endpoint::Draw => ("POST", "/api/bot/game/{gameId}/draw/{accept}"),
             Endpoint::ClaimVictory => ("POST", "/api/bot/game/{gameId}/claim-victory"),
+            Endpoint::ListChallenges => ("GET", "/api/challenge"),
+            Endpoint::ShowChallenge => ("GET", "/api/challenge/{challengeId}/show"),
+            Endpoint::BotChatGet => ("GET", "/api/bot/game/{gameId}/chat"),
+            Endpoint::BotTakeback => ("POST", "/api/bot/game/{gameId}/takeback/{accept}"),
+            Endpoint::BotClaimDraw => ("POST", "/api/bot/game/{gameId}/claim-draw"),
+            Endpoint::BoardGameStream => ("GET", "/api/board/game/stream/{gameId}"),
+            Endpoint::BoardMove => ("POST", "/api/board/game/{gameId}/move/{move}"),
+            Endpoint::BoardChat => ("POST", "/api/board/game/{gameId}/chat"),
+            Endpoint::BoardChatGet => ("GET", "/api/board/game/{gameId}/chat"),
+            Endpoint::BoardAbort => ("POST", "/api/board/game/{gameId}/abort"),
+            Endpoint::BoardResign => ("POST", "/api/board/game/{gameId}/resign"),
+            Endpoint::BoardDraw => ("POST", "/api/board/game/{gameId}/draw/{accept}"),
+            Endpoint::BoardTakeback => ("POST", "/api/board/game/{gameId}/takeback/{accept}"),
+            Endpoint::BoardClaimVictory => ("POST", "/api/board/game/{gameId}/claim-victory"),
+            Endpoint::BoardClaimDraw => ("POST", "/api/board/game/{gameId}/claim-draw"),
+            Endpoint::BoardBerserk => ("POST", "/api/board/game/{gameId}/berserk"),
             Endpoint::Unknown => ("", ""),
         }
     }

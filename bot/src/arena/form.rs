@@ -1,5 +1,6 @@
-//! Request bodies: `application/x-www-form-urlencoded` or JSON (lichess-bot posts JSON), read
-//! into one flat map of strings.
+//! Request bodies: `application/x-www-form-urlencoded` or JSON (lichess-bot and berserk post
+//! JSON), read into one flat map of strings. As on Lichess, a JSON `null` means the key is
+//! absent (berserk sends every parameter, the unused ones as null).
 
 use std::collections::HashMap;
 
@@ -11,12 +12,13 @@ pub fn parse_body(content_type: &str, body: &[u8]) -> HashMap<String, String> {
         };
         return map
             .into_iter()
-            .map(|(k, v)| {
+            .filter_map(|(k, v)| {
                 let v = match v {
+                    serde_json::Value::Null => return None,
                     serde_json::Value::String(s) => s,
                     other => other.to_string(),
                 };
-                (k, v)
+                Some((k, v))
             })
             .collect();
     }
@@ -84,5 +86,13 @@ mod tests {
         assert_eq!(j["clock.limit"], "60");
         assert!(truthy(j.get("rated")));
         assert_eq!(parse_urlencoded("a=%")["a"], "%");
+        // berserk's challenge body: unused parameters are null, which means absent.
+        let b = parse_body(
+            "application/json",
+            br#"{"rated": false, "clock.limit": null, "days": null, "variant": null, "fen": null, "color": "white"}"#,
+        );
+        assert_eq!(b.len(), 2, "{b:?}");
+        assert_eq!(b["rated"], "false");
+        assert_eq!(b["color"], "white");
     }
 }

@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use engine::rules::{game::Game, Color, DrawReason, Outcome, Position, Variant};
 
-use crate::api::types::{GameClock, GameState};
+use crate::api::types::{speed_of, GameClock, GameState, VariantRef};
 
 /// Why a game command was refused (the text becomes the `error` of a 400).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -25,22 +25,79 @@ pub enum GameError {
     /// Claiming needs the opponent to be gone long enough.
     #[error("You cannot claim the win now")]
     CannotClaim,
+    /// Claiming a draw needs the opponent to be gone long enough.
+    #[error("You cannot claim a draw now")]
+    CannotClaimDraw,
+    /// Nothing to take back.
+    #[error("There is no move to take back")]
+    NoTakeback,
+    /// Berserk is for arena tournament games, which the arena does not run.
+    #[error("Berserk is only available in arena tournament games")]
+    NoBerserk,
 }
 
-/// A game in progress or finished.
-pub struct ArenaGame {
+/// One line of a game's chat.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChatLine {
+    /// `player` or `spectator`.
+    pub room: String,
+    /// Display name of the writer.
+    pub username: String,
+    /// The text (at most 140 characters).
+    pub text: String,
+}
+
+/// What a game is set up with (from a challenge or a pair of seeks).
+#[derive(Clone, Debug)]
+pub struct GameSetup {
     /// Game id (8 characters).
     pub id: String,
-    /// Variant key as the challenge named it.
-    pub variant_key: String,
+    /// The variant as the API names it (`fromPosition` for chess from a FEN).
+    pub variant: VariantRef,
+    /// The start position.
+    pub start: Position,
+    /// The FEN the game started from, if not the start position.
+    pub initial_fen: Option<String>,
     /// User id of White.
     pub white: String,
     /// User id of Black.
     pub black: String,
     /// Rated.
     pub rated: bool,
-    /// Clock in ms (none: unlimited).
+    /// Clock in ms (none: correspondence or unlimited).
     pub clock: Option<GameClock>,
+    /// Correspondence: days per move (none with a clock, and for unlimited games).
+    pub days: Option<u32>,
+    /// Where the game comes from: `friend` (a challenge) or `lobby` (seeks).
+    pub source: &'static str,
+    /// Creation time, ms since the epoch.
+    pub created_at: u64,
+}
+
+/// The time field of an unlimited game's state, as Lichess sends it (2^31 - 1 ms).
+pub const UNLIMITED_MS: i64 = i32::MAX as i64;
+
+/// Milliseconds in a day.
+const DAY_MS: i64 = 86_400_000;
+
+/// A game in progress or finished.
+pub struct ArenaGame {
+    /// Game id (8 characters).
+    pub id: String,
+    /// The variant as the API names it.
+    pub variant_ref: VariantRef,
+    /// User id of White.
+    pub white: String,
+    /// User id of Black.
+    pub black: String,
+    /// Rated.
+    pub rated: bool,
+    /// Clock in ms (none: correspondence or unlimited).
+    pub clock: Option<GameClock>,
+    /// Correspondence: days per move.
+    pub days: Option<u32>,
+    /// `friend` or `lobby`.
+    pub source: &'static str,
     /// Creation time, ms since the epoch.
     pub created_at: u64,
     /// The FEN the game started from, if not the start position.
@@ -52,7 +109,10 @@ pub struct ArenaGame {
     status: &'static str,
     winner: Option<Color>,
     draw_offer: [bool; 2],
+    takeback_offer: [bool; 2],
     gone_since: [Option<Instant>; 2],
+    /// The chat, both rooms.
+    pub chat: Vec<ChatLine>,
 }
 
 fn idx(c: Color) -> usize {
@@ -72,37 +132,40 @@ pub fn color_name(c: Color) -> &'static str {
 
 impl ArenaGame {
     /// A new started game.
-    #[allow(clippy::too_many_arguments)]
-    pub fn new(
-        id: String,
-        variant_key: String,
-        start: Position,
-        initial_fen: Option<String>,
-        white: String,
-        black: String,
-        rated: bool,
-        clock: Option<GameClock>,
-        created_at: u64,
-    ) -> ArenaGame {
-        let initial = clock.map_or(0, |c| c.initial as i64);
+    pub fn new(setup: GameSetup) -> ArenaGame {
+        let initial = match (setup.clock, setup.days) {
+            (Some(c), _) => c.initial as i64,
+            (None, Some(days)) => i64::from(days) * DAY_MS,
+            (None, None) => UNLIMITED_MS,
+        };
         ArenaGame {
-            id,
-            variant_key,
-            white,
-            black,
-            rated,
-            clock,
-            created_at,
-            initial_fen,
-            game: Game::new(start),
+            id: setup.id,
+            variant_ref: setup.variant,
+            white: setup.white,
+            black: setup.black,
+            rated: setup.rated,
+            clock: setup.clock,
+            days: setup.days,
+            source: setup.source,
+            created_at: setup.created_at,
+            initial_fen: setup.initial_fen,
+            game: Game::new(setup.start),
             moves: Vec::new(),
             times: [initial; 2],
             turn_started: Instant::now(),
             status: "started",
             winner: None,
             draw_offer: [false; 2],
+            takeback_offer: [false; 2],
             gone_since: [None; 2],
+            chat: Vec::new(),
         }
+    }
+
+    /// The speed key.
+    pub fn speed(&self) -> &'static str {
+        self.clock
+            .map_or("correspondence", |c| speed_of(c.initial / 1000, c.increment / 1000))
     }
 
     /// The variant.
@@ -164,8 +227,9 @@ impl ArenaGame {
         self.is_running() && self.moves.len() < 2
     }
 
+    /// Whether a clock or a correspondence deadline runs (once both sides have moved).
     fn clock_running(&self) -> bool {
-        self.is_running() && self.clock.is_some() && self.moves.len() >= 2
+        self.is_running() && (self.clock.is_some() || self.days.is_some()) && self.moves.len() >= 2
     }
 
     /// Time left of `c` at `now`, ms.
@@ -215,16 +279,21 @@ impl ArenaGame {
             .map_err(|e| GameError::Illegal(format!("{uci} ({e})")))?;
         if self.clock_running() {
             let left = self.time_left(side, now);
-            let inc = self.clock.map_or(0, |c| c.increment as i64);
-            self.times[idx(side)] = left + inc;
+            self.times[idx(side)] = match (self.clock, self.days) {
+                (Some(c), _) => left + c.increment as i64,
+                // A correspondence move resets the mover's deadline for the next turn.
+                (None, Some(days)) => i64::from(days) * DAY_MS,
+                (None, None) => left,
+            };
         }
         let text = self.game.position().uci(m);
         self.game.play(m);
         self.moves.push(text);
         self.turn_started = now;
-        // Moving declines the opponent's offer; the mover may offer with the move.
+        // Moving declines the opponent's offers; the mover may offer a draw with the move.
         self.draw_offer = [false; 2];
         self.draw_offer[idx(side)] = offering_draw;
+        self.takeback_offer = [false; 2];
         if let Some(outcome) = self.game.outcome() {
             let (status, winner) = match outcome {
                 Outcome::Checkmate { winner } => ("mate", Some(winner)),
@@ -242,6 +311,7 @@ impl ArenaGame {
             self.status = status;
             self.winner = winner;
             self.draw_offer = [false; 2];
+            self.takeback_offer = [false; 2];
         }
     }
 
@@ -260,6 +330,56 @@ impl ArenaGame {
             self.draw_offer[idx(!side)] = false;
         }
         Ok(())
+    }
+
+    /// `yes`: propose a takeback, or accept the opponent's proposal; `no`: decline it. An
+    /// accepted takeback takes back the proposer's last move (and the opponent's reply, when
+    /// the proposer is to move), as on Lichess.
+    pub fn takeback(&mut self, side: Color, yes: bool, now: Instant) -> Result<(), GameError> {
+        if !self.is_running() {
+            return Err(GameError::Over);
+        }
+        if !yes {
+            self.takeback_offer[idx(!side)] = false;
+            return Ok(());
+        }
+        if !self.takeback_offer[idx(!side)] {
+            // A proposal needs a move of the proposer to take back.
+            let start_turn = self.game.start().turn();
+            let proposer_moves = (0..self.moves.len())
+                .filter(|ply| (if ply % 2 == 0 { start_turn } else { !start_turn }) == side)
+                .count();
+            if proposer_moves == 0 {
+                return Err(GameError::NoTakeback);
+            }
+            self.takeback_offer[idx(side)] = true;
+            return Ok(());
+        }
+        // Accepted: the proposer (the opponent of `side`) gets its last move back.
+        let proposer = !side;
+        let plies = if self.turn() == proposer { 2 } else { 1 };
+        let keep = self.moves.len().saturating_sub(plies);
+        let mut game = Game::new(self.game.start().clone());
+        for &m in &self.game.moves()[..keep] {
+            game.play(m);
+        }
+        self.game = game;
+        self.moves.truncate(keep);
+        self.takeback_offer = [false; 2];
+        self.draw_offer = [false; 2];
+        self.turn_started = now;
+        Ok(())
+    }
+
+    /// Claims a draw for `side` when the opponent has been gone for `after_s` seconds.
+    pub fn claim_draw(&mut self, side: Color, after_s: u64, now: Instant) -> Result<(), GameError> {
+        match self.gone_since[idx(!side)] {
+            Some(t) if self.is_running() && now.saturating_duration_since(t).as_secs() >= after_s => {
+                self.finish("draw", None);
+                Ok(())
+            }
+            _ => Err(GameError::CannotClaimDraw),
+        }
     }
 
     /// Aborts.
@@ -318,6 +438,8 @@ impl ArenaGame {
             winner: self.winner.map(|c| color_name(c).to_string()),
             wdraw: self.draw_offer[0],
             bdraw: self.draw_offer[1],
+            wtakeback: self.takeback_offer[0],
+            btakeback: self.takeback_offer[1],
             expiration: None,
         }
     }
@@ -329,17 +451,19 @@ mod tests {
 
     fn game(clock: Option<GameClock>) -> ArenaGame {
         let v: Variant = "persian-princess".parse().expect("known variant");
-        ArenaGame::new(
-            "g1".into(),
-            "persian-princess".into(),
-            Position::startpos(v),
-            None,
-            "w".into(),
-            "b".into(),
-            false,
+        ArenaGame::new(GameSetup {
+            id: "g1".into(),
+            variant: crate::variants::variant_ref(v, false),
+            start: Position::startpos(v),
+            initial_fen: None,
+            white: "w".into(),
+            black: "b".into(),
+            rated: false,
             clock,
-            0,
-        )
+            days: None,
+            source: "friend",
+            created_at: 0,
+        })
     }
 
     #[test]
@@ -359,6 +483,64 @@ mod tests {
         assert!(g.abortable());
         assert_eq!(g.resign(Color::Black), Ok(()));
         assert_eq!(g.status(), "aborted");
+    }
+
+    fn first_move(g: &ArenaGame) -> String {
+        let pos = g.position();
+        pos.uci(pos.legal_moves().iter().copied().next().expect("a move"))
+    }
+
+    #[test]
+    fn takebacks_as_lichess_does_them() {
+        let mut g = game(None);
+        let now = Instant::now();
+        assert_eq!(g.takeback(Color::White, true, now), Err(GameError::NoTakeback));
+        let m = first_move(&g);
+        g.play("w", &m, false, now).expect("legal");
+        let m = first_move(&g);
+        g.play("b", &m, false, now).expect("legal");
+        // White proposes while to move: White's move and Black's reply go back.
+        assert_eq!(g.takeback(Color::White, true, now), Ok(()));
+        assert!(g.state(now).wtakeback);
+        // Declined, then proposed again and accepted.
+        assert_eq!(g.takeback(Color::Black, false, now), Ok(()));
+        assert!(!g.state(now).wtakeback);
+        assert_eq!(g.takeback(Color::White, true, now), Ok(()));
+        assert_eq!(g.takeback(Color::Black, true, now), Ok(()));
+        assert_eq!(g.moves().len(), 0);
+        assert_eq!(g.position().fen(), Position::startpos(g.variant()).fen());
+        // Black proposes after White's move: only... Black has no move yet.
+        let m = first_move(&g);
+        g.play("w", &m, false, now).expect("legal");
+        assert_eq!(g.takeback(Color::Black, true, now), Err(GameError::NoTakeback));
+        // White proposes while Black is to move: one ply back.
+        assert_eq!(g.takeback(Color::White, true, now), Ok(()));
+        assert_eq!(g.takeback(Color::Black, true, now), Ok(()));
+        assert_eq!(g.moves().len(), 0);
+        assert_eq!(g.turn(), Color::White);
+    }
+
+    #[test]
+    fn unlimited_and_correspondence_time() {
+        let g = game(None);
+        let now = Instant::now();
+        assert_eq!(g.state(now).wtime, UNLIMITED_MS);
+        let mut setup_days = game(None);
+        setup_days.days = Some(2);
+        setup_days.times = [2 * DAY_MS; 2];
+        let mut g = setup_days;
+        for _ in 0..2 {
+            let m = first_move(&g);
+            let user = if g.turn() == Color::White { "w" } else { "b" };
+            g.play(user, &m, false, now).expect("legal");
+        }
+        // Both have moved: White's deadline runs and flags like a clock.
+        let later = now + std::time::Duration::from_secs(3600);
+        assert_eq!(g.time_left(Color::White, later), 2 * DAY_MS - 3_600_000);
+        assert!(!g.check_flag(later));
+        assert!(g.check_flag(now + std::time::Duration::from_secs(2 * 86_400 + 1)));
+        assert_eq!(g.status(), "outoftime");
+        assert_eq!(g.winner(), Some(Color::Black));
     }
 
     #[test]

@@ -190,7 +190,11 @@ impl Arena {
             inner: Mutex::new(Inner::new(config, log.clone())),
             next_conn: 1.into(),
         });
-        let app = routes::router(shared.clone());
+        // Paths are matched without a trailing slash (berserk posts `.../claim-victory/`).
+        let app = tower::ServiceBuilder::new()
+            .map_request(routes::trim_trailing_slash)
+            .service(routes::router(shared.clone()));
+        let app = axum::ServiceExt::<axum::extract::Request>::into_make_service(app);
         let server = tokio::spawn(async move {
             if let Err(e) = axum::serve(listener, app).await {
                 tracing::error!("arena server stopped: {e}");

@@ -75,23 +75,37 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/api/stream/event", get(event_stream))
         .route("/api/challenge/open", post(open_challenge))
         .route("/api/board/seek", post(seek))
+        .route("/api/challenge", get(list_challenges))
         .route("/api/challenge/{name}", post(create_challenge))
+        .route("/api/challenge/{id}/show", get(show_challenge))
         .route("/api/challenge/{id}/accept", post(accept))
         .route("/api/challenge/{id}/decline", post(decline))
         .route("/api/challenge/{id}/cancel", post(cancel))
-        .route("/api/bot/game/stream/{id}", get(game_stream))
-        .route("/api/bot/game/{id}/move/{mv}", post(make_move))
-        .route("/api/bot/game/{id}/chat", post(chat))
-        .route("/api/bot/game/{id}/abort", post(abort))
-        .route("/api/bot/game/{id}/resign", post(resign))
-        .route("/api/bot/game/{id}/draw/{accept}", post(draw))
-        .route("/api/bot/game/{id}/claim-victory", post(claim_victory))
+        .merge(game_routes(Api::Bot))
+        .merge(game_routes(Api::Board))
         .route("/api/bot/account/upgrade", post(upgrade))
         .route("/api/token/test", post(token_test))
         .route("/api/bot/online", get(online_bots))
         .fallback(|| async { ApiErr(StatusCode::NOT_FOUND, "Not found".into()) })
         .layer(middleware::from_fn_with_state(shared.clone(), intercept))
         .with_state(shared)
+}
+
+/// Drops a trailing slash of the path (`/api/x/` is `/api/x`), keeping the query.
+pub fn trim_trailing_slash(mut request: Request) -> Request {
+    let path = request.uri().path();
+    if path.len() > 1 && path.ends_with('/') {
+        let trimmed = path.trim_end_matches('/');
+        let trimmed = if trimmed.is_empty() { "/" } else { trimmed };
+        let rebuilt = match request.uri().query() {
+            Some(q) => format!("{trimmed}?{q}"),
+            None => trimmed.to_string(),
+        };
+        if let Ok(uri) = rebuilt.parse() {
+            *request.uri_mut() = uri;
+        }
+    }
+    request
 }
 
 /// Largest request body read (forms and JSON of a few fields).
@@ -213,31 +227,65 @@ async fn event_stream(State(s): S, headers: HeaderMap) -> Answer {
     Ok(ndjson(ndjson_body(rx, keepalive, guard)))
 }
 
-async fn game_stream(State(s): S, headers: HeaderMap, Path(id): Path<String>) -> Answer {
+/// The terms of a challenge form (`variant`, `clock.limit`, `clock.increment`, `days`, `rated`,
+/// `color`, `fen`); absent keys take Lichess's defaults.
+fn challenge_params(f: &HashMap<String, String>) -> Result<ChallengeParams, ApiErr> {
+    let days = f
+        .get("days")
+        .map(|v| {
+            v.parse::<u32>()
+                .map_err(|_| ApiErr(StatusCode::BAD_REQUEST, format!("Invalid days: {v}")))
+        })
+        .transpose()?;
+    Ok(ChallengeParams {
+        variant: f.get("variant").cloned().unwrap_or_else(|| "standard".into()),
+        clock: form_clock(f)?,
+        days,
+        rated: truthy(f.get("rated")),
+        color: f.get("color").cloned().unwrap_or_else(|| "random".into()),
+        fen: f.get("fen").cloned().filter(|s| !s.is_empty()),
+    })
+}
+
+async fn create_challenge(
+    State(s): S,
+    headers: HeaderMap,
+    Path(name): Path<String>,
+    RawQuery(query): RawQuery,
+    body: Bytes,
+) -> Answer {
     let user = auth(&s, &headers)?;
+    let f = body_map(&headers, &body);
+    let q = parse_urlencoded(query.as_deref().unwrap_or(""));
+    let params = challenge_params(&f)?;
+    let keep_alive = truthy(q.get("keepAliveStream").or_else(|| f.get("keepAliveStream")));
+    if !keep_alive {
+        let challenge = s.lock().create_challenge(&user, &name, params, None)?;
+        return Ok(Json(challenge).into_response());
+    }
+    // Streamed: the challenge, keep-alives while it waits, then `{"done": ...}`.
     let (tx, rx) = mpsc::unbounded_channel();
     let conn = s.conn_id();
     let keepalive = {
         let mut inner = s.lock();
-        inner.open_game_stream(&id, &user, conn, tx)?;
-        inner.config.game_keepalive
+        let challenge = inner.create_challenge(&user, &name, params, Some((conn, tx.clone())))?;
+        let _ = tx.send(serde_json::to_string(&challenge).unwrap_or_default());
+        inner.config.event_keepalive
     };
-    let guard = Guard::new(s.clone(), conn, StreamKind::Game { game: id, user });
+    drop(tx);
+    let guard = Guard::new(s.clone(), conn, StreamKind::Challenge);
     Ok(ndjson(ndjson_body(rx, keepalive, guard)))
 }
 
-async fn create_challenge(State(s): S, headers: HeaderMap, Path(name): Path<String>, body: Bytes) -> Answer {
+async fn list_challenges(State(s): S, headers: HeaderMap) -> Answer {
     let user = auth(&s, &headers)?;
-    let f = body_map(&headers, &body);
-    let clock = form_clock(&f)?;
-    let params = ChallengeParams {
-        variant: f.get("variant").cloned().unwrap_or_else(|| "standard".into()),
-        clock,
-        rated: truthy(f.get("rated")),
-        color: f.get("color").cloned().unwrap_or_else(|| "random".into()),
-        fen: f.get("fen").cloned().filter(|s| !s.is_empty()),
-    };
-    let challenge = s.lock().create_challenge(&user, &name, params)?;
+    let list = s.lock().list_challenges(&user);
+    Ok(Json(list).into_response())
+}
+
+async fn show_challenge(State(s): S, headers: HeaderMap, Path(id): Path<String>) -> Answer {
+    let user = auth(&s, &headers)?;
+    let challenge = s.lock().show_challenge(&id, &user)?;
     Ok(Json(challenge).into_response())
 }
 
@@ -272,11 +320,8 @@ async fn open_challenge(State(s): S, headers: HeaderMap, body: Bytes) -> Answer 
     let creator = token_user(&s, &headers);
     let f = body_map(&headers, &body);
     let params = ChallengeParams {
-        variant: f.get("variant").cloned().unwrap_or_else(|| "standard".into()),
-        clock: form_clock(&f)?,
-        rated: truthy(f.get("rated")),
         color: "random".into(),
-        fen: f.get("fen").cloned().filter(|s| !s.is_empty()),
+        ..challenge_params(&f)?
     };
     let users = match f.get("users").filter(|u| !u.is_empty()) {
         Some(list) => {
@@ -358,20 +403,169 @@ async fn cancel(State(s): S, headers: HeaderMap, Path(id): Path<String>) -> Answ
     ok()
 }
 
+/// The two APIs that play games: the Bot API (`/api/bot/game/...`, bot accounts only) and the
+/// Board API (`/api/board/game/...`, every other account), as Lichess separates them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Api {
+    Bot,
+    Board,
+}
+
+impl Api {
+    fn prefix(self) -> &'static str {
+        match self {
+            Api::Bot => "/api/bot/game",
+            Api::Board => "/api/board/game",
+        }
+    }
+}
+
+/// The user of the token, if the account may use `api`.
+fn player(shared: &Shared, headers: &HeaderMap, api: Api) -> Result<String, ApiErr> {
+    let user = auth(shared, headers)?;
+    // Lichess answers both with 400 (the API description lists 400 for these calls).
+    match (api, shared.lock().is_bot(&user)) {
+        (Api::Bot, false) => Err(ApiErr(
+            StatusCode::BAD_REQUEST,
+            "This endpoint can only be used with a Bot account".into(),
+        )),
+        (Api::Board, true) => Err(ApiErr(
+            StatusCode::BAD_REQUEST,
+            "This endpoint cannot be used with a Bot account: use the Bot API".into(),
+        )),
+        _ => Ok(user),
+    }
+}
+
+/// `yes`/`true` or `no`/`false` of a path.
+fn yes_no(text: &str) -> Result<bool, ApiErr> {
+    match text {
+        "yes" | "true" => Ok(true),
+        "no" | "false" => Ok(false),
+        other => Err(ApiErr(
+            StatusCode::BAD_REQUEST,
+            format!("Invalid accept value: {other} (yes or no)"),
+        )),
+    }
+}
+
+/// The game routes of one API.
+fn game_routes(api: Api) -> Router<Arc<Shared>> {
+    let p = api.prefix();
+    let mut r = Router::new()
+        .route(
+            &format!("{p}/stream/{{id}}"),
+            get(move |State(s): S, h: HeaderMap, Path(id): Path<String>| game_stream(api, s, h, id)),
+        )
+        .route(
+            &format!("{p}/{{id}}/move/{{mv}}"),
+            post(
+                move |State(s): S, h: HeaderMap, Path((id, mv)): Path<(String, String)>, RawQuery(q): RawQuery| {
+                    make_move(api, s, h, id, mv, q)
+                },
+            ),
+        )
+        .route(
+            &format!("{p}/{{id}}/chat"),
+            post(move |State(s): S, h: HeaderMap, Path(id): Path<String>, body: Bytes| chat(api, s, h, id, body))
+                .get(move |State(s): S, h: HeaderMap, Path(id): Path<String>| chat_lines(api, s, h, id)),
+        )
+        .route(
+            &format!("{p}/{{id}}/abort"),
+            post(move |s: S, h: HeaderMap, Path(id): Path<String>| async move {
+                let user = player(&s, &h, api)?;
+                s.lock().abort(&id, &user)?;
+                ok()
+            }),
+        )
+        .route(
+            &format!("{p}/{{id}}/resign"),
+            post(move |s: S, h: HeaderMap, Path(id): Path<String>| async move {
+                let user = player(&s, &h, api)?;
+                s.lock().resign(&id, &user)?;
+                ok()
+            }),
+        )
+        .route(
+            &format!("{p}/{{id}}/draw/{{accept}}"),
+            post(
+                move |s: S, h: HeaderMap, Path((id, accept)): Path<(String, String)>| async move {
+                    let user = player(&s, &h, api)?;
+                    let yes = yes_no(&accept)?;
+                    s.lock().draw(&id, &user, yes)?;
+                    ok()
+                },
+            ),
+        )
+        .route(
+            &format!("{p}/{{id}}/takeback/{{accept}}"),
+            post(
+                move |s: S, h: HeaderMap, Path((id, accept)): Path<(String, String)>| async move {
+                    let user = player(&s, &h, api)?;
+                    let yes = yes_no(&accept)?;
+                    s.lock().takeback(&id, &user, yes)?;
+                    ok()
+                },
+            ),
+        )
+        .route(
+            &format!("{p}/{{id}}/claim-victory"),
+            post(move |s: S, h: HeaderMap, Path(id): Path<String>| async move {
+                let user = player(&s, &h, api)?;
+                s.lock().claim_victory(&id, &user)?;
+                ok()
+            }),
+        )
+        .route(
+            &format!("{p}/{{id}}/claim-draw"),
+            post(move |s: S, h: HeaderMap, Path(id): Path<String>| async move {
+                let user = player(&s, &h, api)?;
+                s.lock().claim_draw(&id, &user)?;
+                ok()
+            }),
+        );
+    if api == Api::Board {
+        r = r.route(
+            &format!("{p}/{{id}}/berserk"),
+            post(move |s: S, h: HeaderMap, Path(id): Path<String>| async move {
+                let user = player(&s, &h, api)?;
+                s.lock().berserk(&id, &user)?;
+                ok()
+            }),
+        );
+    }
+    r
+}
+
+async fn game_stream(api: Api, s: Arc<Shared>, headers: HeaderMap, id: String) -> Answer {
+    let user = player(&s, &headers, api)?;
+    let (tx, rx) = mpsc::unbounded_channel();
+    let conn = s.conn_id();
+    let keepalive = {
+        let mut inner = s.lock();
+        inner.open_game_stream(&id, &user, conn, tx)?;
+        inner.config.game_keepalive
+    };
+    let guard = Guard::new(s.clone(), conn, StreamKind::Game { game: id, user });
+    Ok(ndjson(ndjson_body(rx, keepalive, guard)))
+}
+
 async fn make_move(
-    State(s): S,
+    api: Api,
+    s: Arc<Shared>,
     headers: HeaderMap,
-    Path((id, mv)): Path<(String, String)>,
-    RawQuery(query): RawQuery,
+    id: String,
+    mv: String,
+    query: Option<String>,
 ) -> Answer {
-    let user = auth(&s, &headers)?;
+    let user = player(&s, &headers, api)?;
     let q = parse_urlencoded(query.as_deref().unwrap_or(""));
     s.lock().play(&id, &user, &mv, truthy(q.get("offeringDraw")))?;
     ok()
 }
 
-async fn chat(State(s): S, headers: HeaderMap, Path(id): Path<String>, body: Bytes) -> Answer {
-    let user = auth(&s, &headers)?;
+async fn chat(api: Api, s: Arc<Shared>, headers: HeaderMap, id: String, body: Bytes) -> Answer {
+    let user = player(&s, &headers, api)?;
     let f = body_map(&headers, &body);
     let room = f.get("room").map_or("player", String::as_str);
     let text = f.get("text").map_or("", String::as_str);
@@ -379,36 +573,8 @@ async fn chat(State(s): S, headers: HeaderMap, Path(id): Path<String>, body: Byt
     ok()
 }
 
-async fn abort(State(s): S, headers: HeaderMap, Path(id): Path<String>) -> Answer {
-    let user = auth(&s, &headers)?;
-    s.lock().abort(&id, &user)?;
-    ok()
-}
-
-async fn resign(State(s): S, headers: HeaderMap, Path(id): Path<String>) -> Answer {
-    let user = auth(&s, &headers)?;
-    s.lock().resign(&id, &user)?;
-    ok()
-}
-
-async fn draw(State(s): S, headers: HeaderMap, Path((id, accept)): Path<(String, String)>) -> Answer {
-    let user = auth(&s, &headers)?;
-    let yes = match accept.as_str() {
-        "yes" | "true" => true,
-        "no" | "false" => false,
-        other => {
-            return Err(ApiErr(
-                StatusCode::BAD_REQUEST,
-                format!("Invalid accept value: {other}"),
-            ))
-        }
-    };
-    s.lock().draw(&id, &user, yes)?;
-    ok()
-}
-
-async fn claim_victory(State(s): S, headers: HeaderMap, Path(id): Path<String>) -> Answer {
-    let user = auth(&s, &headers)?;
-    s.lock().claim_victory(&id, &user)?;
-    ok()
+async fn chat_lines(api: Api, s: Arc<Shared>, headers: HeaderMap, id: String) -> Answer {
+    let user = player(&s, &headers, api)?;
+    let lines = s.lock().chat_lines(&id, &user)?;
+    Ok(Json(lines).into_response())
 }

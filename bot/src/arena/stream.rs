@@ -17,6 +17,8 @@ pub enum StreamKind {
     },
     /// A real-time seek.
     Seek,
+    /// A challenge created with `keepAliveStream`.
+    Challenge,
     /// A game stream.
     Game {
         /// Game id.
@@ -47,6 +49,7 @@ impl Drop for Guard {
             StreamKind::Event { user } => inner.close_event_stream(user, self.conn),
             StreamKind::Game { game, user } => inner.close_game_stream(game, user, self.conn),
             StreamKind::Seek => inner.close_seek(self.conn),
+            StreamKind::Challenge => inner.close_kept_challenge(self.conn),
         }
     }
 }

@@ -173,10 +173,12 @@ impl Default for ChallengeConfig {
             accept: true,
             variants: [
                 "standard",
+                "fromPosition",
                 "celtic-citadel",
                 "persian-princess",
                 "egyptian-eye",
                 "oriental-omega",
+                "parsi",
             ]
             .map(String::from)
             .to_vec(),

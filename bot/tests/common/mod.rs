@@ -247,3 +247,113 @@ impl Opponent {
         self.client.make_move(&self.id, &uci, offering_draw).await
     }
 }
+
+/// A raw HTTP client of the arena: status and body text of each call.
+pub struct Raw {
+    pub http: reqwest::Client,
+    pub base: String,
+}
+
+impl Raw {
+    pub fn new(arena: &Arena) -> Raw {
+        Raw {
+            http: reqwest::Client::new(),
+            base: arena.url(),
+        }
+    }
+
+    pub async fn get(&self, token: &str, path: &str) -> (u16, String) {
+        let r = self
+            .http
+            .get(format!("{}{path}", self.base))
+            .bearer_auth(token)
+            .send()
+            .await
+            .expect("request");
+        (r.status().as_u16(), r.text().await.expect("body"))
+    }
+
+    pub async fn post(&self, token: &str, path: &str, form: &[(&str, &str)]) -> (u16, String) {
+        let r = self
+            .http
+            .post(format!("{}{path}", self.base))
+            .bearer_auth(token)
+            .form(form)
+            .send()
+            .await
+            .expect("request");
+        (r.status().as_u16(), r.text().await.expect("body"))
+    }
+
+    /// A POST with a JSON body (as berserk sends them).
+    pub async fn post_json(&self, token: &str, path: &str, body: &serde_json::Value) -> (u16, String) {
+        let r = self
+            .http
+            .post(format!("{}{path}", self.base))
+            .bearer_auth(token)
+            .json(body)
+            .send()
+            .await
+            .expect("request");
+        (r.status().as_u16(), r.text().await.expect("body"))
+    }
+
+    /// Reads a stream in the background; its non-blank lines collect in the vector.
+    pub async fn lines(&self, token: &str, path: &str) -> std::sync::Arc<std::sync::Mutex<Vec<String>>> {
+        let resp = self
+            .http
+            .get(format!("{}{path}", self.base))
+            .bearer_auth(token)
+            .send()
+            .await
+            .expect("stream");
+        assert_eq!(resp.status().as_u16(), 200, "{path}");
+        collect_lines(resp)
+    }
+}
+
+/// Collects the non-blank lines of a streamed response in the background.
+pub fn collect_lines(resp: reqwest::Response) -> std::sync::Arc<std::sync::Mutex<Vec<String>>> {
+    use futures::StreamExt;
+    let lines = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let sink = lines.clone();
+    tokio::spawn(async move {
+        let mut body = resp.bytes_stream();
+        let mut buf = Vec::new();
+        while let Some(Ok(chunk)) = body.next().await {
+            buf.extend_from_slice(&chunk);
+            while let Some(i) = buf.iter().position(|&b| b == b'\n') {
+                let line: Vec<u8> = buf.drain(..=i).collect();
+                let text = String::from_utf8_lossy(&line).trim().to_string();
+                if !text.is_empty() {
+                    sink.lock().expect("lines").push(text);
+                }
+            }
+        }
+    });
+    lines
+}
+
+/// The JSON lines of a collected stream.
+pub fn json_lines(lines: &std::sync::Arc<std::sync::Mutex<Vec<String>>>) -> Vec<serde_json::Value> {
+    lines
+        .lock()
+        .expect("lines")
+        .iter()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect()
+}
+
+/// Waits until a collected stream has a line of `type` (or panics after 10 s).
+pub async fn wait_line(
+    lines: &std::sync::Arc<std::sync::Mutex<Vec<String>>>,
+    pred: impl Fn(&serde_json::Value) -> bool,
+) -> serde_json::Value {
+    for _ in 0..200 {
+        if let Some(v) = json_lines(lines).into_iter().find(|v| pred(v)) {
+            return v;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("no such line in {:?}", lines.lock().expect("lines"));
+}

@@ -203,8 +203,8 @@ pub struct VariantSpec {
     /// for the variants Lichess does not know).
     pub server_key: &'static str,
     /// The value of the PGN `[Variant]` tag we write (any id, alias or this name reads back).
-    /// The id for the Persian variants and chess; a name where the game's issue asked for one
-    /// (`Parsi`).
+    /// The id for the Persian variants; Lichess's name for chess (`Standard`); a name where the
+    /// game's issue asked for one (`Parsi`).
     pub pgn_name: &'static str,
     /// Board size and holes.
     pub geometry: Geometry,

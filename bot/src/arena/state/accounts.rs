@@ -28,6 +28,11 @@ impl Inner {
         self.tokens.get(token).cloned()
     }
 
+    /// Whether `user` is a bot account.
+    pub fn is_bot(&self, user: &str) -> bool {
+        self.users.get(user).is_some_and(|u| u.bot)
+    }
+
     /// `GET /api/account`.
     pub fn account(&self, user: &str) -> Option<Account> {
         self.users.get(user).map(|u| Account {

@@ -4,29 +4,63 @@
 use std::time::Instant;
 
 use engine::rules::Position;
+use tokio::sync::mpsc::UnboundedSender;
 
 use super::{now_ms, Inner, Refusal};
 use crate::{
     api::types::{
-        speed_of, Challenge, ChallengeUser, Compat, DeclineReason, Event, GameClock, Perf, TimeControl, VariantRef,
+        perf_name, speed_of, Challenge, ChallengeUser, Compat, DeclineReason, Event, GameClock, Perf, TimeControl,
+        VariantRef,
     },
-    arena::{game::ArenaGame, ArenaLog},
+    arena::{game::GameSetup, ArenaLog},
     variants,
 };
 
+/// The perf of a challenge (`{"icon", "name"}`), named as Lichess names it.
+fn challenge_perf(variant: &VariantRef, speed: &str) -> Perf {
+    Perf {
+        icon: Some("\u{265f}".to_string()),
+        name: perf_name(variant, speed),
+    }
+}
+
+/// The setup of a game started from accepted terms.
+pub(super) fn setup(
+    id: &str,
+    terms: Terms,
+    white: String,
+    black: String,
+    rated: bool,
+    source: &'static str,
+) -> GameSetup {
+    GameSetup {
+        id: id.to_string(),
+        variant: terms.variant,
+        start: terms.start,
+        initial_fen: terms.initial_fen,
+        white,
+        black,
+        rated,
+        clock: terms.clock,
+        days: terms.days,
+        source,
+        created_at: now_ms(),
+    }
+}
+
 pub(super) struct PendingChallenge {
     pub(super) json: Challenge,
-    start: Position,
+    terms: Terms,
     pub(super) created: Instant,
+    /// A `keepAliveStream` challenge: kept until this connection closes (no expiry), told
+    /// `{"done": ...}` when it is accepted, declined or canceled.
+    pub(super) keep_alive: Option<(u64, UnboundedSender<String>)>,
 }
 
 /// An open challenge: any two players join it (`POST /api/challenge/open`).
 pub(super) struct OpenChallenge {
-    start: Position,
-    variant_key: String,
-    initial_fen: Option<String>,
+    terms: Terms,
     rated: bool,
-    clock: Option<GameClock>,
     creator: Option<String>,
     /// Only these users may join (white, black), when given.
     users: Option<[String; 2]>,
@@ -40,6 +74,8 @@ pub struct ChallengeParams {
     pub variant: String,
     /// Clock seconds.
     pub clock: Option<(u64, u64)>,
+    /// Correspondence: days per move.
+    pub days: Option<u32>,
     /// Rated.
     pub rated: bool,
     /// white / black / random.
@@ -51,17 +87,34 @@ pub struct ChallengeParams {
 impl Inner {
     fn challenge_user(&self, id: &str) -> ChallengeUser {
         let u = self.users.get(id);
+        let online = self.event_subs.contains_key(id);
         ChallengeUser {
             id: id.to_string(),
             name: u.map_or_else(|| id.to_string(), |u| u.username.clone()),
             rating: u.map(|u| u.rating),
             title: u.filter(|u| u.bot).map(|_| "BOT".to_string()),
-            online: Some(self.event_subs.contains_key(id)),
+            online: Some(online),
         }
     }
 
-    /// `POST /api/challenge/{username}`.
-    pub fn create_challenge(&mut self, from: &str, to: &str, p: ChallengeParams) -> Result<Challenge, Refusal> {
+    /// A coin for random colours.
+    pub(super) fn coin(&mut self) -> bool {
+        self.next_id = self
+            .next_id
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (self.next_id >> 33) & 1 == 0
+    }
+
+    /// `POST /api/challenge/{username}`. The challenger's colour is decided now (`finalColor`),
+    /// as Lichess does. `keep_alive`: the connection of a `keepAliveStream` request.
+    pub fn create_challenge(
+        &mut self,
+        from: &str,
+        to: &str,
+        p: ChallengeParams,
+        keep_alive: Option<(u64, UnboundedSender<String>)>,
+    ) -> Result<Challenge, Refusal> {
         let dest = to.to_lowercase();
         if !self.users.contains_key(&dest) {
             return Err(Refusal::bad(format!("No such user: {to}")));
@@ -69,7 +122,11 @@ impl Inner {
         if dest == from {
             return Err(Refusal::bad("You cannot challenge yourself"));
         }
-        let (variant, start, time_control, speed) = terms(&p)?;
+        let terms = terms(&p)?;
+        let final_color = match p.color.as_str() {
+            "white" | "black" => p.color.clone(),
+            _ => if self.coin() { "white" } else { "black" }.to_string(),
+        };
         let id = self.new_id();
         let json = Challenge {
             id: id.clone(),
@@ -77,22 +134,15 @@ impl Inner {
             status: "created".to_string(),
             challenger: self.challenge_user(from),
             dest_user: Some(self.challenge_user(&dest)),
-            variant: VariantRef {
-                key: p.variant.clone(),
-                name: variant.spec().name.to_string(),
-                short: None,
-            },
+            variant: terms.variant.clone(),
             rated: p.rated,
-            speed: speed.to_string(),
-            time_control,
+            speed: terms.speed.to_string(),
+            time_control: terms.time_control.clone(),
             color: p.color.clone(),
-            final_color: None,
-            perf: Perf {
-                icon: Some("\u{265f}".to_string()),
-                name: speed.to_string(),
-            },
+            final_color: Some(final_color),
+            perf: challenge_perf(&terms.variant, terms.speed),
             direction: None,
-            initial_fen: p.fen.clone(),
+            initial_fen: terms.initial_fen.clone(),
             decline_reason: None,
             decline_reason_key: None,
         };
@@ -100,8 +150,9 @@ impl Inner {
             id,
             PendingChallenge {
                 json: json.clone(),
-                start,
+                terms,
                 created: Instant::now(),
+                keep_alive,
             },
         );
         let compat = Some(Compat { bot: true, board: true });
@@ -124,6 +175,45 @@ impl Inner {
             },
         );
         Ok(outgoing)
+    }
+
+    /// `GET /api/challenge`: the user's pending challenges, incoming and outgoing.
+    pub fn list_challenges(&self, user: &str) -> serde_json::Value {
+        let mut ins: Vec<&PendingChallenge> = Vec::new();
+        let mut outs: Vec<&PendingChallenge> = Vec::new();
+        for c in self.challenges.values() {
+            if c.json.dest_user.as_ref().is_some_and(|d| d.id == user) {
+                ins.push(c);
+            } else if c.json.challenger.id == user {
+                outs.push(c);
+            }
+        }
+        let listed = |list: &mut Vec<&PendingChallenge>, direction: &str| {
+            list.sort_by_key(|c| std::cmp::Reverse(c.created));
+            list.iter()
+                .map(|c| {
+                    let mut json = c.json.clone();
+                    json.direction = Some(direction.to_string());
+                    json
+                })
+                .collect::<Vec<_>>()
+        };
+        serde_json::json!({ "in": listed(&mut ins, "in"), "out": listed(&mut outs, "out") })
+    }
+
+    /// `GET /api/challenge/{id}/show`.
+    pub fn show_challenge(&self, id: &str, user: &str) -> Result<Challenge, Refusal> {
+        let c = self
+            .challenges
+            .get(id)
+            .ok_or_else(|| Refusal::not_found("Challenge not found"))?;
+        let incoming = c.json.dest_user.as_ref().is_some_and(|d| d.id == user);
+        if !incoming && c.json.challenger.id != user {
+            return Err(Refusal::not_found("Challenge not found"));
+        }
+        let mut json = c.json.clone();
+        json.direction = Some(if incoming { "in" } else { "out" }.to_string());
+        Ok(json)
     }
 
     fn take_challenge_for(&mut self, id: &str, user: &str, as_dest: bool) -> Result<PendingChallenge, Refusal> {
@@ -149,7 +239,7 @@ impl Inner {
         p: ChallengeParams,
         users: Option<[String; 2]>,
     ) -> Result<serde_json::Value, Refusal> {
-        let (variant, start, time_control, speed) = terms(&p)?;
+        let terms = terms(&p)?;
         if let Some(users) = &users {
             for u in users {
                 if !self.users.contains_key(u) {
@@ -159,30 +249,23 @@ impl Inner {
         }
         let id = self.new_id();
         let url = format!("http://{}/{}", self.config.public_host(), id);
-        let clock = match time_control {
-            TimeControl::Clock { limit, increment, .. } => Some(GameClock {
-                initial: limit * 1000,
-                increment: increment * 1000,
-            }),
-            _ => None,
-        };
         let mut json = serde_json::json!({
             "id": id,
             "url": url,
             "status": "created",
             "challenger": null,
             "destUser": null,
-            "variant": VariantRef { key: p.variant.clone(), name: variant.spec().name.to_string(), short: None },
+            "variant": terms.variant,
             "rated": p.rated,
-            "speed": speed,
-            "timeControl": time_control,
+            "speed": terms.speed,
+            "timeControl": terms.time_control,
             "color": "random",
             "finalColor": "white",
-            "perf": { "icon": "\u{265f}", "name": speed },
+            "perf": challenge_perf(&terms.variant, terms.speed),
             "urlWhite": format!("{url}?color=white"),
             "urlBlack": format!("{url}?color=black"),
         });
-        if let Some(fen) = &p.fen {
+        if let Some(fen) = &terms.initial_fen {
             json["initialFen"] = fen.clone().into();
         }
         if let Some(users) = &users {
@@ -191,11 +274,8 @@ impl Inner {
         self.open_challenges.insert(
             id,
             OpenChallenge {
-                start,
-                variant_key: p.variant,
-                initial_fen: p.fen,
+                terms,
                 rated: p.rated,
-                clock,
                 creator: creator.map(str::to_string),
                 users,
                 seats: [None, None],
@@ -233,17 +313,7 @@ impl Inner {
             let Some(o) = self.open_challenges.remove(id) else {
                 return Ok(());
             };
-            self.start_game(ArenaGame::new(
-                id.to_string(),
-                o.variant_key.clone(),
-                o.start,
-                o.initial_fen,
-                white,
-                black,
-                o.rated,
-                o.clock,
-                now_ms(),
-            ));
+            self.start_game(setup(id, o.terms, white, black, o.rated, "friend"));
         }
         Ok(())
     }
@@ -256,40 +326,25 @@ impl Inner {
         }
         let c = self.take_challenge_for(id, user, true)?;
         let challenger = c.json.challenger.id.clone();
-        let challenger_white = match c.json.color.as_str() {
-            "white" => true,
-            "black" => false,
-            _ => (self.next_id >> 7) & 1 == 0,
-        };
-        let (white, black) = if challenger_white {
-            (challenger.clone(), user.to_string())
+        let (white, black) = if c.json.final_color.as_deref() == Some("white") {
+            (challenger, user.to_string())
         } else {
-            (user.to_string(), challenger.clone())
+            (user.to_string(), challenger)
         };
-        let clock = match c.json.time_control {
-            TimeControl::Clock { limit, increment, .. } => Some(GameClock {
-                initial: limit * 1000,
-                increment: increment * 1000,
-            }),
-            _ => None,
-        };
-        self.start_game(ArenaGame::new(
-            id.to_string(),
-            c.json.variant.key.clone(),
-            c.start,
-            c.json.initial_fen.clone(),
-            white,
-            black,
-            c.json.rated,
-            clock,
-            now_ms(),
-        ));
+        let rated = c.json.rated;
+        if let Some((_, tx)) = &c.keep_alive {
+            let _ = tx.send(r#"{"done":"accepted"}"#.to_string());
+        }
+        self.start_game(setup(id, c.terms, white, black, rated, "friend"));
         Ok(())
     }
 
     /// `POST /api/challenge/{id}/decline`.
     pub fn decline_challenge(&mut self, id: &str, user: &str, reason: DeclineReason) -> Result<(), Refusal> {
         let c = self.take_challenge_for(id, user, true)?;
+        if let Some((_, tx)) = &c.keep_alive {
+            let _ = tx.send(r#"{"done":"declined"}"#.to_string());
+        }
         let mut json = c.json;
         json.status = "declined".into();
         json.decline_reason = Some(reason.sentence().to_string());
@@ -320,8 +375,33 @@ impl Inner {
             return Ok(());
         }
         let c = self.take_challenge_for(id, user, false)?;
-        self.notify_canceled(c.json);
+        self.cancel_pending(c);
         Ok(())
+    }
+
+    /// Cancels a pending challenge: the players hear `challengeCanceled`, a kept-alive request
+    /// `{"done":"canceled"}`.
+    pub(super) fn cancel_pending(&mut self, c: PendingChallenge) {
+        if let Some((_, tx)) = &c.keep_alive {
+            let _ = tx.send(r#"{"done":"canceled"}"#.to_string());
+        }
+        self.notify_canceled(c.json);
+    }
+
+    /// The connection of a `keepAliveStream` challenge closed: the challenge is canceled.
+    pub fn close_kept_challenge(&mut self, conn: u64) {
+        let ids: Vec<String> = self
+            .challenges
+            .iter()
+            .filter(|(_, c)| c.keep_alive.as_ref().is_some_and(|(k, _)| *k == conn))
+            .map(|(id, _)| id.clone())
+            .collect();
+        for id in ids {
+            if let Some(mut c) = self.challenges.remove(&id) {
+                c.keep_alive = None;
+                self.notify_canceled(c.json);
+            }
+        }
     }
 
     pub(super) fn notify_canceled(&mut self, mut json: Challenge) {
@@ -341,33 +421,96 @@ impl Inner {
     }
 }
 
-/// Checks the terms of a challenge: (variant, start position, time control, speed).
-fn terms(p: &ChallengeParams) -> Result<(engine::rules::Variant, Position, TimeControl, &'static str), Refusal> {
-    let none = Default::default();
-    let variant = variants::engine_variant(&p.variant, &none)
+/// The checked terms of a challenge.
+pub(super) struct Terms {
+    pub(super) variant: VariantRef,
+    pub(super) start: Position,
+    pub(super) initial_fen: Option<String>,
+    pub(super) time_control: TimeControl,
+    pub(super) speed: &'static str,
+    pub(super) clock: Option<GameClock>,
+    pub(super) days: Option<u32>,
+}
+
+/// Days per move Lichess offers for correspondence games.
+pub(super) const CORRESPONDENCE_DAYS: [u32; 7] = [1, 2, 3, 5, 7, 10, 14];
+
+/// Checks the terms of a challenge. As on Lichess: a clock makes a real-time game, `days`
+/// without a clock a correspondence game, neither an unlimited one; chess from a FEN other than
+/// the start position is `fromPosition`.
+pub(super) fn terms(p: &ChallengeParams) -> Result<Terms, Refusal> {
+    let variant = variants::arena_variant(&p.variant)
         .ok_or_else(|| Refusal::bad(format!("Unsupported variant: {}", p.variant)))?;
-    let start = match &p.fen {
-        Some(fen) => Position::from_fen(variant, fen).map_err(|e| Refusal::bad(format!("Invalid FEN: {e}")))?,
-        None => Position::startpos(variant),
+    let (start, initial_fen) = match &p.fen {
+        Some(fen) => {
+            let start = Position::from_fen(variant, fen).map_err(|e| Refusal::bad(format!("Invalid FEN: {e}")))?;
+            let set_up = start.fen() != Position::startpos(variant).fen();
+            (start, set_up.then(|| fen.clone()))
+        }
+        None => (Position::startpos(variant), None),
     };
+    if initial_fen.is_some() && p.rated {
+        return Err(Refusal::bad("Games from a position cannot be rated"));
+    }
     if !matches!(p.color.as_str(), "white" | "black" | "random") {
         return Err(Refusal::bad(format!("Invalid color: {}", p.color)));
     }
-    let (time_control, speed) = match p.clock {
-        Some((limit, inc)) => {
+    let (time_control, speed, clock, days) = match (p.clock, p.days) {
+        (Some((limit, inc)), _) => {
             if limit == 0 && inc == 0 {
                 return Err(Refusal::bad("Invalid clock"));
+            }
+            if limit > 10_800 || inc > 180 {
+                return Err(Refusal::bad("Invalid clock: at most 10800 s and 180 s increment"));
             }
             (
                 TimeControl::Clock {
                     limit,
                     increment: inc,
-                    show: format!("{}+{}", limit / 60, inc),
+                    show: clock_show(limit, inc),
                 },
                 speed_of(limit, inc),
+                Some(GameClock {
+                    initial: limit * 1000,
+                    increment: inc * 1000,
+                }),
+                None,
             )
         }
-        None => (TimeControl::Unlimited, "correspondence"),
+        (None, Some(days)) => {
+            if !CORRESPONDENCE_DAYS.contains(&days) {
+                return Err(Refusal::bad(format!(
+                    "Invalid days: {days} (one of {CORRESPONDENCE_DAYS:?})"
+                )));
+            }
+            (
+                TimeControl::Correspondence { days_per_turn: days },
+                "correspondence",
+                None,
+                Some(days),
+            )
+        }
+        (None, None) => (TimeControl::Unlimited, "correspondence", None, None),
     };
-    Ok((variant, start, time_control, speed))
+    Ok(Terms {
+        variant: variants::variant_ref(variant, initial_fen.is_some()),
+        start,
+        initial_fen,
+        time_control,
+        speed,
+        clock,
+        days,
+    })
+}
+
+/// `5+3`, or `½+0` / `¼+0` / `¾+0` under a minute as Lichess writes them.
+fn clock_show(limit: u64, inc: u64) -> String {
+    let minutes = match limit {
+        15 => "¼".to_string(),
+        30 => "½".to_string(),
+        45 => "¾".to_string(),
+        90 => "1.5".to_string(),
+        l => (l / 60).to_string(),
+    };
+    format!("{minutes}+{inc}")
 }

@@ -9,11 +9,11 @@ use tokio::sync::mpsc::UnboundedSender;
 use super::{json_line, Inner, Refusal};
 use crate::{
     api::types::{
-        speed_of, status_id, Compat, Event, GameEvent, GameEventInfo, GameFull, GamePlayer, Opponent, Perf, StatusRef,
-        VariantRef,
+        perf_key, perf_name, status_id, Compat, Event, GameEvent, GameEventInfo, GameFull, GamePlayer, Opponent, Perf,
+        StatusRef,
     },
     arena::{
-        game::{color_name, ArenaGame, GameError},
+        game::{color_name, ArenaGame, ChatLine, GameError, GameSetup},
         ArenaLog,
     },
 };
@@ -43,7 +43,8 @@ impl Inner {
     }
 
     /// Registers a new game and sends `gameStart` to both players.
-    pub(super) fn start_game(&mut self, game: ArenaGame) {
+    pub(super) fn start_game(&mut self, setup: GameSetup) {
+        let game = ArenaGame::new(setup);
         let id = game.id.clone();
         let (white, black) = (game.white.clone(), game.black.clone());
         let _ = self.log.send(ArenaLog::GameStarted {
@@ -75,21 +76,14 @@ impl Inner {
             fen: Some(g.position().fen()),
             color: Some(color_name(side).to_string()),
             last_move: Some(g.moves().last().cloned().unwrap_or_default()),
-            source: Some("friend".into()),
+            source: Some(g.source.into()),
             status: Some(StatusRef {
                 id: status_id(g.status()),
                 name: g.status().to_string(),
             }),
-            variant: Some(VariantRef {
-                key: g.variant_key.clone(),
-                name: g.variant().spec().name.to_string(),
-                short: None,
-            }),
-            speed: Some(
-                g.clock
-                    .map_or("correspondence", |c| speed_of(c.initial / 1000, c.increment / 1000))
-                    .into(),
-            ),
+            variant: Some(g.variant_ref.clone()),
+            speed: Some(g.speed().into()),
+            perf: Some(perf_key(&g.variant_ref, g.speed())),
             rated: g.rated,
             has_moved: g.moves().len() > usize::from(side == Color::Black),
             opponent: Some(Opponent {
@@ -98,7 +92,7 @@ impl Inner {
                 rating: self.users.get(&opp).map(|u| u.rating),
             }),
             is_my_turn: g.is_running() && g.turn() == side,
-            seconds_left: g.clock.map(|_| g.time_left(side, now).max(0) / 1000),
+            seconds_left: (g.clock.is_some() || g.days.is_some()).then(|| g.time_left(side, now).max(0) / 1000),
             winner: g.winner().map(|c| color_name(c).to_string()),
             compat: Some(Compat { bot: true, board: true }),
         })
@@ -130,23 +124,19 @@ impl Inner {
         state.kind = Some("gameState".into());
         let full = GameFull {
             id: id.to_string(),
-            variant: VariantRef {
-                key: g.variant_key.clone(),
-                name: g.variant().spec().name.to_string(),
-                short: None,
+            variant: g.variant_ref.clone(),
+            speed: g.speed().into(),
+            perf: Perf {
+                icon: None,
+                name: perf_name(&g.variant_ref, g.speed()),
             },
-            speed: g
-                .clock
-                .map_or("correspondence", |c| speed_of(c.initial / 1000, c.increment / 1000))
-                .into(),
-            perf: Perf::default(),
             rated: g.rated,
             created_at: g.created_at,
             white: self.game_player(&g.white),
             black: self.game_player(&g.black),
             initial_fen: g.initial_fen.clone().unwrap_or_else(|| "startpos".into()),
             clock: g.clock,
-            days_per_turn: None,
+            days_per_turn: g.days,
             state,
         };
         let running = g.is_running();
@@ -309,14 +299,55 @@ impl Inner {
         Ok(())
     }
 
+    /// `POST .../takeback/{accept}`.
+    pub fn takeback(&mut self, id: &str, user: &str, yes: bool) -> Result<(), Refusal> {
+        let (g, side) = self.game_mut(id, user)?;
+        g.takeback(side, yes, Instant::now())?;
+        self.after_change(id);
+        Ok(())
+    }
+
+    /// `POST .../claim-draw`.
+    pub fn claim_draw(&mut self, id: &str, user: &str) -> Result<(), Refusal> {
+        let claim = self.config.claim_win_after_s;
+        let (g, side) = self.game_mut(id, user)?;
+        g.claim_draw(side, claim, Instant::now())?;
+        self.after_change(id);
+        Ok(())
+    }
+
+    /// `POST /api/board/game/{id}/berserk`: the arena runs no tournaments.
+    pub fn berserk(&mut self, id: &str, user: &str) -> Result<(), Refusal> {
+        self.game_mut(id, user)?;
+        Err(GameError::NoBerserk.into())
+    }
+
+    /// `GET .../chat`: the player room's lines, oldest first.
+    pub fn chat_lines(&mut self, id: &str, user: &str) -> Result<Vec<serde_json::Value>, Refusal> {
+        let (g, _) = self.game_mut(id, user)?;
+        Ok(g.chat
+            .iter()
+            .filter(|l| l.room == "player")
+            .map(|l| serde_json::json!({ "text": l.text, "user": l.username }))
+            .collect())
+    }
+
     /// `POST .../chat`: the line goes to every stream of the game (ours echo back).
     pub fn chat(&mut self, id: &str, user: &str, room: &str, text: &str) -> Result<(), Refusal> {
         if !matches!(room, "player" | "spectator") {
             return Err(Refusal::bad("room must be player or spectator"));
         }
-        self.game_mut(id, user)?;
+        if text.trim().is_empty() {
+            return Err(Refusal::bad("text is required"));
+        }
         let username = self.users.get(user).map_or(user.to_string(), |u| u.username.clone());
         let text: String = text.chars().take(140).collect();
+        let (g, _) = self.game_mut(id, user)?;
+        g.chat.push(ChatLine {
+            room: room.to_string(),
+            username: username.clone(),
+            text: text.clone(),
+        });
         self.broadcast_game(
             id,
             &GameEvent::ChatLine {

@@ -199,12 +199,12 @@ impl Inner {
         let expired: Vec<String> = self
             .challenges
             .iter()
-            .filter(|(_, c)| now.saturating_duration_since(c.created) > challenge_ttl)
+            .filter(|(_, c)| c.keep_alive.is_none() && now.saturating_duration_since(c.created) > challenge_ttl)
             .map(|(id, _)| id.clone())
             .collect();
         for id in expired {
             if let Some(c) = self.challenges.remove(&id) {
-                self.notify_canceled(c.json);
+                self.cancel_pending(c);
             }
         }
     }

@@ -5,7 +5,7 @@ use engine::rules::Position;
 use tokio::sync::mpsc::UnboundedSender;
 
 use super::{now_ms, Inner, Refusal};
-use crate::{api::types::GameClock, arena::game::ArenaGame, variants};
+use crate::{api::types::GameClock, arena::game::GameSetup, variants};
 
 /// A seek (`POST /api/board/seek`), waiting for a compatible one.
 pub(super) struct Seek {
@@ -49,8 +49,7 @@ impl Inner {
         if self.users.get(user).is_some_and(|u| u.bot) {
             return Err(Refusal::bad("Bot accounts cannot seek: use challenges"));
         }
-        let none = Default::default();
-        let variant = variants::engine_variant(&p.variant, &none)
+        let variant = variants::arena_variant(&p.variant)
             .ok_or_else(|| Refusal::bad(format!("Unsupported variant: {}", p.variant)))?;
         if !matches!(p.color.as_str(), "white" | "black" | "random") {
             return Err(Refusal::bad(format!("Invalid color: {}", p.color)));
@@ -65,7 +64,12 @@ impl Inner {
                     increment: inc * 1000,
                 })
             }
-            (None, Some(_)) => None,
+            (None, Some(days)) => {
+                if !super::challenges::CORRESPONDENCE_DAYS.contains(&days) {
+                    return Err(Refusal::bad(format!("Invalid days: {days}")));
+                }
+                None
+            }
             _ => return Err(Refusal::bad("Give either time and increment, or days")),
         };
         let fits = |s: &Seek| {
@@ -89,17 +93,19 @@ impl Inner {
                 (other.user.clone(), user.to_string())
             };
             let id = self.new_id();
-            self.start_game(ArenaGame::new(
-                id.clone(),
-                p.variant.clone(),
-                Position::startpos(variant),
-                None,
+            self.start_game(GameSetup {
+                id: id.clone(),
+                variant: variants::variant_ref(variant, false),
+                start: Position::startpos(variant),
+                initial_fen: None,
                 white,
                 black,
-                p.rated,
+                rated: p.rated,
                 clock,
-                now_ms(),
-            ));
+                days: p.days,
+                source: "lobby",
+                created_at: now_ms(),
+            });
             drop(other.done);
             return Ok(done.is_none().then_some(id));
         }

@@ -1,7 +1,9 @@
 //! Portable Game Notation (PGN): a writer, and a reader for what the writer writes.
 //!
 //! The writer emits the Seven Tag Roster (`Event`, `Site`, `Date`, `Round`, `White`, `Black`,
-//! `Result`), then `Variant` (the variant id), `SetUp "1"` and `FEN` when the game does not start
+//! `Result`), then `Variant` (the variant's PGN name, or the game's own `Variant` tag when that
+//! names the same variant, e.g. Lichess's "From Position" for chess), `SetUp "1"` and `FEN` when
+//! the game does not start
 //! from the variant's start position, `PlyCount` and `Termination`, then any other tags in the
 //! order given. The movetext is SAN with move numbers (`1. e5 e7 2. ...`; a game that starts with
 //! Black to move begins `1... `, with the FEN's move number), an optional final comment and the
@@ -114,7 +116,13 @@ pub fn write_game(game: &PgnGame) -> String {
         };
         write_tag(&mut out, name, &value);
     }
-    write_tag(&mut out, "Variant", variant.spec().pgn_name);
+    // The game's own name of its variant (Lichess writes "From Position" for chess from a set-up
+    // position) when it names the same variant; the variant's PGN name otherwise.
+    let variant_name = game
+        .tag("Variant")
+        .filter(|name| name.parse::<Variant>() == Ok(variant))
+        .unwrap_or(variant.spec().pgn_name);
+    write_tag(&mut out, "Variant", variant_name);
     // Rule settings other than the variant's defaults (the readings its rules note leaves open).
     let rules = &game.start.tables().rule_settings;
     if !rules.is_empty() {
@@ -781,5 +789,19 @@ mod tests {
             Err(PgnError::Syntax { .. })
         ));
         assert_eq!(read_games("", Variant::Chess), Ok(Vec::new()));
+    }
+
+    #[test]
+    fn variant_tag_names_the_game_variant() {
+        let start = Position::startpos(Variant::Chess);
+        let mut game = PgnGame::new(start.clone());
+        assert!(game.to_pgn().contains("[Variant \"Standard\"]"), "{}", game.to_pgn());
+        game.set_tag("Variant", "From Position");
+        assert!(game.to_pgn().contains("[Variant \"From Position\"]"));
+        let back = read_games(&game.to_pgn(), Variant::PersianPrincess).expect("reads");
+        assert_eq!(back[0].start.variant(), Variant::Chess);
+        // A tag naming another variant is not written: the game's variant decides.
+        game.set_tag("Variant", "persian-princess");
+        assert!(game.to_pgn().contains("[Variant \"Standard\"]"));
     }
 }

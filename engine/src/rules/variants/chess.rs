@@ -16,7 +16,7 @@ pub const SPEC: VariantSpec = VariantSpec {
     aliases: &["standard", "fromposition", "orthodox"],
     name: "Chess",
     server_key: "standard",
-    pgn_name: "chess",
+    pgn_name: "Standard",
     geometry: Geometry::rectangle(8, 8),
     pieces: &[PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING],
     net_kinds: &[
