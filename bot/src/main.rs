@@ -7,7 +7,7 @@ use std::{
 
 use anyhow::Context as _;
 use bot::{
-    arena::{AccountSpec, Arena, ArenaConfig},
+    arena::{AccountSpec, Arena, ArenaConfig, Storage},
     config::{Clock, Config},
     demo::{self, DemoOptions},
     events::Bot,
@@ -50,20 +50,35 @@ enum Command {
         #[arg(long)]
         yes: bool,
     },
-    /// Run the local Lichess-compatible server.
+    /// Run the arena, a Lichess-compatible server for our games, or manage its accounts.
+    ///
+    /// Without a subcommand it serves. State lives in a SQLite file (--db, created and migrated
+    /// on start) unless --memory is given; see docs/arena.md.
     Arena {
-        /// Port on 127.0.0.1 (0: any).
+        /// Port (0: any free port).
         #[arg(long, default_value_t = 9663)]
         port: u16,
-        /// Accounts as NAME:TOKEN[:human], repeatable (default: Alpha, Beta bots and Human).
+        /// Address to bind (keep 127.0.0.1 behind a reverse proxy).
+        #[arg(long, default_value = "127.0.0.1")]
+        bind: std::net::IpAddr,
+        /// The database file.
+        #[arg(long, global = true, default_value = "arena.sqlite")]
+        db: PathBuf,
+        /// Keep everything in memory (tests, trying it out); with no --account, the built-in
+        /// accounts Alpha, Beta (bots) and Human exist.
+        #[arg(long, conflicts_with = "demo")]
+        memory: bool,
+        /// Extra accounts as NAME:TOKEN[:human], repeatable (added when missing).
         #[arg(long = "account", value_parser = parse_account)]
         accounts: Vec<AccountSpec>,
         /// Seconds between keep-alive lines.
         #[arg(long, default_value_t = 7)]
         keepalive: u64,
-        /// Run the demo on this arena instead of serving.
+        /// Run the demo on an in-memory arena instead of serving.
         #[arg(long)]
         demo: bool,
+        #[command(subcommand)]
+        action: Option<ArenaAction>,
     },
     /// Measure the bot's own costs: N games at once between two bots on an in-process arena;
     /// prints the latency from a gameState to the move beyond the search, and memory per game.
@@ -98,6 +113,62 @@ enum Command {
         /// Do not print the moves.
         #[arg(long)]
         quiet: bool,
+    },
+}
+
+/// Managing the arena's accounts and tokens in its database.
+#[derive(Subcommand, Debug)]
+enum ArenaAction {
+    /// Accounts.
+    Account {
+        #[command(subcommand)]
+        action: AccountAction,
+    },
+    /// Personal API tokens.
+    Token {
+        #[command(subcommand)]
+        action: TokenAction,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+enum AccountAction {
+    /// Create an account and print its first token (shown once; stored only hashed).
+    Add {
+        /// User name (2 to 30 letters, digits, _ or -).
+        name: String,
+        /// A BOT account (plays through the Bot API).
+        #[arg(long)]
+        bot: bool,
+        /// May create accounts through POST /api/admin/account.
+        #[arg(long)]
+        admin: bool,
+        /// Scopes of the token, comma-separated (default: bot:play, board:play,
+        /// challenge:read, challenge:write, preference:read).
+        #[arg(long, value_delimiter = ',')]
+        scopes: Vec<String>,
+    },
+    /// List the accounts with their kind and tokens.
+    List,
+}
+
+#[derive(Subcommand, Debug)]
+enum TokenAction {
+    /// Create another token for an account and print it (shown once).
+    Add {
+        /// User name.
+        name: String,
+        /// Scopes, comma-separated (default as for `account add`).
+        #[arg(long, value_delimiter = ',')]
+        scopes: Vec<String>,
+        /// What the token is for.
+        #[arg(long, default_value = "created on the command line")]
+        description: String,
+    },
+    /// Revoke a token (a running server forgets it at its next start).
+    Revoke {
+        /// The token.
+        token: String,
     },
 }
 
@@ -258,26 +329,91 @@ async fn bench(options: bot::bench::BenchOptions) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// `bot arena account|token ...`: changes the database directly.
+fn manage_arena(db: &std::path::Path, action: ArenaAction) -> anyhow::Result<()> {
+    let store = bot::arena::store::Store::open(db)
+        .map_err(|e| anyhow::anyhow!("opening the arena database {}: {e}", db.display()))?;
+    let admin = bot::arena::Admin::new(store)?;
+    match action {
+        ArenaAction::Account {
+            action:
+                AccountAction::Add {
+                    name,
+                    bot,
+                    admin: is_admin,
+                    scopes,
+                },
+        } => {
+            let token = admin.add_account(&name, bot, is_admin, &scopes)?;
+            let kind = if bot { "bot" } else { "human" };
+            println!("created the {kind} account {name} in {}", db.display());
+            println!("its token (shown once, keep it secret): {token}");
+        }
+        ArenaAction::Account {
+            action: AccountAction::List,
+        } => {
+            for line in admin.list()? {
+                println!("{line}");
+            }
+        }
+        ArenaAction::Token {
+            action:
+                TokenAction::Add {
+                    name,
+                    scopes,
+                    description,
+                },
+        } => {
+            let token = admin.add_token(&name, &scopes, &description)?;
+            println!("a new token for {name} (shown once, keep it secret): {token}");
+        }
+        ArenaAction::Token {
+            action: TokenAction::Revoke { token },
+        } => {
+            if admin.revoke(&token)? {
+                println!("revoked (a running arena forgets it at its next start)");
+            } else {
+                anyhow::bail!("no such token in {}", db.display());
+            }
+        }
+    }
+    Ok(())
+}
+
 /// `bot arena`: serves the arena until a stop signal.
-async fn serve_arena(port: u16, accounts: Vec<AccountSpec>, keepalive: u64) -> anyhow::Result<()> {
-    let accounts = if accounts.is_empty() {
+async fn serve_arena(
+    port: u16,
+    bind: std::net::IpAddr,
+    storage: Storage,
+    accounts: Vec<AccountSpec>,
+    keepalive: u64,
+) -> anyhow::Result<()> {
+    let accounts = if accounts.is_empty() && storage == Storage::Memory {
         ArenaConfig::builtin_accounts()
     } else {
         accounts
     };
-    let names: Vec<String> = accounts
-        .iter()
-        .map(|a| format!("{} ({})", a.username, if a.bot { "bot" } else { "human" }))
-        .collect();
+    let where_ = match &storage {
+        Storage::Memory => "in memory".to_string(),
+        Storage::File(p) => format!("in {}", p.display()),
+    };
     let arena = Arena::start(ArenaConfig {
         port,
+        bind,
         accounts,
         event_keepalive: Duration::from_secs(keepalive.max(1)),
         game_keepalive: Duration::from_secs(keepalive.max(1)),
+        storage,
         ..ArenaConfig::default()
     })
     .await?;
-    println!("arena listening on {} with accounts: {}", arena.url(), names.join(", "));
+    let names = arena.account_names();
+    println!("arena listening on {}, state {where_}", arena.url());
+    if names.is_empty() {
+        println!("no accounts yet: create one with `bot arena account add NAME [--bot]`");
+    } else {
+        println!("accounts: {}", names.join(", "));
+    }
     let mut stop = shutdown_signal().await;
     let _ = stop.changed().await;
     arena.stop();
@@ -314,12 +450,23 @@ async fn main() -> anyhow::Result<()> {
         }
         Command::Upgrade { config, url, yes } => upgrade(load_config(&config, url)?, yes).await,
         Command::Arena {
+            action: Some(action),
+            db,
+            ..
+        } => manage_arena(&db, action),
+        Command::Arena { demo: true, .. } => run_demo(DemoOptions::default()).await,
+        Command::Arena {
             port,
+            bind,
+            db,
+            memory,
             accounts,
             keepalive,
-            demo: false,
-        } => serve_arena(port, accounts, keepalive).await,
-        Command::Arena { demo: true, .. } => run_demo(DemoOptions::default()).await,
+            ..
+        } => {
+            let storage = if memory { Storage::Memory } else { Storage::File(db) };
+            serve_arena(port, bind, storage, accounts, keepalive).await
+        }
         Command::Demo {
             variant,
             nodes,

@@ -447,6 +447,15 @@ async fn the_arena_sends_only_described_payloads() {
         check(Endpoint::BoardGameStream, (200, line));
     }
 
+    // Users: the account after games, another user, statuses, preferences.
+    check(Endpoint::Account, raw.get(h, "/api/account").await);
+    check(Endpoint::User, raw.get(h, "/api/user/alpha").await);
+    check(
+        Endpoint::UsersStatus,
+        raw.get(h, "/api/users/status?ids=alpha,human").await,
+    );
+    check(Endpoint::Preferences, raw.get(h, "/api/account/preferences").await);
+
     let snapshot = |lines: &Arc<Mutex<Vec<String>>>| lines.lock().expect("lines").clone();
     let mut event_lines = snapshot(&alpha_events);
     event_lines.extend(snapshot(&beta_events));

@@ -81,13 +81,19 @@ pub enum Endpoint {
     BoardClaimDraw,
     /// `POST /api/board/game/{gameId}/berserk`
     BoardBerserk,
+    /// `GET /api/user/{username}`
+    User,
+    /// `GET /api/users/status`
+    UsersStatus,
+    /// `GET /api/account/preferences`
+    Preferences,
     /// Anything else (answered 404).
     Unknown,
 }
 
 impl Endpoint {
     /// Every endpoint the arena serves.
-    pub const ALL: [Endpoint; 35] = [
+    pub const ALL: [Endpoint; 38] = [
         Endpoint::Account,
         Endpoint::Playing,
         Endpoint::EventStream,
@@ -123,6 +129,9 @@ impl Endpoint {
         Endpoint::BoardClaimVictory,
         Endpoint::BoardClaimDraw,
         Endpoint::BoardBerserk,
+        Endpoint::User,
+        Endpoint::UsersStatus,
+        Endpoint::Preferences,
     ];
 
     /// HTTP method and path template as the API description writes them.
@@ -163,7 +172,27 @@ impl Endpoint {
             Endpoint::BoardClaimVictory => ("POST", "/api/board/game/{gameId}/claim-victory"),
             Endpoint::BoardClaimDraw => ("POST", "/api/board/game/{gameId}/claim-draw"),
             Endpoint::BoardBerserk => ("POST", "/api/board/game/{gameId}/berserk"),
+            Endpoint::User => ("GET", "/api/user/{username}"),
+            Endpoint::UsersStatus => ("GET", "/api/users/status"),
+            Endpoint::Preferences => ("GET", "/api/account/preferences"),
             Endpoint::Unknown => ("", ""),
+        }
+    }
+
+    /// The scopes a token needs for the endpoint, any one of them (as the API description lists
+    /// them); empty: none.
+    pub fn scopes(self) -> &'static [&'static str] {
+        use Endpoint::*;
+        match self {
+            EventStream => &["challenge:read", "bot:play", "board:play"],
+            CreateChallenge | Accept | Decline | Cancel => &["challenge:write", "bot:play", "board:play"],
+            ListChallenges | ShowChallenge => &["challenge:read"],
+            Upgrade | GameStream | Move | Chat | BotChatGet | Abort | Resign | Draw | BotTakeback | ClaimVictory
+            | BotClaimDraw => &["bot:play"],
+            Seek | BoardGameStream | BoardMove | BoardChat | BoardChatGet | BoardAbort | BoardResign | BoardDraw
+            | BoardTakeback | BoardClaimVictory | BoardClaimDraw | BoardBerserk => &["board:play"],
+            Preferences => &["preference:read"],
+            Account | Playing | TokenTest | OnlineBots | OpenChallenge | User | UsersStatus | Unknown => &[],
         }
     }
 

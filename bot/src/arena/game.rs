@@ -5,7 +5,25 @@ use std::time::Instant;
 
 use engine::rules::{game::Game, Color, DrawReason, Outcome, Position, Variant};
 
+use super::store::{ChatRow, GameRow, MoveRow};
 use crate::api::types::{speed_of, GameClock, GameState, VariantRef};
+
+/// The status names the arena writes (a stored name outside them reads as `aborted`).
+const STATUSES: [&str; 9] = [
+    "started",
+    "aborted",
+    "mate",
+    "resign",
+    "stalemate",
+    "timeout",
+    "draw",
+    "outoftime",
+    "noStart",
+];
+
+fn status_name(stored: &str) -> &'static str {
+    STATUSES.into_iter().find(|s| *s == stored).unwrap_or("aborted")
+}
 
 /// Why a game command was refused (the text becomes the `error` of a 400).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -113,6 +131,20 @@ pub struct ArenaGame {
     gone_since: [Option<Instant>; 2],
     /// The chat, both rooms.
     pub chat: Vec<ChatLine>,
+    /// The mover's time left after each move, ms.
+    clocks: Vec<i64>,
+    /// When each move was made, ms since the epoch.
+    move_times: Vec<u64>,
+    /// Ratings at the start, White then Black.
+    pub ratings: [Option<i32>; 2],
+    /// Rating changes of a finished rated game.
+    pub rating_diffs: [Option<i32>; 2],
+    /// Moves already in the database.
+    pub stored_plies: usize,
+    /// Chat lines already in the database.
+    pub stored_chat: usize,
+    /// Whether the game row itself is in the database.
+    pub stored: bool,
 }
 
 fn idx(c: Color) -> usize {
@@ -159,7 +191,122 @@ impl ArenaGame {
             takeback_offer: [false; 2],
             gone_since: [None; 2],
             chat: Vec::new(),
+            clocks: Vec::new(),
+            move_times: Vec::new(),
+            ratings: [None; 2],
+            rating_diffs: [None; 2],
+            stored_plies: 0,
+            stored_chat: 0,
+            stored: false,
         }
+    }
+
+    /// Rebuilds a stored game: the moves are replayed through the rules; the clock of the side
+    /// to move goes on from its stored time (the time the server was down is not charged).
+    pub fn restore(row: &GameRow, moves: &[MoveRow], chat: &[ChatRow]) -> Result<ArenaGame, String> {
+        let variant = crate::variants::arena_variant(&row.variant_key)
+            .ok_or_else(|| format!("unknown variant key {}", row.variant_key))?;
+        let start = match &row.initial_fen {
+            Some(fen) => Position::from_fen(variant, fen).map_err(|e| format!("bad FEN {fen}: {e}"))?,
+            None => Position::startpos(variant),
+        };
+        let mut g = ArenaGame::new(GameSetup {
+            id: row.id.clone(),
+            variant: crate::variants::variant_ref(variant, row.initial_fen.is_some()),
+            start,
+            initial_fen: row.initial_fen.clone(),
+            white: row.white.clone(),
+            black: row.black.clone(),
+            rated: row.rated,
+            clock: row.clock.map(|(initial, increment)| GameClock { initial, increment }),
+            days: row.days,
+            source: if row.source == "lobby" { "lobby" } else { "friend" },
+            created_at: row.created_at,
+        });
+        for m in moves {
+            let mv = g
+                .game
+                .position()
+                .parse_uci(&m.uci)
+                .map_err(|e| format!("move {} ({}) does not replay: {e}", g.moves.len() + 1, m.uci))?;
+            let text = g.game.position().uci(mv);
+            g.game.play(mv);
+            g.moves.push(text);
+            g.clocks.push(m.clock);
+            g.move_times.push(m.at);
+        }
+        g.times = row.times;
+        g.status = status_name(&row.status);
+        g.winner = match row.winner.as_deref() {
+            Some("white") => Some(Color::White),
+            Some("black") => Some(Color::Black),
+            _ => None,
+        };
+        g.chat = chat
+            .iter()
+            .map(|c| ChatLine {
+                room: c.room.clone(),
+                username: c.username.clone(),
+                text: c.text.clone(),
+            })
+            .collect();
+        g.ratings = row.ratings;
+        g.rating_diffs = row.rating_diffs;
+        g.stored_plies = moves.len();
+        g.stored_chat = chat.len();
+        g.stored = true;
+        Ok(g)
+    }
+
+    /// The database row of the game now.
+    pub fn row(&self, now: Instant) -> GameRow {
+        GameRow {
+            id: self.id.clone(),
+            variant_key: self.variant_ref.key.clone(),
+            initial_fen: self.initial_fen.clone(),
+            white: self.white.clone(),
+            black: self.black.clone(),
+            rated: self.rated,
+            clock: self.clock.map(|c| (c.initial, c.increment)),
+            days: self.days,
+            source: self.source.to_string(),
+            created_at: self.created_at,
+            status: self.status.to_string(),
+            winner: self.winner.map(|c| color_name(c).to_string()),
+            times: [self.time_left(Color::White, now), self.time_left(Color::Black, now)],
+            last_move_at: self.move_times.last().copied().unwrap_or(self.created_at),
+            ratings: self.ratings,
+            rating_diffs: self.rating_diffs,
+        }
+    }
+
+    /// The moves as database rows.
+    pub fn move_rows(&self) -> Vec<MoveRow> {
+        self.moves
+            .iter()
+            .zip(&self.clocks)
+            .zip(&self.move_times)
+            .map(|((uci, &clock), &at)| MoveRow {
+                uci: uci.clone(),
+                clock,
+                at,
+            })
+            .collect()
+    }
+
+    /// The mover's time left after each move, ms (for `%clk`).
+    pub fn clocks(&self) -> &[i64] {
+        &self.clocks
+    }
+
+    /// When the last move was made (or the game created), ms since the epoch.
+    pub fn last_move_at(&self) -> u64 {
+        self.move_times.last().copied().unwrap_or(self.created_at)
+    }
+
+    /// The start position.
+    pub fn start(&self) -> &Position {
+        self.game.start()
     }
 
     /// The speed key.
@@ -289,6 +436,8 @@ impl ArenaGame {
         let text = self.game.position().uci(m);
         self.game.play(m);
         self.moves.push(text);
+        self.clocks.push(self.time_left(side, now).max(0));
+        self.move_times.push(super::state::now_ms());
         self.turn_started = now;
         // Moving declines the opponent's offers; the mover may offer a draw with the move.
         self.draw_offer = [false; 2];
@@ -365,6 +514,8 @@ impl ArenaGame {
         }
         self.game = game;
         self.moves.truncate(keep);
+        self.clocks.truncate(keep);
+        self.move_times.truncate(keep);
         self.takeback_offer = [false; 2];
         self.draw_offer = [false; 2];
         self.turn_started = now;

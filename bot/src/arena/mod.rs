@@ -8,8 +8,10 @@
 pub mod faults;
 pub mod form;
 pub mod game;
+pub mod ratings;
 mod routes;
 pub mod state;
+pub mod store;
 mod stream;
 
 use std::{
@@ -44,7 +46,16 @@ pub struct AccountSpec {
 }
 
 /// The scopes an arena token has when its account names none.
-pub const ALL_SCOPES: &str = "bot:play,board:play,challenge:read,challenge:write";
+pub const ALL_SCOPES: &str = "bot:play,board:play,challenge:read,challenge:write,preference:read";
+
+/// The scopes given, or every play scope (`ALL_SCOPES`) when none.
+pub fn default_scopes(scopes: &[String]) -> Vec<String> {
+    if scopes.is_empty() {
+        ALL_SCOPES.split(',').map(str::to_string).collect()
+    } else {
+        scopes.to_vec()
+    }
+}
 
 fn yes() -> bool {
     true
@@ -57,8 +68,10 @@ fn default_rating() -> u32 {
 /// Arena settings.
 #[derive(Clone, Debug)]
 pub struct ArenaConfig {
-    /// Port on 127.0.0.1 (0: any free port).
+    /// Port (0: any free port).
     pub port: u16,
+    /// Address to bind (127.0.0.1 unless told otherwise).
+    pub bind: std::net::IpAddr,
     /// Accounts.
     pub accounts: Vec<AccountSpec>,
     /// Keep-alive period of the event stream (Lichess: 7 s).
@@ -74,6 +87,18 @@ pub struct ArenaConfig {
     /// Rate limit per account: at most this many ordinary (non-stream) requests per second;
     /// the excess is answered with HTTP 429. 0: no limit.
     pub max_requests_per_second: u32,
+    /// Where the state lives: a SQLite file, or memory only (tests, the demo).
+    pub storage: Storage,
+}
+
+/// Where the arena keeps its state.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Storage {
+    /// In memory: gone when the process ends.
+    #[default]
+    Memory,
+    /// A SQLite database file, created and migrated on start.
+    File(std::path::PathBuf),
 }
 
 impl ArenaConfig {
@@ -90,7 +115,7 @@ impl ArenaConfig {
     }
 
     pub(crate) fn public_host(&self) -> String {
-        format!("127.0.0.1:{}", self.port)
+        std::net::SocketAddr::new(self.bind, self.port).to_string()
     }
 }
 
@@ -98,6 +123,7 @@ impl Default for ArenaConfig {
     fn default() -> ArenaConfig {
         ArenaConfig {
             port: 0,
+            bind: std::net::IpAddr::V4(std::net::Ipv4Addr::LOCALHOST),
             accounts: ArenaConfig::builtin_accounts(),
             event_keepalive: Duration::from_secs(7),
             game_keepalive: Duration::from_secs(6),
@@ -105,7 +131,61 @@ impl Default for ArenaConfig {
             claim_win_after_s: 10,
             tick: Duration::from_millis(50),
             max_requests_per_second: 100,
+            storage: Storage::Memory,
         }
+    }
+}
+
+/// Account management on a database, without a server (`bot arena account ...`).
+pub struct Admin {
+    inner: Mutex<Inner>,
+}
+
+impl Admin {
+    /// The state of a database, with no configured accounts.
+    pub fn new(store: store::Store) -> anyhow::Result<Admin> {
+        let (log, _) = broadcast::channel(1);
+        let config = ArenaConfig {
+            accounts: Vec::new(),
+            ..ArenaConfig::default()
+        };
+        Ok(Admin {
+            inner: Mutex::new(Inner::new(config, log, Some(store))?),
+        })
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Inner> {
+        self.inner.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Creates an account and its first token; returns the token.
+    pub fn add_account(&self, name: &str, bot: bool, admin: bool, scopes: &[String]) -> anyhow::Result<String> {
+        let scopes = default_scopes(scopes);
+        state::check_scopes(&scopes).map_err(|r| anyhow::anyhow!("{}", r.message))?;
+        let mut inner = self.lock();
+        let id = inner
+            .create_account(name, bot, admin)
+            .map_err(|r| anyhow::anyhow!("{}", r.message))?;
+        inner
+            .create_token(&id, &scopes, "created on the command line")
+            .map_err(|r| anyhow::anyhow!("{}", r.message))
+    }
+
+    /// Creates another token for an account; returns it.
+    pub fn add_token(&self, name: &str, scopes: &[String], description: &str) -> anyhow::Result<String> {
+        self.lock()
+            .create_token(&name.to_lowercase(), &default_scopes(scopes), description)
+            .map_err(|r| anyhow::anyhow!("{}", r.message))
+    }
+
+    /// Revokes a token; whether it existed.
+    pub fn revoke(&self, token: &str) -> anyhow::Result<bool> {
+        Ok(self.lock().revoke_token(token))
+    }
+
+    /// One line per account: name, kind, perfs, tokens (description and scopes).
+    pub fn list(&self) -> anyhow::Result<Vec<String>> {
+        Ok(self.lock().account_lines())
     }
 }
 
@@ -180,14 +260,21 @@ pub struct Arena {
 impl Arena {
     /// Binds 127.0.0.1:`config.port` and serves in the background.
     pub async fn start(mut config: ArenaConfig) -> anyhow::Result<Arena> {
-        let listener = TcpListener::bind(("127.0.0.1", config.port)).await?;
+        let listener = TcpListener::bind((config.bind, config.port)).await?;
         let addr = listener.local_addr()?;
         config.port = addr.port();
         let (log, _) = broadcast::channel(4096);
         let tick = config.tick;
         let ttl = config.challenge_ttl;
+        let store = match &config.storage {
+            Storage::Memory => None,
+            Storage::File(path) => Some(
+                store::Store::open(path)
+                    .map_err(|e| anyhow::anyhow!("opening the arena database {}: {e}", path.display()))?,
+            ),
+        };
         let shared = Arc::new(Shared {
-            inner: Mutex::new(Inner::new(config, log.clone())),
+            inner: Mutex::new(Inner::new(config, log.clone(), store)?),
             next_conn: 1.into(),
         });
         // Paths are matched without a trailing slash (berserk posts `.../claim-victory/`).
@@ -229,6 +316,25 @@ impl Arena {
     /// Observes what happens.
     pub fn subscribe(&self) -> broadcast::Receiver<ArenaLog> {
         self.log.subscribe()
+    }
+
+    /// Creates an account (`bot` or not) and a token with `scopes` (every play scope when
+    /// empty); returns the token, which is stored only hashed.
+    pub fn add_account(&self, username: &str, bot: bool, scopes: &[String]) -> anyhow::Result<String> {
+        let scopes = default_scopes(scopes);
+        state::check_scopes(&scopes).map_err(|r| anyhow::anyhow!("{}", r.message))?;
+        let mut inner = self.shared.lock();
+        let id = inner
+            .create_account(username, bot, false)
+            .map_err(|r| anyhow::anyhow!("{}", r.message))?;
+        inner
+            .create_token(&id, &scopes, "created by the arena")
+            .map_err(|r| anyhow::anyhow!("{}", r.message))
+    }
+
+    /// The accounts, as `Name (bot|human)`.
+    pub fn account_names(&self) -> Vec<String> {
+        self.shared.lock().account_names()
     }
 
     /// Counters.

@@ -71,6 +71,10 @@ fn body_map(headers: &HeaderMap, body: &Bytes) -> HashMap<String, String> {
 pub fn router(shared: Arc<Shared>) -> Router {
     Router::new()
         .route("/api/account", get(account))
+        .route("/api/account/preferences", get(preferences))
+        .route("/api/user/{name}", get(user))
+        .route("/api/users/status", get(users_status))
+        .route("/api/admin/account", post(admin_account))
         .route("/api/account/playing", get(playing))
         .route("/api/stream/event", get(event_stream))
         .route("/api/challenge/open", post(open_challenge))
@@ -110,6 +114,26 @@ pub fn trim_trailing_slash(mut request: Request) -> Request {
 
 /// Largest request body read (forms and JSON of a few fields).
 const MAX_BODY: usize = 64 * 1024;
+
+/// The scope a valid token lacks for `endpoint` (the first of those that would do), if any.
+fn missing_scope(shared: &Shared, headers: &HeaderMap, endpoint: Endpoint) -> Option<&'static str> {
+    let needed = endpoint.scopes();
+    if needed.is_empty() {
+        return None;
+    }
+    let token = bearer(headers)?;
+    let info = shared.lock().token(token)?;
+    let has = needed.iter().any(|n| info.scopes.iter().any(|s| s == n));
+    (!has).then(|| needed[0])
+}
+
+fn bearer(headers: &HeaderMap) -> Option<&str> {
+    headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .map(str::trim)
+}
 
 fn token_user(shared: &Shared, headers: &HeaderMap) -> Option<String> {
     let token = headers
@@ -156,8 +180,17 @@ async fn intercept(State(s): S, request: Request, next: Next) -> Response {
         user: user.clone(),
         status: 0,
     };
-    let streaming = matches!(endpoint, Endpoint::EventStream | Endpoint::GameStream | Endpoint::Seek);
+    let streaming = matches!(
+        endpoint,
+        Endpoint::EventStream | Endpoint::GameStream | Endpoint::BoardGameStream | Endpoint::Seek
+    );
     let over_limit = !streaming && user.as_deref().is_some_and(|u| !s.lock().within_rate(u));
+    if let Some(missing) = missing_scope(&s, &parts.headers, endpoint) {
+        let response = ApiErr(StatusCode::FORBIDDEN, format!("Missing scope: {missing}")).into_response();
+        record.status = response.status().as_u16();
+        s.lock().requests.push(record);
+        return response;
+    }
     let fault = if over_limit {
         Some(Fault::new(endpoint, 429))
     } else {
@@ -197,11 +230,72 @@ async fn online_bots(State(s): S, RawQuery(query): RawQuery) -> Answer {
 
 async fn account(State(s): S, headers: HeaderMap) -> Answer {
     let user = auth(&s, &headers)?;
-    let account = s.lock().account(&user);
+    let account = s.lock().user_json(&user);
     match account {
         Some(a) => Ok(Json(a).into_response()),
         None => Err(ApiErr(StatusCode::UNAUTHORIZED, "No such token".into())),
     }
+}
+
+async fn user(State(s): S, Path(name): Path<String>) -> Answer {
+    let json = s.lock().user_json(&name.to_lowercase());
+    json.map(|j| Json(j).into_response())
+        .ok_or_else(|| ApiErr(StatusCode::NOT_FOUND, "Not found".into()))
+}
+
+async fn users_status(State(s): S, RawQuery(query): RawQuery) -> Answer {
+    let q = parse_urlencoded(query.as_deref().unwrap_or(""));
+    let ids = q
+        .get("ids")
+        .ok_or_else(|| ApiErr(StatusCode::BAD_REQUEST, "ids is required".into()))?;
+    let list = s.lock().users_status(ids, truthy(q.get("withGameIds")));
+    Ok(Json(list).into_response())
+}
+
+/// The board and clock preferences Lichess returns; the arena has no settings to change, so
+/// every account gets Lichess's defaults.
+async fn preferences(State(s): S, headers: HeaderMap) -> Answer {
+    auth(&s, &headers)?;
+    Ok(Json(serde_json::json!({
+        "prefs": {
+            "dark": false, "transp": false, "is3d": false, "theme": "brown", "pieceSet": "cburnett",
+            "soundSet": "standard", "autoQueen": 2, "autoThreefold": 3, "takeback": 3, "moretime": 3,
+            "clockTenths": 1, "clockBar": true, "clockSound": true, "premove": true, "animation": 2,
+            "captured": true, "follow": true, "highlight": true, "destination": true, "coords": 1,
+            "replay": 2, "challenge": 4, "message": 3, "submitMove": 4, "confirmResign": 1,
+            "insightShare": 1, "keyboardMove": 0, "zen": 0, "moveEvent": 2, "rookCastle": 1
+        },
+        "language": "en-US"
+    }))
+    .into_response())
+}
+
+/// `POST /api/admin/account` (admin accounts only): `username`, `bot`, `scopes` (comma
+/// separated; default every play scope). Answers the account and its new token, shown once.
+async fn admin_account(State(s): S, headers: HeaderMap, body: Bytes) -> Answer {
+    let admin = auth(&s, &headers)?;
+    let f = body_map(&headers, &body);
+    let mut inner = s.lock();
+    if !inner.is_admin(&admin) {
+        return Err(ApiErr(StatusCode::FORBIDDEN, "Admin accounts only".into()));
+    }
+    let username = f
+        .get("username")
+        .ok_or_else(|| ApiErr(StatusCode::BAD_REQUEST, "username is required".into()))?;
+    let scopes: Vec<String> = f
+        .get("scopes")
+        .map(|l| {
+            l.split(',')
+                .map(|x| x.trim().to_string())
+                .filter(|x| !x.is_empty())
+                .collect()
+        })
+        .unwrap_or_default();
+    let scopes = super::default_scopes(&scopes);
+    super::state::check_scopes(&scopes)?;
+    let id = inner.create_account(username, truthy(f.get("bot")), false)?;
+    let token = inner.create_token(&id, &scopes, "created by an admin")?;
+    Ok(Json(serde_json::json!({ "id": id, "username": username, "token": token })).into_response())
 }
 
 async fn playing(State(s): S, headers: HeaderMap) -> Answer {

@@ -9,10 +9,14 @@ use tokio::sync::mpsc::UnboundedSender;
 use super::{now_ms, Inner, Refusal};
 use crate::{
     api::types::{
-        perf_name, speed_of, Challenge, ChallengeUser, Compat, DeclineReason, Event, GameClock, Perf, TimeControl,
-        VariantRef,
+        perf_key, perf_name, speed_of, Challenge, ChallengeUser, Compat, DeclineReason, Event, GameClock, Perf,
+        TimeControl, VariantRef,
     },
-    arena::{game::GameSetup, ArenaLog},
+    arena::{
+        game::GameSetup,
+        store::{ChallengeRow, Store},
+        ArenaLog,
+    },
     variants,
 };
 
@@ -69,6 +73,7 @@ pub(super) struct OpenChallenge {
 }
 
 /// What a challenge asks for (parsed from the request).
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct ChallengeParams {
     /// Variant key.
     pub variant: String,
@@ -85,13 +90,13 @@ pub struct ChallengeParams {
 }
 
 impl Inner {
-    fn challenge_user(&self, id: &str) -> ChallengeUser {
+    fn challenge_user(&self, id: &str, perf: &str) -> ChallengeUser {
         let u = self.users.get(id);
         let online = self.event_subs.contains_key(id);
         ChallengeUser {
             id: id.to_string(),
             name: u.map_or_else(|| id.to_string(), |u| u.username.clone()),
-            rating: u.map(|u| u.rating),
+            rating: self.rating_in(id, perf),
             title: u.filter(|u| u.bot).map(|_| "BOT".to_string()),
             online: Some(online),
         }
@@ -128,12 +133,13 @@ impl Inner {
             _ => if self.coin() { "white" } else { "black" }.to_string(),
         };
         let id = self.new_id();
+        let perf = perf_key(&terms.variant, terms.speed);
         let json = Challenge {
             id: id.clone(),
             url: format!("http://{}/{}", self.config.public_host(), id),
             status: "created".to_string(),
-            challenger: self.challenge_user(from),
-            dest_user: Some(self.challenge_user(&dest)),
+            challenger: self.challenge_user(from, &perf),
+            dest_user: Some(self.challenge_user(&dest, &perf)),
             variant: terms.variant.clone(),
             rated: p.rated,
             speed: terms.speed.to_string(),
@@ -146,6 +152,18 @@ impl Inner {
             decline_reason: None,
             decline_reason_key: None,
         };
+        if keep_alive.is_none() {
+            // A kept-alive challenge lives as long as its connection: not stored.
+            let row = ChallengeRow {
+                id: id.clone(),
+                challenger: from.to_string(),
+                dest: dest.clone(),
+                params: serde_json::to_string(&p).unwrap_or_default(),
+                json: serde_json::to_string(&json).unwrap_or_default(),
+                created_at: now_ms(),
+            };
+            self.persist("saving a challenge", |s| s.add_challenge(&row));
+        }
         self.challenges.insert(
             id,
             PendingChallenge {
@@ -227,9 +245,49 @@ impl Inner {
         if !ok {
             return Err(Refusal::not_found("Challenge not found"));
         }
-        self.challenges
-            .remove(id)
+        self.remove_challenge(id)
             .ok_or_else(|| Refusal::not_found("Challenge not found"))
+    }
+
+    /// Takes a pending challenge out (and out of the database).
+    pub(super) fn remove_challenge(&mut self, id: &str) -> Option<PendingChallenge> {
+        let c = self.challenges.remove(id)?;
+        let id = id.to_string();
+        self.persist("removing a challenge", |s| s.remove_challenge(&id));
+        Some(c)
+    }
+
+    /// Reads the stored pending challenges; those older than the expiry are dropped.
+    pub(super) fn load_challenges(&mut self, store: &Store) -> anyhow::Result<()> {
+        let ttl_ms = self.config.challenge_ttl.as_millis() as u64;
+        let now = now_ms();
+        for row in store.challenges()? {
+            let age = now.saturating_sub(row.created_at);
+            let rebuilt = serde_json::from_str::<ChallengeParams>(&row.params)
+                .ok()
+                .zip(serde_json::from_str::<Challenge>(&row.json).ok())
+                .and_then(|(p, json)| terms(&p).ok().map(|t| (t, json)));
+            match rebuilt {
+                Some((terms, json)) if age < ttl_ms => {
+                    let created = Instant::now()
+                        .checked_sub(std::time::Duration::from_millis(age))
+                        .unwrap_or_else(Instant::now);
+                    self.challenges.insert(
+                        row.id.clone(),
+                        PendingChallenge {
+                            json,
+                            terms,
+                            created,
+                            keep_alive: None,
+                        },
+                    );
+                }
+                _ => {
+                    store.remove_challenge(&row.id)?;
+                }
+            }
+        }
+        Ok(())
     }
 
     /// `POST /api/challenge/open`: a challenge any two players can join (by accepting it).
@@ -397,7 +455,7 @@ impl Inner {
             .map(|(id, _)| id.clone())
             .collect();
         for id in ids {
-            if let Some(mut c) = self.challenges.remove(&id) {
+            if let Some(mut c) = self.remove_challenge(&id) {
                 c.keep_alive = None;
                 self.notify_canceled(c.json);
             }

@@ -14,6 +14,8 @@ use crate::{
     },
     arena::{
         game::{color_name, ArenaGame, ChatLine, GameError, GameSetup},
+        ratings,
+        store::{ChatRow, RatingRow},
         ArenaLog,
     },
 };
@@ -44,7 +46,12 @@ impl Inner {
 
     /// Registers a new game and sends `gameStart` to both players.
     pub(super) fn start_game(&mut self, setup: GameSetup) {
-        let game = ArenaGame::new(setup);
+        let mut game = ArenaGame::new(setup);
+        let perf = perf_key(&game.variant_ref, game.speed());
+        game.ratings = [
+            self.rating_in(&game.white, &perf).map(|r| r as i32),
+            self.rating_in(&game.black, &perf).map(|r| r as i32),
+        ];
         let id = game.id.clone();
         let (white, black) = (game.white.clone(), game.black.clone());
         let _ = self.log.send(ArenaLog::GameStarted {
@@ -54,6 +61,7 @@ impl Inner {
             black: black.clone(),
         });
         self.games.insert(id.clone(), game);
+        self.sync_game(&id);
         for u in [white, black] {
             if let Some(info) = self.game_info(&id, &u) {
                 self.send_event(&u, &Event::GameStart { game: info });
@@ -89,7 +97,7 @@ impl Inner {
             opponent: Some(Opponent {
                 id: Some(opp.clone()),
                 username: self.users.get(&opp).map_or(opp.clone(), |u| u.username.clone()),
-                rating: self.users.get(&opp).map(|u| u.rating),
+                rating: g.ratings[usize::from(side == Color::White)].map(|r| r.max(0) as u32),
             }),
             is_my_turn: g.is_running() && g.turn() == side,
             seconds_left: (g.clock.is_some() || g.days.is_some()).then(|| g.time_left(side, now).max(0) / 1000),
@@ -98,13 +106,87 @@ impl Inner {
         })
     }
 
-    fn game_player(&self, id: &str) -> GamePlayer {
+    fn game_player(&self, id: &str, rating: Option<i32>) -> GamePlayer {
         let u = self.users.get(id);
         GamePlayer {
             id: Some(id.to_string()),
             name: u.map_or(id.to_string(), |u| u.username.clone()),
             title: u.filter(|u| u.bot).map(|_| "BOT".to_string()),
-            rating: u.map(|u| u.rating),
+            rating: rating.map(|r| r.max(0) as u32),
+        }
+    }
+
+    /// Writes the game's changes (row, new or taken-back moves, chat) in one transaction.
+    pub(super) fn sync_game(&mut self, id: &str) {
+        let Some(g) = self.games.get(id) else {
+            return;
+        };
+        if self.store.is_none() {
+            return;
+        }
+        let row = g.row(Instant::now());
+        let moves = g.move_rows();
+        let stored = g.stored_plies;
+        let chat: Vec<ChatRow> = g.chat[g.stored_chat.min(g.chat.len())..]
+            .iter()
+            .map(|l| ChatRow {
+                room: l.room.clone(),
+                username: l.username.clone(),
+                text: l.text.clone(),
+            })
+            .collect();
+        let first_chat = g.stored_chat;
+        let mut ok = true;
+        self.persist("saving a game", |s| {
+            let r = s.save_game(&row, &moves, stored).and_then(|()| {
+                chat.iter()
+                    .enumerate()
+                    .try_for_each(|(i, line)| s.add_chat(&row.id, first_chat + i, line))
+            });
+            ok = r.is_ok();
+            r
+        });
+        if let Some(g) = self.games.get_mut(id).filter(|_| ok) {
+            g.stored_plies = g.moves().len();
+            g.stored_chat = g.chat.len();
+            g.stored = true;
+        }
+    }
+
+    /// A rated game ended: both players' perf ratings move (Glicko-2), the game keeps the
+    /// changes.
+    fn rate(&mut self, id: &str) {
+        let Some(g) = self.games.get(id) else {
+            return;
+        };
+        if !g.rated || g.rating_diffs[0].is_some() || matches!(g.status(), "aborted" | "noStart" | "started") {
+            return;
+        }
+        let perf = perf_key(&g.variant_ref, g.speed());
+        let white_score = match g.winner() {
+            Some(Color::White) => 1.0,
+            Some(Color::Black) => 0.0,
+            None => 0.5,
+        };
+        let (white, black) = (g.white.clone(), g.black.clone());
+        let (Some(w), Some(b)) = (self.users.get(&white), self.users.get(&black)) else {
+            return;
+        };
+        let (w0, b0) = (w.perf(&perf), b.perf(&perf));
+        let (w1, b1) = ratings::after_game(&w0, &b0, white_score);
+        if let Some(g) = self.games.get_mut(id) {
+            g.rating_diffs = [Some(w1.shown() - w0.shown()), Some(b1.shown() - b0.shown())];
+        }
+        for (user, rating) in [(white, w1), (black, b1)] {
+            if let Some(u) = self.users.get_mut(&user) {
+                u.perfs.insert(perf.clone(), rating.clone());
+            }
+            let row = RatingRow {
+                user_id: user,
+                perf: perf.clone(),
+                rating,
+            };
+            self.persist("saving a rating", |s| s.set_rating(&row));
         }
     }
 
@@ -132,8 +214,8 @@ impl Inner {
             },
             rated: g.rated,
             created_at: g.created_at,
-            white: self.game_player(&g.white),
-            black: self.game_player(&g.black),
+            white: self.game_player(&g.white, g.ratings[0]),
+            black: self.game_player(&g.black, g.ratings[1]),
             initial_fen: g.initial_fen.clone().unwrap_or_else(|| "startpos".into()),
             clock: g.clock,
             days_per_turn: g.days,
@@ -222,6 +304,10 @@ impl Inner {
         let running = g.is_running();
         let players = [g.white.clone(), g.black.clone()];
         let (status, winner) = (g.status(), g.winner().map(color_name));
+        if !running {
+            self.rate(id);
+        }
+        self.sync_game(id);
         self.broadcast_game(id, &GameEvent::GameState(state), None);
         if !running {
             self.game_subs.remove(id);
@@ -348,6 +434,7 @@ impl Inner {
             username: username.clone(),
             text: text.clone(),
         });
+        self.sync_game(id);
         self.broadcast_game(
             id,
             &GameEvent::ChatLine {

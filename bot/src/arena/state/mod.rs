@@ -9,13 +9,17 @@ mod games;
 mod seeks;
 
 use std::{
-    collections::HashMap,
+    collections::{BTreeMap, HashMap},
     time::{Duration, Instant, SystemTime, UNIX_EPOCH},
 };
 
 use tokio::sync::broadcast;
 
-pub use self::{challenges::ChallengeParams, seeks::SeekParams};
+pub use self::{
+    accounts::{check_scopes, new_token},
+    challenges::ChallengeParams,
+    seeks::SeekParams,
+};
 use self::{
     challenges::{OpenChallenge, PendingChallenge},
     events::Sub,
@@ -23,8 +27,11 @@ use self::{
     seeks::Seek,
 };
 use super::{
+    default_scopes,
     faults::{Faults, RecordedRequest},
     game::{ArenaGame, GameError},
+    ratings::PerfRating,
+    store::Store,
     ArenaConfig, ArenaLog,
 };
 use crate::api::types::Event;
@@ -70,8 +77,44 @@ pub struct User {
     pub username: String,
     /// Bot account.
     pub bot: bool,
-    /// Rating shown.
-    pub rating: u32,
+    /// May call the admin endpoints.
+    pub admin: bool,
+    /// ms since the epoch.
+    pub created_at: u64,
+    /// Ratings by perf key.
+    pub perfs: BTreeMap<String, PerfRating>,
+    /// The rating a perf starts from (1500 unless the account's spec says otherwise).
+    pub start_rating: f64,
+}
+
+impl User {
+    /// The rating of a perf (its start rating when never played).
+    pub fn perf(&self, key: &str) -> PerfRating {
+        self.perfs.get(key).cloned().unwrap_or_else(|| PerfRating {
+            rating: self.start_rating,
+            ..PerfRating::default()
+        })
+    }
+}
+
+/// A token's owner and scopes.
+#[derive(Clone, Debug)]
+pub struct TokenInfo {
+    /// Account id.
+    pub user: String,
+    /// Scopes as Lichess names them.
+    pub scopes: Vec<String>,
+    /// What it is for.
+    pub description: String,
+}
+
+/// The hex SHA-256 of a token: tokens are stored and looked up by it, never in clear.
+pub fn token_hash(token: &str) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(token.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 /// Counters for tests and the demo.
@@ -89,7 +132,10 @@ pub struct ArenaStats {
 pub struct Inner {
     pub(super) config: ArenaConfig,
     users: HashMap<String, User>,
-    tokens: HashMap<String, String>,
+    /// By token hash.
+    tokens: HashMap<String, TokenInfo>,
+    /// The database (none in memory mode).
+    store: Option<Store>,
     challenges: HashMap<String, PendingChallenge>,
     open_challenges: HashMap<String, OpenChallenge>,
     seeks: Vec<Seek>,
@@ -105,7 +151,7 @@ pub struct Inner {
     log: broadcast::Sender<ArenaLog>,
 }
 
-fn now_ms() -> u64 {
+pub(super) fn now_ms() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_millis() as u64)
@@ -116,41 +162,113 @@ fn json_line<T: serde::Serialize>(value: &T) -> String {
 }
 
 impl Inner {
-    /// Builds the state with the configured accounts.
-    pub fn new(config: ArenaConfig, log: broadcast::Sender<ArenaLog>) -> Inner {
-        let mut users = HashMap::new();
-        let mut tokens = HashMap::new();
-        for a in &config.accounts {
-            let id = a.username.to_lowercase();
-            users.insert(
-                id.clone(),
-                User {
-                    id: id.clone(),
-                    username: a.username.clone(),
-                    bot: a.bot,
-                    rating: a.rating,
-                },
-            );
-            tokens.insert(a.token.clone(), id);
-        }
-        let seed = now_ms();
-        Inner {
+    /// Builds the state: the database's accounts, tokens, ratings, challenges and games (when
+    /// there is one), then the configured accounts that are missing.
+    pub fn new(config: ArenaConfig, log: broadcast::Sender<ArenaLog>, store: Option<Store>) -> anyhow::Result<Inner> {
+        let mut inner = Inner {
             config,
-            users,
-            tokens,
+            users: HashMap::new(),
+            tokens: HashMap::new(),
+            store: None,
             challenges: HashMap::new(),
             open_challenges: HashMap::new(),
             seeks: Vec::new(),
             games: HashMap::new(),
             event_subs: HashMap::new(),
             game_subs: HashMap::new(),
-            next_id: seed,
+            next_id: now_ms() ^ u64::from(std::process::id()).rotate_left(32),
             stats: ArenaStats::default(),
             faults: Faults::default(),
             requests: Vec::new(),
             rate: HashMap::new(),
             log,
+        };
+        if let Some(store) = store {
+            inner.load(&store)?;
+            inner.store = Some(store);
         }
+        for a in inner.config.accounts.clone() {
+            let id = a.username.to_lowercase();
+            if !inner.users.contains_key(&id) {
+                inner.add_user(User {
+                    id: id.clone(),
+                    username: a.username.clone(),
+                    bot: a.bot,
+                    admin: false,
+                    created_at: now_ms(),
+                    perfs: BTreeMap::new(),
+                    start_rating: f64::from(a.rating),
+                });
+            } else if let Some(u) = inner.users.get_mut(&id) {
+                u.start_rating = f64::from(a.rating);
+            }
+            let scopes = default_scopes(&a.scopes);
+            inner.add_token_hash(token_hash(&a.token), id, scopes, "configured".into());
+        }
+        Ok(inner)
+    }
+
+    /// Reads everything from the database.
+    fn load(&mut self, store: &Store) -> anyhow::Result<()> {
+        for a in store.accounts()? {
+            self.users.insert(
+                a.id.clone(),
+                User {
+                    id: a.id,
+                    username: a.username,
+                    bot: a.bot,
+                    admin: a.admin,
+                    created_at: a.created_at,
+                    perfs: BTreeMap::new(),
+                    start_rating: 1500.0,
+                },
+            );
+        }
+        for t in store.tokens()? {
+            self.tokens.insert(
+                t.hash,
+                TokenInfo {
+                    user: t.user_id,
+                    scopes: t
+                        .scopes
+                        .split(',')
+                        .filter(|s| !s.is_empty())
+                        .map(str::to_string)
+                        .collect(),
+                    description: t.description,
+                },
+            );
+        }
+        for r in store.ratings()? {
+            if let Some(u) = self.users.get_mut(&r.user_id) {
+                u.perfs.insert(r.perf, r.rating);
+            }
+        }
+        for (row, moves, chat) in store.games()? {
+            let id = row.id.clone();
+            match ArenaGame::restore(&row, &moves, &chat) {
+                Ok(g) => {
+                    self.games.insert(id, g);
+                }
+                Err(e) => tracing::error!("game {id} in the database cannot be rebuilt: {e}"),
+            }
+        }
+        self.load_challenges(store)?;
+        Ok(())
+    }
+
+    /// Writes with the database, if any; a failure is logged (the in-memory state goes on).
+    pub(super) fn persist(&mut self, what: &str, f: impl FnOnce(&mut Store) -> rusqlite::Result<()>) {
+        if let Some(store) = self.store.as_mut() {
+            if let Err(e) = f(store) {
+                tracing::error!("arena database: {what}: {e}");
+            }
+        }
+    }
+
+    /// Whether the state is kept in a database.
+    pub fn persistent(&self) -> bool {
+        self.store.is_some()
     }
 
     fn new_id(&mut self) -> String {
@@ -203,7 +321,7 @@ impl Inner {
             .map(|(id, _)| id.clone())
             .collect();
         for id in expired {
-            if let Some(c) = self.challenges.remove(&id) {
+            if let Some(c) = self.remove_challenge(&id) {
                 self.cancel_pending(c);
             }
         }

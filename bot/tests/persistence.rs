@@ -1,0 +1,353 @@
+//! The arena as a real process with a database: accounts and tokens made on the command line,
+//! rated games that move ratings, and a server killed with SIGKILL mid-game that restarts
+//! with every finished game intact and the running game resumed.
+
+use std::{
+    io::{BufRead, BufReader},
+    path::{Path, PathBuf},
+    process::{Child, Command, Stdio},
+    time::Duration,
+};
+
+use engine::rules::{game::Game, Position, Variant};
+use serde_json::Value;
+
+fn bot() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_bot"));
+    c.env("RUST_BACKTRACE", "0").env("RUST_LOG", "warn");
+    c
+}
+
+fn temp_db(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("arena-persist-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("dir");
+    dir.join("arena.sqlite")
+}
+
+/// `bot arena --db DB account add NAME [--bot]`: the token it prints.
+fn add_account(db: &Path, name: &str, bot_account: bool) -> String {
+    let mut c = bot();
+    c.args(["arena", "--db"]).arg(db).args(["account", "add", name]);
+    if bot_account {
+        c.arg("--bot");
+    }
+    let out = c.output().expect("bot runs");
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
+    text.lines()
+        .find_map(|l| l.split_whitespace().last().filter(|t| t.starts_with("lip_")))
+        .unwrap_or_else(|| panic!("no token in: {text}"))
+        .to_string()
+}
+
+/// A running `bot arena` process and its URL.
+struct Server {
+    child: Child,
+    url: String,
+}
+
+impl Server {
+    fn start(db: &Path) -> Server {
+        let mut child = bot()
+            .args(["arena", "--port", "0", "--db"])
+            .arg(db)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("arena starts");
+        let stdout = child.stdout.take().expect("stdout");
+        let mut lines = BufReader::new(stdout).lines();
+        let url = loop {
+            let line = lines.next().expect("a line").expect("text");
+            if let Some(rest) = line.strip_prefix("arena listening on ") {
+                break rest.split(',').next().expect("url").to_string();
+            }
+        };
+        // Keep reading so the server never blocks on a full pipe.
+        std::thread::spawn(move || for _ in lines {});
+        Server { child, url }
+    }
+
+    /// SIGKILL: no chance to write anything more.
+    fn kill(mut self) {
+        self.child.kill().expect("killed");
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+struct Http {
+    http: reqwest::Client,
+    url: String,
+}
+
+impl Http {
+    async fn get(&self, token: &str, path: &str) -> (u16, String) {
+        let r = self
+            .http
+            .get(format!("{}{path}", self.url))
+            .bearer_auth(token)
+            .send()
+            .await
+            .expect("request");
+        (r.status().as_u16(), r.text().await.expect("body"))
+    }
+
+    async fn post(&self, token: &str, path: &str, form: &[(&str, &str)]) -> (u16, String) {
+        let r = self
+            .http
+            .post(format!("{}{path}", self.url))
+            .bearer_auth(token)
+            .form(form)
+            .send()
+            .await
+            .expect("request");
+        (r.status().as_u16(), r.text().await.expect("body"))
+    }
+
+    /// The first line of a game stream (`gameFull`).
+    async fn game_full(&self, token: &str, api: &str, id: &str) -> Value {
+        let mut r = self
+            .http
+            .get(format!("{}/api/{api}/game/stream/{id}", self.url))
+            .bearer_auth(token)
+            .send()
+            .await
+            .expect("stream");
+        assert_eq!(r.status().as_u16(), 200);
+        let mut buf = Vec::new();
+        loop {
+            let chunk = tokio::time::timeout(Duration::from_secs(10), r.chunk())
+                .await
+                .expect("in time")
+                .expect("chunk")
+                .expect("more");
+            buf.extend_from_slice(&chunk);
+            if let Some(i) = buf.iter().position(|&b| b == b'\n') {
+                return serde_json::from_slice(&buf[..i]).expect("JSON line");
+            }
+        }
+    }
+}
+
+fn parse(text: &str) -> Value {
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
+}
+
+fn next_move(variant: Variant, moves: &[String]) -> String {
+    let mut game = Game::new(Position::startpos(variant));
+    for uci in moves {
+        let m = game.position().parse_uci(uci).expect("legal");
+        game.play(m);
+    }
+    let m = game.position().legal_moves().iter().copied().next().expect("a move");
+    game.position().uci(m)
+}
+
+/// Carol (human, white) challenges Robo (bot) rated at 10+5; Robo accepts. The game id.
+async fn start_game(h: &Http, carol: &str, robo: &str) -> String {
+    let form = [
+        ("variant", "persian-princess"),
+        ("rated", "true"),
+        ("color", "white"),
+        ("clock.limit", "600"),
+        ("clock.increment", "5"),
+    ];
+    let (status, text) = h.post(carol, "/api/challenge/robo", &form).await;
+    assert_eq!(status, 200, "{text}");
+    let id = parse(&text)["id"].as_str().expect("id").to_string();
+    let (status, text) = h.post(robo, &format!("/api/challenge/{id}/accept"), &[]).await;
+    assert_eq!(status, 200, "{text}");
+    id
+}
+
+async fn play(h: &Http, carol: &str, robo: &str, id: &str, moves: &mut Vec<String>, plies: usize) {
+    let variant: Variant = "persian-princess".parse().expect("variant");
+    for _ in 0..plies {
+        let (token, api) = if moves.len() % 2 == 0 {
+            (carol, "board")
+        } else {
+            (robo, "bot")
+        };
+        let m = next_move(variant, moves);
+        let (status, text) = h.post(token, &format!("/api/{api}/game/{id}/move/{m}"), &[]).await;
+        assert_eq!(status, 200, "{m}: {text}");
+        moves.push(m);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_killed_server_restarts_with_its_games() {
+    let db = temp_db("restart");
+    let carol = add_account(&db, "Carol", false);
+    let robo = add_account(&db, "Robo", true);
+    let server = Server::start(&db);
+    let h = Http {
+        http: reqwest::Client::new(),
+        url: server.url.clone(),
+    };
+    // A finished rated game: Robo resigns after four plies.
+    let first = start_game(&h, &carol, &robo).await;
+    let mut moves = Vec::new();
+    play(&h, &carol, &robo, &first, &mut moves, 4).await;
+    assert_eq!(
+        h.post(&robo, &format!("/api/bot/game/{first}/resign"), &[]).await.0,
+        200
+    );
+    let (_, text) = h.get(&carol, "/api/account").await;
+    let before = parse(&text);
+    let rating = before["perfs"]["persian-princess"]["rating"]
+        .as_i64()
+        .expect("rated after a win");
+    assert!(rating > 1500, "{before}");
+    // A running game with three plies and a chat line, then SIGKILL.
+    let second = start_game(&h, &carol, &robo).await;
+    let mut running = Vec::new();
+    play(&h, &carol, &robo, &second, &mut running, 3).await;
+    let chat = [("room", "player"), ("text", "see you after the crash")];
+    assert_eq!(
+        h.post(&carol, &format!("/api/board/game/{second}/chat"), &chat).await.0,
+        200
+    );
+    let full = h.game_full(&robo, "bot", &second).await;
+    let btime_before = full["state"]["btime"].as_i64().expect("btime");
+    server.kill();
+
+    let server = Server::start(&db);
+    let h = Http {
+        http: reqwest::Client::new(),
+        url: server.url.clone(),
+    };
+    // The tokens made on the command line still work; the finished game and the rating too.
+    let (status, text) = h.get(&carol, "/api/account").await;
+    assert_eq!(status, 200, "{text}");
+    let after = parse(&text);
+    assert_eq!(after["perfs"], before["perfs"], "ratings survive");
+    assert_eq!(after["count"]["win"], 1);
+    let (_, text) = h.get(&carol, "/api/user/robo").await;
+    assert_eq!(parse(&text)["count"]["loss"], 1, "{text}");
+    let finished = h.game_full(&carol, "board", &first).await;
+    assert_eq!(finished["state"]["status"], "resign");
+    assert_eq!(finished["state"]["moves"], moves.join(" ").as_str());
+    // The running game goes on from its moves and clocks; Robo is to move.
+    let (_, text) = h.get(&robo, "/api/account/playing").await;
+    assert_eq!(parse(&text)["nowPlaying"][0]["gameId"], second.as_str(), "{text}");
+    let resumed = h.game_full(&robo, "bot", &second).await;
+    assert_eq!(resumed["state"]["moves"], running.join(" ").as_str());
+    assert_eq!(resumed["state"]["status"], "started");
+    let btime = resumed["state"]["btime"].as_i64().expect("btime");
+    assert!(
+        btime <= btime_before && btime > btime_before - 10_000,
+        "Black's clock goes on from its stored time: {btime_before} then {btime}"
+    );
+    let (_, text) = h.get(&carol, &format!("/api/board/game/{second}/chat")).await;
+    assert_eq!(parse(&text)[0]["text"], "see you after the crash");
+    play(&h, &carol, &robo, &second, &mut running, 2).await;
+    assert_eq!(
+        h.post(&carol, &format!("/api/board/game/{second}/resign"), &[]).await.0,
+        200
+    );
+    drop(server);
+    let _ = std::fs::remove_dir_all(db.parent().expect("dir"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn accounts_tokens_and_scopes() {
+    let db = temp_db("accounts");
+    let admin_token = {
+        let out = bot()
+            .args(["arena", "--db"])
+            .arg(&db)
+            .args(["account", "add", "Boss", "--admin"])
+            .output()
+            .expect("runs");
+        let text = String::from_utf8_lossy(&out.stdout).to_string();
+        text.split_whitespace()
+            .find(|t| t.starts_with("lip_"))
+            .expect("token")
+            .to_string()
+    };
+    // A token that may only read challenges.
+    let out = bot()
+        .args(["arena", "--db"])
+        .arg(&db)
+        .args(["account", "add", "Reader", "--scopes", "challenge:read"])
+        .output()
+        .expect("runs");
+    let reader = String::from_utf8_lossy(&out.stdout)
+        .split_whitespace()
+        .find(|t| t.starts_with("lip_"))
+        .expect("token")
+        .to_string();
+    // Taken names and unknown scopes are refused with a clear message.
+    let out = bot()
+        .args(["arena", "--db"])
+        .arg(&db)
+        .args(["account", "add", "reader"])
+        .output()
+        .expect("runs");
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("taken"));
+    let server = Server::start(&db);
+    let h = Http {
+        http: reqwest::Client::new(),
+        url: server.url.clone(),
+    };
+    // The database stores only hashes of the tokens.
+    let raw = std::fs::read(&db).expect("db");
+    let wal = std::fs::read(db.with_extension("sqlite-wal")).unwrap_or_default();
+    for bytes in [&raw, &wal] {
+        assert!(
+            !bytes.windows(reader.len()).any(|w| w == reader.as_bytes()),
+            "a token in clear in the database"
+        );
+    }
+    // Scopes: reading challenges works, writing one is refused with 403.
+    assert_eq!(h.get(&reader, "/api/challenge").await.0, 200);
+    let (status, text) = h.post(&reader, "/api/challenge/boss", &[]).await;
+    assert_eq!(status, 403, "{text}");
+    assert!(text.contains("Missing scope"), "{text}");
+    let text = h
+        .http
+        .post(format!("{}/api/token/test", h.url))
+        .body(reader.clone())
+        .send()
+        .await
+        .expect("test")
+        .text()
+        .await
+        .expect("body");
+    assert_eq!(parse(&text)[&reader]["scopes"], "challenge:read");
+    // The admin endpoint makes accounts; others may not call it.
+    let form = [("username", "Newbot"), ("bot", "true")];
+    let (status, text) = h.post(&reader, "/api/admin/account", &form).await;
+    assert_eq!(status, 403, "{text}");
+    let (status, text) = h.post(&admin_token, "/api/admin/account", &form).await;
+    assert_eq!(status, 200, "{text}");
+    let made = parse(&text);
+    let token = made["token"].as_str().expect("token");
+    let (_, text) = h.get(token, "/api/account").await;
+    assert_eq!(parse(&text)["title"], "BOT");
+    let (status, _) = h.post(&admin_token, "/api/admin/account", &form).await;
+    assert_eq!(status, 400, "the name is taken");
+    // Unknown users: 404; statuses of several.
+    assert_eq!(h.get(&reader, "/api/user/nobody").await.0, 404);
+    let (_, text) = h.get(&reader, "/api/users/status?ids=boss,newbot,nobody").await;
+    let list = parse(&text);
+    assert_eq!(list.as_array().map(Vec::len), Some(2), "{text}");
+    assert_eq!(list[1]["title"], "BOT");
+    // An account made while the server runs works at once.
+    let late = add_account(&db, "Latecomer", false);
+    let (status, text) = h.get(&late, "/api/account").await;
+    assert_eq!(status, 200, "{text}");
+    assert_eq!(parse(&text)["username"], "Latecomer");
+    drop(server);
+    let _ = std::fs::remove_dir_all(db.parent().expect("dir"));
+}
