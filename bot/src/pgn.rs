@@ -50,7 +50,7 @@ pub fn result(status: &str, winner: Option<&str>) -> &'static str {
 }
 
 /// The PGN `Termination` of a Lichess status.
-fn termination(status: &str) -> PgnTermination {
+pub fn termination(status: &str) -> PgnTermination {
     match status {
         "outoftime" => PgnTermination::TimeForfeit,
         "aborted" | "noStart" | "timeout" => PgnTermination::Abandoned,

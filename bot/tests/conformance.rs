@@ -456,6 +456,24 @@ async fn the_arena_sends_only_described_payloads() {
     );
     check(Endpoint::Preferences, raw.get(h, "/api/account/preferences").await);
 
+    // Export: one game as JSON, a user's games as ND-JSON.
+    check(
+        Endpoint::ExportGame,
+        raw.get_accept(h, &format!("/game/export/{game}?pgnInJson=true"), "application/json")
+            .await,
+    );
+    let (status, text) = raw
+        .get_accept(
+            h,
+            "/api/games/user/alpha?ongoing=true&clocks=true",
+            "application/x-ndjson",
+        )
+        .await;
+    assert!(text.lines().count() >= 2, "{text}");
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        check(Endpoint::UserGames, (status, line.to_string()));
+    }
+
     let snapshot = |lines: &Arc<Mutex<Vec<String>>>| lines.lock().expect("lines").clone();
     let mut event_lines = snapshot(&alpha_events);
     event_lines.extend(snapshot(&beta_events));

@@ -87,13 +87,17 @@ pub enum Endpoint {
     UsersStatus,
     /// `GET /api/account/preferences`
     Preferences,
+    /// `GET /game/export/{gameId}`
+    ExportGame,
+    /// `GET /api/games/user/{username}`
+    UserGames,
     /// Anything else (answered 404).
     Unknown,
 }
 
 impl Endpoint {
     /// Every endpoint the arena serves.
-    pub const ALL: [Endpoint; 38] = [
+    pub const ALL: [Endpoint; 40] = [
         Endpoint::Account,
         Endpoint::Playing,
         Endpoint::EventStream,
@@ -132,6 +136,8 @@ impl Endpoint {
         Endpoint::User,
         Endpoint::UsersStatus,
         Endpoint::Preferences,
+        Endpoint::ExportGame,
+        Endpoint::UserGames,
     ];
 
     /// HTTP method and path template as the API description writes them.
@@ -175,6 +181,8 @@ impl Endpoint {
             Endpoint::User => ("GET", "/api/user/{username}"),
             Endpoint::UsersStatus => ("GET", "/api/users/status"),
             Endpoint::Preferences => ("GET", "/api/account/preferences"),
+            Endpoint::ExportGame => ("GET", "/game/export/{gameId}"),
+            Endpoint::UserGames => ("GET", "/api/games/user/{username}"),
             Endpoint::Unknown => ("", ""),
         }
     }
@@ -192,7 +200,8 @@ impl Endpoint {
             Seek | BoardGameStream | BoardMove | BoardChat | BoardChatGet | BoardAbort | BoardResign | BoardDraw
             | BoardTakeback | BoardClaimVictory | BoardClaimDraw | BoardBerserk => &["board:play"],
             Preferences => &["preference:read"],
-            Account | Playing | TokenTest | OnlineBots | OpenChallenge | User | UsersStatus | Unknown => &[],
+            Account | Playing | TokenTest | OnlineBots | OpenChallenge | User | UsersStatus | ExportGame
+            | UserGames | Unknown => &[],
         }
     }
 

@@ -294,6 +294,25 @@ impl ArenaGame {
             .collect()
     }
 
+    /// The moves played.
+    pub fn played(&self) -> &[engine::rules::moves::Move] {
+        self.game.moves()
+    }
+
+    /// The moves in SAN.
+    pub fn sans(&self) -> Vec<String> {
+        let mut pos = self.game.start().clone();
+        self.game
+            .moves()
+            .iter()
+            .map(|&m| {
+                let san = pos.san(m);
+                pos.play_unchecked(m);
+                san
+            })
+            .collect()
+    }
+
     /// The mover's time left after each move, ms (for `%clk`).
     pub fn clocks(&self) -> &[i64] {
         &self.clocks

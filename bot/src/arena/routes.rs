@@ -17,7 +17,7 @@ use tokio::sync::mpsc;
 use super::{
     faults::{Endpoint, Fault, RecordedRequest},
     form::{parse_body, parse_urlencoded, truthy},
-    state::{ChallengeParams, Refusal, SeekParams},
+    state::{ChallengeParams, ExportOptions, GameFilter, Refusal, SeekParams},
     stream::{ndjson_body, Guard, StreamKind},
     Shared,
 };
@@ -75,6 +75,8 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/api/user/{name}", get(user))
         .route("/api/users/status", get(users_status))
         .route("/api/admin/account", post(admin_account))
+        .route("/game/export/{id}", get(export_game))
+        .route("/api/games/user/{name}", get(export_user_games))
         .route("/api/account/playing", get(playing))
         .route("/api/stream/event", get(event_stream))
         .route("/api/challenge/open", post(open_challenge))
@@ -268,6 +270,41 @@ async fn preferences(State(s): S, headers: HeaderMap) -> Answer {
         "language": "en-US"
     }))
     .into_response())
+}
+
+/// Whether the `Accept` header asks for `kind` (`application/json`, ...).
+fn accepts(headers: &HeaderMap, kind: &str) -> bool {
+    headers
+        .get(header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.split(',').any(|t| t.trim().starts_with(kind)))
+}
+
+const PGN_TYPE: &str = "application/x-chess-pgn";
+
+async fn export_game(State(s): S, headers: HeaderMap, Path(id): Path<String>, RawQuery(query): RawQuery) -> Answer {
+    let q = parse_urlencoded(query.as_deref().unwrap_or(""));
+    let opts = ExportOptions::from_query(&q, true)?;
+    let json = accepts(&headers, "application/json");
+    let id: String = id.chars().take(8).collect();
+    let text = s.lock().export_game(&id, opts, json)?;
+    let kind = if json { "application/json" } else { PGN_TYPE };
+    Ok(([(header::CONTENT_TYPE, kind)], text).into_response())
+}
+
+async fn export_user_games(
+    State(s): S,
+    headers: HeaderMap,
+    Path(name): Path<String>,
+    RawQuery(query): RawQuery,
+) -> Answer {
+    let q = parse_urlencoded(query.as_deref().unwrap_or(""));
+    let opts = ExportOptions::from_query(&q, false)?;
+    let filter = GameFilter::from_query(&q)?;
+    let json = accepts(&headers, "application/x-ndjson") || accepts(&headers, "application/json");
+    let text = s.lock().export_user_games(&name, &filter, opts, json)?;
+    let kind = if json { "application/x-ndjson" } else { PGN_TYPE };
+    Ok(([(header::CONTENT_TYPE, kind)], text).into_response())
 }
 
 /// `POST /api/admin/account` (admin accounts only): `username`, `bot`, `scopes` (comma

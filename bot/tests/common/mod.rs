@@ -285,6 +285,19 @@ impl Raw {
         (r.status().as_u16(), r.text().await.expect("body"))
     }
 
+    /// A GET with an `Accept` header.
+    pub async fn get_accept(&self, token: &str, path: &str, accept: &str) -> (u16, String) {
+        let r = self
+            .http
+            .get(format!("{}{path}", self.base))
+            .bearer_auth(token)
+            .header("Accept", accept)
+            .send()
+            .await
+            .expect("request");
+        (r.status().as_u16(), r.text().await.expect("body"))
+    }
+
     /// A POST with a JSON body (as berserk sends them).
     pub async fn post_json(&self, token: &str, path: &str, body: &serde_json::Value) -> (u16, String) {
         let r = self

@@ -5,6 +5,7 @@
 mod accounts;
 mod challenges;
 mod events;
+mod export;
 mod games;
 mod seeks;
 
@@ -18,6 +19,7 @@ use tokio::sync::broadcast;
 pub use self::{
     accounts::{check_scopes, new_token},
     challenges::ChallengeParams,
+    export::{ExportOptions, GameFilter},
     seeks::SeekParams,
 };
 use self::{

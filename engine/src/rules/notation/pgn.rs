@@ -47,6 +47,10 @@ pub struct PgnGame {
     pub result: String,
     /// A comment written after the last move (e.g. why the game ended).
     pub final_comment: Option<String>,
+    /// Comments written after each move (index = ply - 1; empty or missing: none), e.g.
+    /// Lichess's clock comments `[%clk 0:02:58]`. The writer writes them; the reader skips
+    /// comments between moves, so it leaves this empty.
+    pub move_comments: Vec<String>,
 }
 
 impl PgnGame {
@@ -58,6 +62,7 @@ impl PgnGame {
             moves: Vec::new(),
             result: "*".to_string(),
             final_comment: None,
+            move_comments: Vec::new(),
         }
     }
 
@@ -148,41 +153,53 @@ pub fn write_game(game: &PgnGame) -> String {
 
     let mut tokens: Vec<String> = Vec::with_capacity(game.moves.len() * 3 / 2 + 8);
     let mut pos = game.start.clone();
+    let mut after_comment = false;
     for (i, &m) in game.moves.iter().enumerate() {
-        // A move number stays on the line of its move.
+        // A move number stays on the line of its move; Black's move after a comment gets one.
         let number = pos.fullmove_number();
         let san = pos.san(m);
         if pos.turn() == crate::rules::Color::White {
             tokens.push(format!("{number}. {san}"));
-        } else if i == 0 {
+        } else if i == 0 || after_comment {
             tokens.push(format!("{number}... {san}"));
         } else {
             tokens.push(san);
         }
         pos.play_unchecked(m);
+        let comment = game.move_comments.get(i).map(|c| c.trim()).unwrap_or("");
+        after_comment = !comment.is_empty();
+        if after_comment {
+            push_comment(&mut tokens, comment);
+        }
     }
     if let Some(c) = &game.final_comment {
-        // Split into words so that long comments wrap too; braces inside would end it early.
-        let clean: String = c.chars().map(|ch| if ch == '}' { ')' } else { ch }).collect();
-        let words: Vec<&str> = clean.split_whitespace().collect();
-        if !words.is_empty() {
-            let last = words.len() - 1;
-            for (i, w) in words.iter().enumerate() {
-                let mut t = String::new();
-                if i == 0 {
-                    t.push('{');
-                }
-                t.push_str(w);
-                if i == last {
-                    t.push('}');
-                }
-                tokens.push(t);
-            }
-        }
+        push_comment(&mut tokens, c);
     }
     tokens.push(game.result.clone());
     out.push_str(&wrap_movetext(&tokens));
     out
+}
+
+/// A `{comment}` as tokens: split into words so that long comments wrap too; a brace inside
+/// would end it early, so it becomes a parenthesis.
+fn push_comment(tokens: &mut Vec<String>, comment: &str) {
+    let clean: String = comment.chars().map(|ch| if ch == '}' { ')' } else { ch }).collect();
+    let words: Vec<&str> = clean.split_whitespace().collect();
+    if words.is_empty() {
+        return;
+    }
+    let last = words.len() - 1;
+    for (i, w) in words.iter().enumerate() {
+        let mut t = String::new();
+        if i == 0 {
+            t.push('{');
+        }
+        t.push_str(w);
+        if i == last {
+            t.push('}');
+        }
+        tokens.push(t);
+    }
 }
 
 /// The PGN date (`YYYY.MM.DD`, UTC) of a time in milliseconds since the Unix epoch.
@@ -789,6 +806,26 @@ mod tests {
             Err(PgnError::Syntax { .. })
         ));
         assert_eq!(read_games("", Variant::Chess), Ok(Vec::new()));
+    }
+
+    #[test]
+    fn move_comments_are_written_and_read_past() {
+        let start = Position::startpos(Variant::Chess);
+        let mut game = PgnGame::new(start.clone());
+        let mut pos = start;
+        for uci in ["e2e4", "e7e5", "g1f3"] {
+            let m = pos.parse_uci(uci).expect("legal");
+            pos.play_unchecked(m);
+            game.moves.push(m);
+        }
+        game.move_comments = vec!["[%clk 0:03:00]".into(), "[%clk 0:02:59]".into()];
+        let text = game.to_pgn();
+        assert!(
+            text.contains("1. e4 {[%clk 0:03:00]} 1... e5 {[%clk 0:02:59]} 2. Nf3 *"),
+            "{text}"
+        );
+        let back = read_games(&text, Variant::Chess).expect("reads");
+        assert_eq!(back[0].moves, game.moves);
     }
 
     #[test]
