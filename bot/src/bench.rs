@@ -82,6 +82,8 @@ pub async fn run(options: BenchOptions) -> anyhow::Result<BenchResult> {
     // No rate limit: the bench measures the bot, not the server's 429 pauses.
     let arena = Arena::start(ArenaConfig {
         max_requests_per_second: 0,
+        max_requests_per_second_per_ip: 0,
+        stream_opens_per_minute: 0,
         ..ArenaConfig::default()
     })
     .await

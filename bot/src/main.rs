@@ -74,6 +74,9 @@ enum Command {
         /// Seconds between keep-alive lines.
         #[arg(long, default_value_t = 7)]
         keepalive: u64,
+        /// Behind a reverse proxy: rate-limit by the last X-Forwarded-For address.
+        #[arg(long)]
+        behind_proxy: bool,
         /// Run the demo on an in-memory arena instead of serving.
         #[arg(long)]
         demo: bool,
@@ -381,32 +384,15 @@ fn manage_arena(db: &std::path::Path, action: ArenaAction) -> anyhow::Result<()>
 }
 
 /// `bot arena`: serves the arena until a stop signal.
-async fn serve_arena(
-    port: u16,
-    bind: std::net::IpAddr,
-    storage: Storage,
-    accounts: Vec<AccountSpec>,
-    keepalive: u64,
-) -> anyhow::Result<()> {
-    let accounts = if accounts.is_empty() && storage == Storage::Memory {
-        ArenaConfig::builtin_accounts()
-    } else {
-        accounts
-    };
-    let where_ = match &storage {
+async fn serve_arena(mut config: ArenaConfig) -> anyhow::Result<()> {
+    if config.accounts.is_empty() && config.storage == Storage::Memory {
+        config.accounts = ArenaConfig::builtin_accounts();
+    }
+    let where_ = match &config.storage {
         Storage::Memory => "in memory".to_string(),
         Storage::File(p) => format!("in {}", p.display()),
     };
-    let arena = Arena::start(ArenaConfig {
-        port,
-        bind,
-        accounts,
-        event_keepalive: Duration::from_secs(keepalive.max(1)),
-        game_keepalive: Duration::from_secs(keepalive.max(1)),
-        storage,
-        ..ArenaConfig::default()
-    })
-    .await?;
+    let arena = Arena::start(config).await?;
     let names = arena.account_names();
     println!("arena listening on {}, state {where_}", arena.url());
     if names.is_empty() {
@@ -462,10 +448,21 @@ async fn main() -> anyhow::Result<()> {
             memory,
             accounts,
             keepalive,
+            behind_proxy,
             ..
         } => {
             let storage = if memory { Storage::Memory } else { Storage::File(db) };
-            serve_arena(port, bind, storage, accounts, keepalive).await
+            let config = ArenaConfig {
+                port,
+                bind,
+                accounts,
+                event_keepalive: Duration::from_secs(keepalive.max(1)),
+                game_keepalive: Duration::from_secs(keepalive.max(1)),
+                trust_forwarded_for: behind_proxy,
+                storage,
+                ..ArenaConfig::default()
+            };
+            serve_arena(config).await
         }
         Command::Demo {
             variant,

@@ -282,3 +282,107 @@ async fn excess_requests_get_429_and_the_client_waits() {
     assert!(started.elapsed() >= Duration::from_millis(900));
     assert!(arena.injected().is_empty(), "rate limiting is not an injected fault");
 }
+
+/// An arena with the given stream-open and per-IP limits (per-account limit off).
+async fn limited_arena(opens_per_minute: u32, per_ip: u32) -> bot::arena::Arena {
+    bot::arena::Arena::start(bot::arena::ArenaConfig {
+        max_requests_per_second: 0,
+        max_requests_per_second_per_ip: per_ip,
+        stream_opens_per_minute: opens_per_minute,
+        body_timeout: Duration::from_millis(300),
+        ..bot::arena::ArenaConfig::default()
+    })
+    .await
+    .expect("arena")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reopening_the_event_stream_in_a_loop_gets_429() {
+    // Two clients on one token would replace each other's stream without end; the opens are
+    // limited instead (a burst of 10, then 12 a minute).
+    let arena = limited_arena(12, 0).await;
+    let http = reqwest::Client::new();
+    let mut statuses = Vec::new();
+    let mut open = Vec::new();
+    for _ in 0..30 {
+        let r = http
+            .get(format!("{}/api/stream/event", arena.url()))
+            .bearer_auth("alpha-token")
+            .send()
+            .await
+            .expect("request");
+        statuses.push(r.status().as_u16());
+        open.push(r);
+    }
+    let ok = statuses.iter().filter(|&&s| s == 200).count();
+    let limited = statuses.iter().filter(|&&s| s == 429).count();
+    assert_eq!(ok + limited, 30, "{statuses:?}");
+    assert!((10..=11).contains(&ok), "{statuses:?}");
+    assert_eq!(arena.stats().event_stream_opens.get("alpha"), Some(&ok));
+    // Another account is not affected.
+    let r = http
+        .get(format!("{}/api/stream/event", arena.url()))
+        .bearer_auth("beta-token")
+        .send()
+        .await
+        .expect("request");
+    assert_eq!(r.status().as_u16(), 200);
+    let body = open.pop().expect("a response").text().await.unwrap_or_default();
+    assert!(body.contains("Too many requests"), "{body}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_address_is_limited_across_accounts() {
+    let arena = limited_arena(0, 5).await;
+    let http = reqwest::Client::new();
+    let mut limited = 0;
+    for i in 0..15 {
+        let token = ["alpha-token", "beta-token", "human-token"][i % 3];
+        let r = http
+            .get(format!("{}/api/account", arena.url()))
+            .bearer_auth(token)
+            .send()
+            .await
+            .expect("request");
+        limited += usize::from(r.status().as_u16() == 429);
+    }
+    assert!(limited >= 9, "{limited} of 15 refused");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn slow_and_huge_bodies_are_refused() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let arena = limited_arena(0, 0).await;
+    // A body announced but never sent: 408 after the body timeout.
+    let mut conn = tokio::net::TcpStream::connect(arena.addr()).await.expect("connect");
+    conn.write_all(
+        b"POST /api/challenge/beta HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer alpha-token\r\n\
+          Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\nvariant=",
+    )
+    .await
+    .expect("write");
+    let mut answer = vec![0u8; 512];
+    let n = tokio::time::timeout(Duration::from_secs(5), conn.read(&mut answer))
+        .await
+        .expect("answered in time")
+        .expect("read");
+    let text = String::from_utf8_lossy(&answer[..n]);
+    assert!(text.starts_with("HTTP/1.1 408"), "{text}");
+    // A body over 64 KiB: 413; the server goes on serving.
+    let http = reqwest::Client::new();
+    let r = http
+        .post(format!("{}/api/challenge/beta", arena.url()))
+        .bearer_auth("alpha-token")
+        .body(vec![b'a'; 100 * 1024])
+        .send()
+        .await
+        .expect("request");
+    assert_eq!(r.status().as_u16(), 413);
+    let r = http
+        .get(format!("{}/api/account", arena.url()))
+        .bearer_auth("alpha-token")
+        .send()
+        .await
+        .expect("request");
+    assert_eq!(r.status().as_u16(), 200);
+}

@@ -8,6 +8,7 @@
 pub mod faults;
 pub mod form;
 pub mod game;
+pub mod limits;
 pub mod ratings;
 mod routes;
 pub mod state;
@@ -87,6 +88,15 @@ pub struct ArenaConfig {
     /// Rate limit per account: at most this many ordinary (non-stream) requests per second;
     /// the excess is answered with HTTP 429. 0: no limit.
     pub max_requests_per_second: u32,
+    /// Rate limit per client IP on ordinary requests, per second (bursts of as many). 0: none.
+    pub max_requests_per_second_per_ip: u32,
+    /// Stream opens (event stream, game streams, seeks) per account and stream, per minute,
+    /// with bursts of up to 10; an IP may open four times as many. 0: no limit.
+    pub stream_opens_per_minute: u32,
+    /// Take the client IP from the last `X-Forwarded-For` entry (behind a reverse proxy).
+    pub trust_forwarded_for: bool,
+    /// A request body must arrive within this time (else 408).
+    pub body_timeout: Duration,
     /// Where the state lives: a SQLite file, or memory only (tests, the demo).
     pub storage: Storage,
 }
@@ -131,6 +141,10 @@ impl Default for ArenaConfig {
             claim_win_after_s: 10,
             tick: Duration::from_millis(50),
             max_requests_per_second: 100,
+            max_requests_per_second_per_ip: 300,
+            stream_opens_per_minute: 30,
+            trust_forwarded_for: false,
+            body_timeout: Duration::from_secs(10),
             storage: Storage::Memory,
         }
     }
@@ -281,7 +295,7 @@ impl Arena {
         let app = tower::ServiceBuilder::new()
             .map_request(routes::trim_trailing_slash)
             .service(routes::router(shared.clone()));
-        let app = axum::ServiceExt::<axum::extract::Request>::into_make_service(app);
+        let app = axum::ServiceExt::<axum::extract::Request>::into_make_service_with_connect_info::<SocketAddr>(app);
         let server = tokio::spawn(async move {
             if let Err(e) = axum::serve(listener, app).await {
                 tracing::error!("arena server stopped: {e}");

@@ -151,13 +151,37 @@ fn sorted(map: HashMap<String, String>) -> Vec<(String, String)> {
     v
 }
 
-/// Logs every request and answers the injected faults instead of serving.
+/// The client's address: the connection's, or the last `X-Forwarded-For` entry when the
+/// arena is told it runs behind a reverse proxy.
+fn client_ip(parts: &axum::http::request::Parts, trust_forwarded: bool) -> std::net::IpAddr {
+    let forwarded = trust_forwarded
+        .then(|| parts.headers.get("x-forwarded-for"))
+        .flatten()
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.rsplit(',').next())
+        .and_then(|v| v.trim().parse().ok());
+    forwarded.unwrap_or_else(|| {
+        parts
+            .extensions
+            .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
+            .map_or(std::net::IpAddr::V4(std::net::Ipv4Addr::UNSPECIFIED), |c| c.0.ip())
+    })
+}
+
+/// Logs every request, applies the rate limits and scopes, and answers the injected faults
+/// instead of serving.
 async fn intercept(State(s): S, request: Request, next: Next) -> Response {
     let (parts, body) = request.into_parts();
-    let bytes = match axum::body::to_bytes(body, MAX_BODY).await {
-        Ok(b) => b,
-        Err(_) => return ApiErr(StatusCode::PAYLOAD_TOO_LARGE, "Request body too large".into()).into_response(),
+    let (body_timeout, trust_forwarded) = {
+        let inner = s.lock();
+        (inner.config.body_timeout, inner.config.trust_forwarded_for)
     };
+    let bytes = match tokio::time::timeout(body_timeout, axum::body::to_bytes(body, MAX_BODY)).await {
+        Ok(Ok(b)) => b,
+        Ok(Err(_)) => return ApiErr(StatusCode::PAYLOAD_TOO_LARGE, "Request body too large".into()).into_response(),
+        Err(_) => return ApiErr(StatusCode::REQUEST_TIMEOUT, "Request body too slow".into()).into_response(),
+    };
+    let ip = client_ip(&parts, trust_forwarded);
     let endpoint = Endpoint::classify(parts.method.as_str(), parts.uri.path());
     let user = token_user(&s, &parts.headers);
     let query = sorted(parse_urlencoded(parts.uri.query().unwrap_or("")));
@@ -186,7 +210,17 @@ async fn intercept(State(s): S, request: Request, next: Next) -> Response {
         endpoint,
         Endpoint::EventStream | Endpoint::GameStream | Endpoint::BoardGameStream | Endpoint::Seek
     );
-    let over_limit = !streaming && user.as_deref().is_some_and(|u| !s.lock().within_rate(u));
+    let over_limit = if streaming {
+        let key = format!(
+            "{}:{}",
+            user.as_deref().unwrap_or("-"),
+            parts.uri.path().trim_end_matches('/')
+        );
+        !s.lock().stream_open_allowed(&key, ip)
+    } else {
+        let mut inner = s.lock();
+        !inner.ip_within_rate(ip) || user.as_deref().is_some_and(|u| !inner.within_rate(u))
+    };
     if let Some(missing) = missing_scope(&s, &parts.headers, endpoint) {
         let response = ApiErr(StatusCode::FORBIDDEN, format!("Missing scope: {missing}")).into_response();
         record.status = response.status().as_u16();

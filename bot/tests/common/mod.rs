@@ -33,6 +33,8 @@ pub async fn arena_with(extra: Vec<AccountSpec>) -> Arena {
         // Fast test games send more moves per second than a server would allow; the rate
         // limit has its own test.
         max_requests_per_second: 0,
+        max_requests_per_second_per_ip: 0,
+        stream_opens_per_minute: 0,
         ..ArenaConfig::default()
     })
     .await

@@ -32,6 +32,7 @@ use super::{
     default_scopes,
     faults::{Faults, RecordedRequest},
     game::{ArenaGame, GameError},
+    limits::Limiter,
     ratings::PerfRating,
     store::Store,
     ArenaConfig, ArenaLog,
@@ -150,6 +151,14 @@ pub struct Inner {
     pub(super) requests: Vec<RecordedRequest>,
     /// Per user: start of the current one-second window and the requests in it.
     rate: HashMap<String, (Instant, u32)>,
+    /// When the rate-limit tables are next pruned.
+    next_prune: Instant,
+    /// Ordinary requests per client IP.
+    ip_rate: Limiter<std::net::IpAddr>,
+    /// Stream opens per account and stream.
+    stream_opens: Limiter<String>,
+    /// Stream opens per client IP.
+    ip_stream_opens: Limiter<std::net::IpAddr>,
     log: broadcast::Sender<ArenaLog>,
 }
 
@@ -167,6 +176,8 @@ impl Inner {
     /// Builds the state: the database's accounts, tokens, ratings, challenges and games (when
     /// there is one), then the configured accounts that are missing.
     pub fn new(config: ArenaConfig, log: broadcast::Sender<ArenaLog>, store: Option<Store>) -> anyhow::Result<Inner> {
+        let ip_rate = config.max_requests_per_second_per_ip;
+        let opens = config.stream_opens_per_minute;
         let mut inner = Inner {
             config,
             users: HashMap::new(),
@@ -183,6 +194,10 @@ impl Inner {
             faults: Faults::default(),
             requests: Vec::new(),
             rate: HashMap::new(),
+            next_prune: Instant::now(),
+            ip_rate: Limiter::new(ip_rate, f64::from(ip_rate)),
+            stream_opens: Limiter::new(opens.min(10), f64::from(opens) / 60.0),
+            ip_stream_opens: Limiter::new(opens.min(10) * 4, f64::from(opens) * 4.0 / 60.0),
             log,
         };
         if let Some(store) = store {
@@ -305,9 +320,29 @@ impl Inner {
         }
     }
 
+    /// Whether an ordinary request from `ip` is within the per-IP limit.
+    pub fn ip_within_rate(&mut self, ip: std::net::IpAddr) -> bool {
+        self.ip_rate.allow(&ip, Instant::now())
+    }
+
+    /// Whether a stream open (`key`: which stream of which account) from `ip` is within the
+    /// limits.
+    pub fn stream_open_allowed(&mut self, key: &str, ip: std::net::IpAddr) -> bool {
+        let now = Instant::now();
+        self.ip_stream_opens.allow(&ip, now) && self.stream_opens.allow(&key.to_string(), now)
+    }
+
     /// Flags and expired challenges; called periodically.
     pub fn tick(&mut self, challenge_ttl: Duration) {
         let now = Instant::now();
+        if self.next_prune <= now {
+            self.next_prune = now + Duration::from_secs(60);
+            self.ip_rate.prune(now);
+            self.stream_opens.prune(now);
+            self.ip_stream_opens.prune(now);
+            self.rate
+                .retain(|_, (start, _)| now.saturating_duration_since(*start) < Duration::from_secs(2));
+        }
         let flagged: Vec<String> = self
             .games
             .values_mut()
