@@ -179,3 +179,21 @@ async fn each_account_kind_has_its_own_api() {
         200
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_arena_tells_the_legal_moves() {
+    let arena = common::arena().await;
+    let raw = Raw::new(&arena);
+    let id = human_vs_alpha(&raw, "persian-princess").await;
+    let (status, text) = raw.get(HUMAN, &format!("/api/arena/game/{id}/legal")).await;
+    assert_eq!(status, 200, "{text}");
+    let j = parse(&text);
+    let variant: Variant = "persian-princess".parse().expect("variant");
+    let start = Position::startpos(variant);
+    assert_eq!(j["fen"], start.fen().as_str());
+    assert_eq!(j["turn"], "white");
+    let moves = j["moves"].as_array().expect("moves");
+    assert_eq!(moves.len(), start.legal_moves().len());
+    assert!(moves.iter().all(|m| m["uci"].is_string() && m["san"].is_string()));
+    assert_eq!(raw.get(HUMAN, "/api/arena/game/nosuch/legal").await.0, 404);
+}

@@ -61,9 +61,9 @@ fn hex(b: u8) -> Option<u8> {
     (b as char).to_digit(16).map(|d| d as u8)
 }
 
-/// A boolean form value (`true`, `1`, `yes`).
+/// A boolean form value (`true`, `1`, `yes`, `on`, any case: Python clients send `True`).
 pub fn truthy(v: Option<&String>) -> bool {
-    v.is_some_and(|v| matches!(v.as_str(), "true" | "1" | "yes" | "on"))
+    v.is_some_and(|v| matches!(v.to_ascii_lowercase().as_str(), "true" | "1" | "yes" | "on"))
 }
 
 #[cfg(test)]

@@ -76,6 +76,7 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/api/users/status", get(users_status))
         .route("/api/admin/account", post(admin_account))
         .route("/game/export/{id}", get(export_game))
+        .route("/api/arena/game/{id}/legal", get(legal_moves))
         .route("/api/games/user/{name}", get(export_user_games))
         .route("/api/account/playing", get(playing))
         .route("/api/stream/event", get(event_stream))
@@ -304,6 +305,11 @@ async fn preferences(State(s): S, headers: HeaderMap) -> Answer {
         "language": "en-US"
     }))
     .into_response())
+}
+
+async fn legal_moves(State(s): S, Path(id): Path<String>) -> Answer {
+    let json = s.lock().legal_moves(&id)?;
+    Ok(Json(json).into_response())
 }
 
 /// Whether the `Accept` header asks for `kind` (`application/json`, ...).

@@ -29,11 +29,14 @@ pub struct ExportOptions {
 
 /// A boolean query flag with Lichess's default.
 fn flag(q: &HashMap<String, String>, key: &str, default: bool) -> Result<bool, Refusal> {
-    match q.get(key).map(String::as_str) {
-        None => Ok(default),
-        Some("true" | "1" | "yes") => Ok(true),
-        Some("false" | "0" | "no") => Ok(false),
-        Some(other) => Err(Refusal::bad(format!("Invalid {key}: {other} (true or false)"))),
+    let Some(value) = q.get(key) else {
+        return Ok(default);
+    };
+    // Any case: Python clients send `True`.
+    match value.to_ascii_lowercase().as_str() {
+        "true" | "1" | "yes" => Ok(true),
+        "false" | "0" | "no" => Ok(false),
+        _ => Err(Refusal::bad(format!("Invalid {key}: {value} (true or false)"))),
     }
 }
 

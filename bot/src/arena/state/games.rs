@@ -447,6 +447,28 @@ impl Inner {
         Ok(())
     }
 
+    /// `GET /api/arena/game/{id}/legal` (the arena's own, not Lichess's): the position and its
+    /// legal moves in UCI and SAN, for clients that know no rules (the browser pages, scripts).
+    pub fn legal_moves(&self, id: &str) -> Result<serde_json::Value, Refusal> {
+        let g = self.games.get(id).ok_or_else(|| Refusal::not_found("No such game"))?;
+        let pos = g.position();
+        let moves: Vec<serde_json::Value> = if g.is_running() {
+            pos.legal_moves()
+                .iter()
+                .map(|&m| serde_json::json!({ "uci": pos.uci(m), "san": pos.san(m) }))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        Ok(serde_json::json!({
+            "id": id,
+            "fen": pos.fen(),
+            "turn": color_name(pos.turn()),
+            "status": g.status(),
+            "moves": moves,
+        }))
+    }
+
     /// `GET /api/account/playing`.
     pub fn playing(&self, user: &str) -> Vec<GameEventInfo> {
         self.games
