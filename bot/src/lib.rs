@@ -15,6 +15,7 @@ pub mod decisions;
 pub mod demo;
 pub mod events;
 pub mod game;
+pub mod load;
 pub mod matchmaking;
 pub mod pgn;
 pub mod player;

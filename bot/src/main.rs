@@ -99,6 +99,26 @@ enum Command {
         #[arg(long, default_value_t = bot::config::EngineConfig::default().hash_mb)]
         hash_mb: usize,
     },
+    /// Load-test the arena: N bot-vs-bot games at once on an in-process arena (random legal
+    /// moves, the cost of a one-node search); prints moves per second, the latency of a move
+    /// POST (median, 99th percentile) and memory per game.
+    Load {
+        /// Games at the same time.
+        #[arg(long, default_value_t = 100)]
+        games: usize,
+        /// Plies per game before the side to move resigns.
+        #[arg(long, default_value_t = 120)]
+        plies: usize,
+        /// Variant.
+        #[arg(long, default_value = "persian-princess")]
+        variant: Variant,
+        /// Keep the arena in memory instead of a SQLite file (in a temporary directory).
+        #[arg(long)]
+        memory: bool,
+        /// Stop after this many seconds.
+        #[arg(long, default_value_t = 120)]
+        seconds: u64,
+    },
     /// Play one demo game between two bots on an in-process arena.
     Demo {
         /// Variant (an engine variant id or alias, e.g. persian-princess, omega, standard).
@@ -433,6 +453,38 @@ async fn main() -> anyhow::Result<()> {
                 hash_mb,
             })
             .await
+        }
+        Command::Load {
+            games,
+            plies,
+            variant,
+            memory,
+            seconds,
+        } => {
+            let r = bot::load::run(bot::load::LoadOptions {
+                games,
+                plies,
+                variant,
+                sqlite: !memory,
+                seconds,
+            })
+            .await?;
+            println!(
+                "{} games ({}) at once, {} plies each: {} moves in {:.1} s = {:.0} moves/s; move POST p50 {:.2} ms, p99 {:.2} ms; {:.2} MB per game",
+                games,
+                if memory { "in memory" } else { "SQLite" },
+                plies,
+                r.moves,
+                r.elapsed.as_secs_f64(),
+                r.moves_per_second(),
+                r.move_p50_ms,
+                r.move_p99_ms,
+                r.mb_per_game
+            );
+            if r.games < games {
+                println!("only {} of {} games finished within {seconds} s", r.games, games);
+            }
+            Ok(())
         }
         Command::Upgrade { config, url, yes } => upgrade(load_config(&config, url)?, yes).await,
         Command::Arena {

@@ -260,3 +260,31 @@ async fn challenges_are_listed_shown_and_kept_alive() {
     let done = common::wait_line(&lines, |v| v.get("done").is_some()).await;
     assert_eq!(done["done"], "accepted");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_first_move_in_time_is_no_start() {
+    let arena = bot::arena::Arena::start(bot::arena::ArenaConfig {
+        first_move: std::time::Duration::from_millis(400),
+        tick: std::time::Duration::from_millis(20),
+        ..bot::arena::ArenaConfig::default()
+    })
+    .await
+    .expect("arena");
+    let raw = Raw::new(&arena);
+    let form = [
+        ("variant", "persian-princess"),
+        ("color", "white"),
+        ("clock.limit", "60"),
+    ];
+    let (_, text) = raw.post(HUMAN, "/api/challenge/alpha", &form).await;
+    let id = parse(&text)["id"].as_str().expect("id").to_string();
+    assert_eq!(
+        raw.post(ALPHA, &format!("/api/challenge/{id}/accept"), &[]).await.0,
+        200
+    );
+    let game = raw.lines(HUMAN, &format!("/api/board/game/stream/{id}")).await;
+    let full = common::wait_line(&game, |v| v["type"] == "gameFull").await;
+    assert_eq!(full["state"]["expiration"]["millisToMove"], 400, "{full}");
+    let end = common::wait_line(&game, |v| v["status"] == "noStart").await;
+    assert!(end.get("winner").is_none(), "{end}");
+}

@@ -6,7 +6,7 @@ use std::time::Instant;
 use engine::rules::{game::Game, Color, DrawReason, Outcome, Position, Variant};
 
 use super::store::{ChatRow, GameRow, MoveRow};
-use crate::api::types::{speed_of, GameClock, GameState, VariantRef};
+use crate::api::types::{speed_of, Expiration, GameClock, GameState, VariantRef};
 
 /// The status names the arena writes (a stored name outside them reads as `aborted`).
 const STATUSES: [&str; 9] = [
@@ -145,6 +145,9 @@ pub struct ArenaGame {
     pub stored_chat: usize,
     /// Whether the game row itself is in the database.
     pub stored: bool,
+    /// Real-time games: the time each side has for its first move before the game is
+    /// aborted as `noStart` (none: no such limit).
+    pub first_move_ms: Option<u64>,
 }
 
 fn idx(c: Color) -> usize {
@@ -198,6 +201,7 @@ impl ArenaGame {
             stored_plies: 0,
             stored_chat: 0,
             stored: false,
+            first_move_ms: None,
         }
     }
 
@@ -418,8 +422,23 @@ impl ArenaGame {
         };
     }
 
-    /// Ends the game on time if the side to move has flagged. Returns whether it ended.
+    /// The first-move deadline of the side to move: (ms idle since the game started or the
+    /// last move, ms it has), while a side of a real-time game has not moved yet.
+    pub fn first_move_window(&self, now: Instant) -> Option<(u64, u64)> {
+        let limit = self
+            .first_move_ms
+            .filter(|_| self.is_running() && self.moves.len() < 2 && self.clock.is_some())?;
+        let idle = now.saturating_duration_since(self.turn_started).as_millis() as u64;
+        Some((idle, limit))
+    }
+
+    /// Ends the game on time if the side to move has flagged, or as `noStart` (no winner, not
+    /// rated) if it did not make its first move in time. Returns whether it ended.
     pub fn check_flag(&mut self, now: Instant) -> bool {
+        if self.first_move_window(now).is_some_and(|(idle, limit)| idle > limit) {
+            self.finish("noStart", None);
+            return true;
+        }
         if self.clock_running() && self.time_left(self.turn(), now) <= 0 {
             let loser = self.turn();
             self.times[idx(loser)] = 0;
@@ -610,7 +629,10 @@ impl ArenaGame {
             bdraw: self.draw_offer[1],
             wtakeback: self.takeback_offer[0],
             btakeback: self.takeback_offer[1],
-            expiration: None,
+            expiration: self.first_move_window(now).map(|(idle, limit)| Expiration {
+                idle_millis: idle,
+                millis_to_move: limit,
+            }),
         }
     }
 }
@@ -688,6 +710,27 @@ mod tests {
         assert_eq!(g.takeback(Color::Black, true, now), Ok(()));
         assert_eq!(g.moves().len(), 0);
         assert_eq!(g.turn(), Color::White);
+    }
+
+    #[test]
+    fn no_first_move_in_time_aborts_as_no_start() {
+        let mut g = game(Some(GameClock {
+            initial: 60_000,
+            increment: 0,
+        }));
+        g.first_move_ms = Some(1_000);
+        let now = Instant::now();
+        let e = g.state(now).expiration.expect("an expiration before the first moves");
+        assert_eq!(e.millis_to_move, 1_000);
+        assert!(!g.check_flag(now + std::time::Duration::from_millis(900)));
+        let m = first_move(&g);
+        let later = now + std::time::Duration::from_millis(900);
+        g.play("w", &m, false, later).expect("legal");
+        // Black's own window starts with White's move.
+        assert!(!g.check_flag(later + std::time::Duration::from_millis(900)));
+        assert!(g.check_flag(later + std::time::Duration::from_millis(1_100)));
+        assert_eq!((g.status(), g.winner()), ("noStart", None));
+        assert!(g.state(later).expiration.is_none(), "no expiration once over");
     }
 
     #[test]

@@ -81,6 +81,9 @@ pub struct ArenaConfig {
     pub game_keepalive: Duration,
     /// Challenges expire after this (Lichess: 20 s).
     pub challenge_ttl: Duration,
+    /// Real-time games: time for each side's first move before the game is aborted as
+    /// `noStart` (Lichess: about 30 s). Zero: no limit.
+    pub first_move: Duration,
     /// Seconds after `opponentGone` before victory can be claimed.
     pub claim_win_after_s: u64,
     /// Period of the clock/expiry check.
@@ -138,6 +141,7 @@ impl Default for ArenaConfig {
             event_keepalive: Duration::from_secs(7),
             game_keepalive: Duration::from_secs(6),
             challenge_ttl: Duration::from_secs(20),
+            first_move: Duration::from_secs(30),
             claim_win_after_s: 10,
             tick: Duration::from_millis(50),
             max_requests_per_second: 100,

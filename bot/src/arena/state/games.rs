@@ -47,6 +47,8 @@ impl Inner {
     /// Registers a new game and sends `gameStart` to both players.
     pub(super) fn start_game(&mut self, setup: GameSetup) {
         let mut game = ArenaGame::new(setup);
+        let first = self.config.first_move.as_millis() as u64;
+        game.first_move_ms = (first > 0).then_some(first);
         let perf = perf_key(&game.variant_ref, game.speed());
         game.ratings = [
             self.rating_in(&game.white, &perf).map(|r| r as i32),

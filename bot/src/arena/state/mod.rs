@@ -264,7 +264,9 @@ impl Inner {
         for (row, moves, chat) in store.games()? {
             let id = row.id.clone();
             match ArenaGame::restore(&row, &moves, &chat) {
-                Ok(g) => {
+                Ok(mut g) => {
+                    let first = self.config.first_move.as_millis() as u64;
+                    g.first_move_ms = (first > 0).then_some(first);
                     self.games.insert(id, g);
                 }
                 Err(e) => tracing::error!("game {id} in the database cannot be rebuilt: {e}"),
