@@ -92,6 +92,13 @@ pub struct GameSetup {
     pub created_at: u64,
 }
 
+/// Milliseconds since the Unix epoch (0 if the clock is before it).
+pub fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
+
 /// The time field of an unlimited game's state, as Lichess sends it (2^31 - 1 ms).
 pub const UNLIMITED_MS: i64 = i32::MAX as i64;
 
@@ -475,7 +482,7 @@ impl ArenaGame {
         self.game.play(m);
         self.moves.push(text);
         self.clocks.push(self.time_left(side, now).max(0));
-        self.move_times.push(super::state::now_ms());
+        self.move_times.push(now_ms());
         self.turn_started = now;
         // Moving declines the opponent's offers; the mover may offer a draw with the move.
         self.draw_offer = [false; 2];

@@ -11,7 +11,7 @@ mod seeks;
 
 use std::{
     collections::{BTreeMap, HashMap},
-    time::{Duration, Instant, SystemTime, UNIX_EPOCH},
+    time::{Duration, Instant},
 };
 
 use tokio::sync::broadcast;
@@ -31,7 +31,7 @@ use self::{
 use super::{
     default_scopes,
     faults::{Faults, RecordedRequest},
-    game::{ArenaGame, GameError},
+    game::{now_ms, ArenaGame, GameError},
     limits::Limiter,
     ratings::PerfRating,
     store::Store,
@@ -160,12 +160,6 @@ pub struct Inner {
     /// Stream opens per client IP.
     ip_stream_opens: Limiter<std::net::IpAddr>,
     log: broadcast::Sender<ArenaLog>,
-}
-
-pub(super) fn now_ms() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as u64)
 }
 
 fn json_line<T: serde::Serialize>(value: &T) -> String {
