@@ -290,6 +290,7 @@ async fn limited_arena(opens_per_minute: u32, per_ip: u32) -> bot::arena::Arena 
         max_requests_per_second_per_ip: per_ip,
         stream_opens_per_minute: opens_per_minute,
         body_timeout: Duration::from_millis(300),
+        header_timeout: Duration::from_millis(300),
         ..bot::arena::ArenaConfig::default()
     })
     .await
@@ -368,6 +369,16 @@ async fn slow_and_huge_bodies_are_refused() {
         .expect("read");
     let text = String::from_utf8_lossy(&answer[..n]);
     assert!(text.starts_with("HTTP/1.1 408"), "{text}");
+    // Headers that never end: the connection is closed after the header timeout.
+    let mut slow = tokio::net::TcpStream::connect(arena.addr()).await.expect("connect");
+    slow.write_all(b"GET /api/account HTTP/1.1\r\nHost: x\r\n")
+        .await
+        .expect("write");
+    let mut rest = Vec::new();
+    tokio::time::timeout(Duration::from_secs(5), slow.read_to_end(&mut rest))
+        .await
+        .expect("closed in time")
+        .expect("read");
     // A body over 64 KiB: 413; the server goes on serving.
     let http = reqwest::Client::new();
     let r = http

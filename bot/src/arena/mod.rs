@@ -100,6 +100,9 @@ pub struct ArenaConfig {
     pub trust_forwarded_for: bool,
     /// A request body must arrive within this time (else 408).
     pub body_timeout: Duration,
+    /// A request's headers must arrive within this time (else the connection is closed), so
+    /// that slow clients cannot hold connections.
+    pub header_timeout: Duration,
     /// Where the state lives: a SQLite file, or memory only (tests, the demo).
     pub storage: Storage,
 }
@@ -149,6 +152,7 @@ impl Default for ArenaConfig {
             stream_opens_per_minute: 30,
             trust_forwarded_for: false,
             body_timeout: Duration::from_secs(10),
+            header_timeout: Duration::from_secs(10),
             storage: Storage::Memory,
         }
     }
@@ -267,6 +271,40 @@ impl Shared {
     }
 }
 
+/// Accepts connections and serves HTTP/1.1 on each: paths without a trailing slash (berserk
+/// posts `.../claim-victory/`), the client address for the rate limits, a time limit on
+/// reading the headers.
+async fn serve(listener: TcpListener, router: axum::Router, header_timeout: Duration) {
+    use tower::ServiceExt as _;
+    loop {
+        let (stream, remote) = match listener.accept().await {
+            Ok(c) => c,
+            Err(e) => {
+                // Out of file descriptors and the like: wait a little rather than spin.
+                tracing::warn!("arena: accept failed: {e}");
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                continue;
+            }
+        };
+        let router = router.clone();
+        tokio::spawn(async move {
+            let service = hyper::service::service_fn(move |request: hyper::Request<hyper::body::Incoming>| {
+                let mut request = routes::trim_trailing_slash(request.map(axum::body::Body::new));
+                request.extensions_mut().insert(axum::extract::ConnectInfo(remote));
+                router.clone().oneshot(request)
+            });
+            let mut http = hyper::server::conn::http1::Builder::new();
+            http.timer(hyper_util::rt::TokioTimer::new())
+                .header_read_timeout(header_timeout)
+                .keep_alive(true);
+            let io = hyper_util::rt::TokioIo::new(stream);
+            if let Err(e) = http.serve_connection(io, service).await {
+                tracing::debug!("arena: connection from {remote}: {e}");
+            }
+        });
+    }
+}
+
 /// A running arena.
 pub struct Arena {
     addr: SocketAddr,
@@ -284,6 +322,7 @@ impl Arena {
         let (log, _) = broadcast::channel(4096);
         let tick = config.tick;
         let ttl = config.challenge_ttl;
+        let header_timeout = config.header_timeout;
         let store = match &config.storage {
             Storage::Memory => None,
             Storage::File(path) => Some(
@@ -295,16 +334,8 @@ impl Arena {
             inner: Mutex::new(Inner::new(config, log.clone(), store)?),
             next_conn: 1.into(),
         });
-        // Paths are matched without a trailing slash (berserk posts `.../claim-victory/`).
-        let app = tower::ServiceBuilder::new()
-            .map_request(routes::trim_trailing_slash)
-            .service(routes::router(shared.clone()));
-        let app = axum::ServiceExt::<axum::extract::Request>::into_make_service_with_connect_info::<SocketAddr>(app);
-        let server = tokio::spawn(async move {
-            if let Err(e) = axum::serve(listener, app).await {
-                tracing::error!("arena server stopped: {e}");
-            }
-        });
+        let router = routes::router(shared.clone());
+        let server = tokio::spawn(serve(listener, router, header_timeout));
         let ticking = shared.clone();
         let ticker = tokio::spawn(async move {
             let mut interval = tokio::time::interval(tick);
