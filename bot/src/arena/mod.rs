@@ -101,7 +101,8 @@ pub struct ArenaConfig {
     /// A request body must arrive within this time (else 408).
     pub body_timeout: Duration,
     /// A request's headers must arrive within this time (else the connection is closed), so
-    /// that slow clients cannot hold connections.
+    /// that slow clients cannot hold connections. It also closes keep-alive connections idle
+    /// that long, so it is not short (as a proxy's keep-alive timeout).
     pub header_timeout: Duration,
     /// Where the state lives: a SQLite file, or memory only (tests, the demo).
     pub storage: Storage,
@@ -152,7 +153,7 @@ impl Default for ArenaConfig {
             stream_opens_per_minute: 30,
             trust_forwarded_for: false,
             body_timeout: Duration::from_secs(10),
-            header_timeout: Duration::from_secs(10),
+            header_timeout: Duration::from_secs(65),
             storage: Storage::Memory,
         }
     }
