@@ -67,6 +67,31 @@ pub fn variant_ref(variant: Variant, from_position: bool) -> VariantRef {
     }
 }
 
+/// Whether Lichess rates games of this variant key by speed (chess: `standard`,
+/// `fromPosition`) rather than by variant.
+fn rated_by_speed(key: &str) -> bool {
+    key == LICHESS_STANDARD || key == LICHESS_FROM_POSITION
+}
+
+/// The perf key of a game, as Lichess keys ratings: chess by speed (`blitz`, ...), every other
+/// variant by its key, whatever the speed.
+pub fn perf_key(variant: &VariantRef, speed: &str) -> String {
+    if rated_by_speed(&variant.key) {
+        speed.to_string()
+    } else {
+        variant.key.clone()
+    }
+}
+
+/// The perf name shown for a game: "Blitz" for chess, the variant's name for the others.
+pub fn perf_name(variant: &VariantRef, speed: &str) -> String {
+    if rated_by_speed(&variant.key) {
+        crate::api::types::speed_name(speed).to_string()
+    } else {
+        variant.name.clone()
+    }
+}
+
 /// The server key of an engine variant (its spec's).
 pub fn server_key(variant: Variant) -> &'static str {
     variant.spec().server_key

@@ -565,23 +565,6 @@ pub fn speed_name(speed: &str) -> &'static str {
     }
 }
 
-/// The perf key of a game, as Lichess keys ratings: chess (`standard`, `fromPosition`) by speed
-/// (`blitz`, ...), every other variant by its key, whatever the speed.
-pub fn perf_key(variant: &VariantRef, speed: &str) -> String {
-    match variant.key.as_str() {
-        "standard" | "fromPosition" => speed.to_string(),
-        other => other.to_string(),
-    }
-}
-
-/// The perf name shown for a game: "Blitz" for chess, the variant's name for the others.
-pub fn perf_name(variant: &VariantRef, speed: &str) -> String {
-    match variant.key.as_str() {
-        "standard" | "fromPosition" => speed_name(speed).to_string(),
-        _ => variant.name.clone(),
-    }
-}
-
 /// The id Lichess gives a status name (for `status.id` in events).
 pub fn status_id(name: &str) -> u32 {
     match name {

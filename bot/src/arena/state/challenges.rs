@@ -9,15 +9,14 @@ use tokio::sync::mpsc::UnboundedSender;
 use super::{now_ms, Inner, Refusal};
 use crate::{
     api::types::{
-        perf_key, perf_name, speed_of, Challenge, ChallengeUser, Compat, DeclineReason, Event, GameClock, Perf,
-        TimeControl, VariantRef,
+        speed_of, Challenge, ChallengeUser, Compat, DeclineReason, Event, GameClock, Perf, TimeControl, VariantRef,
     },
     arena::{
         game::GameSetup,
         store::{ChallengeRow, Store},
         ArenaLog,
     },
-    variants,
+    variants::{self, perf_key, perf_name},
 };
 
 /// The perf of a challenge (`{"icon", "name"}`), named as Lichess names it.

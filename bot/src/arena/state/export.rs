@@ -9,9 +9,9 @@ use engine::rules::{notation::pgn::PgnGame, Color};
 
 use super::{Inner, Refusal};
 use crate::{
-    api::types::{perf_key, perf_name},
     arena::game::{color_name, ArenaGame},
     pgn,
+    variants::{perf_key, perf_name},
 };
 
 /// What an export writes.

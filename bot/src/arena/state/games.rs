@@ -8,16 +8,14 @@ use tokio::sync::mpsc::UnboundedSender;
 
 use super::{json_line, Inner, Refusal};
 use crate::{
-    api::types::{
-        perf_key, perf_name, status_id, Compat, Event, GameEvent, GameEventInfo, GameFull, GamePlayer, Opponent, Perf,
-        StatusRef,
-    },
+    api::types::{status_id, Compat, Event, GameEvent, GameEventInfo, GameFull, GamePlayer, Opponent, Perf, StatusRef},
     arena::{
         game::{color_name, ArenaGame, ChatLine, GameError, GameSetup},
         ratings,
         store::{ChatRow, RatingRow},
         ArenaLog,
     },
+    variants::{perf_key, perf_name},
 };
 
 pub(super) struct GameSub {
