@@ -43,7 +43,11 @@ impl Inner {
     }
 
     /// Registers a new game and sends `gameStart` to both players.
-    pub(super) fn start_game(&mut self, setup: GameSetup) {
+    pub(super) fn start_game(&mut self, mut setup: GameSetup) {
+        // Creation times strictly increase, so that "newest first" is one order even for games
+        // made in the same millisecond.
+        setup.created_at = setup.created_at.max(self.last_created_at + 1);
+        self.last_created_at = setup.created_at;
         let mut game = ArenaGame::new(setup);
         let first = self.config.first_move.as_millis() as u64;
         game.first_move_ms = (first > 0).then_some(first);

@@ -151,6 +151,8 @@ pub struct Inner {
     pub(super) requests: Vec<RecordedRequest>,
     /// Per user: start of the current one-second window and the requests in it.
     rate: HashMap<String, (Instant, u32)>,
+    /// Creation time of the newest game (ms), to keep creation times strictly increasing.
+    last_created_at: u64,
     /// When the rate-limit tables are next pruned.
     next_prune: Instant,
     /// Ordinary requests per client IP.
@@ -189,6 +191,7 @@ impl Inner {
             requests: Vec::new(),
             rate: HashMap::new(),
             next_prune: Instant::now(),
+            last_created_at: 0,
             ip_rate: Limiter::new(ip_rate, f64::from(ip_rate)),
             stream_opens: Limiter::new(opens.min(10), f64::from(opens) / 60.0),
             ip_stream_opens: Limiter::new(opens.min(10) * 4, f64::from(opens) * 4.0 / 60.0),
@@ -259,6 +262,7 @@ impl Inner {
             let id = row.id.clone();
             match ArenaGame::restore(&row, &moves, &chat) {
                 Ok(mut g) => {
+                    self.last_created_at = self.last_created_at.max(g.created_at);
                     let first = self.config.first_move.as_millis() as u64;
                     g.first_move_ms = (first > 0).then_some(first);
                     self.games.insert(id, g);
