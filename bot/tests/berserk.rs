@@ -6,26 +6,15 @@
 //! `BERSERK_PYTHON` names another. Without one the test says so and passes, unless
 //! `REQUIRE_BERSERK=1` (set by `.ci/run`) makes that a failure.
 
+mod common;
+
 use std::{
-    io::{BufRead, BufReader},
     path::{Path, PathBuf},
     process::{Child, Command, Stdio},
     time::{Duration, Instant},
 };
 
-fn python() -> Option<PathBuf> {
-    if let Ok(p) = std::env::var("BERSERK_PYTHON") {
-        return Some(PathBuf::from(p));
-    }
-    let venv = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/berserk-venv/bin/python");
-    venv.exists().then_some(venv)
-}
-
-fn bot() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_bot"));
-    c.env("RUST_BACKTRACE", "0");
-    c
-}
+use common::{add_account, bot_command as bot, ArenaProcess};
 
 /// Kills the process when dropped.
 struct Running(Child);
@@ -37,19 +26,12 @@ impl Drop for Running {
     }
 }
 
-fn add_account(db: &Path, name: &str, bot_account: bool) -> String {
-    let mut c = bot();
-    c.args(["arena", "--db"]).arg(db).args(["account", "add", name]);
-    if bot_account {
-        c.arg("--bot");
+fn python() -> Option<PathBuf> {
+    if let Ok(p) = std::env::var("BERSERK_PYTHON") {
+        return Some(PathBuf::from(p));
     }
-    let out = c.output().expect("bot runs");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8_lossy(&out.stdout)
-        .split_whitespace()
-        .find(|t| t.starts_with("lip_"))
-        .expect("a token")
-        .to_string()
+    let venv = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/berserk-venv/bin/python");
+    venv.exists().then_some(venv)
 }
 
 #[test]
@@ -67,28 +49,11 @@ fn berserk_against_a_real_arena_and_bot() {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("dir");
     let db = dir.join("arena.sqlite");
-    let carol = add_account(&db, "Carol", false);
-    let dave = add_account(&db, "Dave", false);
-    let robo = add_account(&db, "Robo", true);
-
-    let mut arena = bot()
-        .args(["arena", "--port", "0", "--db"])
-        .arg(&db)
-        .env("RUST_LOG", "warn")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("arena starts");
-    let stdout = arena.stdout.take().expect("stdout");
-    let mut lines = BufReader::new(stdout).lines();
-    let url = loop {
-        let line = lines.next().expect("a line").expect("text");
-        if let Some(rest) = line.strip_prefix("arena listening on ") {
-            break rest.split(',').next().expect("url").to_string();
-        }
-    };
-    std::thread::spawn(move || for _ in lines {});
-    let _arena = Running(arena);
+    let carol = add_account(&db, "Carol", false, &[]);
+    let dave = add_account(&db, "Dave", false, &[]);
+    let robo = add_account(&db, "Robo", true, &[]);
+    let arena = ArenaProcess::start(&db);
+    let url = arena.url.clone();
 
     // The bot: real time only, small searches, never accepts a draw (the suite offers one).
     let config = dir.join("bot.toml");
@@ -107,7 +72,6 @@ fn berserk_against_a_real_arena_and_bot() {
         .args(["play", "--config"])
         .arg(&config)
         .env("LICHESS_BOT_TOKEN", &robo)
-        .env("RUST_LOG", "warn")
         .stdout(Stdio::null())
         .stderr(Stdio::inherit())
         .spawn()

@@ -2,21 +2,17 @@
 //! rated games that move ratings, and a server killed with SIGKILL mid-game that restarts
 //! with every finished game intact and the running game resumed.
 
+mod common;
+
 use std::{
-    io::{BufRead, BufReader},
     path::{Path, PathBuf},
-    process::{Child, Command, Stdio},
     time::Duration,
 };
 
+use common::{bot_command as bot, ArenaProcess as Server, Raw};
+
 use engine::rules::{game::Game, Position, Variant};
 use serde_json::Value;
-
-fn bot() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_bot"));
-    c.env("RUST_BACKTRACE", "0").env("RUST_LOG", "warn");
-    c
-}
 
 fn temp_db(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("arena-persist-{}-{name}", std::process::id()));
@@ -25,114 +21,30 @@ fn temp_db(name: &str) -> PathBuf {
     dir.join("arena.sqlite")
 }
 
-/// `bot arena --db DB account add NAME [--bot]`: the token it prints.
 fn add_account(db: &Path, name: &str, bot_account: bool) -> String {
-    let mut c = bot();
-    c.args(["arena", "--db"]).arg(db).args(["account", "add", name]);
-    if bot_account {
-        c.arg("--bot");
-    }
-    let out = c.output().expect("bot runs");
-    let text = String::from_utf8_lossy(&out.stdout).to_string();
-    assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
-    text.lines()
-        .find_map(|l| l.split_whitespace().last().filter(|t| t.starts_with("lip_")))
-        .unwrap_or_else(|| panic!("no token in: {text}"))
-        .to_string()
+    common::add_account(db, name, bot_account, &[])
 }
 
-/// A running `bot arena` process and its URL.
-struct Server {
-    child: Child,
-    url: String,
-}
-
-impl Server {
-    fn start(db: &Path) -> Server {
-        let mut child = bot()
-            .args(["arena", "--port", "0", "--db"])
-            .arg(db)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("arena starts");
-        let stdout = child.stdout.take().expect("stdout");
-        let mut lines = BufReader::new(stdout).lines();
-        let url = loop {
-            let line = lines.next().expect("a line").expect("text");
-            if let Some(rest) = line.strip_prefix("arena listening on ") {
-                break rest.split(',').next().expect("url").to_string();
-            }
-        };
-        // Keep reading so the server never blocks on a full pipe.
-        std::thread::spawn(move || for _ in lines {});
-        Server { child, url }
-    }
-
-    /// SIGKILL: no chance to write anything more.
-    fn kill(mut self) {
-        self.child.kill().expect("killed");
-        let _ = self.child.wait();
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-struct Http {
-    http: reqwest::Client,
-    url: String,
-}
-
-impl Http {
-    async fn get(&self, token: &str, path: &str) -> (u16, String) {
-        let r = self
-            .http
-            .get(format!("{}{path}", self.url))
-            .bearer_auth(token)
-            .send()
+/// The first line of a game stream (`gameFull`).
+async fn game_full(h: &Raw, token: &str, api: &str, id: &str) -> Value {
+    let mut r = h
+        .http
+        .get(format!("{}/api/{api}/game/stream/{id}", h.base))
+        .bearer_auth(token)
+        .send()
+        .await
+        .expect("stream");
+    assert_eq!(r.status().as_u16(), 200);
+    let mut buf = Vec::new();
+    loop {
+        let chunk = tokio::time::timeout(Duration::from_secs(10), r.chunk())
             .await
-            .expect("request");
-        (r.status().as_u16(), r.text().await.expect("body"))
-    }
-
-    async fn post(&self, token: &str, path: &str, form: &[(&str, &str)]) -> (u16, String) {
-        let r = self
-            .http
-            .post(format!("{}{path}", self.url))
-            .bearer_auth(token)
-            .form(form)
-            .send()
-            .await
-            .expect("request");
-        (r.status().as_u16(), r.text().await.expect("body"))
-    }
-
-    /// The first line of a game stream (`gameFull`).
-    async fn game_full(&self, token: &str, api: &str, id: &str) -> Value {
-        let mut r = self
-            .http
-            .get(format!("{}/api/{api}/game/stream/{id}", self.url))
-            .bearer_auth(token)
-            .send()
-            .await
-            .expect("stream");
-        assert_eq!(r.status().as_u16(), 200);
-        let mut buf = Vec::new();
-        loop {
-            let chunk = tokio::time::timeout(Duration::from_secs(10), r.chunk())
-                .await
-                .expect("in time")
-                .expect("chunk")
-                .expect("more");
-            buf.extend_from_slice(&chunk);
-            if let Some(i) = buf.iter().position(|&b| b == b'\n') {
-                return serde_json::from_slice(&buf[..i]).expect("JSON line");
-            }
+            .expect("in time")
+            .expect("chunk")
+            .expect("more");
+        buf.extend_from_slice(&chunk);
+        if let Some(i) = buf.iter().position(|&b| b == b'\n') {
+            return serde_json::from_slice(&buf[..i]).expect("JSON line");
         }
     }
 }
@@ -152,7 +64,7 @@ fn next_move(variant: Variant, moves: &[String]) -> String {
 }
 
 /// Carol (human, white) challenges Robo (bot) rated at 10+5; Robo accepts. The game id.
-async fn start_game(h: &Http, carol: &str, robo: &str) -> String {
+async fn start_game(h: &Raw, carol: &str, robo: &str) -> String {
     let form = [
         ("variant", "persian-princess"),
         ("rated", "true"),
@@ -168,7 +80,7 @@ async fn start_game(h: &Http, carol: &str, robo: &str) -> String {
     id
 }
 
-async fn play(h: &Http, carol: &str, robo: &str, id: &str, moves: &mut Vec<String>, plies: usize) {
+async fn play(h: &Raw, carol: &str, robo: &str, id: &str, moves: &mut Vec<String>, plies: usize) {
     let variant: Variant = "persian-princess".parse().expect("variant");
     for _ in 0..plies {
         let (token, api) = if moves.len() % 2 == 0 {
@@ -189,10 +101,7 @@ async fn a_killed_server_restarts_with_its_games() {
     let carol = add_account(&db, "Carol", false);
     let robo = add_account(&db, "Robo", true);
     let server = Server::start(&db);
-    let h = Http {
-        http: reqwest::Client::new(),
-        url: server.url.clone(),
-    };
+    let h = Raw::at(&server.url);
     // A finished rated game: Robo resigns after four plies.
     let first = start_game(&h, &carol, &robo).await;
     let mut moves = Vec::new();
@@ -216,15 +125,12 @@ async fn a_killed_server_restarts_with_its_games() {
         h.post(&carol, &format!("/api/board/game/{second}/chat"), &chat).await.0,
         200
     );
-    let full = h.game_full(&robo, "bot", &second).await;
+    let full = game_full(&h, &robo, "bot", &second).await;
     let btime_before = full["state"]["btime"].as_i64().expect("btime");
     server.kill();
 
     let server = Server::start(&db);
-    let h = Http {
-        http: reqwest::Client::new(),
-        url: server.url.clone(),
-    };
+    let h = Raw::at(&server.url);
     // The tokens made on the command line still work; the finished game and the rating too.
     let (status, text) = h.get(&carol, "/api/account").await;
     assert_eq!(status, 200, "{text}");
@@ -233,13 +139,13 @@ async fn a_killed_server_restarts_with_its_games() {
     assert_eq!(after["count"]["win"], 1);
     let (_, text) = h.get(&carol, "/api/user/robo").await;
     assert_eq!(parse(&text)["count"]["loss"], 1, "{text}");
-    let finished = h.game_full(&carol, "board", &first).await;
+    let finished = game_full(&h, &carol, "board", &first).await;
     assert_eq!(finished["state"]["status"], "resign");
     assert_eq!(finished["state"]["moves"], moves.join(" ").as_str());
     // The running game goes on from its moves and clocks; Robo is to move.
     let (_, text) = h.get(&robo, "/api/account/playing").await;
     assert_eq!(parse(&text)["nowPlaying"][0]["gameId"], second.as_str(), "{text}");
-    let resumed = h.game_full(&robo, "bot", &second).await;
+    let resumed = game_full(&h, &robo, "bot", &second).await;
     assert_eq!(resumed["state"]["moves"], running.join(" ").as_str());
     assert_eq!(resumed["state"]["status"], "started");
     let btime = resumed["state"]["btime"].as_i64().expect("btime");
@@ -296,10 +202,7 @@ async fn accounts_tokens_and_scopes() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("taken"));
     let server = Server::start(&db);
-    let h = Http {
-        http: reqwest::Client::new(),
-        url: server.url.clone(),
-    };
+    let h = Raw::at(&server.url);
     // The database stores only hashes of the tokens.
     let raw = std::fs::read(&db).expect("db");
     let wal = std::fs::read(db.with_extension("sqlite-wal")).unwrap_or_default();
@@ -316,7 +219,7 @@ async fn accounts_tokens_and_scopes() {
     assert!(text.contains("Missing scope"), "{text}");
     let text = h
         .http
-        .post(format!("{}/api/token/test", h.url))
+        .post(format!("{}/api/token/test", h.base))
         .body(reader.clone())
         .send()
         .await

@@ -258,9 +258,14 @@ pub struct Raw {
 
 impl Raw {
     pub fn new(arena: &Arena) -> Raw {
+        Raw::at(&arena.url())
+    }
+
+    /// A client of the server at `url` (another process).
+    pub fn at(url: &str) -> Raw {
         Raw {
             http: reqwest::Client::new(),
-            base: arena.url(),
+            base: url.to_string(),
         }
     }
 
@@ -371,4 +376,73 @@ pub async fn wait_line(
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     panic!("no such line in {:?}", lines.lock().expect("lines"));
+}
+
+/// The `bot` binary, with quiet logs and plain errors.
+pub fn bot_command() -> std::process::Command {
+    let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_bot"));
+    c.env("RUST_BACKTRACE", "0").env("RUST_LOG", "warn");
+    c
+}
+
+/// `bot arena --db DB account add NAME [--bot] [extra...]`: the token it prints.
+pub fn add_account(db: &std::path::Path, name: &str, bot_account: bool, extra: &[&str]) -> String {
+    let mut c = bot_command();
+    c.args(["arena", "--db"])
+        .arg(db)
+        .args(["account", "add", name])
+        .args(extra);
+    if bot_account {
+        c.arg("--bot");
+    }
+    let out = c.output().expect("bot runs");
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
+    text.split_whitespace()
+        .find(|t| t.starts_with("lip_"))
+        .unwrap_or_else(|| panic!("no token in: {text}"))
+        .to_string()
+}
+
+/// A running `bot arena --db DB` process on a free port; killed (SIGKILL) when dropped.
+pub struct ArenaProcess {
+    pub child: std::process::Child,
+    pub url: String,
+}
+
+impl ArenaProcess {
+    pub fn start(db: &std::path::Path) -> ArenaProcess {
+        use std::io::BufRead as _;
+        let mut child = bot_command()
+            .args(["arena", "--port", "0", "--db"])
+            .arg(db)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::inherit())
+            .spawn()
+            .expect("arena starts");
+        let stdout = child.stdout.take().expect("stdout");
+        let mut lines = std::io::BufReader::new(stdout).lines();
+        let url = loop {
+            let line = lines.next().expect("a line").expect("text");
+            if let Some(rest) = line.strip_prefix("arena listening on ") {
+                break rest.split(',').next().expect("url").to_string();
+            }
+        };
+        // Keep reading so the server never blocks on a full pipe.
+        std::thread::spawn(move || for _ in lines {});
+        ArenaProcess { child, url }
+    }
+
+    /// SIGKILL: no chance to write anything more.
+    pub fn kill(mut self) {
+        self.child.kill().expect("killed");
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for ArenaProcess {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
 }

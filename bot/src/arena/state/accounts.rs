@@ -94,25 +94,8 @@ impl Inner {
             return Some(t.clone());
         }
         let (t, a) = self.store.as_ref()?.token(&hash).ok().flatten()?;
-        let info = TokenInfo {
-            user: t.user_id.clone(),
-            scopes: t
-                .scopes
-                .split(',')
-                .filter(|s| !s.is_empty())
-                .map(str::to_string)
-                .collect(),
-            description: t.description,
-        };
-        self.users.entry(a.id.clone()).or_insert_with(|| User {
-            id: a.id,
-            username: a.username,
-            bot: a.bot,
-            admin: a.admin,
-            created_at: a.created_at,
-            perfs: BTreeMap::new(),
-            start_rating: 1500.0,
-        });
+        let info = TokenInfo::from_row(t);
+        self.users.entry(a.id.clone()).or_insert_with(|| User::from_row(a));
         self.tokens.insert(hash, info.clone());
         Some(info)
     }

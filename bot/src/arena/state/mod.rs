@@ -34,7 +34,7 @@ use super::{
     game::{now_ms, ArenaGame, GameError},
     limits::Limiter,
     ratings::PerfRating,
-    store::Store,
+    store::{AccountRow, Store, TokenRow},
     ArenaConfig, ArenaLog,
 };
 use crate::api::types::Event;
@@ -91,6 +91,19 @@ pub struct User {
 }
 
 impl User {
+    /// A stored account (its ratings come separately).
+    pub fn from_row(a: AccountRow) -> User {
+        User {
+            id: a.id,
+            username: a.username,
+            bot: a.bot,
+            admin: a.admin,
+            created_at: a.created_at,
+            perfs: BTreeMap::new(),
+            start_rating: 1500.0,
+        }
+    }
+
     /// The rating of a perf (its start rating when never played).
     pub fn perf(&self, key: &str) -> PerfRating {
         self.perfs.get(key).cloned().unwrap_or_else(|| PerfRating {
@@ -109,6 +122,22 @@ pub struct TokenInfo {
     pub scopes: Vec<String>,
     /// What it is for.
     pub description: String,
+}
+
+impl TokenInfo {
+    /// A stored token.
+    pub fn from_row(t: TokenRow) -> TokenInfo {
+        TokenInfo {
+            user: t.user_id,
+            scopes: t
+                .scopes
+                .split(',')
+                .filter(|s| !s.is_empty())
+                .map(str::to_string)
+                .collect(),
+            description: t.description,
+        }
+    }
 }
 
 /// The hex SHA-256 of a token: tokens are stored and looked up by it, never in clear.
@@ -225,33 +254,10 @@ impl Inner {
     /// Reads everything from the database.
     fn load(&mut self, store: &Store) -> anyhow::Result<()> {
         for a in store.accounts()? {
-            self.users.insert(
-                a.id.clone(),
-                User {
-                    id: a.id,
-                    username: a.username,
-                    bot: a.bot,
-                    admin: a.admin,
-                    created_at: a.created_at,
-                    perfs: BTreeMap::new(),
-                    start_rating: 1500.0,
-                },
-            );
+            self.users.insert(a.id.clone(), User::from_row(a));
         }
         for t in store.tokens()? {
-            self.tokens.insert(
-                t.hash,
-                TokenInfo {
-                    user: t.user_id,
-                    scopes: t
-                        .scopes
-                        .split(',')
-                        .filter(|s| !s.is_empty())
-                        .map(str::to_string)
-                        .collect(),
-                    description: t.description,
-                },
-            );
+            self.tokens.insert(t.hash.clone(), TokenInfo::from_row(t));
         }
         for r in store.ratings()? {
             if let Some(u) = self.users.get_mut(&r.user_id) {
