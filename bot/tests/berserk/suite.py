@@ -38,8 +38,9 @@ def check(cond, what):
         raise AssertionError(what)
 
 
-def events_of(c):
-    """A queue filled with the account's event stream in the background."""
+def events_of(c, user_id):
+    """A queue filled with the account's event stream in the background; returns once the
+    stream is open (the arena shows the account online), so that no event is missed."""
     q = queue.Queue()
 
     def run():
@@ -47,7 +48,12 @@ def events_of(c):
             q.put(e)
 
     threading.Thread(target=run, daemon=True).start()
-    return q
+    end = time.time() + 30
+    while time.time() < end:
+        if any(s.get("online") for s in c.users.get_realtime_statuses(user_id)):
+            return q
+        time.sleep(0.05)
+    raise AssertionError(f"the event stream of {user_id} did not open")
 
 
 def wait_event(q, pred, timeout=30):
@@ -106,8 +112,7 @@ def main():
     check(any(s["id"] == BOT_ID and s.get("online") for s in statuses), statuses)
     print("account, users, statuses: ok")
 
-    events = events_of(carol)
-    time.sleep(0.5)
+    events = events_of(carol, "carol")
 
     # Declined: a correspondence challenge (the bot plays real time only), made with berserk's
     # defaults (every unused key null).
@@ -180,8 +185,7 @@ def main():
     print(f"export of a game and of the user's {len(games)} games: ok")
 
     # A correspondence game between two people: Dave accepts through berserk.
-    dave_events = events_of(dave)
-    time.sleep(0.5)
+    dave_events = events_of(dave, "dave")
     ch = carol.challenges.create("dave", rated=False, days=2, variant="egyptian-eye", color="white")
     wait_event(dave_events, lambda e: e["type"] == "challenge" and e["challenge"]["id"] == ch["id"])
     listed = dave.challenges.get_mine()
