@@ -61,7 +61,7 @@ fn berserk_against_a_real_arena_and_bot() {
         &config,
         format!(
             "[server]\nurl = \"{url}\"\n\n[engine]\nhash_mb = 8\nnodes = 200\nmove_overhead_ms = 50\n\n\
-             [challenge]\nvariants = [\"standard\", \"fromPosition\", \"persian-princess\"]\n\n\
+             [challenge]\nvariants = [\"standard\", \"fromPosition\", \"persian-princess\"]\nmax_games = 4\n\n\
              [games]\npgn_dir = \"{}\"\ngreeting = \"\"\n\n[network]\nbackoff_base_ms = 50\n\n\
              [decisions]\naccept_draw_score = -100000\nabort_first_move_seconds = 0\n",
             dir.join("games").display()

@@ -98,8 +98,13 @@ def new_game(c, events, **kwargs):
     """A challenge to the bot that the bot accepts: the started game's id."""
     ch = c.challenges.create(BOT, **kwargs)
     check("finalColor" in ch, f"finalColor missing: {ch}")
-    game = wait_event(events, lambda e: e["type"] == "gameStart" and e["game"]["gameId"] == ch["id"])
-    return ch, game["game"]
+    answer = wait_event(
+        events,
+        lambda e: (e["type"] == "gameStart" and e["game"]["gameId"] == ch["id"])
+        or (e["type"] == "challengeDeclined" and e["challenge"]["id"] == ch["id"]),
+    )
+    check(answer["type"] == "gameStart", f"the bot declined: {answer}")
+    return ch, answer["game"]
 
 
 def main():
