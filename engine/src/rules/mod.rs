@@ -30,5 +30,6 @@ pub use notation::{
 pub use piece::{ByColor, ByKind, Color, Piece, PieceKind};
 pub use position::{AttackClasses, DrawReason, Outcome, Position};
 pub use setup::{PositionError, Setup};
+pub use display::SquareMark;
 pub use special::Rule;
 pub use variant::{RuleSettingsError, UnknownVariantError, Variant, VariantSpec};
