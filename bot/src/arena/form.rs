@@ -25,8 +25,13 @@ pub fn parse_body(content_type: &str, body: &[u8]) -> HashMap<String, String> {
     parse_urlencoded(&String::from_utf8_lossy(body))
 }
 
-/// Reads `a=1&b=x+y` (also query strings).
+/// Reads `a=1&b=x+y` (also query strings); of a repeated key, the last value.
 pub fn parse_urlencoded(text: &str) -> HashMap<String, String> {
+    parse_pairs(text).into_iter().collect()
+}
+
+/// Reads `a=1&b=x+y&a=2` into its pairs in order, repeated keys kept (checkbox lists).
+pub fn parse_pairs(text: &str) -> Vec<(String, String)> {
     text.split('&')
         .filter(|p| !p.is_empty())
         .map(|pair| {

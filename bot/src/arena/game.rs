@@ -405,7 +405,7 @@ impl ArenaGame {
     }
 
     /// Whether a clock or a correspondence deadline runs (once both sides have moved).
-    fn clock_running(&self) -> bool {
+    pub fn clock_running(&self) -> bool {
         self.is_running() && (self.clock.is_some() || self.days.is_some()) && self.moves.len() >= 2
     }
 

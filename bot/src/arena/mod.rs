@@ -5,6 +5,7 @@
 //! bots online, a per-account rate limit) on 127.0.0.1, with faults injected on demand and a
 //! log of every request. Variant keys: `standard` and our ids (`persian-princess`, ...).
 
+pub mod board;
 pub mod faults;
 pub mod form;
 pub mod game;
@@ -14,6 +15,7 @@ mod routes;
 pub mod state;
 pub mod store;
 mod stream;
+pub mod web;
 
 use std::{
     net::SocketAddr,

@@ -19,7 +19,7 @@ use super::{
     form::{parse_body, parse_urlencoded, truthy},
     state::{ChallengeParams, ExportOptions, GameFilter, Refusal, SeekParams},
     stream::{ndjson_body, Guard, StreamKind},
-    Shared,
+    web, Shared,
 };
 use crate::api::types::{DeclineReason, ErrorBody, Ok as OkBody};
 
@@ -49,15 +49,15 @@ fn ok() -> Answer {
     Ok(Json(OkBody { ok: true }).into_response())
 }
 
+/// The account of a request: its bearer token's, else (no `Authorization` header) the signed-in
+/// browser session's (whose POSTs carry the CSRF token, checked in [`intercept`]).
 fn auth(shared: &Shared, headers: &HeaderMap) -> Result<String, ApiErr> {
-    let token = headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .map(str::trim);
-    token
-        .and_then(|t| shared.lock().user_of_token(t))
-        .ok_or_else(|| ApiErr(StatusCode::UNAUTHORIZED, "No such token".into()))
+    token_user(shared, headers).ok_or_else(|| ApiErr(StatusCode::UNAUTHORIZED, "No such token".into()))
+}
+
+/// The account of a request, if any (see [`auth`]).
+fn viewer(shared: &Shared, headers: &HeaderMap) -> Option<String> {
+    token_user(shared, headers)
 }
 
 fn body_map(headers: &HeaderMap, body: &Bytes) -> HashMap<String, String> {
@@ -93,6 +93,11 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/api/bot/account/upgrade", post(upgrade))
         .route("/api/token/test", post(token_test))
         .route("/api/bot/online", get(online_bots))
+        .route("/api/arena/game/{id}/view", get(game_view))
+        .route("/api/arena/lobby", get(lobby))
+        .route("/api/arena/games", get(game_list))
+        .route("/api/stream/game/{id}", get(spectator_stream))
+        .merge(web::router())
         .fallback(|| async { ApiErr(StatusCode::NOT_FOUND, "Not found".into()) })
         .layer(middleware::from_fn_with_state(shared.clone(), intercept))
         .with_state(shared)
@@ -139,11 +144,11 @@ fn bearer(headers: &HeaderMap) -> Option<&str> {
 }
 
 fn token_user(shared: &Shared, headers: &HeaderMap) -> Option<String> {
-    let token = headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))?;
-    shared.lock().user_of_token(token.trim())
+    if headers.contains_key(header::AUTHORIZATION) {
+        let token = bearer(headers)?;
+        return shared.lock().user_of_token(token);
+    }
+    web::auth::session(shared, headers).map(|s| s.user)
 }
 
 fn sorted(map: HashMap<String, String>) -> Vec<(String, String)> {
@@ -222,6 +227,11 @@ async fn intercept(State(s): S, request: Request, next: Next) -> Response {
         let mut inner = s.lock();
         !inner.ip_within_rate(ip) || user.as_deref().is_some_and(|u| !inner.within_rate(u))
     };
+    if let Some(refused) = csrf_refusal(&s, &parts, &bytes) {
+        record.status = refused.status().as_u16();
+        s.lock().requests.push(record);
+        return refused;
+    }
     if let Some(missing) = missing_scope(&s, &parts.headers, endpoint) {
         let response = ApiErr(StatusCode::FORBIDDEN, format!("Missing scope: {missing}")).into_response();
         record.status = response.status().as_u16();
@@ -244,6 +254,92 @@ async fn intercept(State(s): S, request: Request, next: Next) -> Response {
     record.status = response.status().as_u16();
     s.lock().requests.push(record);
     response
+}
+
+/// A state-changing request from a browser (a signed-in session, or any page form) must carry
+/// the CSRF token, in the `X-CSRF-Token` header or the `csrf` form field: else 403.
+fn csrf_refusal(s: &Shared, parts: &axum::http::request::Parts, body: &Bytes) -> Option<Response> {
+    use axum::http::Method;
+    if matches!(parts.method, Method::GET | Method::HEAD | Method::OPTIONS) {
+        return None;
+    }
+    let page = web::is_page_path(parts.uri.path());
+    let expected = web::auth::expected_csrf(s, &parts.headers, page)?;
+    let sent = parts
+        .headers
+        .get(web::auth::CSRF_HEADER)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string)
+        .or_else(|| body_map(&parts.headers, body).remove(web::auth::CSRF_FIELD));
+    match (expected, sent) {
+        (Ok(e), Some(sent)) if web::auth::same_secret(&e, &sent) => None,
+        _ => Some(
+            ApiErr(
+                StatusCode::FORBIDDEN,
+                "Missing or wrong CSRF token: reload the page and try again".into(),
+            )
+            .into_response(),
+        ),
+    }
+}
+
+async fn game_view(State(s): S, headers: HeaderMap, Path(id): Path<String>, RawQuery(query): RawQuery) -> Answer {
+    let q = parse_urlencoded(query.as_deref().unwrap_or(""));
+    let ply = match q.get("ply") {
+        Some(p) => Some(
+            p.parse::<usize>()
+                .map_err(|_| ApiErr(StatusCode::BAD_REQUEST, format!("Invalid ply: {p}")))?,
+        ),
+        None => None,
+    };
+    let me = viewer(&s, &headers);
+    let json = s.lock().game_view(&id, ply, me.as_deref())?;
+    Ok(Json(json).into_response())
+}
+
+async fn lobby(State(s): S) -> Answer {
+    let json = s.lock().lobby();
+    Ok(Json(json).into_response())
+}
+
+async fn game_list(State(s): S, RawQuery(query): RawQuery) -> Answer {
+    let q = parse_urlencoded(query.as_deref().unwrap_or(""));
+    let running = match q.get("state").map(String::as_str) {
+        None | Some("" | "finished") => false,
+        Some("running") => true,
+        Some(other) => {
+            return Err(ApiErr(
+                StatusCode::BAD_REQUEST,
+                format!("Invalid state: {other} (finished or running)"),
+            ))
+        }
+    };
+    let user = q.get("user").map(|u| u.trim().to_lowercase()).filter(|u| !u.is_empty());
+    let variant = q.get("variant").filter(|v| !v.is_empty());
+    let max = q.get("max").and_then(|m| m.parse().ok()).unwrap_or(50);
+    let list = s
+        .lock()
+        .game_list(running, user.as_deref(), variant.map(String::as_str), max);
+    Ok(Json(list).into_response())
+}
+
+async fn spectator_stream(State(s): S, Path(id): Path<String>) -> Answer {
+    let (tx, rx) = mpsc::unbounded_channel();
+    let conn = s.conn_id();
+    let keepalive = {
+        let mut inner = s.lock();
+        inner.open_spectator_stream(&id, conn, tx)?;
+        inner.config.game_keepalive
+    };
+    let guard = Guard::new(
+        s.clone(),
+        conn,
+        StreamKind::Game {
+            game: id,
+            user: String::new(),
+        },
+    );
+    Ok(ndjson(ndjson_body(rx, keepalive, guard)))
 }
 
 async fn token_test(State(s): S, body: Bytes) -> Answer {

@@ -10,9 +10,10 @@ use std::path::Path;
 use rusqlite::{params, Connection, OptionalExtension};
 
 /// The schema version this build writes.
-pub const SCHEMA_VERSION: i64 = 1;
+pub const SCHEMA_VERSION: i64 = 2;
 
-const MIGRATIONS: [&str; 1] = [r#"
+const MIGRATIONS: [&str; 2] = [
+    r#"
 CREATE TABLE accounts (
     id TEXT PRIMARY KEY,
     username TEXT NOT NULL,
@@ -85,7 +86,21 @@ CREATE TABLE chat (
     text TEXT NOT NULL,
     PRIMARY KEY (game_id, seq)
 );
-"#];
+"#,
+    // 2: the browser pages: passwords (PHC strings of a memory-hard hash) and sign-in sessions
+    // (only the SHA-256 of the cookie is kept).
+    r#"
+ALTER TABLE accounts ADD COLUMN password TEXT;
+CREATE TABLE sessions (
+    hash TEXT PRIMARY KEY,
+    user_id TEXT NOT NULL REFERENCES accounts(id),
+    csrf TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL
+);
+CREATE INDEX sessions_user ON sessions (user_id);
+"#,
+];
 
 /// An account row.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -115,6 +130,21 @@ pub struct TokenRow {
     pub description: String,
     /// ms since the epoch.
     pub created_at: u64,
+}
+
+/// A sign-in session row (the cookie itself is never stored, only its SHA-256).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SessionRow {
+    /// Hex SHA-256 of the session cookie.
+    pub hash: String,
+    /// Its account.
+    pub user_id: String,
+    /// The CSRF token its forms and scripts must send.
+    pub csrf: String,
+    /// ms since the epoch.
+    pub created_at: u64,
+    /// ms since the epoch.
+    pub expires_at: u64,
 }
 
 /// A rating row.
@@ -354,6 +384,68 @@ impl Store {
             })
         })?;
         rows.collect()
+    }
+
+    /// Sets the password hash (a PHC string) of an account.
+    pub fn set_password(&self, id: &str, phc: &str) -> rusqlite::Result<()> {
+        self.conn
+            .execute("UPDATE accounts SET password = ?2 WHERE id = ?1", params![id, phc])
+            .map(|_| ())
+    }
+
+    /// The password hash of an account, if it has one.
+    pub fn password(&self, id: &str) -> rusqlite::Result<Option<String>> {
+        Ok(self
+            .conn
+            .query_row("SELECT password FROM accounts WHERE id = ?1", params![id], |r| {
+                r.get::<_, Option<String>>(0)
+            })
+            .optional()?
+            .flatten())
+    }
+
+    // ---- sessions ----
+
+    /// Stores a sign-in session.
+    pub fn add_session(&self, row: &SessionRow) -> rusqlite::Result<()> {
+        self.conn
+            .execute(
+                "INSERT OR REPLACE INTO sessions (hash, user_id, csrf, created_at, expires_at) VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![row.hash, row.user_id, row.csrf, row.created_at as i64, row.expires_at as i64],
+            )
+            .map(|_| ())
+    }
+
+    /// One session by the hash of its cookie.
+    pub fn session(&self, hash: &str) -> rusqlite::Result<Option<SessionRow>> {
+        self.conn
+            .query_row(
+                "SELECT hash, user_id, csrf, created_at, expires_at FROM sessions WHERE hash = ?1",
+                params![hash],
+                |r| {
+                    Ok(SessionRow {
+                        hash: r.get(0)?,
+                        user_id: r.get(1)?,
+                        csrf: r.get(2)?,
+                        created_at: r.get::<_, i64>(3)?.max(0) as u64,
+                        expires_at: r.get::<_, i64>(4)?.max(0) as u64,
+                    })
+                },
+            )
+            .optional()
+    }
+
+    /// Ends a session (log out).
+    pub fn remove_session(&self, hash: &str) -> rusqlite::Result<()> {
+        self.conn
+            .execute("DELETE FROM sessions WHERE hash = ?1", params![hash])
+            .map(|_| ())
+    }
+
+    /// Forgets the sessions expired at `now` (ms since the epoch).
+    pub fn remove_expired_sessions(&self, now: u64) -> rusqlite::Result<usize> {
+        self.conn
+            .execute("DELETE FROM sessions WHERE expires_at <= ?1", params![now as i64])
     }
 
     // ---- ratings ----
@@ -694,6 +786,47 @@ mod tests {
         drop(conn);
         let err = Store::open(&path).err().expect("refused");
         assert!(err.to_string().contains("newer"), "{err}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_version_1_file_gains_passwords_and_sessions() {
+        let dir = std::env::temp_dir().join(format!("arena-store-v1-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("dir");
+        let path = dir.join("arena.sqlite");
+        {
+            let conn = Connection::open(&path).expect("raw");
+            conn.execute_batch(MIGRATIONS[0]).expect("schema 1");
+            conn.pragma_update(None, "user_version", 1).expect("version 1");
+            conn.execute(
+                "INSERT INTO accounts (id, username, bot, admin, created_at) VALUES ('old', 'Old', 0, 0, 5)",
+                [],
+            )
+            .expect("account");
+        }
+        let s = Store::open(&path).expect("migrated");
+        assert_eq!(s.version().expect("version"), 2);
+        assert_eq!(s.accounts().expect("accounts")[0].username, "Old");
+        assert_eq!(s.password("old").expect("read"), None);
+        s.set_password("old", "$argon2id$v=19$m=8,t=1,p=1$c2FsdA$aGFzaA")
+            .expect("set");
+        assert_eq!(
+            s.password("old").expect("read").as_deref(),
+            Some("$argon2id$v=19$m=8,t=1,p=1$c2FsdA$aGFzaA")
+        );
+        let row = SessionRow {
+            hash: "h".into(),
+            user_id: "old".into(),
+            csrf: "c".into(),
+            created_at: 10,
+            expires_at: 20,
+        };
+        s.add_session(&row).expect("session");
+        assert_eq!(s.session("h").expect("read"), Some(row));
+        assert_eq!(s.remove_expired_sessions(19).expect("prune"), 0);
+        assert_eq!(s.remove_expired_sessions(20).expect("prune"), 1);
+        assert_eq!(s.session("h").expect("read"), None);
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

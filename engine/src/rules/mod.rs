@@ -20,6 +20,7 @@ pub mod variant;
 pub mod variants;
 pub mod zobrist;
 
+pub use display::SquareMark;
 pub use geometry::{Bitboard, Geometry, Square};
 pub use moves::{Move, MoveKind, MoveList};
 pub use notation::{
@@ -30,6 +31,5 @@ pub use notation::{
 pub use piece::{ByColor, ByKind, Color, Piece, PieceKind};
 pub use position::{AttackClasses, DrawReason, Outcome, Position};
 pub use setup::{PositionError, Setup};
-pub use display::SquareMark;
 pub use special::Rule;
 pub use variant::{RuleSettingsError, UnknownVariantError, Variant, VariantSpec};

@@ -128,6 +128,7 @@ impl Inner {
                 user,
                 scopes,
                 description,
+                created_at: row.created_at,
             },
         );
         self.persist("adding a token", |s| s.add_token(&row));
@@ -228,6 +229,11 @@ impl Inner {
                 )
             })
             .collect()
+    }
+
+    /// The display name of an account.
+    pub fn display_name(&self, user: &str) -> Option<String> {
+        self.users.get(user).map(|u| u.username.clone())
     }
 
     /// Whether `user` is a bot account.

@@ -24,17 +24,96 @@ pub(super) struct GameSub {
     tx: UnboundedSender<String>,
 }
 
+/// A move line of the public game stream: the position, the last move, both clocks in seconds.
+fn spectator_move(g: &ArenaGame, now: Instant) -> serde_json::Value {
+    serde_json::json!({
+        "fen": g.position().fen(),
+        "lm": g.moves().last().cloned().unwrap_or_default(),
+        "wc": g.time_left(Color::White, now).max(0) / 1000,
+        "bc": g.time_left(Color::Black, now).max(0) / 1000,
+    })
+}
+
 impl Inner {
     fn broadcast_game(&mut self, game: &str, event: &GameEvent, only: Option<&str>) {
         let line = json_line(event);
+        // Spectators (an empty user) get Lichess's public stream lines: a move line while the
+        // game runs, the game again when it ends; nothing of the players' own messages.
+        let spectator_line = match (event, self.games.get(game)) {
+            (GameEvent::GameState(_), Some(g)) if only.is_none() => Some(if g.is_running() {
+                json_line(&spectator_move(g, Instant::now()))
+            } else {
+                json_line(&self.spectator_full(g))
+            }),
+            _ => None,
+        };
         if let Some(subs) = self.game_subs.get_mut(game) {
             subs.retain(|s| {
+                if s.user.is_empty() {
+                    return match &spectator_line {
+                        Some(l) => s.tx.send(l.clone()).is_ok(),
+                        None => true,
+                    };
+                }
                 if only.is_some_and(|u| u != s.user) {
                     return true;
                 }
                 s.tx.send(line.clone()).is_ok()
             });
         }
+    }
+
+    /// `GET /api/stream/game/{id}` (no account needed): the game as its first line, then a
+    /// line per move (`fen`, `lm`, `wc`, `bc`), then the game again when it ends.
+    pub fn open_spectator_stream(&mut self, id: &str, conn: u64, tx: UnboundedSender<String>) -> Result<(), Refusal> {
+        let g = self.games.get(id).ok_or_else(|| Refusal::not_found("No such game"))?;
+        let _ = tx.send(json_line(&self.spectator_full(g)));
+        if g.is_running() {
+            self.game_subs.entry(id.to_string()).or_default().push(GameSub {
+                conn,
+                user: String::new(),
+                tx,
+            });
+        }
+        Ok(())
+    }
+
+    /// The first (and last) line of the public game stream, as Lichess writes it.
+    fn spectator_full(&self, g: &ArenaGame) -> serde_json::Value {
+        let player = |c: Color| {
+            let id = g.player(c);
+            let u = self.users.get(id);
+            let i = usize::from(c == Color::Black);
+            serde_json::json!({
+                "user": {
+                    "name": u.map_or(id, |u| u.username.as_str()),
+                    "id": id,
+                    "title": u.filter(|u| u.bot).map(|_| "BOT"),
+                },
+                "rating": g.ratings[i],
+            })
+        };
+        let mut v = serde_json::json!({
+            "id": g.id,
+            "variant": g.variant_ref,
+            "speed": g.speed(),
+            "perf": perf_key(&g.variant_ref, g.speed()),
+            "rated": g.rated,
+            "initialFen": g.initial_fen.clone().unwrap_or_else(|| g.start().fen()),
+            "fen": g.position().fen(),
+            "player": color_name(g.turn()),
+            "turns": g.moves().len(),
+            "startedAtTurn": 0,
+            "source": g.source,
+            "status": { "id": status_id(g.status()), "name": g.status() },
+            "createdAt": g.created_at,
+            "lastMove": g.moves().last().cloned().unwrap_or_default(),
+            "players": { "white": player(Color::White), "black": player(Color::Black) },
+        });
+        if let (Some(o), Some(w)) = (v.as_object_mut(), g.winner()) {
+            o.insert("winner".into(), color_name(w).into());
+        }
+        v
     }
 
     /// Closes every game stream of `game` (for reconnect tests).
@@ -459,7 +538,15 @@ impl Inner {
         let moves: Vec<serde_json::Value> = if g.is_running() {
             pos.legal_moves()
                 .iter()
-                .map(|&m| serde_json::json!({ "uci": pos.uci(m), "san": pos.san(m) }))
+                .map(|&m| {
+                    let g = pos.tables().geometry;
+                    serde_json::json!({
+                        "uci": pos.uci(m),
+                        "san": pos.san(m),
+                        "from": g.square_name(m.from()),
+                        "to": g.square_name(m.to()),
+                    })
+                })
                 .collect()
         } else {
             Vec::new()

@@ -8,6 +8,8 @@ mod events;
 mod export;
 mod games;
 mod seeks;
+mod sessions;
+mod view;
 
 use std::{
     collections::{BTreeMap, HashMap},
@@ -17,10 +19,11 @@ use std::{
 use tokio::sync::broadcast;
 
 pub use self::{
-    accounts::{check_scopes, new_token},
+    accounts::{check_scopes, new_token, valid_username, KNOWN_SCOPES},
     challenges::ChallengeParams,
     export::{ExportOptions, GameFilter},
     seeks::SeekParams,
+    sessions::{Session, TokenListing, SESSION_MS},
 };
 use self::{
     challenges::{OpenChallenge, PendingChallenge},
@@ -122,6 +125,8 @@ pub struct TokenInfo {
     pub scopes: Vec<String>,
     /// What it is for.
     pub description: String,
+    /// ms since the epoch.
+    pub created_at: u64,
 }
 
 impl TokenInfo {
@@ -136,6 +141,7 @@ impl TokenInfo {
                 .map(str::to_string)
                 .collect(),
             description: t.description,
+            created_at: t.created_at,
         }
     }
 }
@@ -191,6 +197,12 @@ pub struct Inner {
     /// Stream opens per client IP.
     ip_stream_opens: Limiter<std::net::IpAddr>,
     log: broadcast::Sender<ArenaLog>,
+    /// Sign-in sessions by the hash of their cookie.
+    sessions: HashMap<String, Session>,
+    /// Password hashes read or set so far, by account.
+    passwords: HashMap<String, String>,
+    /// Failed sign-ins per account.
+    sign_in_attempts: Limiter<String>,
 }
 
 fn json_line<T: serde::Serialize>(value: &T) -> String {
@@ -225,6 +237,9 @@ impl Inner {
             stream_opens: Limiter::new(opens.min(10), f64::from(opens) / 60.0),
             ip_stream_opens: Limiter::new(opens.min(10) * 4, f64::from(opens) * 4.0 / 60.0),
             log,
+            sessions: HashMap::new(),
+            passwords: HashMap::new(),
+            sign_in_attempts: Limiter::new(5, 1.0 / 60.0),
         };
         if let Some(store) = store {
             inner.load(&store)?;

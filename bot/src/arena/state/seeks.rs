@@ -11,12 +11,12 @@ use crate::{api::types::GameClock, arena::game::GameSetup, variants};
 pub(super) struct Seek {
     /// The connection of a real-time seek (dropping `done` closes it); 0 for correspondence.
     conn: u64,
-    user: String,
-    variant_key: String,
-    rated: bool,
-    clock: Option<GameClock>,
-    days: Option<u32>,
-    color: String,
+    pub(super) user: String,
+    pub(super) variant_key: String,
+    pub(super) rated: bool,
+    pub(super) clock: Option<GameClock>,
+    pub(super) days: Option<u32>,
+    pub(super) color: String,
     done: Option<UnboundedSender<String>>,
 }
 

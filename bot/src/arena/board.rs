@@ -1,0 +1,128 @@
+//! The board as the browser pages draw it: the grid, its holes and marked squares, the pieces,
+//! the side to move, the checked royal pieces, the last move and the legal moves with the
+//! squares a click or a drag names. The pages know no rules: everything comes from here.
+
+use engine::rules::{Move, Position, Square};
+use serde_json::{json, Value};
+
+/// The drawing of `pos`: `last` is the move that led to it (highlighted), `moves` whether to
+/// list the legal moves (a running game's current position, the analysis board).
+pub fn board_json(pos: &Position, last: Option<Move>, moves: bool) -> Value {
+    let t = pos.tables();
+    let g = t.geometry;
+    let name = |sq: Square| g.square_name(sq);
+    let mut holes = Vec::new();
+    let mut pieces = Vec::new();
+    for i in 0..g.cells() {
+        let sq = Square(i as u8);
+        if !g.is_playable(sq) {
+            holes.push(name(sq));
+        } else if let Some(p) = pos.piece_at(sq) {
+            pieces.push(json!({
+                "sq": name(sq),
+                "color": p.color.name(),
+                "kind": p.kind.name(),
+                "name": t.name(p.kind),
+                "letter": t.letter(p.kind).to_string(),
+            }));
+        }
+    }
+    let marks: Vec<Value> = t
+        .spec
+        .square_marks()
+        .into_iter()
+        .map(|(sq, m)| json!({ "sq": name(sq), "mark": m.name() }))
+        .collect();
+    let check: Vec<String> = if pos.in_check() {
+        pos.royals(pos.turn()).iter().map(name).collect()
+    } else {
+        Vec::new()
+    };
+    let legal: Vec<Value> = if moves && pos.outcome().is_none() {
+        pos.legal_moves()
+            .iter()
+            .map(|&m| {
+                json!({
+                    "uci": pos.uci(m),
+                    "san": pos.san(m),
+                    "from": name(m.from()),
+                    "to": name(m.to()),
+                })
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let files: Vec<String> = (0..g.width).map(|f| ((b'a' + f) as char).to_string()).collect();
+    json!({
+        "variant": t.spec.id,
+        "width": g.width,
+        "height": g.height,
+        "files": files,
+        "holes": holes,
+        "marks": marks,
+        "pieces": pieces,
+        "turn": pos.turn().name(),
+        "check": check,
+        "lastMove": last.map(|m| json!({ "from": name(m.from()), "to": name(m.to()) })),
+        "fen": pos.fen(),
+        "moves": legal,
+    })
+}
+
+/// The positions of a game: the start and after each of `moves` (legal moves, as a game
+/// records them), with the SAN of each move.
+pub fn replay(start: &Position, moves: &[Move]) -> (Vec<Position>, Vec<String>) {
+    let mut positions = vec![start.clone()];
+    let mut sans = Vec::with_capacity(moves.len());
+    let mut pos = start.clone();
+    for &m in moves {
+        sans.push(pos.san(m));
+        pos = pos.after(m);
+        positions.push(pos.clone());
+    }
+    (positions, sans)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use engine::rules::Variant;
+
+    #[test]
+    fn the_persian_board_has_holes_marks_and_moves() {
+        let pos = Position::startpos(Variant::EgyptianEye);
+        let b = board_json(&pos, None, true);
+        assert_eq!(b["width"], 11);
+        assert_eq!(b["height"], 11);
+        let holes = b["holes"].as_array().expect("holes");
+        // The 9x9 board and the four citadels: 121 - 81 - 4 = 36 holes.
+        assert_eq!(holes.len(), 36);
+        assert!(holes.contains(&json!("a2")) && !holes.contains(&json!("a1")));
+        assert!(b["marks"]
+            .as_array()
+            .expect("marks")
+            .contains(&json!({"sq": "f6", "mark": "eye"})));
+        let moves = b["moves"].as_array().expect("moves");
+        assert_eq!(moves.len(), pos.legal_moves().len());
+        assert!(moves.iter().all(|m| m["from"].is_string() && m["to"].is_string()));
+        assert!(b["check"].as_array().expect("check").is_empty());
+        assert!(b["lastMove"].is_null());
+        let none = board_json(&pos, None, false);
+        assert!(none["moves"].as_array().expect("moves").is_empty());
+    }
+
+    #[test]
+    fn a_check_and_the_last_move_are_named() {
+        let pos = Position::from_fen(Variant::Chess, "4k3/8/8/8/8/8/8/4K2R w K - 0 1").expect("fen");
+        let m = pos.parse_uci("h1h8").expect("legal");
+        let after = pos.after(m);
+        let b = board_json(&after, Some(m), true);
+        assert_eq!(b["check"], json!(["e8"]));
+        assert_eq!(b["lastMove"], json!({"from": "h1", "to": "h8"}));
+        assert_eq!(b["turn"], "black");
+        let (positions, sans) = replay(&pos, &[m]);
+        assert_eq!(positions.len(), 2);
+        assert_eq!(sans, ["Rh8+"]);
+    }
+}

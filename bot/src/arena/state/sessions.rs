@@ -1,0 +1,151 @@
+//! Sign-in for the browser pages: passwords (a memory-hard hash, computed outside the lock by
+//! the caller), sessions named by a random cookie with a CSRF token each, failed sign-ins
+//! limited per account, and the token list of the token page.
+
+use std::time::Instant;
+
+use super::{accounts::new_token, now_ms, token_hash, Inner, Refusal};
+use crate::arena::store::SessionRow;
+
+/// How long a session lasts (Lichess keeps people signed in for a long time too): 30 days.
+pub const SESSION_MS: u64 = 30 * 24 * 3600 * 1000;
+
+/// A signed-in browser.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Session {
+    /// Account id.
+    pub user: String,
+    /// The token its forms and scripts must send back (`csrf` field, `X-CSRF-Token` header).
+    pub csrf: String,
+    /// ms since the epoch.
+    pub expires_at: u64,
+}
+
+/// A token as the token page lists it (never the token itself: only its hash is kept).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TokenListing {
+    /// Hex SHA-256 of the token: names it for revoking.
+    pub hash: String,
+    /// What it is for.
+    pub description: String,
+    /// Its scopes.
+    pub scopes: Vec<String>,
+    /// ms since the epoch.
+    pub created_at: u64,
+}
+
+fn random_text() -> Result<String, Refusal> {
+    new_token()
+        .map(|t| t.trim_start_matches("lip_").to_string())
+        .map_err(|e| Refusal {
+            status: 500,
+            message: format!("No random numbers: {e}"),
+        })
+}
+
+impl Inner {
+    /// The password hash (PHC string) of an account, if it has one.
+    pub fn password_of(&mut self, user: &str) -> Option<String> {
+        if let Some(p) = self.passwords.get(user) {
+            return Some(p.clone());
+        }
+        let stored = self.store.as_ref()?.password(user).ok().flatten()?;
+        self.passwords.insert(user.to_string(), stored.clone());
+        Some(stored)
+    }
+
+    /// Sets an account's password hash.
+    pub fn set_password(&mut self, user: &str, phc: &str) {
+        self.passwords.insert(user.to_string(), phc.to_string());
+        self.persist("setting a password", |s| s.set_password(user, phc));
+    }
+
+    /// Counts a failed sign-in of `user`; false when the account has had too many lately
+    /// (5 at once, then one a minute).
+    pub fn allow_sign_in_attempt(&mut self, user: &str) -> bool {
+        self.sign_in_attempts.allow(&user.to_string(), Instant::now())
+    }
+
+    /// Opens a session for `user`; returns the cookie value (stored only hashed).
+    pub fn create_session(&mut self, user: &str) -> Result<(String, Session), Refusal> {
+        if !self.users.contains_key(user) {
+            return Err(Refusal::not_found(format!("No such user: {user}")));
+        }
+        let cookie = random_text()?;
+        let now = now_ms();
+        let session = Session {
+            user: user.to_string(),
+            csrf: random_text()?,
+            expires_at: now + SESSION_MS,
+        };
+        let row = SessionRow {
+            hash: token_hash(&cookie),
+            user_id: user.to_string(),
+            csrf: session.csrf.clone(),
+            created_at: now,
+            expires_at: session.expires_at,
+        };
+        self.sessions.insert(row.hash.clone(), session.clone());
+        self.persist("adding a session", |s| s.add_session(&row));
+        Ok((cookie, session))
+    }
+
+    /// The live session of a cookie value, if any (looked up in the database when not in
+    /// memory, so that sessions survive a restart).
+    pub fn session(&mut self, cookie: &str) -> Option<Session> {
+        let hash = token_hash(cookie);
+        let now = now_ms();
+        let session = match self.sessions.get(&hash) {
+            Some(s) => s.clone(),
+            None => {
+                let row = self.store.as_ref()?.session(&hash).ok().flatten()?;
+                let s = Session {
+                    user: row.user_id,
+                    csrf: row.csrf,
+                    expires_at: row.expires_at,
+                };
+                self.sessions.insert(hash.clone(), s.clone());
+                s
+            }
+        };
+        if session.expires_at <= now {
+            self.end_session(cookie);
+            return None;
+        }
+        self.users.contains_key(&session.user).then_some(session)
+    }
+
+    /// Ends a session (log out).
+    pub fn end_session(&mut self, cookie: &str) {
+        let hash = token_hash(cookie);
+        self.sessions.remove(&hash);
+        self.persist("ending a session", |s| s.remove_session(&hash));
+    }
+
+    /// The tokens of an account, oldest first.
+    pub fn tokens_of(&self, user: &str) -> Vec<TokenListing> {
+        let mut list: Vec<TokenListing> = self
+            .tokens
+            .iter()
+            .filter(|(_, t)| t.user == user)
+            .map(|(hash, t)| TokenListing {
+                hash: hash.clone(),
+                description: t.description.clone(),
+                scopes: t.scopes.clone(),
+                created_at: t.created_at,
+            })
+            .collect();
+        list.sort_by(|a, b| (a.created_at, &a.hash).cmp(&(b.created_at, &b.hash)));
+        list
+    }
+
+    /// Revokes a token of `user` named by its hash; whether it was one of theirs.
+    pub fn revoke_token_of(&mut self, user: &str, hash: &str) -> bool {
+        if self.tokens.get(hash).is_none_or(|t| t.user != user) {
+            return false;
+        }
+        self.tokens.remove(hash);
+        self.persist("revoking a token", |s| s.revoke_token(hash).map(|_| ()));
+        true
+    }
+}

@@ -1,0 +1,225 @@
+// The board of every variant: a grid of cells (holes left empty), citadels, the centre square
+// and the All-Seeing Eye marked, pieces from the arena's SVG set, the last move and checks
+// highlighted. Moves by click-click or drag, among the legal moves the server listed; where
+// several moves share the two squares (promotions), a chooser lists them.
+'use strict';
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+const SPRITE = '/assets/pieces.svg';
+const DRAWN = new Set(['pawn', 'knight', 'bishop', 'rook', 'queen', 'king', 'princess', 'fortress', 'wizard', 'champion']);
+
+function pieceSvg(p) {
+  const svg = document.createElementNS(SVG_NS, 'svg');
+  svg.setAttribute('viewBox', '0 0 100 100');
+  svg.setAttribute('class', `piece ${p.color} ${p.kind}`);
+  svg.setAttribute('data-piece', `${p.color} ${p.kind}`);
+  const title = document.createElementNS(SVG_NS, 'title');
+  title.textContent = `${p.color} ${p.name}`;
+  svg.append(title);
+  if (DRAWN.has(p.kind)) {
+    const use = document.createElementNS(SVG_NS, 'use');
+    use.setAttribute('href', `${SPRITE}#${p.kind}`);
+    svg.append(use);
+  } else {
+    const c = document.createElementNS(SVG_NS, 'circle');
+    c.setAttribute('cx', '50'); c.setAttribute('cy', '50'); c.setAttribute('r', '36'); c.setAttribute('stroke-width', '3');
+    const t = document.createElementNS(SVG_NS, 'text');
+    t.setAttribute('x', '50'); t.setAttribute('y', '66'); t.setAttribute('text-anchor', 'middle');
+    t.textContent = p.letter;
+    svg.append(c, t);
+  }
+  return svg;
+}
+
+class Board {
+  constructor(root, onMove) {
+    this.root = root;
+    this.onMove = onMove;
+    this.orientation = 'white';
+    this.view = null;
+    this.selected = null;
+    this.drag = null;
+    this.interactive = true;
+    root.addEventListener('pointerdown', (e) => this.down(e));
+    document.addEventListener('pointermove', (e) => this.move(e));
+    document.addEventListener('pointerup', (e) => this.up(e));
+    document.addEventListener('pointercancel', () => this.cancelDrag());
+  }
+
+  set(view, orientation) {
+    this.view = view;
+    if (orientation) this.orientation = orientation;
+    if (this.selected && !this.destsFrom(this.selected).length) this.selected = null;
+    this.render();
+  }
+
+  flip() {
+    this.orientation = this.orientation === 'white' ? 'black' : 'white';
+    this.render();
+  }
+
+  movesOf() { return (this.interactive && this.view && this.view.moves) || []; }
+  destsFrom(sq) { return this.movesOf().filter((m) => m.from === sq).map((m) => m.to); }
+
+  // Redraws the cells when the position or the orientation changed; otherwise only marks the
+  // selection and its destinations on the cells already there (so a click never replaces the
+  // element it lands on).
+  render() {
+    const v = this.view;
+    if (!v) return;
+    const key = `${this.orientation}|${v.fen}|${JSON.stringify(v.lastMove)}|${v.moves.length}`;
+    if (key === this.drawn && this.root.childElementCount) { this.highlight(); return; }
+    this.drawn = key;
+    this.draw();
+    this.highlight();
+  }
+
+  highlight() {
+    const dests = new Set(this.selected ? this.destsFrom(this.selected) : []);
+    for (const cell of this.root.children) {
+      const sq = cell.dataset.sq;
+      cell.classList.toggle('selected', sq === this.selected);
+      cell.classList.toggle('dest', dests.has(sq));
+    }
+  }
+
+  draw() {
+    const v = this.view;
+    const root = this.root;
+    root.style.setProperty('--cols', v.width);
+    root.style.setProperty('--rows', v.height);
+    root.dataset.variant = v.variant;
+    root.dataset.turn = v.turn;
+    root.dataset.orientation = this.orientation;
+    const holes = new Set(v.holes);
+    const marks = new Map(v.marks.map((m) => [m.sq, m.mark]));
+    const pieces = new Map(v.pieces.map((p) => [p.sq, p]));
+    const check = new Set(v.check);
+    const last = v.lastMove ? [v.lastMove.from, v.lastMove.to] : [];
+    const frag = document.createDocumentFragment();
+    const white = this.orientation === 'white';
+    for (let row = 0; row < v.height; row++) {
+      const rank = white ? v.height - 1 - row : row;
+      for (let col = 0; col < v.width; col++) {
+        const file = white ? col : v.width - 1 - col;
+        const sq = v.files[file] + (rank + 1);
+        const cell = document.createElement('div');
+        const cls = ['cell'];
+        if (holes.has(sq)) cls.push('hole');
+        else {
+          cls.push((file + rank) % 2 === 0 ? 'dark' : 'light');
+          const mark = marks.get(sq);
+          if (mark) cls.push(mark);
+          if (last.includes(sq)) cls.push('last');
+          if (check.has(sq)) cls.push('check');
+          if (pieces.has(sq)) cls.push('occupied');
+        }
+        cell.className = cls.join(' ');
+        cell.dataset.sq = sq;
+        if (row === v.height - 1) cell.append(Arena.el('span', { class: 'coord file' }, v.files[file]));
+        if (col === 0) cell.append(Arena.el('span', { class: 'coord rank' }, String(rank + 1)));
+        if (marks.get(sq) === 'eye') {
+          const eye = document.createElementNS(SVG_NS, 'svg');
+          eye.setAttribute('viewBox', '0 0 100 100');
+          eye.setAttribute('class', 'eye');
+          const use = document.createElementNS(SVG_NS, 'use');
+          use.setAttribute('href', `${SPRITE}#eye`);
+          eye.append(use);
+          cell.append(eye);
+        }
+        const p = pieces.get(sq);
+        if (p) cell.append(pieceSvg(p));
+        frag.append(cell);
+      }
+    }
+    root.replaceChildren(frag);
+  }
+
+  cellAt(x, y) {
+    const t = document.elementFromPoint(x, y);
+    return t && t.closest ? t.closest('.board .cell') : null;
+  }
+
+  down(e) {
+    const cell = e.target.closest('.cell');
+    if (!cell || !this.view) return;
+    const sq = cell.dataset.sq;
+    if (this.selected && this.destsFrom(this.selected).includes(sq)) {
+      const from = this.selected;
+      this.selected = null;
+      this.choose(from, sq);
+      return;
+    }
+    if (this.destsFrom(sq).length) {
+      this.selected = sq;
+      this.drag = { sq, x: e.clientX, y: e.clientY, started: false, ghost: null };
+      this.render();
+      e.preventDefault();
+    } else if (this.selected) {
+      this.selected = null;
+      this.render();
+    }
+  }
+
+  move(e) {
+    const d = this.drag;
+    if (!d) return;
+    if (!d.started && Math.hypot(e.clientX - d.x, e.clientY - d.y) < 5) return;
+    if (!d.started) {
+      d.started = true;
+      const cell = this.root.querySelector(`[data-sq="${d.sq}"]`);
+      const piece = cell && cell.querySelector('.piece');
+      if (!piece) { this.drag = null; return; }
+      cell.classList.add('dragging');
+      d.ghost = Arena.el('div', { class: 'ghost' });
+      d.ghost.append(piece.cloneNode(true));
+      const size = cell.getBoundingClientRect().width;
+      d.ghost.style.width = d.ghost.style.height = `${size}px`;
+      document.body.append(d.ghost);
+    }
+    d.ghost.style.left = `${e.clientX}px`;
+    d.ghost.style.top = `${e.clientY}px`;
+  }
+
+  up(e) {
+    const d = this.drag;
+    if (!d) return;
+    this.drag = null;
+    if (!d.started) return;
+    if (d.ghost) d.ghost.remove();
+    this.root.querySelectorAll('.dragging').forEach((c) => c.classList.remove('dragging'));
+    const cell = this.cellAt(e.clientX, e.clientY);
+    const to = cell && cell.dataset.sq;
+    if (to && to !== d.sq && this.destsFrom(d.sq).includes(to)) {
+      this.selected = null;
+      this.choose(d.sq, to);
+    } else {
+      this.render();
+    }
+  }
+
+  cancelDrag() {
+    if (this.drag && this.drag.ghost) this.drag.ghost.remove();
+    this.root.querySelectorAll('.dragging').forEach((c) => c.classList.remove('dragging'));
+    this.drag = null;
+    this.render();
+  }
+
+  // The move from `from` to `to`: played at once when it is the only one, else chosen.
+  choose(from, to) {
+    const options = this.movesOf().filter((m) => m.from === from && m.to === to);
+    this.render();
+    if (options.length === 1) { this.onMove(options[0].uci); return; }
+    if (!options.length) return;
+    const box = Arena.el('div', { class: 'box', role: 'dialog', 'aria-label': 'choose the move' });
+    const overlay = Arena.el('div', { class: 'chooser', id: 'move-chooser' }, box);
+    for (const m of options) {
+      box.append(Arena.el('button', {
+        type: 'button', 'data-uci': m.uci,
+        onclick: () => { overlay.remove(); this.onMove(m.uci); },
+      }, m.san));
+    }
+    box.append(Arena.el('button', { type: 'button', class: 'cancel', onclick: () => overlay.remove() }, 'Cancel'));
+    document.body.append(overlay);
+  }
+}

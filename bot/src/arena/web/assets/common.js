@@ -1,0 +1,107 @@
+// Shared helpers of the arena's pages: API calls (signed in by the session cookie, with the
+// page's CSRF token), ND-JSON streams read with fetch, DOM building that never parses markup.
+'use strict';
+
+const Arena = (() => {
+  const csrf = () => document.body.dataset.csrf || '';
+  const me = () => document.body.dataset.user || '';
+
+  class ApiError extends Error {
+    constructor(status, message) { super(message); this.status = status; }
+  }
+
+  async function api(method, path, form) {
+    const init = { method, credentials: 'same-origin', headers: { 'X-CSRF-Token': csrf(), Accept: 'application/json' } };
+    if (form) {
+      init.body = new URLSearchParams(form);
+      init.headers['Content-Type'] = 'application/x-www-form-urlencoded';
+    }
+    const r = await fetch(path, init);
+    const text = await r.text();
+    let json = null;
+    try { json = text ? JSON.parse(text) : null; } catch (e) { json = null; }
+    if (!r.ok) throw new ApiError(r.status, (json && json.error) || text || r.statusText);
+    return json;
+  }
+
+  const get = (path) => api('GET', path);
+  const post = (path, form) => api('POST', path, form || {});
+
+  // Reads an ND-JSON stream: calls onLine for each JSON line (keep-alive blank lines skipped),
+  // onEnd when it closes. Returns a function that stops it.
+  function stream(path, onLine, onEnd) {
+    const ctrl = new AbortController();
+    (async () => {
+      try {
+        const r = await fetch(path, { credentials: 'same-origin', signal: ctrl.signal, headers: { Accept: 'application/x-ndjson' } });
+        if (!r.ok || !r.body) throw new ApiError(r.status, r.statusText);
+        const reader = r.body.getReader();
+        const dec = new TextDecoder();
+        let buf = '';
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          buf += dec.decode(value, { stream: true });
+          let i;
+          while ((i = buf.indexOf('\n')) >= 0) {
+            const line = buf.slice(0, i).trim();
+            buf = buf.slice(i + 1);
+            if (line) {
+              try { onLine(JSON.parse(line)); } catch (e) { console.error(e); }
+            }
+          }
+        }
+      } catch (e) {
+        if (e.name === 'AbortError') return;
+      }
+      if (onEnd && !ctrl.signal.aborted) onEnd();
+    })();
+    return () => ctrl.abort();
+  }
+
+  // el('a', {href: '/x', class: 'y'}, 'text', child...): text is always text, never markup.
+  function el(tag, attrs, ...children) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === null || v === undefined || v === false) continue;
+      if (k === 'class') e.className = v;
+      else if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
+      else e.setAttribute(k, v === true ? '' : v);
+    }
+    for (const c of children.flat()) {
+      if (c === null || c === undefined || c === false) continue;
+      e.append(c instanceof Node ? c : document.createTextNode(String(c)));
+    }
+    return e;
+  }
+
+  function clock(ms) {
+    ms = Math.max(0, ms);
+    const s = Math.floor(ms / 1000);
+    const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), sec = s % 60;
+    const pad = (n) => String(n).padStart(2, '0');
+    if (h > 0) return `${h}:${pad(m)}:${pad(sec)}`;
+    if (ms < 10000) return `${m}:${pad(sec)}.${Math.floor((ms % 1000) / 100)}`;
+    return `${m}:${pad(sec)}`;
+  }
+
+  function playerName(p) {
+    if (!p) return '?';
+    return (p.bot ? 'BOT ' : '') + p.name + (p.rating ? ` (${p.rating})` : '');
+  }
+
+  const statusText = {
+    created: 'Not started', started: 'Playing', aborted: 'Aborted', mate: 'Checkmate', resign: 'Resignation',
+    stalemate: 'Stalemate', timeout: 'Left the game', draw: 'Draw', outoftime: 'Time out', noStart: 'Not started in time',
+    variantEnd: 'Variant ending', cheat: 'Cheat detected', unknownFinish: 'Finished',
+  };
+
+  function resultText(g) {
+    if (g.status === 'started' || g.status === 'created') return '';
+    const score = g.winner === 'white' ? '1-0' : g.winner === 'black' ? '0-1' : g.status === 'aborted' || g.status === 'noStart' ? '*' : '½-½';
+    const who = g.winner ? `${g.winner === 'white' ? 'White' : 'Black'} wins` : '';
+    return [score, statusText[g.status] || g.status, who].filter(Boolean).join(' · ');
+  }
+
+  return { api, get, post, stream, el, clock, me, csrf, playerName, resultText, ApiError };
+})();

@@ -1,0 +1,500 @@
+//! The pages in a real headless Chromium, driven over WebDriver (chromedriver): sign up,
+//! challenge our bot to a Persian Princess game from the lobby and play it to the end by
+//! clicking squares; a rendezvous, a castling (dragged) and a promotion (chosen) made with the
+//! mouse; watching a bot-vs-bot game on TV. A screenshot of each step is saved under the test
+//! target directory (`browser/`).
+//!
+//! Needs `chromium` and `chromedriver` (Debian's packages; `.ci/run` installs them). Without
+//! them the test says so and passes, unless `REQUIRE_BROWSER=1` (as in CI).
+
+mod common;
+
+use std::{
+    path::{Path, PathBuf},
+    time::{Duration, Instant},
+};
+
+use base64::Engine as _;
+use serde_json::{json, Value};
+
+const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
+
+fn find_program(names: &[&str]) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    names
+        .iter()
+        .find_map(|n| std::env::split_paths(&path).map(|d| d.join(n)).find(|p| p.is_file()))
+}
+
+/// A WebDriver session on a chromedriver child process.
+struct Browser {
+    http: reqwest::Client,
+    base: String,
+    driver: std::process::Child,
+    shots: PathBuf,
+    step: std::sync::atomic::AtomicUsize,
+    profile: PathBuf,
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        let _ = self.driver.kill();
+        let _ = self.driver.wait();
+        let _ = std::fs::remove_dir_all(&self.profile);
+    }
+}
+
+impl Browser {
+    async fn start(chromium: &Path, driver: &Path, shots: PathBuf, name: &str) -> Browser {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .expect("a free port")
+            .port();
+        let child = std::process::Command::new(driver)
+            .arg(format!("--port={port}"))
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("chromedriver starts");
+        let http = reqwest::Client::new();
+        let url = format!("http://127.0.0.1:{port}");
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            if let Ok(r) = http.get(format!("{url}/status")).send().await {
+                if r.status().is_success() {
+                    break;
+                }
+            }
+            assert!(Instant::now() < deadline, "chromedriver did not start");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        let profile = std::env::temp_dir().join(format!("arena-chromium-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&profile);
+        let caps = json!({"capabilities": {"alwaysMatch": {
+            "browserName": "chrome",
+            "goog:chromeOptions": {
+                "binary": chromium,
+                "args": [
+                    "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                    "--disable-quic", "--no-first-run", "--disable-background-networking",
+                    "--disable-component-update", "--disable-sync", "--window-size=1280,1000",
+                    format!("--user-data-dir={}", profile.display()),
+                ]
+            }
+        }}});
+        let r: Value = http
+            .post(format!("{url}/session"))
+            .json(&caps)
+            .send()
+            .await
+            .expect("new session")
+            .json()
+            .await
+            .expect("json");
+        let session = r["value"]["sessionId"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no WebDriver session: {r}"))
+            .to_string();
+        std::fs::create_dir_all(&shots).expect("screenshot dir");
+        Browser {
+            http,
+            base: format!("{url}/session/{session}"),
+            driver: child,
+            shots,
+            step: 0.into(),
+            profile,
+        }
+    }
+
+    async fn call(&self, method: reqwest::Method, path: &str, body: Option<Value>) -> Value {
+        let mut req = self.http.request(method, format!("{}{path}", self.base));
+        if let Some(b) = body {
+            req = req.json(&b);
+        }
+        let r: Value = req.send().await.expect("webdriver").json().await.expect("json");
+        r["value"].clone()
+    }
+
+    async fn post(&self, path: &str, body: Value) -> Value {
+        self.call(reqwest::Method::POST, path, Some(body)).await
+    }
+
+    async fn go(&self, url: &str) {
+        self.post("/url", json!({ "url": url })).await;
+    }
+
+    async fn js(&self, script: &str, args: Value) -> Value {
+        self.post("/execute/sync", json!({ "script": script, "args": args }))
+            .await
+    }
+
+    /// The element of a CSS selector, waiting up to 20 s for it.
+    async fn find(&self, css: &str) -> String {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            let v = self
+                .post("/element", json!({ "using": "css selector", "value": css }))
+                .await;
+            if let Some(id) = v[ELEMENT].as_str() {
+                return id.to_string();
+            }
+            assert!(Instant::now() < deadline, "no element {css}");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    /// Clicks an element; the board is redrawn when the game changes, so an element found a
+    /// moment before may be gone: it is found again.
+    async fn click(&self, css: &str) {
+        for _ in 0..20 {
+            let id = self.find(css).await;
+            let r = self.post(&format!("/element/{id}/click"), json!({})).await;
+            if r.is_null() || r.get("error").is_none() {
+                return;
+            }
+            assert!(r["error"] == "stale element reference", "click {css}: {r}");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        panic!("{css} kept going stale");
+    }
+
+    async fn type_in(&self, css: &str, text: &str) {
+        let id = self.find(css).await;
+        self.post(&format!("/element/{id}/clear"), json!({})).await;
+        self.post(&format!("/element/{id}/value"), json!({ "text": text }))
+            .await;
+    }
+
+    async fn text(&self, css: &str) -> String {
+        let id = self.find(css).await;
+        self.call(reqwest::Method::GET, &format!("/element/{id}/text"), None)
+            .await
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    }
+
+    /// Drags from one element to another with the mouse (pointer down, moves, up).
+    async fn drag(&self, from: &str, to: &str) {
+        let a = self.find(from).await;
+        let b = self.find(to).await;
+        let actions = json!({"actions": [{
+            "type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"},
+            "actions": [
+                {"type": "pointerMove", "duration": 0, "origin": {ELEMENT: a}, "x": 0, "y": 0},
+                {"type": "pointerDown", "button": 0},
+                {"type": "pointerMove", "duration": 150, "origin": {ELEMENT: a}, "x": 12, "y": 6},
+                {"type": "pointerMove", "duration": 250, "origin": {ELEMENT: b}, "x": 0, "y": 0},
+                {"type": "pointerUp", "button": 0}
+            ]
+        }]});
+        self.post("/actions", actions).await;
+        self.call(reqwest::Method::DELETE, "/actions", None).await;
+    }
+
+    /// Waits until `script` (a function body returning a value) returns something truthy.
+    async fn until(&self, what: &str, script: &str, within: Duration) -> Value {
+        let deadline = Instant::now() + within;
+        loop {
+            let v = self.js(script, json!([])).await;
+            let truthy = !(v.is_null() || v == json!(false) || v == json!("") || v == json!(0));
+            if truthy && v.get("error").is_none() {
+                return v;
+            }
+            if Instant::now() > deadline {
+                self.shot("timeout").await;
+                panic!("timed out waiting for {what}: {v}");
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    async fn shot(&self, name: &str) {
+        let step = self.step.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+        let v = self.call(reqwest::Method::GET, "/screenshot", None).await;
+        if let Some(b64) = v.as_str() {
+            let png = base64::engine::general_purpose::STANDARD
+                .decode(b64)
+                .expect("base64 screenshot");
+            let file = self.shots.join(format!("{step:02}-{name}.png"));
+            std::fs::write(&file, png).expect("screenshot written");
+        }
+    }
+}
+
+async fn get_json(url: &str) -> Value {
+    reqwest::get(url).await.expect("get").json().await.expect("json")
+}
+
+/// Plays the signed-in side of game `id` by clicking squares until the game ends; returns the
+/// number of plies. The test picks a legal move from the arena's list each turn.
+async fn play_to_the_end(b: &Browser, arena: &str, id: &str, side: &str) -> usize {
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    for turn in 0.. {
+        let view = get_json(&format!("{arena}/api/arena/game/{id}/view")).await;
+        if view["status"] != "started" {
+            return view["san"].as_array().map_or(0, Vec::len);
+        }
+        assert!(turn < 400, "the game does not end");
+        if view["turn"] != side {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            continue;
+        }
+        let plies = view["san"].as_array().map_or(0, Vec::len);
+        let legal = get_json(&format!("{arena}/api/arena/game/{id}/legal")).await;
+        let moves = legal["moves"].as_array().expect("moves");
+        if moves.is_empty() {
+            continue;
+        }
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        let pick = &moves[(seed % moves.len() as u64) as usize];
+        let uci = pick["uci"].as_str().expect("uci");
+        let (from, to) = (pick["from"].as_str().expect("from"), pick["to"].as_str().expect("to"));
+        // The page must have drawn this position, with the player's moves, before the clicks.
+        b.until(
+            "the board to show our turn",
+            &format!(
+                "return document.querySelectorAll('#moves .mv').length === {plies} && document.getElementById('board').dataset.turn === '{side}'"
+            ),
+            Duration::from_secs(20),
+        )
+        .await;
+        b.click(&format!("#board [data-sq=\"{from}\"]")).await;
+        b.click(&format!("#board [data-sq=\"{to}\"]")).await;
+        let chooser = b
+            .js("return !!document.getElementById('move-chooser')", json!([]))
+            .await;
+        if chooser == json!(true) {
+            b.click(&format!("#move-chooser button[data-uci=\"{uci}\"]")).await;
+        }
+        // Our move reached the arena.
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            let now = get_json(&format!("{arena}/api/arena/game/{id}/view")).await;
+            if now["san"].as_array().map_or(0, Vec::len) > plies || now["status"] != "started" {
+                break;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the click on {from} {to} ({uci}) played nothing"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        if turn == 2 {
+            b.shot("playing").await;
+        }
+    }
+    unreachable!()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn play_watch_and_special_moves_in_a_real_browser() {
+    let (Some(chromium), Some(driver)) = (
+        find_program(&["chromium", "chromium-browser", "google-chrome"]),
+        find_program(&["chromedriver"]),
+    ) else {
+        assert!(
+            std::env::var("REQUIRE_BROWSER").is_err(),
+            "REQUIRE_BROWSER is set but chromium or chromedriver is missing"
+        );
+        eprintln!("skipped: chromium and chromedriver are not installed");
+        return;
+    };
+    let arena = common::arena().await;
+    let url = arena.url();
+    let shots = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("browser");
+    let _ = std::fs::remove_dir_all(&shots);
+    let beta = common::start_bot(
+        common::config(&arena, "persian-princess", common::temp_dir("browser-beta")),
+        "beta-token",
+    )
+    .await;
+    common::wait_event_streams(&arena, "beta", 1).await;
+    let b = Browser::start(&chromium, &driver, shots.clone(), "main").await;
+
+    // Sign up.
+    b.go(&format!("{url}/signup")).await;
+    b.type_in("input[name=username]", "Player1").await;
+    b.type_in("input[name=password]", "correct horse").await;
+    b.type_in("input[name=password2]", "correct horse").await;
+    b.shot("signup").await;
+    b.click("button[type=submit]").await;
+    assert_eq!(b.text("#me").await, "Player1");
+
+    // The lobby lists our bot; challenge it to Persian Princess as White.
+    b.find("tr[data-bot=beta]").await;
+    b.shot("lobby").await;
+    b.click("button.challenge[data-bot=beta]").await;
+    b.js(
+        "document.querySelector('select[name=variant]').value = 'persian-princess';\
+         document.querySelector('select[name=color]').value = 'white'; return true",
+        json!([]),
+    )
+    .await;
+    b.type_in("input[name=minutes]", "15").await;
+    b.click("#create-game").await;
+    let game_url = b
+        .until(
+            "the game page",
+            "return /^\\/[A-Za-z0-9]{8}$/.test(location.pathname) && location.pathname",
+            Duration::from_secs(30),
+        )
+        .await;
+    let id = game_url.as_str().expect("path")[1..].to_string();
+    b.find("#board .cell[data-sq=\"f2\"] .piece.white.king").await;
+    b.shot("game-start").await;
+    let plies = play_to_the_end(&b, &url, &id, "white").await;
+    assert!(plies >= 2, "the bot replied");
+    let result = b
+        .until(
+            "the result",
+            "return document.getElementById('result').textContent",
+            Duration::from_secs(10),
+        )
+        .await;
+    assert!(result.as_str().is_some_and(|r| r.contains('·')), "{result}");
+    b.shot("game-over").await;
+    let view = get_json(&format!("{url}/api/arena/game/{id}/view")).await;
+    assert_ne!(view["status"], "started");
+    // Move navigation: back to the start shows the start position.
+    b.click("#first").await;
+    b.until(
+        "the start position",
+        "return document.querySelector('#board [data-sq=\"f2\"] .king') && !document.querySelector('#board .cell.last')",
+        Duration::from_secs(10),
+    )
+    .await;
+
+    // Special moves with the mouse, in a game from a position: Human (driven through the API)
+    // challenges Player1, who accepts in the lobby.
+    let raw = common::Raw::new(&arena);
+    let fen = "11/8k2/2P8/11/11/11/11/11/11/1R3KSB3/11 w Q - 0 1 R";
+    b.go(&format!("{url}/")).await;
+    b.find("#challenges").await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let (status, body) = raw
+        .post(
+            "human-token",
+            "/api/challenge/Player1",
+            &[("variant", "persian-princess"), ("color", "black"), ("fen", fen)],
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    b.click("#challenges button.accept").await;
+    let game_url = b
+        .until(
+            "the second game page",
+            &format!("return location.pathname !== '/' && location.pathname !== '/{id}' && location.pathname"),
+            Duration::from_secs(20),
+        )
+        .await;
+    let special = game_url.as_str().expect("path")[1..].to_string();
+    let black_reply = |n: usize| {
+        let raw = &raw;
+        let url = &url;
+        let special = &special;
+        async move {
+            let deadline = Instant::now() + Duration::from_secs(20);
+            loop {
+                let v = get_json(&format!("{url}/api/arena/game/{special}/view")).await;
+                if v["san"].as_array().map_or(0, Vec::len) == n && v["turn"] == "black" {
+                    let legal = get_json(&format!("{url}/api/arena/game/{special}/legal")).await;
+                    let m = legal["moves"][0]["uci"].as_str().expect("a black move").to_string();
+                    let (s, body) = raw
+                        .post("human-token", &format!("/api/board/game/{special}/move/{m}"), &[])
+                        .await;
+                    assert_eq!(s, 200, "{body}");
+                    return;
+                }
+                assert!(Instant::now() < deadline, "white's move {n} did not arrive");
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+        }
+    };
+    let wait_plies = |n: usize| {
+        format!("return document.querySelectorAll('#moves .mv').length === {n} && document.getElementById('board').dataset.turn === 'white'")
+    };
+    // The rendezvous: the princess on g2 clicked, then the bishop on h2.
+    b.until("the position", &wait_plies(0), Duration::from_secs(20)).await;
+    b.click("#board [data-sq=\"g2\"]").await;
+    b.shot("rendezvous-hints").await;
+    b.click("#board [data-sq=\"h2\"]").await;
+    black_reply(1).await;
+    b.until("the rendezvous and the reply", &wait_plies(2), Duration::from_secs(20))
+        .await;
+    b.find("#board [data-sq=\"h2\"] .piece.white.princess").await;
+    b.find("#board [data-sq=\"g2\"] .piece.white.bishop").await;
+    b.shot("rendezvous").await;
+    // Castling, dragged: the king from f2 to d2 (the rook goes to e2).
+    b.drag("#board [data-sq=\"f2\"]", "#board [data-sq=\"d2\"]").await;
+    black_reply(3).await;
+    b.until("the castling and the reply", &wait_plies(4), Duration::from_secs(20))
+        .await;
+    b.find("#board [data-sq=\"d2\"] .piece.white.king").await;
+    b.find("#board [data-sq=\"e2\"] .piece.white.rook").await;
+    b.shot("castling").await;
+    // Promotion: c9 to c10, the queen chosen.
+    b.click("#board [data-sq=\"c9\"]").await;
+    b.click("#board [data-sq=\"c10\"]").await;
+    b.find("#move-chooser button[data-uci=\"c9c10q\"]").await;
+    b.shot("promotion-choice").await;
+    b.click("#move-chooser button[data-uci=\"c9c10q\"]").await;
+    b.find("#board [data-sq=\"c10\"] .piece.white.queen").await;
+    b.shot("promotion").await;
+    let v = get_json(&format!("{url}/api/arena/game/{special}/view")).await;
+    let sans: Vec<&str> = v["san"]
+        .as_array()
+        .expect("san")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert!(
+        sans[0].starts_with("O-") || sans[0].contains('S'),
+        "the rendezvous: {sans:?}"
+    );
+    assert!(sans[2].starts_with("O-O-O"), "queen-side castling: {sans:?}");
+    assert!(sans[4].contains("=Q"), "promotion to a queen: {sans:?}");
+
+    // TV: a bot-vs-bot game shows its new moves as they come.
+    // Alpha thinks longer than Beta, so that the game lasts while it is watched.
+    let mut slow = common::config(&arena, "persian-princess", common::temp_dir("browser-alpha"));
+    slow.engine.nodes = Some(1_500_000);
+    let alpha = common::start_bot(slow, "alpha-token").await;
+    common::wait_event_streams(&arena, "alpha", 1).await;
+    b.go(&format!("{url}/tv")).await;
+    let (status, body) = raw
+        .post(
+            "alpha-token",
+            "/api/challenge/Beta",
+            &[
+                ("variant", "persian-princess"),
+                ("clock.limit", "300"),
+                ("clock.increment", "2"),
+            ],
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let first = b
+        .until(
+            "a TV board with moves",
+            "const c = document.querySelector('.tv-card[data-plies]'); return c && Number(c.dataset.plies) >= 2 && Number(c.dataset.plies)",
+            Duration::from_secs(40),
+        )
+        .await;
+    b.shot("tv").await;
+    let later = b
+        .until(
+            "more moves on TV",
+            &format!("const c = document.querySelector('.tv-card[data-plies]'); return c && Number(c.dataset.plies) > {first} && Number(c.dataset.plies)"),
+            Duration::from_secs(40),
+        )
+        .await;
+    assert!(later.as_u64() > first.as_u64());
+    b.shot("tv-later").await;
+    alpha.stop().await;
+    beta.stop().await;
+    let shots_taken = std::fs::read_dir(&shots).map_or(0, |d| d.count());
+    assert!(shots_taken >= 10, "screenshots saved: {shots_taken}");
+}

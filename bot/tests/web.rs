@@ -1,0 +1,495 @@
+//! The browser pages over plain HTTP (the headless-browser tests are in `browser.rs`): sign up,
+//! sign in and out, sessions and their CSRF token, the token page, the security headers, the
+//! escaping of what users type, and the JSON views the page scripts read.
+
+mod common;
+
+use std::collections::HashMap;
+
+use common::{arena, Raw};
+
+/// A cookie-keeping client that does not follow redirects.
+struct Visitor {
+    http: reqwest::Client,
+    base: String,
+    cookies: HashMap<String, String>,
+}
+
+struct Answer {
+    status: u16,
+    headers: reqwest::header::HeaderMap,
+    body: String,
+}
+
+impl Visitor {
+    fn new(base: &str) -> Visitor {
+        Visitor {
+            http: reqwest::Client::builder()
+                .redirect(reqwest::redirect::Policy::none())
+                .build()
+                .expect("client"),
+            base: base.to_string(),
+            cookies: HashMap::new(),
+        }
+    }
+
+    fn cookie_header(&self) -> String {
+        self.cookies
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect::<Vec<_>>()
+            .join("; ")
+    }
+
+    async fn keep(&mut self, r: reqwest::Response) -> Answer {
+        for c in r.headers().get_all(reqwest::header::SET_COOKIE) {
+            let text = c.to_str().expect("ascii cookie");
+            let first = text.split(';').next().expect("a pair");
+            let (k, v) = first.split_once('=').expect("name=value");
+            if v.is_empty() || text.contains("Max-Age=0") {
+                self.cookies.remove(k);
+            } else {
+                self.cookies.insert(k.to_string(), v.to_string());
+            }
+        }
+        Answer {
+            status: r.status().as_u16(),
+            headers: r.headers().clone(),
+            body: r.text().await.expect("body"),
+        }
+    }
+
+    async fn get(&mut self, path: &str) -> Answer {
+        let r = self
+            .http
+            .get(format!("{}{path}", self.base))
+            .header("cookie", self.cookie_header())
+            .send()
+            .await
+            .expect("request");
+        self.keep(r).await
+    }
+
+    async fn post(&mut self, path: &str, form: &[(&str, &str)], csrf_header: Option<&str>) -> Answer {
+        let mut req = self
+            .http
+            .post(format!("{}{path}", self.base))
+            .header("cookie", self.cookie_header())
+            .form(form);
+        if let Some(c) = csrf_header {
+            req = req.header("x-csrf-token", c);
+        }
+        let r = req.send().await.expect("request");
+        self.keep(r).await
+    }
+
+    /// The CSRF token the last page carried (`data-csrf` of the body).
+    fn csrf_of(page: &Answer) -> String {
+        let at = page.body.find("data-csrf=\"").expect("a page with a CSRF token") + 11;
+        page.body[at..].split('"').next().expect("closed").to_string()
+    }
+
+    async fn sign_up(&mut self, name: &str, password: &str) -> Answer {
+        let page = self.get("/signup").await;
+        let csrf = Visitor::csrf_of(&page);
+        self.post(
+            "/signup",
+            &[
+                ("csrf", &csrf),
+                ("username", name),
+                ("password", password),
+                ("password2", password),
+            ],
+            None,
+        )
+        .await
+    }
+
+    async fn csrf(&mut self) -> String {
+        let page = self.get("/").await;
+        Visitor::csrf_of(&page)
+    }
+}
+
+#[tokio::test]
+async fn sign_up_in_and_out_with_sessions_and_csrf() {
+    let arena = arena().await;
+    let mut v = Visitor::new(&arena.url());
+    let lobby = v.get("/").await;
+    assert_eq!(lobby.status, 200);
+    let csp = lobby.headers["content-security-policy"].to_str().expect("ascii");
+    assert!(
+        csp.contains("default-src 'self'") && csp.contains("script-src 'self'") && !csp.contains("unsafe"),
+        "{csp}"
+    );
+    assert_eq!(lobby.headers["x-frame-options"], "DENY");
+    assert!(lobby.body.contains("id=\"login\""), "not signed in yet");
+    assert!(v.cookies.contains_key("arena_csrf"), "a visitor gets a CSRF cookie");
+
+    // A form without the token, or with another one, is refused and creates nothing.
+    let no_csrf = v
+        .post(
+            "/signup",
+            &[
+                ("username", "Mallory"),
+                ("password", "long enough"),
+                ("password2", "long enough"),
+            ],
+            None,
+        )
+        .await;
+    assert_eq!(no_csrf.status, 403, "{}", no_csrf.body);
+    let wrong = v
+        .post(
+            "/signup",
+            &[
+                ("csrf", "forged"),
+                ("username", "Mallory"),
+                ("password", "long enough"),
+                ("password2", "long enough"),
+            ],
+            None,
+        )
+        .await;
+    assert_eq!(wrong.status, 403);
+    assert_eq!(Raw::new(&arena).get("", "/api/user/mallory").await.0, 404);
+
+    // Bad sign-ups say why, and echo what was typed escaped.
+    let page = v.get("/signup").await;
+    let csrf = Visitor::csrf_of(&page);
+    let bad = v
+        .post(
+            "/signup",
+            &[
+                ("csrf", &csrf),
+                ("username", "<b>x</b>"),
+                ("password", "long enough"),
+                ("password2", "long enough"),
+            ],
+            None,
+        )
+        .await;
+    assert_eq!(bad.status, 400);
+    assert!(
+        bad.body.contains("&lt;b&gt;x&lt;/b&gt;") && !bad.body.contains("<b>x</b>"),
+        "{}",
+        bad.body
+    );
+    let short = v.sign_up("Alice", "short").await;
+    assert_eq!(short.status, 400);
+    assert!(short.body.contains("8 to 256 characters"));
+    let taken = v.sign_up("human", "long enough").await;
+    assert_eq!(taken.status, 400);
+    assert!(taken.body.contains("taken"));
+
+    // A good one signs in at once: a session cookie, HttpOnly and SameSite=Lax.
+    let ok = v.sign_up("Alice", "correct horse").await;
+    assert_eq!(ok.status, 303, "{}", ok.body);
+    let set = ok.headers["set-cookie"].to_str().expect("ascii");
+    assert!(
+        set.starts_with("arena_session=") && set.contains("HttpOnly") && set.contains("SameSite=Lax"),
+        "{set}"
+    );
+    assert!(!set.contains("Secure"), "plain HTTP: no Secure flag");
+    let home = v.get("/").await;
+    assert!(
+        home.body.contains(r#"id="me">Alice<"#),
+        "signed in: {}",
+        &home.body[..800]
+    );
+    assert!(home.body.contains(r#"data-user="alice""#));
+    let user: serde_json::Value =
+        serde_json::from_str(&Raw::new(&arena).get("", "/api/user/alice").await.1).expect("json");
+    assert_eq!(user["username"], "Alice");
+    assert!(user["title"].is_null(), "a person, not a bot");
+
+    // The session works on the API; its POSTs need the CSRF token in a header or the form.
+    let account = v.get("/api/account").await;
+    assert_eq!(account.status, 200, "{}", account.body);
+    let csrf = v.csrf().await;
+    let seek_less = v
+        .post("/api/challenge/Beta", &[("variant", "persian-princess")], None)
+        .await;
+    assert_eq!(seek_less.status, 403, "{}", seek_less.body);
+    assert!(seek_less.body.contains("CSRF"));
+    let challenged = v
+        .post("/api/challenge/Beta", &[("variant", "persian-princess")], Some(&csrf))
+        .await;
+    assert_eq!(challenged.status, 200, "{}", challenged.body);
+
+    // Sign out: the old cookie no longer signs in.
+    let old = v.cookies["arena_session"].clone();
+    let out = v.post("/logout", &[("csrf", &csrf)], None).await;
+    assert_eq!(out.status, 303);
+    assert!(!v.cookies.contains_key("arena_session"));
+    v.cookies.insert("arena_session".into(), old);
+    assert_eq!(v.get("/api/account").await.status, 401);
+    v.cookies.remove("arena_session");
+
+    // Sign in again: a wrong password is refused without saying which part was wrong.
+    let page = v.get("/login").await;
+    let csrf = Visitor::csrf_of(&page);
+    let wrong = v
+        .post(
+            "/login",
+            &[("csrf", &csrf), ("username", "alice"), ("password", "wrong horse")],
+            None,
+        )
+        .await;
+    assert_eq!(wrong.status, 401);
+    assert!(wrong.body.contains("Wrong username or password"));
+    let nobody = v
+        .post(
+            "/login",
+            &[("csrf", &csrf), ("username", "nobody"), ("password", "wrong horse")],
+            None,
+        )
+        .await;
+    assert_eq!(nobody.status, 401);
+    assert!(nobody.body.contains("Wrong username or password"));
+    let right = v
+        .post(
+            "/login",
+            &[
+                ("csrf", &csrf),
+                ("username", "ALICE"),
+                ("password", "correct horse"),
+                ("referrer", "//evil.example/"),
+            ],
+            None,
+        )
+        .await;
+    assert_eq!(right.status, 303);
+    assert_eq!(right.headers["location"], "/", "no redirect off the site");
+    assert_eq!(v.get("/api/account").await.status, 200);
+
+    // Too many failures lock the account's sign-in for a while (the right password included).
+    let mut guesser = Visitor::new(&arena.url());
+    let page = guesser.get("/login").await;
+    let csrf = Visitor::csrf_of(&page);
+    let mut last = 0;
+    for _ in 0..6 {
+        last = guesser
+            .post(
+                "/login",
+                &[("csrf", &csrf), ("username", "alice"), ("password", "guess guess")],
+                None,
+            )
+            .await
+            .status;
+    }
+    assert_eq!(last, 429);
+    let locked = guesser
+        .post(
+            "/login",
+            &[("csrf", &csrf), ("username", "alice"), ("password", "correct horse")],
+            None,
+        )
+        .await;
+    assert_eq!(locked.status, 429, "locked for a while, whatever the password");
+}
+
+#[tokio::test]
+async fn the_token_page_creates_and_revokes_tokens_with_scopes() {
+    let arena = arena().await;
+    let mut v = Visitor::new(&arena.url());
+    assert_eq!(
+        v.get("/account/oauth/token").await.status,
+        303,
+        "signed out: to the sign-in page"
+    );
+    assert_eq!(v.sign_up("Tokyo", "correct horse").await.status, 303);
+    let page = v.get("/account/oauth/token").await;
+    assert_eq!(page.status, 200);
+    let csrf = Visitor::csrf_of(&page);
+    let made = v
+        .post(
+            "/account/oauth/token/create",
+            &[
+                ("csrf", &csrf),
+                ("description", "<i>my</i> board"),
+                ("scopes[]", "challenge:read"),
+            ],
+            None,
+        )
+        .await;
+    assert_eq!(made.status, 200, "{}", made.body);
+    assert!(
+        made.body.contains("&lt;i&gt;my&lt;/i&gt; board"),
+        "descriptions are escaped"
+    );
+    let at = made
+        .body
+        .find("id=\"new-token\">")
+        .expect("the new token is shown once")
+        + 15;
+    let token = made.body[at..].split('<').next().expect("token").to_string();
+    assert!(token.starts_with("lip_"), "{token}");
+    let raw = Raw::new(&arena);
+    assert_eq!(raw.get(&token, "/api/account").await.0, 200);
+    // The token lacks board:play: it cannot play (403 Missing scope), though the session can.
+    let (status, body) = raw
+        .post(&token, "/api/board/seek", &[("time", "5"), ("increment", "0")])
+        .await;
+    assert_eq!(status, 403, "{body}");
+    assert!(body.contains("board:play"));
+    let listed = v.get("/account/oauth/token").await;
+    assert!(!listed.body.contains(&token), "the list never shows a token");
+    let hash_at = listed.body.find("name=\"hash\" value=\"").expect("a revoke form") + 19;
+    let hash = listed.body[hash_at..].split('"').next().expect("hash").to_string();
+    // Another account cannot revoke it.
+    let mut eve = Visitor::new(&arena.url());
+    assert_eq!(eve.sign_up("Eve", "correct horse").await.status, 303);
+    let eve_csrf = eve.csrf().await;
+    let refused = eve
+        .post(
+            "/account/oauth/token/revoke",
+            &[("csrf", &eve_csrf), ("hash", &hash)],
+            None,
+        )
+        .await;
+    assert_eq!(refused.status, 404);
+    assert_eq!(raw.get(&token, "/api/account").await.0, 200);
+    let revoked = v
+        .post("/account/oauth/token/revoke", &[("csrf", &csrf), ("hash", &hash)], None)
+        .await;
+    assert_eq!(revoked.status, 303);
+    assert_eq!(raw.get(&token, "/api/account").await.0, 401);
+}
+
+#[tokio::test]
+async fn another_users_game_cannot_be_moved_in_and_views_show_the_board() {
+    let arena = arena().await;
+    let raw = Raw::new(&arena);
+    // Human challenges Alpha (a bot driven here by its token).
+    let mut v = Visitor::new(&arena.url());
+    assert_eq!(v.sign_up("Carol", "correct horse").await.status, 303);
+    let (status, body) = raw
+        .post(
+            "alpha-token",
+            "/api/challenge/Human",
+            &[("variant", "egyptian-eye"), ("color", "white")],
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let challenge: serde_json::Value = serde_json::from_str(&body).expect("json");
+    let id = challenge["id"].as_str().expect("id").to_string();
+    assert_eq!(
+        raw.post("human-token", &format!("/api/challenge/{id}/accept"), &[])
+            .await
+            .0,
+        200
+    );
+
+    // Carol is signed in but not a player: her moves are refused, the game is unchanged.
+    let csrf = v.csrf().await;
+    let refused = v
+        .post(&format!("/api/board/game/{id}/move/f2f3"), &[], Some(&csrf))
+        .await;
+    assert!(
+        matches!(refused.status, 400 | 404),
+        "{} {}",
+        refused.status,
+        refused.body
+    );
+    let view: serde_json::Value =
+        serde_json::from_str(&v.get(&format!("/api/arena/game/{id}/view")).await.body).expect("json");
+    assert_eq!(view["san"].as_array().expect("san").len(), 0);
+    assert!(view["you"].is_null());
+    assert!(
+        view["board"]["moves"].as_array().expect("moves").is_empty(),
+        "no moves offered to a spectator"
+    );
+    assert_eq!(view["board"]["width"], 11);
+    assert!(view["board"]["marks"]
+        .as_array()
+        .expect("marks")
+        .iter()
+        .any(|m| m["mark"] == "eye"));
+
+    // The bot moves; the page of the game and the spectator stream show it.
+    let legal: serde_json::Value =
+        serde_json::from_str(&raw.get("", &format!("/api/arena/game/{id}/legal")).await.1).expect("json");
+    let first = legal["moves"][0]["uci"].as_str().expect("a move").to_string();
+    let spectator = raw
+        .http
+        .get(format!("{}/api/stream/game/{id}", arena.url()))
+        .send()
+        .await
+        .expect("stream");
+    let lines = common::collect_lines(spectator);
+    assert_eq!(
+        raw.post("alpha-token", &format!("/api/bot/game/{id}/move/{first}"), &[])
+            .await
+            .0,
+        200
+    );
+    common::wait_line(&lines, |l| l.get("lm").is_some()).await;
+    let all = common::json_lines(&lines);
+    assert_eq!(all[0]["id"], id.as_str());
+    assert_eq!(all[0]["players"]["white"]["user"]["title"], "BOT");
+    assert!(all.iter().any(|l| l["lm"] == first.as_str() && l["fen"].is_string()));
+    let page = v.get(&format!("/{id}")).await;
+    assert_eq!(page.status, 200);
+    assert!(page.body.contains(&format!("data-game=\"{id}\"")));
+    assert_eq!(v.get("/nosuchgm").await.status, 404);
+    let human_view: serde_json::Value =
+        serde_json::from_str(&raw.get("human-token", &format!("/api/arena/game/{id}/view")).await.1).expect("json");
+    assert_eq!(human_view["you"], "black");
+    assert!(
+        !human_view["board"]["moves"].as_array().expect("moves").is_empty(),
+        "the player to move gets moves"
+    );
+    let at_start: serde_json::Value = serde_json::from_str(
+        &raw.get("human-token", &format!("/api/arena/game/{id}/view?ply=0"))
+            .await
+            .1,
+    )
+    .expect("json");
+    assert!(at_start["board"]["lastMove"].is_null());
+    assert!(
+        at_start["board"]["moves"].as_array().expect("moves").is_empty(),
+        "no moves at a past ply"
+    );
+    assert_eq!(raw.get("", &format!("/api/arena/game/{id}/view?ply=9")).await.0, 400);
+    assert_eq!(raw.get("", &format!("/api/arena/game/{id}/view?ply=x")).await.0, 400);
+    let lobby: serde_json::Value = serde_json::from_str(&raw.get("", "/api/arena/lobby").await.1).expect("json");
+    assert_eq!(lobby["playing"][0]["id"], id.as_str());
+}
+
+#[tokio::test]
+async fn assets_are_served_from_the_arena_with_nothing_external() {
+    let arena = arena().await;
+    let mut v = Visitor::new(&arena.url());
+    for (name, kind) in [
+        ("arena.css", "text/css"),
+        ("common.js", "text/javascript"),
+        ("board.js", "text/javascript"),
+        ("game.js", "text/javascript"),
+        ("lobby.js", "text/javascript"),
+        ("pieces.svg", "image/svg+xml"),
+    ] {
+        let a = v.get(&format!("/assets/{name}")).await;
+        assert_eq!(a.status, 200, "{name}");
+        assert!(
+            a.headers["content-type"].to_str().expect("ascii").starts_with(kind),
+            "{name}"
+        );
+        // No address elsewhere: only the SVG namespace name, which is never fetched.
+        let outside = a.body.replace("http://www.w3.org/2000/svg", "");
+        assert!(
+            !outside.contains("http://") && !outside.contains("https://"),
+            "{name} names another site"
+        );
+    }
+    assert_eq!(v.get("/assets/nothing.js").await.status, 404);
+    for page in ["/", "/signup", "/login", "/tv", "/games"] {
+        let p = v.get(page).await;
+        assert_eq!(p.status, 200, "{page}");
+        assert!(
+            !p.body.contains("http://") && !p.body.contains("https://"),
+            "{page} names another site"
+        );
+        assert!(!p.body.contains("<script>"), "{page}: no inline script");
+    }
+}
