@@ -77,6 +77,10 @@ enum Command {
         /// Behind a reverse proxy: rate-limit by the last X-Forwarded-For address.
         #[arg(long)]
         behind_proxy: bool,
+        /// The opening statistics for the explorer page: a folder with the `tree.json` files of
+        /// `trainer openings` (its `openings-<variant>/` folders), read at start.
+        #[arg(long, value_name = "DIR")]
+        openings: Option<std::path::PathBuf>,
         /// Run the demo on an in-memory arena instead of serving.
         #[arg(long)]
         demo: bool,
@@ -501,6 +505,7 @@ async fn main() -> anyhow::Result<()> {
             accounts,
             keepalive,
             behind_proxy,
+            openings,
             ..
         } => {
             let storage = if memory { Storage::Memory } else { Storage::File(db) };
@@ -512,6 +517,7 @@ async fn main() -> anyhow::Result<()> {
                 game_keepalive: Duration::from_secs(keepalive.max(1)),
                 trust_forwarded_for: behind_proxy,
                 storage,
+                openings,
                 ..ArenaConfig::default()
             };
             serve_arena(config).await

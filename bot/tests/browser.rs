@@ -302,7 +302,7 @@ async fn play_watch_and_special_moves_in_a_real_browser() {
         eprintln!("skipped: chromium and chromedriver are not installed");
         return;
     };
-    let arena = common::arena().await;
+    let arena = common::arena_with_openings("browser-openings").await;
     let url = arena.url();
     let shots = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("browser");
     let _ = std::fs::remove_dir_all(&shots);
@@ -495,6 +495,57 @@ async fn play_watch_and_special_moves_in_a_real_browser() {
     b.shot("tv-later").await;
     alpha.stop().await;
     beta.stop().await;
+
+    // The opening explorer, clicked two plies deep.
+    b.go(&format!("{url}/explorer?variant=persian-princess")).await;
+    b.until(
+        "the explorer's moves",
+        "return document.querySelectorAll('#moves tr.move').length === 2",
+        Duration::from_secs(20),
+    )
+    .await;
+    b.shot("explorer").await;
+    b.click("#moves tr.move").await;
+    b.until(
+        "one ply deep",
+        "return document.querySelectorAll('#line .ply').length === 1 && document.querySelectorAll('#moves tr.move').length === 2",
+        Duration::from_secs(20),
+    )
+    .await;
+    b.click("#moves tr.move").await;
+    b.until(
+        "two plies deep",
+        "return document.querySelectorAll('#line .ply').length === 2 && document.getElementById('summary').textContent.startsWith('5 games')",
+        Duration::from_secs(20),
+    )
+    .await;
+    b.until(
+        "the board after two plies",
+        "return document.querySelectorAll('#board .cell.last').length === 2 && document.getElementById('board').dataset.turn === 'white'",
+        Duration::from_secs(10),
+    )
+    .await;
+    b.shot("explorer-two-plies").await;
+
+    // The analysis board: a position from a FEN, the engine's best move.
+    b.go(&format!("{url}/analysis")).await;
+    b.js(
+        "document.getElementById('variant').value = 'standard'; return true",
+        json!([]),
+    )
+    .await;
+    b.type_in("#fen", "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1").await;
+    b.click("#setup button[type=submit]").await;
+    b.find("#board [data-sq=\"a1\"] .piece.white.rook").await;
+    b.click("#analyse").await;
+    b.until(
+        "the engine's answer",
+        "const e = document.getElementById('best'); return e && e.textContent.includes('Ra8#')",
+        Duration::from_secs(30),
+    )
+    .await;
+    assert_eq!(b.text("#eval").await, "#1");
+    b.shot("analysis").await;
     let shots_taken = std::fs::read_dir(&shots).map_or(0, |d| d.count());
-    assert!(shots_taken >= 10, "screenshots saved: {shots_taken}");
+    assert!(shots_taken >= 14, "screenshots saved: {shots_taken}");
 }

@@ -493,3 +493,141 @@ async fn assets_are_served_from_the_arena_with_nothing_external() {
         assert!(!p.body.contains("<script>"), "{page}: no inline script");
     }
 }
+
+#[tokio::test]
+async fn the_explorer_walks_the_opening_tree() {
+    let arena = common::arena_with_openings("web-explorer").await;
+    let raw = Raw::new(&arena);
+    let get = |path: String| {
+        let raw = &raw;
+        async move {
+            let (status, body) = raw.get("", &path).await;
+            (
+                status,
+                serde_json::from_str::<serde_json::Value>(&body).unwrap_or(serde_json::Value::Null),
+            )
+        }
+    };
+    let (status, list) = get("/api/arena/explorer".into()).await;
+    assert_eq!(status, 200);
+    assert_eq!(
+        list["variants"],
+        serde_json::json!([{"key": "persian-princess", "name": "Persian Princess"}])
+    );
+    let (status, root) = get("/api/arena/explorer?variant=persian-princess".into()).await;
+    assert_eq!(status, 200, "{root}");
+    assert_eq!(root["position"]["games"], 16);
+    let moves = root["moves"].as_array().expect("moves");
+    assert_eq!(moves.len(), 2);
+    assert_eq!(moves[0]["games"], 10);
+    assert_eq!(moves[0]["white"], 5);
+    assert_eq!(moves[0]["evalCp"], 12.5);
+    let first = moves[0]["uci"].as_str().expect("uci").to_string();
+    let (status, deeper) = get(format!("/api/arena/explorer?variant=persian-princess&play={first}")).await;
+    assert_eq!(status, 200);
+    assert_eq!(deeper["position"]["games"], 10);
+    assert_eq!(deeper["line"].as_array().expect("line").len(), 1);
+    assert_eq!(deeper["moves"].as_array().expect("moves").len(), 2);
+    assert_eq!(deeper["board"]["turn"], "black");
+    let reply = deeper["moves"][0]["uci"].as_str().expect("uci").to_string();
+    let (_, two) = get(format!(
+        "/api/arena/explorer?variant=persian-princess&play={first},{reply}"
+    ))
+    .await;
+    assert_eq!(two["position"]["games"], 5);
+    assert!(two["moves"].as_array().expect("moves").is_empty());
+    // A legal line the tree does not have: no games. An illegal one: 400. No tree: 404.
+    let legal = get(format!("/api/arena/explorer?variant=persian-princess&play={reply}")).await;
+    assert_eq!(legal.0, 400, "{reply} is Black's move, not White's");
+    assert_eq!(get("/api/arena/explorer?variant=egyptian-eye".into()).await.0, 404);
+    assert_eq!(get("/api/arena/explorer?variant=nonsense".into()).await.0, 400);
+}
+
+#[tokio::test]
+async fn a_bad_openings_folder_stops_the_start_with_the_file_named() {
+    let dir = common::temp_dir("bad-openings");
+    std::fs::create_dir_all(dir.join("openings-x")).expect("dir");
+    std::fs::write(dir.join("openings-x/tree.json"), "{\"format\": 1}").expect("file");
+    let err = bot::arena::Arena::start(bot::arena::ArenaConfig {
+        openings: Some(dir.clone()),
+        ..bot::arena::ArenaConfig::default()
+    })
+    .await
+    .err()
+    .expect("refused");
+    assert!(err.to_string().contains("openings-x/tree.json"), "{err}");
+    let missing = bot::arena::Arena::start(bot::arena::ArenaConfig {
+        openings: Some(dir.join("nowhere")),
+        ..bot::arena::ArenaConfig::default()
+    })
+    .await
+    .err()
+    .expect("refused");
+    assert!(missing.to_string().contains("nowhere"), "{missing}");
+}
+
+#[tokio::test]
+async fn positions_pgn_and_engine_analysis_for_the_analysis_board() {
+    let arena = arena().await;
+    let raw = Raw::new(&arena);
+    let json = |t: &str| serde_json::from_str::<serde_json::Value>(t).expect("json");
+    let (status, body) = raw
+        .get("", "/api/arena/position?variant=standard&moves=e2e4,e7e5")
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let p = json(&body);
+    assert_eq!(p["san"], serde_json::json!(["e4", "e5"]));
+    assert_eq!(p["board"]["moves"].as_array().expect("moves").len(), 29);
+    assert_eq!(p["board"]["lastMove"], serde_json::json!({"from": "e7", "to": "e5"}));
+    let (status, body) = raw
+        .get("", "/api/arena/position?variant=standard&moves=e2e4,e2e4")
+        .await;
+    assert_eq!(status, 400);
+    assert!(body.contains("Move 2 (e2e4)"), "{body}");
+    let (status, body) = raw.get("", "/api/arena/position?variant=standard&fen=nonsense").await;
+    assert_eq!(status, 400);
+    assert!(body.contains("Invalid FEN"), "{body}");
+
+    let pgn = "[Variant \"egyptian-eye\"]\n\n1. f4 f8 *\n";
+    let (status, body) = raw.post("", "/api/arena/pgn", &[("pgn", pgn)]).await;
+    assert_eq!(status, 200, "{body}");
+    let g = json(&body);
+    assert_eq!(g["variant"]["key"], "egyptian-eye");
+    assert_eq!(g["moves"], serde_json::json!(["f3f4", "f9f8"]));
+    assert_eq!(raw.post("", "/api/arena/pgn", &[("pgn", "1. e9 *")]).await.0, 400);
+
+    // Mate in one for White: the engine finds it.
+    let fen = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1";
+    let (status, body) = raw
+        .post(
+            "",
+            "/api/arena/analyse",
+            &[("variant", "standard"), ("fen", fen), ("nodes", "20000")],
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let a = json(&body);
+    assert_eq!(a["best"]["san"], "Ra8#");
+    assert_eq!(a["mate"], 1);
+    assert!(a["nodes"].as_u64().expect("nodes") <= 20_000 + 1000);
+    let (status, body) = raw
+        .post(
+            "",
+            "/api/arena/analyse",
+            &[("variant", "standard"), ("nodes", "99999999")],
+        )
+        .await;
+    assert_eq!(status, 400);
+    assert!(body.contains("Invalid nodes"), "{body}");
+    // The budget: 10 at once per user (here: per address), then refused for a while.
+    let mut statuses = Vec::new();
+    for _ in 0..10 {
+        statuses.push(
+            raw.post("", "/api/arena/analyse", &[("variant", "standard"), ("nodes", "500")])
+                .await
+                .0,
+        );
+    }
+    assert_eq!(statuses.iter().filter(|&&s| s == 429).count(), 1, "{statuses:?}");
+    assert_eq!(*statuses.last().expect("some"), 429);
+}

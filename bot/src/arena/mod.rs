@@ -15,6 +15,7 @@ mod routes;
 pub mod state;
 pub mod store;
 mod stream;
+pub mod study;
 pub mod web;
 
 use std::{
@@ -108,6 +109,8 @@ pub struct ArenaConfig {
     pub header_timeout: Duration,
     /// Where the state lives: a SQLite file, or memory only (tests, the demo).
     pub storage: Storage,
+    /// The folder of the opening trees for the explorer (none: the explorer says it has none).
+    pub openings: Option<std::path::PathBuf>,
 }
 
 /// Where the arena keeps its state.
@@ -157,6 +160,7 @@ impl Default for ArenaConfig {
             body_timeout: Duration::from_secs(10),
             header_timeout: Duration::from_secs(65),
             storage: Storage::Memory,
+            openings: None,
         }
     }
 }
@@ -261,6 +265,12 @@ pub enum ArenaLog {
 pub struct Shared {
     inner: Mutex<Inner>,
     next_conn: std::sync::atomic::AtomicU64,
+    /// The opening trees of the explorer (read-only).
+    openings: study::Openings,
+    /// Engine analyses per user or address: 10 at once, then one every 6 seconds.
+    analysis_budget: Mutex<limits::Limiter<String>>,
+    /// Engine analyses running at once.
+    analysis_slots: tokio::sync::Semaphore,
 }
 
 impl Shared {
@@ -333,9 +343,16 @@ impl Arena {
                     .map_err(|e| anyhow::anyhow!("opening the arena database {}: {e}", path.display()))?,
             ),
         };
+        let openings = match &config.openings {
+            Some(dir) => study::Openings::load(dir)?,
+            None => study::Openings::default(),
+        };
         let shared = Arc::new(Shared {
             inner: Mutex::new(Inner::new(config, log.clone(), store)?),
             next_conn: 1.into(),
+            openings,
+            analysis_budget: Mutex::new(limits::Limiter::new(10, 1.0 / 6.0)),
+            analysis_slots: tokio::sync::Semaphore::new(2),
         });
         let router = routes::router(shared.clone());
         let server = tokio::spawn(serve(listener, router, header_timeout));

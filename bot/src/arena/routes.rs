@@ -98,6 +98,7 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/api/arena/games", get(game_list))
         .route("/api/stream/game/{id}", get(spectator_stream))
         .merge(web::router())
+        .merge(super::study::router())
         .fallback(|| async { ApiErr(StatusCode::NOT_FOUND, "Not found".into()) })
         .layer(middleware::from_fn_with_state(shared.clone(), intercept))
         .with_state(shared)
@@ -254,6 +255,25 @@ async fn intercept(State(s): S, request: Request, next: Next) -> Response {
     record.status = response.status().as_u16();
     s.lock().requests.push(record);
     response
+}
+
+/// Who asks, for per-user budgets: the account, else the client address.
+pub(super) fn requester(s: &Shared, headers: &HeaderMap, extensions: &axum::http::Extensions) -> String {
+    if let Some(user) = token_user(s, headers) {
+        return user;
+    }
+    let trust = s.lock().config.trust_forwarded_for;
+    let forwarded = trust
+        .then(|| headers.get("x-forwarded-for"))
+        .flatten()
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.rsplit(',').next())
+        .map(|v| v.trim().to_string());
+    forwarded.unwrap_or_else(|| {
+        extensions
+            .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
+            .map_or_else(|| "-".to_string(), |c| c.0.ip().to_string())
+    })
 }
 
 /// A state-changing request from a browser (a signed-in session, or any page form) must carry

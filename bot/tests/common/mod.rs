@@ -446,3 +446,63 @@ impl Drop for ArenaProcess {
         let _ = self.child.wait();
     }
 }
+
+/// A folder with an opening tree of Persian Princess as `trainer openings` writes it: the first
+/// two legal moves of the start position (10 and 6 games), each with two replies.
+pub fn opening_tree_dir(name: &str) -> PathBuf {
+    let dir = temp_dir(name);
+    let sub = dir.join("openings-persian-princess");
+    std::fs::create_dir_all(&sub).expect("dir");
+    let start = Position::startpos(Variant::PersianPrincess);
+    let line = |pos: &Position, m: engine::rules::Move, games: u64, children: Vec<serde_json::Value>| {
+        serde_json::json!({
+            "uci": pos.uci(m), "san": pos.san(m), "games": games,
+            "white_wins": games / 2, "draws": games / 4, "black_wins": games - games / 2 - games / 4,
+            "unfinished": 0, "score": 50.0, "eval_cp": 12.5, "eval_games": games, "children": children,
+        })
+    };
+    let mut firsts = Vec::new();
+    for (i, &m) in start.legal_moves().iter().take(2).enumerate() {
+        let after = start.after(m);
+        let games = if i == 0 { 10 } else { 6 };
+        let replies: Vec<serde_json::Value> = after
+            .legal_moves()
+            .iter()
+            .take(2)
+            .map(|&r| line(&after, r, games / 2, Vec::new()))
+            .collect();
+        firsts.push(line(&start, m, games, replies));
+    }
+    let tree = serde_json::json!({
+        "format": "persian-chess-opening-tree", "version": 1, "variant": "persian-princess",
+        "plies": 2, "min_games": 1, "eval_view": "mover", "fen_games": "skip",
+        "games": { "read": 16, "used": 16 },
+        "roots": [{
+            "start": "startpos", "fen": start.fen(), "games": 16, "white_wins": 8, "draws": 4,
+            "black_wins": 4, "unfinished": 0, "score": 62.5, "eval_cp": null, "eval_games": 0,
+            "children": firsts,
+        }],
+    });
+    std::fs::write(
+        sub.join("tree.json"),
+        serde_json::to_string_pretty(&tree).expect("json"),
+    )
+    .expect("written");
+    dir
+}
+
+/// An arena like [`arena`] that also serves the opening tree of [`opening_tree_dir`].
+pub async fn arena_with_openings(name: &str) -> Arena {
+    Arena::start(ArenaConfig {
+        accounts: ArenaConfig::builtin_accounts(),
+        event_keepalive: Duration::from_millis(500),
+        game_keepalive: Duration::from_millis(500),
+        max_requests_per_second: 0,
+        max_requests_per_second_per_ip: 0,
+        stream_opens_per_minute: 0,
+        openings: Some(opening_tree_dir(name)),
+        ..ArenaConfig::default()
+    })
+    .await
+    .expect("arena starts")
+}

@@ -1,37 +1,28 @@
 //! The files the pages load, compiled into the binary (the arena needs no web root and no
 //! internet). The piece set is the project's own drawing (`pieces.svg`, same licence as the code).
 
+const JS: &str = "text/javascript; charset=utf-8";
+const SVG: &str = "image/svg+xml";
+
+macro_rules! asset {
+    ($name:literal, $kind:expr) => {
+        ($name, $kind, include_str!(concat!("assets/", $name)))
+    };
+}
+
 /// (name, content type, bytes).
 const FILES: &[(&str, &str, &str)] = &[
-    ("arena.css", "text/css; charset=utf-8", include_str!("assets/arena.css")),
-    (
-        "common.js",
-        "text/javascript; charset=utf-8",
-        include_str!("assets/common.js"),
-    ),
-    (
-        "board.js",
-        "text/javascript; charset=utf-8",
-        include_str!("assets/board.js"),
-    ),
-    (
-        "game.js",
-        "text/javascript; charset=utf-8",
-        include_str!("assets/game.js"),
-    ),
-    (
-        "lobby.js",
-        "text/javascript; charset=utf-8",
-        include_str!("assets/lobby.js"),
-    ),
-    ("tv.js", "text/javascript; charset=utf-8", include_str!("assets/tv.js")),
-    (
-        "games.js",
-        "text/javascript; charset=utf-8",
-        include_str!("assets/games.js"),
-    ),
-    ("pieces.svg", "image/svg+xml", include_str!("assets/pieces.svg")),
-    ("favicon.svg", "image/svg+xml", include_str!("assets/favicon.svg")),
+    asset!("arena.css", "text/css; charset=utf-8"),
+    asset!("common.js", JS),
+    asset!("board.js", JS),
+    asset!("game.js", JS),
+    asset!("lobby.js", JS),
+    asset!("tv.js", JS),
+    asset!("games.js", JS),
+    asset!("explorer.js", JS),
+    asset!("analysis.js", JS),
+    asset!("pieces.svg", SVG),
+    asset!("favicon.svg", SVG),
 ];
 
 /// The content type and bytes of an asset.
@@ -51,6 +42,8 @@ mod tests {
             "lobby.js",
             "tv.js",
             "games.js",
+            "explorer.js",
+            "analysis.js",
             "pieces.svg",
         ] {
             assert!(super::get(name).is_some_and(|f| !f.1.is_empty()), "{name}");

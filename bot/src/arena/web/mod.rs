@@ -93,6 +93,8 @@ pub fn router() -> Router<Arc<Shared>> {
         .route("/account/oauth/token/revoke", post(revoke_token))
         .route("/tv", get(tv_page))
         .route("/games", get(games_page))
+        .route("/explorer", get(explorer_page))
+        .route("/analysis", get(analysis_page))
         .route("/assets/{name}", get(asset))
         .route("/{id}", get(game_page))
 }
@@ -477,4 +479,42 @@ async fn games_page(State(s): S, headers: HeaderMap) -> Response {
 <table class="list" id="games"><thead><tr><th>Game</th><th>White</th><th>Black</th><th>Variant</th><th>Result</th><th>Plies</th></tr></thead><tbody></tbody></table></section>"#
     );
     Page::new("Games", "games.js", body).render(&v)
+}
+
+async fn explorer_page(State(s): S, headers: HeaderMap) -> Response {
+    let v = Viewer::of(&s, &headers);
+    let body = r#"<section class="game explorer">
+<div class="board-col"><div class="board-wrap"><div id="board" class="board" aria-label="board"></div></div></div>
+<aside class="side">
+<h1>Opening explorer</h1>
+<label>Variant <select id="variant"></select></label>
+<div class="line" id="line"></div>
+<div class="nav"><button id="start" type="button">Start</button><button id="back" type="button">Back</button><button id="flip" type="button">flip</button></div>
+<p id="summary" class="hint"></p>
+<table class="list" id="moves"><thead><tr><th>Move</th><th>Games</th><th>White / draw / Black</th><th>Eval</th></tr></thead><tbody></tbody></table>
+<p class="hint">From the self-play statistics the arena was started with (<code>--openings</code>): the moves played from this position, how often, how they scored, and the mean evaluation after them. Click a move to go on.</p>
+</aside></section>"#;
+    Page::new("Opening explorer", "explorer.js", body.to_string()).render(&v)
+}
+
+async fn analysis_page(State(s): S, headers: HeaderMap) -> Response {
+    let v = Viewer::of(&s, &headers);
+    let variants = html::variant_options();
+    let body = format!(
+        r#"<section class="game analysis">
+<div class="board-col"><div class="board-wrap"><div id="board" class="board" aria-label="board"></div></div></div>
+<aside class="side">
+<h1>Analysis board</h1>
+<form id="setup" class="stack">
+<label>Variant <select name="variant" id="variant">{variants}</select></label>
+<label>FEN (empty: the start position) <input name="fen" id="fen" spellcheck="false"></label>
+<button type="submit">Set up</button></form>
+<details><summary>Paste a PGN</summary><form id="pgn-form" class="stack"><textarea id="pgn" rows="6" spellcheck="false"></textarea><button type="submit">Load the PGN</button></form></details>
+<p id="status" class="status" role="status"></p>
+<div class="moves" id="moves"></div>
+<div class="nav"><button id="back" type="button">Undo</button><button id="flip" type="button">flip</button><label>Nodes <select id="nodes"><option>50000</option><option selected>200000</option><option>1000000</option></select></label><button id="analyse" type="button">Analyse</button></div>
+<div id="analysis" class="analysis-out"></div>
+</aside></section>"#
+    );
+    Page::new("Analysis board", "analysis.js", body).render(&v)
 }

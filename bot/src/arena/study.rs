@@ -1,0 +1,387 @@
+//! Study tools of the pages, server side: the opening explorer (the trees that `trainer
+//! openings` writes, loaded at start with `--openings DIR`), positions for the analysis board
+//! (a FEN and moves, or a pasted PGN) and engine analysis with bounded nodes per request, a
+//! budget per user (or address) and at most two searches at once.
+
+use std::{
+    collections::BTreeMap,
+    path::{Path, PathBuf},
+    sync::Arc,
+    time::Instant,
+};
+
+use axum::{
+    body::Bytes,
+    extract::{RawQuery, State},
+    http::{HeaderMap, StatusCode},
+    response::{IntoResponse, Response},
+    routing::{get, post},
+    Json, Router,
+};
+use engine::rules::{Position, Variant};
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use super::{board::board_json, form::parse_urlencoded, Shared};
+use crate::variants;
+
+/// A line of an opening tree (`tree.json` of `trainer openings`, version 1).
+#[derive(Clone, Debug, Deserialize)]
+pub struct Line {
+    /// The move, UCI (absent at a root).
+    #[serde(default)]
+    pub uci: String,
+    /// Its SAN.
+    #[serde(default)]
+    pub san: String,
+    /// Games that played the line.
+    pub games: u64,
+    /// White wins among them.
+    pub white_wins: u64,
+    /// Draws.
+    pub draws: u64,
+    /// Black wins.
+    pub black_wins: u64,
+    /// White's score in percent, when some games finished.
+    #[serde(default)]
+    pub score: Option<f64>,
+    /// The mean evaluation after the line, centipawns, White's view.
+    #[serde(default)]
+    pub eval_cp: Option<f64>,
+    /// The longer lines.
+    #[serde(default)]
+    pub children: Vec<Line>,
+}
+
+#[derive(Deserialize)]
+struct TreeFile {
+    format: String,
+    version: u32,
+    variant: String,
+    roots: Vec<Root>,
+}
+
+#[derive(Deserialize)]
+struct Root {
+    start: String,
+    #[serde(flatten)]
+    line: Line,
+}
+
+/// The opening trees by variant (engine id).
+#[derive(Default)]
+pub struct Openings {
+    trees: BTreeMap<&'static str, (Line, PathBuf)>,
+}
+
+impl Openings {
+    /// Reads every `tree.json` in `dir` and its sub-folders (one level: `trainer openings`
+    /// writes `openings-<variant>/tree.json`). The start-position tree of each variant is kept;
+    /// two trees of one variant, or a file that is not a tree, stop the start with an error
+    /// that names the file.
+    pub fn load(dir: &Path) -> anyhow::Result<Openings> {
+        let mut files = Vec::new();
+        let top = std::fs::read_dir(dir).map_err(|e| anyhow::anyhow!("--openings {}: {e}", dir.display()))?;
+        for entry in top.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                let inner = path.join("tree.json");
+                if inner.is_file() {
+                    files.push(inner);
+                }
+            } else if path.file_name().is_some_and(|n| n == "tree.json") {
+                files.push(path);
+            }
+        }
+        files.sort();
+        let mut trees = BTreeMap::new();
+        for file in files {
+            let text = std::fs::read_to_string(&file).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
+            let tree: TreeFile = serde_json::from_str(&text)
+                .map_err(|e| anyhow::anyhow!("{}: not an opening tree of `trainer openings`: {e}", file.display()))?;
+            if tree.format != "persian-chess-opening-tree" || tree.version != 1 {
+                anyhow::bail!(
+                    "{}: format {} version {} (this arena reads persian-chess-opening-tree version 1)",
+                    file.display(),
+                    tree.format,
+                    tree.version
+                );
+            }
+            let variant: Variant = tree
+                .variant
+                .parse()
+                .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
+            let Some(root) = tree.roots.into_iter().find(|r| r.start == "startpos") else {
+                tracing::warn!("{}: no tree from the start position; left out", file.display());
+                continue;
+            };
+            let id = variant.spec().id;
+            if let Some((_, other)) = trees.get(id) {
+                anyhow::bail!(
+                    "{} and {} are both trees of {id}: give one per variant",
+                    PathBuf::clone(other).display(),
+                    file.display()
+                );
+            }
+            trees.insert(id, (root.line, file));
+        }
+        Ok(Openings { trees })
+    }
+
+    /// The variants with a tree.
+    pub fn variants(&self) -> Vec<&'static str> {
+        self.trees.keys().copied().collect()
+    }
+
+    fn tree(&self, variant: Variant) -> Option<&Line> {
+        self.trees.get(variant.spec().id).map(|t| &t.0)
+    }
+}
+
+type S = State<Arc<Shared>>;
+
+struct Refused(StatusCode, String);
+
+impl IntoResponse for Refused {
+    fn into_response(self) -> Response {
+        (self.0, Json(json!({ "error": self.1 }))).into_response()
+    }
+}
+
+fn bad(msg: impl Into<String>) -> Refused {
+    Refused(StatusCode::BAD_REQUEST, msg.into())
+}
+
+/// The routes of this module.
+pub fn router() -> Router<Arc<Shared>> {
+    Router::new()
+        .route("/api/arena/explorer", get(explorer))
+        .route("/api/arena/position", get(position))
+        .route("/api/arena/pgn", post(pgn))
+        .route("/api/arena/analyse", post(analyse))
+}
+
+/// The variant of a server key or an engine name.
+fn variant_of(key: &str) -> Result<Variant, Refused> {
+    variants::arena_variant(key)
+        .or_else(|| key.parse().ok())
+        .ok_or_else(|| bad(format!("Unknown variant: {key}")))
+}
+
+/// The position of `fen` (empty: the start) after `moves` (UCI, separated by commas or
+/// spaces), with the SAN of each move.
+fn setup(
+    variant: Variant,
+    fen: &str,
+    moves: &str,
+) -> Result<(Position, Vec<String>, Option<engine::rules::Move>), Refused> {
+    let mut pos = if fen.trim().is_empty() {
+        Position::startpos(variant)
+    } else {
+        Position::from_fen(variant, fen.trim()).map_err(|e| bad(format!("Invalid FEN: {e}")))?
+    };
+    let mut sans = Vec::new();
+    let mut last = None;
+    for (i, text) in moves.split([',', ' ']).filter(|m| !m.is_empty()).enumerate() {
+        if i >= 1000 {
+            return Err(bad("At most 1000 moves"));
+        }
+        let m = pos
+            .parse_uci(text)
+            .map_err(|e| bad(format!("Move {} ({text}) is not legal: {e}", i + 1)))?;
+        sans.push(pos.san(m));
+        pos = pos.after(m);
+        last = Some(m);
+    }
+    Ok((pos, sans, last))
+}
+
+fn stats(l: &Line) -> Value {
+    json!({
+        "uci": l.uci, "san": l.san, "games": l.games,
+        "white": l.white_wins, "draws": l.draws, "black": l.black_wins,
+        "score": l.score, "evalCp": l.eval_cp,
+    })
+}
+
+/// `GET /api/arena/explorer?variant=V&play=m1,m2`: the games through the line and the moves
+/// played after it, from the opening tree of V. Without `variant`: the variants with a tree.
+async fn explorer(State(s): S, RawQuery(query): RawQuery) -> Result<Response, Refused> {
+    let q = parse_urlencoded(query.as_deref().unwrap_or(""));
+    let Some(key) = q.get("variant").filter(|k| !k.is_empty()) else {
+        let list: Vec<Value> = s
+            .openings
+            .variants()
+            .into_iter()
+            .filter_map(|id| id.parse::<Variant>().ok())
+            .map(|v| json!({ "key": variants::server_key(v), "name": v.spec().name }))
+            .collect();
+        return Ok(Json(json!({ "variants": list })).into_response());
+    };
+    let variant = variant_of(key)?;
+    let tree = s.openings.tree(variant).ok_or_else(|| {
+        Refused(
+            StatusCode::NOT_FOUND,
+            format!(
+                "No opening statistics for {} (the arena loads them with --openings DIR)",
+                variant.spec().name
+            ),
+        )
+    })?;
+    let play = q.get("play").map_or("", String::as_str);
+    let (pos, sans, last) = setup(variant, "", play)?;
+    let mut node = Some(tree);
+    for uci in play.split([',', ' ']).filter(|m| !m.is_empty()) {
+        node = node.and_then(|n| n.children.iter().find(|c| c.uci == uci));
+    }
+    let (here, moves) = match node {
+        Some(n) => (stats(n), n.children.iter().map(stats).collect::<Vec<_>>()),
+        None => (json!({ "games": 0, "white": 0, "draws": 0, "black": 0 }), Vec::new()),
+    };
+    Ok(Json(json!({
+        "variant": { "key": variants::server_key(variant), "name": variant.spec().name },
+        "line": sans,
+        "board": board_json(&pos, last, false),
+        "position": here,
+        "moves": moves,
+    }))
+    .into_response())
+}
+
+/// `GET /api/arena/position?variant=V&fen=F&moves=m1,m2`: the board after the moves (with its
+/// legal moves) for the analysis board.
+async fn position(RawQuery(query): RawQuery) -> Result<Response, Refused> {
+    let q = parse_urlencoded(query.as_deref().unwrap_or(""));
+    let variant = variant_of(q.get("variant").map_or(variants::LICHESS_STANDARD, String::as_str))?;
+    let (pos, sans, last) = setup(
+        variant,
+        q.get("fen").map_or("", String::as_str),
+        q.get("moves").map_or("", String::as_str),
+    )?;
+    Ok(Json(json!({
+        "variant": { "key": variants::server_key(variant), "name": variant.spec().name },
+        "san": sans,
+        "board": board_json(&pos, last, true),
+        "outcome": pos.outcome().map(|o| o.description()),
+    }))
+    .into_response())
+}
+
+/// `POST /api/arena/pgn` (`pgn`, optional `variant` for games without a Variant tag): the first
+/// game's variant, start FEN and moves in UCI.
+async fn pgn(body: Bytes) -> Result<Response, Refused> {
+    let f = parse_urlencoded(&String::from_utf8_lossy(&body));
+    let text = f.get("pgn").map_or("", String::as_str);
+    let fallback = match f.get("variant").filter(|v| !v.is_empty()) {
+        Some(v) => variant_of(v)?,
+        None => Variant::PersianPrincess,
+    };
+    let game = engine::rules::notation::pgn::read_game(text, fallback)
+        .map_err(|e| bad(format!("Unreadable PGN: {e}")))?
+        .ok_or_else(|| bad("The PGN holds no game"))?;
+    let variant = game.variant();
+    let mut pos = game.start.clone();
+    let mut moves = Vec::new();
+    for &m in &game.moves {
+        moves.push(pos.uci(m));
+        pos = pos.after(m);
+    }
+    Ok(Json(json!({
+        "variant": { "key": variants::server_key(variant), "name": variant.spec().name },
+        "fen": game.start.fen(),
+        "moves": moves,
+    }))
+    .into_response())
+}
+
+/// Nodes of an analysis when none are asked for.
+pub const DEFAULT_NODES: u64 = 200_000;
+/// Most nodes one analysis may search.
+pub const MAX_NODES: u64 = 2_000_000;
+
+/// `POST /api/arena/analyse` (`variant`, `fen`, `moves`, `nodes`): the engine's evaluation and
+/// best line. Each user (or address, signed out) has a budget of analyses per minute.
+async fn analyse(
+    State(s): S,
+    headers: HeaderMap,
+    extensions: axum::http::Extensions,
+    body: Bytes,
+) -> Result<Response, Refused> {
+    let f = parse_urlencoded(&String::from_utf8_lossy(&body));
+    let variant = variant_of(f.get("variant").map_or(variants::LICHESS_STANDARD, String::as_str))?;
+    let (pos, _, _) = setup(
+        variant,
+        f.get("fen").map_or("", String::as_str),
+        f.get("moves").map_or("", String::as_str),
+    )?;
+    let nodes = match f.get("nodes").filter(|n| !n.is_empty()) {
+        Some(n) => n
+            .parse::<u64>()
+            .ok()
+            .filter(|n| (1..=MAX_NODES).contains(n))
+            .ok_or_else(|| bad(format!("Invalid nodes: {n} (1 to {MAX_NODES})")))?,
+        None => DEFAULT_NODES,
+    };
+    if !pos.has_legal_move() {
+        return Err(bad("The game is over in this position: nothing to analyse"));
+    }
+    let who = super::routes::requester(&s, &headers, &extensions);
+    if !s
+        .analysis_budget
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .allow(&who, Instant::now())
+    {
+        return Err(Refused(
+            StatusCode::TOO_MANY_REQUESTS,
+            "Too many analyses: wait a minute (the budget is per user)".into(),
+        ));
+    }
+    let _permit = s
+        .analysis_slots
+        .acquire()
+        .await
+        .map_err(|_| Refused(StatusCode::SERVICE_UNAVAILABLE, "The analysis is shut down".into()))?;
+    let start = pos.clone();
+    let result = tokio::task::spawn_blocking(move || {
+        let mut engine = engine::engine::Engine::new();
+        engine.set_variant(start.variant());
+        engine.set_hash(16);
+        engine.new_game();
+        engine.set_game(start.clone(), &[]).map_err(|e| e.to_string())?;
+        let limits = engine::search::Limits {
+            nodes: Some(nodes),
+            multipv: 1,
+            ..Default::default()
+        };
+        let r = engine.search(limits, &mut |_| {});
+        let mut p = start.clone();
+        let mut pv = Vec::new();
+        for &m in &r.pv {
+            pv.push(p.san(m));
+            p = p.after(m);
+        }
+        Ok::<_, String>((r, pv))
+    })
+    .await
+    .map_err(|e| Refused(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?
+    .map_err(bad)?;
+    let (r, pv) = result;
+    let (cp, mate) = match r.score {
+        engine::search::Score::Cp(c) => (Some(c), None),
+        engine::search::Score::Mate(m) => (None, Some(m)),
+    };
+    let turn = pos.turn();
+    let white = |x: i32| if turn == engine::rules::Color::White { x } else { -x };
+    Ok(Json(json!({
+        "fen": pos.fen(),
+        "turn": turn.name(),
+        "cp": cp.map(white),
+        "mate": mate.map(white),
+        "best": { "uci": pos.uci(r.best), "san": pos.san(r.best) },
+        "pv": pv,
+        "depth": r.depth,
+        "nodes": r.nodes,
+    }))
+    .into_response())
+}
