@@ -443,6 +443,49 @@ async fn play_watch_and_special_moves_in_a_real_browser() {
     b.click("#move-chooser button[data-uci=\"c9c10q\"]").await;
     b.find("#board [data-sq=\"c10\"] .piece.white.queen").await;
     b.shot("promotion").await;
+    // Chat: markup from the other player is shown as text, never run.
+    let evil = "<img src=x id=injected><b>bold</b>";
+    let (status, body) = raw
+        .post(
+            "human-token",
+            &format!("/api/board/game/{special}/chat"),
+            &[("room", "player"), ("text", evil)],
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let shown = b
+        .until(
+            "the chat line",
+            "const l = document.querySelector('#chat-lines .line .text'); return l && l.textContent",
+            Duration::from_secs(20),
+        )
+        .await;
+    assert_eq!(shown, evil);
+    let injected = b
+        .js(
+            "return document.querySelectorAll('#injected, #chat-lines img, #chat-lines .text b').length",
+            json!([]),
+        )
+        .await;
+    assert_eq!(injected, 0, "no element made from a chat text");
+    b.type_in("#chat-text", "good game").await;
+    b.click("#chat-form button[type=submit]").await;
+    b.until(
+        "our own line",
+        "return [...document.querySelectorAll('#chat-lines .text')].some((t) => t.textContent === 'good game')",
+        Duration::from_secs(20),
+    )
+    .await;
+    b.shot("chat").await;
+    // The page follows the game on one stream (no reconnect loop).
+    let stream_path = format!("/api/board/game/stream/{special}");
+    let opens: Vec<u16> = arena
+        .requests()
+        .iter()
+        .filter(|r| r.path == stream_path)
+        .map(|r| r.status)
+        .collect();
+    assert_eq!(opens, [200], "the game page's stream opens");
     let v = get_json(&format!("{url}/api/arena/game/{special}/view")).await;
     let sans: Vec<&str> = v["san"]
         .as_array()
@@ -547,5 +590,5 @@ async fn play_watch_and_special_moves_in_a_real_browser() {
     assert_eq!(b.text("#eval").await, "#1");
     b.shot("analysis").await;
     let shots_taken = std::fs::read_dir(&shots).map_or(0, |d| d.count());
-    assert!(shots_taken >= 14, "screenshots saved: {shots_taken}");
+    assert!(shots_taken >= 15, "screenshots saved: {shots_taken}");
 }

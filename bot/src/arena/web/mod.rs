@@ -456,6 +456,8 @@ async fn game_page(State(s): S, headers: HeaderMap, Path(id): Path<String>) -> R
 <button id="draw">Offer draw</button><button id="takeback">Takeback</button><button id="abort">Abort</button><button id="resign" class="danger">Resign</button><button id="claim">Claim victory</button>
 </div>
 <p><a id="pgn" href="/game/export/{id}" download="{id}.pgn">Download PGN</a></p>
+<div class="chat" id="chat" hidden><h2>Chat</h2><div class="lines" id="chat-lines" aria-live="polite"></div>
+<form id="chat-form" class="row"><input id="chat-text" maxlength="140" autocomplete="off" placeholder="Say something"><button type="submit">Send</button></form></div>
 </aside>
 <div id="chooser" class="chooser" hidden></div>
 </section>"#,

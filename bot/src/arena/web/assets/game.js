@@ -12,6 +12,7 @@
   let viewing = null; // a ply number while looking back, null when following the game
   let orientation = null;
   let stopStream = null;
+  let streamOpened = false;
   let refreshing = null;
   let pending = false;
 
@@ -40,9 +41,12 @@
     const v = await Arena.get(`/api/arena/game/${encodeURIComponent(id)}/view${q}`);
     view = v;
     fetchedAt = performance.now();
-    if (!orientation) orientation = v.you === 'black' ? 'black' : 'white';
+    if (!orientation) {
+      orientation = v.you === 'black' ? 'black' : 'white';
+      if (v.you) { $('chat').hidden = false; loadChat(); }
+    }
     render();
-    if (!stopStream && v.status === 'started') openStream();
+    if (!streamOpened && v.status === 'started') { streamOpened = true; openStream(); }
   }
 
   function refresh() {
@@ -56,14 +60,41 @@
 
   function openStream() {
     const mine = view && view.you;
-    const path = mine ? `${base()}/stream` : `/api/stream/game/${encodeURIComponent(id)}`;
-    stopStream = Arena.stream(path, () => refresh(), () => {
+    const path = mine ? `/api/board/game/stream/${encodeURIComponent(id)}` : `/api/stream/game/${encodeURIComponent(id)}`;
+    stopStream = Arena.stream(path, (line) => {
+      if (line.type === 'chatLine') { addChat(line); return; }
+      refresh();
+    }, () => {
       stopStream = null;
+      // Closed (the game ended, or the connection dropped): read the game again, and come back
+      // after a pause while it goes on.
       refresh().then(() => {
-        if (view && view.status === 'started' && !stopStream) setTimeout(() => { if (!stopStream) openStream(); }, 1500);
+        if (view && view.status === 'started') setTimeout(() => { if (!stopStream) openStream(); }, 1500);
       });
     });
   }
+
+  // The players' chat: text only, never markup.
+  function addChat(line) {
+    const lines = $('chat-lines');
+    lines.append(Arena.el('div', { class: 'line' }, Arena.el('b', { class: 'who' }, line.username), ' ', Arena.el('span', { class: 'text' }, line.text)));
+    lines.scrollTop = lines.scrollHeight;
+  }
+
+  async function loadChat() {
+    try {
+      const lines = await Arena.get(`${base()}/chat`);
+      $('chat-lines').replaceChildren();
+      (lines || []).forEach(addChat);
+    } catch (e) { /* not a player: no chat */ }
+  }
+
+  $('chat-form').addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const text = $('chat-text').value.trim();
+    if (!text) return;
+    try { await Arena.post(`${base()}/chat`, { room: 'player', text }); $('chat-text').value = ''; } catch (err) { flash(err.message); }
+  });
 
   function clockMs(color) {
     const c = view.clocks;
