@@ -323,6 +323,11 @@ async fn play_watch_and_special_moves_in_a_real_browser() {
     b.click("button[type=submit]").await;
     assert_eq!(b.text("#me").await, "Player1");
 
+    b.go(&format!("{url}/account/oauth/token")).await;
+    b.find("#tokens").await;
+    b.shot("tokens").await;
+    b.go(&format!("{url}/")).await;
+
     // The lobby lists our bot; challenge it to Persian Princess as White.
     b.find("tr[data-bot=beta]").await;
     b.shot("lobby").await;
@@ -358,6 +363,21 @@ async fn play_watch_and_special_moves_in_a_real_browser() {
     b.shot("game-over").await;
     let view = get_json(&format!("{url}/api/arena/game/{id}/view")).await;
     assert_ne!(view["status"], "started");
+    // The page's figures: bytes of the document and everything it loaded, and the time to
+    // the first board, on a fresh load (docs/benchmarks.md).
+    b.go(&format!("{url}/{id}")).await;
+    let figures = b
+        .until(
+            "the figures",
+            "const m = performance.getEntriesByName('first-board')[0]; if (!m) return null;\
+             const nav = performance.getEntriesByType('navigation')[0];\
+             const res = performance.getEntriesByType('resource');\
+             const bytes = nav.decodedBodySize + res.reduce((a, r) => a + r.decodedBodySize, 0);\
+             return { bytes, files: res.length + 1, firstBoardMs: Math.round(m.startTime), views: res.filter((r) => r.name.includes('/view')).map((r) => r.decodedBodySize) }",
+            Duration::from_secs(20),
+        )
+        .await;
+    eprintln!("game page figures: {figures}");
     // Move navigation: back to the start shows the start position.
     b.click("#first").await;
     b.until(
@@ -366,6 +386,21 @@ async fn play_watch_and_special_moves_in_a_real_browser() {
         Duration::from_secs(10),
     )
     .await;
+
+    // At phone width the page fits: the board is drawn within the screen, nothing scrolls sideways.
+    b.post("/window/rect", json!({ "width": 390, "height": 844 })).await;
+    b.go(&format!("{url}/{id}")).await;
+    b.find("#board .cell[data-sq=\"f2\"]").await;
+    let fits = b
+        .js(
+            "const r = document.getElementById('board').getBoundingClientRect();\
+             const w = document.documentElement.clientWidth; return r.width > 250 && r.right <= w && document.documentElement.scrollWidth <= w",
+            json!([]),
+        )
+        .await;
+    b.shot("phone").await;
+    assert_eq!(fits, true, "the game page fits a phone's width");
+    b.post("/window/rect", json!({ "width": 1280, "height": 1000 })).await;
 
     // Special moves with the mouse, in a game from a position: Human (driven through the API)
     // challenges Player1, who accepts in the lobby.
@@ -590,5 +625,5 @@ async fn play_watch_and_special_moves_in_a_real_browser() {
     assert_eq!(b.text("#eval").await, "#1");
     b.shot("analysis").await;
     let shots_taken = std::fs::read_dir(&shots).map_or(0, |d| d.count());
-    assert!(shots_taken >= 15, "screenshots saved: {shots_taken}");
+    assert!(shots_taken >= 17, "screenshots saved: {shots_taken}");
 }
