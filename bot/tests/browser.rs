@@ -521,7 +521,28 @@ async fn play_watch_and_special_moves_in_a_real_browser() {
         .map(|r| r.status)
         .collect();
     assert_eq!(opens, [200], "the game page's stream opens");
+    // A draw offered with the button, accepted by the opponent: the result shows it.
+    b.click("#draw").await;
+    b.until(
+        "the draw offer",
+        "return document.getElementById('draw').textContent === 'Draw offered'",
+        Duration::from_secs(20),
+    )
+    .await;
+    let (s, body) = raw
+        .post("human-token", &format!("/api/board/game/{special}/draw/yes"), &[])
+        .await;
+    assert_eq!(s, 200, "{body}");
+    let drawn = b
+        .until(
+            "the draw",
+            "return document.getElementById('result').textContent",
+            Duration::from_secs(20),
+        )
+        .await;
+    assert_eq!(drawn, "½-½ · Draw");
     let v = get_json(&format!("{url}/api/arena/game/{special}/view")).await;
+    assert_eq!(v["status"], "draw");
     let sans: Vec<&str> = v["san"]
         .as_array()
         .expect("san")
@@ -605,8 +626,31 @@ async fn play_watch_and_special_moves_in_a_real_browser() {
     .await;
     b.shot("explorer-two-plies").await;
 
-    // The analysis board: a position from a FEN, the engine's best move.
+    // The analysis board: the Egyptian Eye's start (the Eye drawn on f6), then a position from
+    // a FEN and the engine's best move.
     b.go(&format!("{url}/analysis")).await;
+    b.js(
+        "document.getElementById('variant').value = 'egyptian-eye'; return true",
+        json!([]),
+    )
+    .await;
+    b.click("#setup button[type=submit]").await;
+    b.find("#board [data-sq=\"f6\"].eye svg.eye-mark").await;
+    b.find("#board [data-sq=\"a1\"].citadel").await;
+    let in_grid = b
+        .js(
+            "const b = document.getElementById('board').getBoundingClientRect();\
+             return [...document.querySelectorAll('#board .cell')].every((c) => {\
+               const r = c.getBoundingClientRect();\
+               return Math.abs(r.width - b.width / 11) < 2 && r.left >= b.left - 1 && r.right <= b.right + 1; })",
+            json!([]),
+        )
+        .await;
+    assert_eq!(
+        in_grid, true,
+        "every cell, the Eye's included, is one cell of the 11x11 grid"
+    );
+    b.shot("egyptian-eye").await;
     b.js(
         "document.getElementById('variant').value = 'standard'; return true",
         json!([]),
@@ -625,5 +669,5 @@ async fn play_watch_and_special_moves_in_a_real_browser() {
     assert_eq!(b.text("#eval").await, "#1");
     b.shot("analysis").await;
     let shots_taken = std::fs::read_dir(&shots).map_or(0, |d| d.count());
-    assert!(shots_taken >= 17, "screenshots saved: {shots_taken}");
+    assert!(shots_taken >= 18, "screenshots saved: {shots_taken}");
 }

@@ -631,3 +631,34 @@ async fn positions_pgn_and_engine_analysis_for_the_analysis_board() {
     assert_eq!(statuses.iter().filter(|&&s| s == 429).count(), 1, "{statuses:?}");
     assert_eq!(*statuses.last().expect("some"), 429);
 }
+
+#[tokio::test]
+async fn behind_a_tls_proxy_the_session_cookie_is_secure() {
+    let arena = bot::arena::Arena::start(bot::arena::ArenaConfig {
+        trust_forwarded_for: true,
+        ..bot::arena::ArenaConfig::default()
+    })
+    .await
+    .expect("arena starts");
+    let mut v = Visitor::new(&arena.url());
+    let page = v.get("/signup").await;
+    let csrf = Visitor::csrf_of(&page);
+    let r = v
+        .http
+        .post(format!("{}/signup", arena.url()))
+        .header("cookie", v.cookie_header())
+        .header("x-forwarded-proto", "https")
+        .header("x-forwarded-for", "203.0.113.9")
+        .form(&[
+            ("csrf", csrf.as_str()),
+            ("username", "Tls"),
+            ("password", "correct horse"),
+            ("password2", "correct horse"),
+        ])
+        .send()
+        .await
+        .expect("request");
+    assert_eq!(r.status().as_u16(), 303);
+    let set = r.headers()["set-cookie"].to_str().expect("ascii").to_string();
+    assert!(set.starts_with("arena_session=") && set.ends_with("; Secure"), "{set}");
+}

@@ -361,6 +361,8 @@ impl Inner {
             self.ip_rate.prune(now);
             self.stream_opens.prune(now);
             self.ip_stream_opens.prune(now);
+            self.sign_in_attempts.prune(now);
+            self.prune_sessions();
             self.rate
                 .retain(|_, (start, _)| now.saturating_duration_since(*start) < Duration::from_secs(2));
         }

@@ -122,6 +122,15 @@ impl Inner {
         self.persist("ending a session", |s| s.remove_session(&hash));
     }
 
+    /// Forgets the expired sessions (in memory and in the database).
+    pub(super) fn prune_sessions(&mut self) {
+        let now = now_ms();
+        self.sessions.retain(|_, s| s.expires_at > now);
+        self.persist("forgetting expired sessions", |s| {
+            s.remove_expired_sessions(now).map(|_| ())
+        });
+    }
+
     /// The tokens of an account, oldest first.
     pub fn tokens_of(&self, user: &str) -> Vec<TokenListing> {
         let mut list: Vec<TokenListing> = self

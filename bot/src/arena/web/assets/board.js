@@ -121,7 +121,7 @@ class Board {
         if (marks.get(sq) === 'eye') {
           const eye = document.createElementNS(SVG_NS, 'svg');
           eye.setAttribute('viewBox', '0 0 100 100');
-          eye.setAttribute('class', 'eye');
+          eye.setAttribute('class', 'eye-mark');
           const use = document.createElementNS(SVG_NS, 'use');
           use.setAttribute('href', `${SPRITE}#eye`);
           eye.append(use);
