@@ -137,19 +137,11 @@ fn missing_scope(shared: &Shared, headers: &HeaderMap, endpoint: Endpoint) -> Op
 }
 
 fn bearer(headers: &HeaderMap) -> Option<&str> {
-    headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .map(str::trim)
+    web::auth::bearer(headers)
 }
 
 fn token_user(shared: &Shared, headers: &HeaderMap) -> Option<String> {
-    if headers.contains_key(header::AUTHORIZATION) {
-        let token = bearer(headers)?;
-        return shared.lock().user_of_token(token);
-    }
-    web::auth::session(shared, headers).map(|s| s.user)
+    web::auth::account(shared, headers)
 }
 
 fn sorted(map: HashMap<String, String>) -> Vec<(String, String)> {
@@ -255,25 +247,6 @@ async fn intercept(State(s): S, request: Request, next: Next) -> Response {
     record.status = response.status().as_u16();
     s.lock().requests.push(record);
     response
-}
-
-/// Who asks, for per-user budgets: the account, else the client address.
-pub(super) fn requester(s: &Shared, headers: &HeaderMap, extensions: &axum::http::Extensions) -> String {
-    if let Some(user) = token_user(s, headers) {
-        return user;
-    }
-    let trust = s.lock().config.trust_forwarded_for;
-    let forwarded = trust
-        .then(|| headers.get("x-forwarded-for"))
-        .flatten()
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.rsplit(',').next())
-        .map(|v| v.trim().to_string());
-    forwarded.unwrap_or_else(|| {
-        extensions
-            .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
-            .map_or_else(|| "-".to_string(), |c| c.0.ip().to_string())
-    })
 }
 
 /// A state-changing request from a browser (a signed-in session, or any page form) must carry

@@ -325,7 +325,7 @@ async fn analyse(
     if !pos.has_legal_move() {
         return Err(bad("The game is over in this position: nothing to analyse"));
     }
-    let who = super::routes::requester(&s, &headers, &extensions);
+    let who = super::web::auth::requester(&s, &headers, &extensions);
     if !s
         .analysis_budget
         .lock()

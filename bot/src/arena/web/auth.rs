@@ -39,6 +39,45 @@ pub fn session(shared: &Shared, headers: &HeaderMap) -> Option<Session> {
     shared.lock().session(value)
 }
 
+/// The bearer token of a request, if any.
+pub fn bearer(headers: &HeaderMap) -> Option<&str> {
+    headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .map(str::trim)
+}
+
+/// The account of a request: its bearer token's, else (no `Authorization` header) the
+/// signed-in browser session's (whose POSTs carry the CSRF token, checked before any handler).
+pub fn account(shared: &Shared, headers: &HeaderMap) -> Option<String> {
+    if headers.contains_key(header::AUTHORIZATION) {
+        let token = bearer(headers)?;
+        return shared.lock().user_of_token(token);
+    }
+    session(shared, headers).map(|s| s.user)
+}
+
+/// Who asks, for per-user budgets: the account, else the client address (the last
+/// `X-Forwarded-For` entry behind a proxy).
+pub fn requester(shared: &Shared, headers: &HeaderMap, extensions: &axum::http::Extensions) -> String {
+    if let Some(user) = account(shared, headers) {
+        return user;
+    }
+    let trust = shared.lock().config.trust_forwarded_for;
+    let forwarded = trust
+        .then(|| headers.get("x-forwarded-for"))
+        .flatten()
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.rsplit(',').next())
+        .map(|v| v.trim().to_string());
+    forwarded.unwrap_or_else(|| {
+        extensions
+            .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
+            .map_or_else(|| "-".to_string(), |c| c.0.ip().to_string())
+    })
+}
+
 /// Whether the request came over TLS (a reverse proxy in front says so with
 /// `X-Forwarded-Proto: https`, trusted only when the arena runs behind one).
 pub fn secure(shared: &Shared, headers: &HeaderMap) -> bool {
