@@ -177,6 +177,12 @@ enum AccountAction {
     },
     /// List the accounts with their kind and tokens.
     List,
+    /// Set the password an account signs in with on the arena's pages (read from the first
+    /// line of standard input, 8 to 256 characters); ends the account's sessions.
+    Password {
+        /// User name.
+        name: String,
+    },
 }
 
 #[derive(Subcommand, Debug)]
@@ -375,6 +381,15 @@ fn manage_arena(db: &std::path::Path, action: ArenaAction) -> anyhow::Result<()>
             let kind = if bot { "bot" } else { "human" };
             println!("created the {kind} account {name} in {}", db.display());
             println!("its token (shown once, keep it secret): {token}");
+        }
+        ArenaAction::Account {
+            action: AccountAction::Password { name },
+        } => {
+            let mut line = String::new();
+            std::io::stdin().read_line(&mut line)?;
+            let password = line.trim_end_matches(['\n', '\r']);
+            admin.set_password(&name, password)?;
+            println!("set the password of {name} in {}", db.display());
         }
         ArenaAction::Account {
             action: AccountAction::List,

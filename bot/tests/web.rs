@@ -662,3 +662,76 @@ async fn behind_a_tls_proxy_the_session_cookie_is_secure() {
     let set = r.headers()["set-cookie"].to_str().expect("ascii").to_string();
     assert!(set.starts_with("arena_session=") && set.ends_with("; Secure"), "{set}");
 }
+
+/// `bot arena account password NAME` with `input` on standard input: success and output.
+fn set_password(db: &std::path::Path, name: &str, input: &str) -> (bool, String) {
+    use std::io::Write as _;
+    let mut child = common::bot_command()
+        .args(["arena", "--db"])
+        .arg(db)
+        .args(["account", "password", name])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("bot runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes())
+        .expect("written");
+    let out = child.wait_with_output().expect("ends");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (out.status.success(), text)
+}
+
+#[tokio::test]
+async fn a_password_set_on_the_command_line_signs_in_and_sessions_survive_a_restart() {
+    let dir = common::temp_dir("web-password");
+    std::fs::create_dir_all(&dir).expect("dir");
+    let db = dir.join("arena.sqlite");
+    common::add_account(&db, "Dana", false, &[]);
+    let (ok, text) = set_password(&db, "Dana", "short\n");
+    assert!(!ok && text.contains("8 to 256 characters"), "{text}");
+    let (ok, text) = set_password(&db, "Nobody", "correct horse\n");
+    assert!(!ok && text.contains("no account Nobody"), "{text}");
+    let (ok, text) = set_password(&db, "Dana", "correct horse\n");
+    assert!(ok, "{text}");
+
+    let server = common::ArenaProcess::start(&db);
+    let mut v = Visitor::new(&server.url);
+    let page = v.get("/login").await;
+    let csrf = Visitor::csrf_of(&page);
+    let r = v
+        .post(
+            "/login",
+            &[("csrf", &csrf), ("username", "dana"), ("password", "correct horse")],
+            None,
+        )
+        .await;
+    assert_eq!(r.status, 303, "{}", r.body);
+    assert_eq!(v.get("/api/account").await.status, 200);
+    server.kill();
+    // The session is in the database: the same cookie signs in after a restart (and SIGKILL).
+    let again = common::ArenaProcess::start(&db);
+    let mut same = Visitor::new(&again.url);
+    same.cookies = v.cookies.clone();
+    let account = same.get("/api/account").await;
+    assert_eq!(account.status, 200, "{}", account.body);
+    assert!(account.body.contains("\"username\":\"Dana\""), "{}", account.body);
+    // No password, no cookie or token is stored in clear.
+    again.kill();
+    let mut stored = Vec::new();
+    for entry in std::fs::read_dir(&dir).expect("dir").flatten() {
+        stored.extend(std::fs::read(entry.path()).unwrap_or_default());
+    }
+    let text = String::from_utf8_lossy(&stored);
+    assert!(!text.contains("correct horse"));
+    assert!(!text.contains(&v.cookies["arena_session"]));
+    assert!(text.contains("$argon2id$"), "the password's hash is there");
+}

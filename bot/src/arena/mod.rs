@@ -207,6 +207,27 @@ impl Admin {
             .map_err(|r| anyhow::anyhow!("{}", r.message))
     }
 
+    /// Sets the password an account signs in with (Argon2id); ends its sessions.
+    pub fn set_password(&self, name: &str, password: &str) -> anyhow::Result<()> {
+        let id = name.to_lowercase();
+        if self.lock().display_name(&id).is_none() {
+            anyhow::bail!("no account {name}");
+        }
+        let n = password.chars().count();
+        if n < web::auth::MIN_PASSWORD || password.len() > web::auth::MAX_PASSWORD {
+            anyhow::bail!(
+                "the password must have {} to {} characters",
+                web::auth::MIN_PASSWORD,
+                web::auth::MAX_PASSWORD
+            );
+        }
+        let phc = web::auth::hash_password(password).map_err(|e| anyhow::anyhow!("hashing the password: {e}"))?;
+        let mut inner = self.lock();
+        inner.set_password(&id, &phc);
+        inner.end_sessions_of(&id);
+        Ok(())
+    }
+
     /// Revokes a token; whether it existed.
     pub fn revoke(&self, token: &str) -> anyhow::Result<bool> {
         Ok(self.lock().revoke_token(token))

@@ -442,6 +442,13 @@ impl Store {
             .map(|_| ())
     }
 
+    /// Ends every session of an account.
+    pub fn remove_sessions_of(&self, user: &str) -> rusqlite::Result<()> {
+        self.conn
+            .execute("DELETE FROM sessions WHERE user_id = ?1", params![user])
+            .map(|_| ())
+    }
+
     /// Forgets the sessions expired at `now` (ms since the epoch).
     pub fn remove_expired_sessions(&self, now: u64) -> rusqlite::Result<usize> {
         self.conn

@@ -44,14 +44,13 @@ fn random_text() -> Result<String, Refusal> {
 }
 
 impl Inner {
-    /// The password hash (PHC string) of an account, if it has one.
+    /// The password hash (PHC string) of an account, if it has one. With a database it is read there each time (sign-ins are rare), so that a password set
+    /// on the command line while the server runs counts at once.
     pub fn password_of(&mut self, user: &str) -> Option<String> {
-        if let Some(p) = self.passwords.get(user) {
-            return Some(p.clone());
+        match self.store.as_ref() {
+            Some(store) => store.password(user).ok().flatten(),
+            None => self.passwords.get(user).cloned(),
         }
-        let stored = self.store.as_ref()?.password(user).ok().flatten()?;
-        self.passwords.insert(user.to_string(), stored.clone());
-        Some(stored)
     }
 
     /// Sets an account's password hash.
@@ -120,6 +119,12 @@ impl Inner {
         let hash = token_hash(cookie);
         self.sessions.remove(&hash);
         self.persist("ending a session", |s| s.remove_session(&hash));
+    }
+
+    /// Ends every session of an account (its password changed).
+    pub fn end_sessions_of(&mut self, user: &str) {
+        self.sessions.retain(|_, s| s.user != user);
+        self.persist("ending the sessions of an account", |s| s.remove_sessions_of(user));
     }
 
     /// Forgets the expired sessions (in memory and in the database).
