@@ -452,9 +452,9 @@ impl Arena {
         self.shared.lock().faults.injected.clone()
     }
 
-    /// Every request received so far.
+    /// The requests received so far (the last 50,000).
     pub fn requests(&self) -> Vec<RecordedRequest> {
-        self.shared.lock().requests.clone()
+        self.shared.lock().recorded_requests()
     }
 
     /// Sets a player's time left in a running game (a clock almost out, for tests).

@@ -222,13 +222,13 @@ async fn intercept(State(s): S, request: Request, next: Next) -> Response {
     };
     if let Some(refused) = csrf_refusal(&s, &parts, &bytes) {
         record.status = refused.status().as_u16();
-        s.lock().requests.push(record);
+        s.lock().record_request(record);
         return refused;
     }
     if let Some(missing) = missing_scope(&s, &parts.headers, endpoint) {
         let response = ApiErr(StatusCode::FORBIDDEN, format!("Missing scope: {missing}")).into_response();
         record.status = response.status().as_u16();
-        s.lock().requests.push(record);
+        s.lock().record_request(record);
         return response;
     }
     let fault = if over_limit {
@@ -245,7 +245,7 @@ async fn intercept(State(s): S, request: Request, next: Next) -> Response {
         None => next.run(Request::from_parts(parts, Body::from(bytes))).await,
     };
     record.status = response.status().as_u16();
-    s.lock().requests.push(record);
+    s.lock().record_request(record);
     response
 }
 

@@ -183,7 +183,8 @@ pub struct Inner {
     next_id: u64,
     pub(super) stats: ArenaStats,
     pub(super) faults: Faults,
-    pub(super) requests: Vec<RecordedRequest>,
+    /// The last [`MAX_RECORDED`] requests (tests read them; a server must not grow forever).
+    requests: std::collections::VecDeque<RecordedRequest>,
     /// Per user: start of the current one-second window and the requests in it.
     rate: HashMap<String, (Instant, u32)>,
     /// Creation time of the newest game (ms), to keep creation times strictly increasing.
@@ -209,7 +210,23 @@ fn json_line<T: serde::Serialize>(value: &T) -> String {
     serde_json::to_string(value).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
 }
 
+/// Requests kept in the log of requests.
+pub const MAX_RECORDED: usize = 50_000;
+
 impl Inner {
+    /// Logs a request, forgetting the oldest beyond [`MAX_RECORDED`].
+    pub fn record_request(&mut self, r: RecordedRequest) {
+        if self.requests.len() >= MAX_RECORDED {
+            self.requests.pop_front();
+        }
+        self.requests.push_back(r);
+    }
+
+    /// The logged requests, oldest first.
+    pub fn recorded_requests(&self) -> Vec<RecordedRequest> {
+        self.requests.iter().cloned().collect()
+    }
+
     /// Builds the state: the database's accounts, tokens, ratings, challenges and games (when
     /// there is one), then the configured accounts that are missing.
     pub fn new(config: ArenaConfig, log: broadcast::Sender<ArenaLog>, store: Option<Store>) -> anyhow::Result<Inner> {
@@ -229,7 +246,7 @@ impl Inner {
             next_id: now_ms() ^ u64::from(std::process::id()).rotate_left(32),
             stats: ArenaStats::default(),
             faults: Faults::default(),
-            requests: Vec::new(),
+            requests: std::collections::VecDeque::new(),
             rate: HashMap::new(),
             next_prune: Instant::now(),
             last_created_at: 0,
@@ -385,5 +402,31 @@ impl Inner {
                 self.cancel_pending(c);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_request_log_keeps_the_newest() {
+        let (log, _) = broadcast::channel(1);
+        let mut inner = Inner::new(ArenaConfig::default(), log, None).expect("state");
+        for i in 0..MAX_RECORDED + 3 {
+            inner.record_request(RecordedRequest {
+                method: "GET".into(),
+                path: format!("/{i}"),
+                endpoint: super::super::faults::Endpoint::classify("GET", "/api/account"),
+                query: Vec::new(),
+                form: Vec::new(),
+                user: None,
+                status: 200,
+            });
+        }
+        let kept = inner.recorded_requests();
+        assert_eq!(kept.len(), MAX_RECORDED);
+        assert_eq!(kept[0].path, "/3");
+        assert_eq!(kept[MAX_RECORDED - 1].path, format!("/{}", MAX_RECORDED + 2));
     }
 }
