@@ -589,12 +589,30 @@ async fn positions_pgn_and_engine_analysis_for_the_analysis_board() {
     assert!(body.contains("Invalid FEN"), "{body}");
 
     let pgn = "[Variant \"egyptian-eye\"]\n\n1. f4 f8 *\n";
-    let (status, body) = raw.post("", "/api/arena/pgn", &[("pgn", pgn)]).await;
+    assert_eq!(
+        raw.post("", "/api/arena/pgn", &[("pgn", pgn)]).await.0,
+        400,
+        "the variant is required"
+    );
+    // The game's Variant tag wins over the variant given for games without one.
+    let (status, body) = raw
+        .post("", "/api/arena/pgn", &[("pgn", pgn), ("variant", "standard")])
+        .await;
     assert_eq!(status, 200, "{body}");
     let g = json(&body);
     assert_eq!(g["variant"]["key"], "egyptian-eye");
     assert_eq!(g["moves"], serde_json::json!(["f3f4", "f9f8"]));
-    assert_eq!(raw.post("", "/api/arena/pgn", &[("pgn", "1. e9 *")]).await.0, 400);
+    assert_eq!(
+        raw.post("", "/api/arena/pgn", &[("pgn", "1. e9 *"), ("variant", "standard")])
+            .await
+            .0,
+        400
+    );
+    let (status, body) = raw
+        .post("", "/api/arena/pgn", &[("pgn", "1. e4 e5 *"), ("variant", "standard")])
+        .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(json(&body)["moves"], serde_json::json!(["e2e4", "e7e5"]));
 
     // Mate in one for White: the engine finds it.
     let fen = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1";

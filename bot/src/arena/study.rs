@@ -267,14 +267,14 @@ async fn position(RawQuery(query): RawQuery) -> Result<Response, Refused> {
     .into_response())
 }
 
-/// `POST /api/arena/pgn` (`pgn`, optional `variant` for games without a Variant tag): the first
-/// game's variant, start FEN and moves in UCI.
+/// `POST /api/arena/pgn` (`pgn`, and `variant`: the variant of a game without a Variant tag):
+/// the first game's variant, start FEN and moves in UCI.
 async fn pgn(body: Bytes) -> Result<Response, Refused> {
     let f = parse_urlencoded(&String::from_utf8_lossy(&body));
     let text = f.get("pgn").map_or("", String::as_str);
     let fallback = match f.get("variant").filter(|v| !v.is_empty()) {
         Some(v) => variant_of(v)?,
-        None => Variant::PersianPrincess,
+        None => return Err(bad("variant is required (the variant of a game without a Variant tag)")),
     };
     let game = engine::rules::notation::pgn::read_game(text, fallback)
         .map_err(|e| bad(format!("Unreadable PGN: {e}")))?
