@@ -363,6 +363,13 @@ async fn play_watch_and_special_moves_in_a_real_browser() {
     b.shot("game-over").await;
     let view = get_json(&format!("{url}/api/arena/game/{id}/view")).await;
     assert_ne!(view["status"], "started");
+    // The game list shows it, finished; its link opens the game.
+    b.go(&format!("{url}/games")).await;
+    b.find(&format!("#games tr[data-game=\"{id}\"]")).await;
+    b.shot("games").await;
+    b.click(&format!("#games tr[data-game=\"{id}\"] a")).await;
+    b.find("#moves .mv").await;
+
     // The page's figures: bytes of the document and everything it loaded, and the time to
     // the first board, on a fresh load (docs/benchmarks.md).
     b.go(&format!("{url}/{id}")).await;
@@ -669,5 +676,5 @@ async fn play_watch_and_special_moves_in_a_real_browser() {
     assert_eq!(b.text("#eval").await, "#1");
     b.shot("analysis").await;
     let shots_taken = std::fs::read_dir(&shots).map_or(0, |d| d.count());
-    assert!(shots_taken >= 18, "screenshots saved: {shots_taken}");
+    assert!(shots_taken >= 19, "screenshots saved: {shots_taken}");
 }
