@@ -753,3 +753,63 @@ async fn a_password_set_on_the_command_line_signs_in_and_sessions_survive_a_rest
     assert!(!text.contains(&v.cookies["arena_session"]));
     assert!(text.contains("$argon2id$"), "the password's hash is there");
 }
+
+#[tokio::test]
+async fn a_seek_from_the_lobby_is_listed_and_joined_by_another_person() {
+    let arena = arena().await;
+    let mut ann = Visitor::new(&arena.url());
+    assert_eq!(ann.sign_up("Ann", "correct horse").await.status, 303);
+    let mut ben = Visitor::new(&arena.url());
+    assert_eq!(ben.sign_up("Ben", "correct horse").await.status, 303);
+    let seek = |v: &mut Visitor| {
+        let req = v
+            .http
+            .post(format!("{}/api/board/seek", arena.url()))
+            .header("cookie", v.cookie_header())
+            .form(&[
+                ("variant", "celtic-citadel"),
+                ("time", "5"),
+                ("increment", "3"),
+                ("color", "random"),
+            ]);
+        req
+    };
+    // Without the CSRF token a session cannot seek.
+    let refused = seek(&mut ann).send().await.expect("request");
+    assert_eq!(refused.status().as_u16(), 403);
+    // Ann's seek stays open while her request does (as the lobby page holds it).
+    let ann_csrf = ann.csrf().await;
+    let waiting = tokio::spawn(seek(&mut ann).header("x-csrf-token", ann_csrf).send());
+    let raw = Raw::new(&arena);
+    let mut listed = serde_json::Value::Null;
+    for _ in 0..100 {
+        listed = serde_json::from_str(&raw.get("", "/api/arena/lobby").await.1).expect("json");
+        if listed["seeks"].as_array().is_some_and(|s| !s.is_empty()) {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert_eq!(listed["seeks"][0]["user"], "Ann");
+    assert_eq!(listed["seeks"][0]["variant"], "celtic-citadel");
+    assert_eq!(listed["seeks"][0]["clock"]["initial"], 300_000);
+    // Ben joins with the same terms: a game of the two starts, and the seek is gone.
+    let ben_csrf = ben.csrf().await;
+    let joined = seek(&mut ben)
+        .header("x-csrf-token", ben_csrf)
+        .send()
+        .await
+        .expect("request");
+    assert_eq!(joined.status().as_u16(), 200);
+    let _ = tokio::time::timeout(std::time::Duration::from_secs(5), waiting)
+        .await
+        .expect("Ann's seek ends when paired");
+    let lobby: serde_json::Value = serde_json::from_str(&raw.get("", "/api/arena/lobby").await.1).expect("json");
+    assert!(lobby["seeks"].as_array().expect("seeks").is_empty());
+    let game = &lobby["playing"][0];
+    let players = [game["white"]["name"].as_str(), game["black"]["name"].as_str()];
+    assert!(
+        players.contains(&Some("Ann")) && players.contains(&Some("Ben")),
+        "{game}"
+    );
+    assert_eq!(game["variant"]["key"], "celtic-citadel");
+}
