@@ -453,7 +453,7 @@ async fn game_page(State(s): S, headers: HeaderMap, Path(id): Path<String>) -> R
 <div class="moves" id="moves"></div>
 <div class="nav"><button id="first" title="first">|&lt;</button><button id="prev" title="previous">&lt;</button><button id="next" title="next">&gt;</button><button id="last" title="last">&gt;|</button><button id="flip" title="flip the board">flip</button></div>
 <div class="actions" id="actions">
-<button id="draw">Offer draw</button><button id="takeback">Takeback</button><button id="abort">Abort</button><button id="resign" class="danger">Resign</button><button id="claim">Claim victory</button>
+<button id="draw">Offer draw</button><button id="takeback">Takeback</button><button id="abort">Abort</button><button id="resign" class="danger">Resign</button><button id="claim">Claim victory</button><button id="claim-draw">Call it a draw</button>
 </div>
 <p><a id="pgn" href="/game/export/{id}" download="{id}.pgn">Download PGN</a></p>
 <div class="chat" id="chat" hidden><h2>Chat</h2><div class="lines" id="chat-lines" aria-live="polite"></div>

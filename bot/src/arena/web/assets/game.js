@@ -155,7 +155,9 @@
     $('actions').hidden = !mine || !running;
     $('abort').disabled = !v.abortable;
     $('resign').disabled = v.abortable;
+    // The opponent left: claim the win or call it a draw (after the arena's waiting time).
     $('claim').hidden = !v.opponentGone;
+    $('claim-draw').hidden = !v.opponentGone;
     const draw = $('draw');
     draw.textContent = v.drawOffer === opp ? 'Accept draw' : v.drawOffer === mine ? 'Draw offered' : 'Offer draw';
     draw.disabled = v.drawOffer === mine;
@@ -197,6 +199,7 @@
   $('abort').addEventListener('click', () => act('abort'));
   $('resign').addEventListener('click', () => { if (confirm('Resign this game?')) act('resign'); });
   $('claim').addEventListener('click', () => act('claim-victory'));
+  $('claim-draw').addEventListener('click', () => act('claim-draw'));
   setInterval(renderClocks, 100);
   refresh();
 })();
