@@ -324,3 +324,46 @@ fn opening_files_give_distinct_openings_or_a_clear_error() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("bad.txt:2"), "{err}");
 }
+
+#[test]
+fn rule_settings_are_played_recorded_and_part_of_the_run() {
+    let dir = TempDir::new("rules");
+    let with_rules = |games: u64, rules: &str| -> Vec<String> {
+        let mut args = selfplay_args(dir.path(), games, 3);
+        let v = args.iter().position(|s| s == "--variant").expect("variant");
+        args[v + 1] = "parsi".to_string();
+        args.extend(["--rules".to_string(), rules.to_string()]);
+        args
+    };
+    let out = ok(&with_rules(2, "ludii"));
+    assert!(out.contains("rules "), "the log names the rules: {out}");
+    let settings = Variant::Parsi
+        .tables_with("ludii")
+        .expect("settings")
+        .rule_settings
+        .clone();
+    assert!(!settings.is_empty());
+    let run = fs::read_to_string(dir.path().join("run.json")).expect("run.json");
+    assert!(run.contains(&format!("\"rules\": \"{settings}\"")), "{run}");
+    // The PGN carries them, and the games read back as legal under them.
+    let mut games = 0;
+    for file in files(dir.path(), "pgn") {
+        let text = fs::read_to_string(&file).expect("pgn");
+        assert!(text.contains(&format!("[VariantRules \"{settings}\"]")), "{text}");
+        for g in read_games(&text, Variant::Parsi).expect("readable") {
+            assert_eq!(g.start.tables().rule_settings, settings);
+            games += 1;
+        }
+    }
+    assert_eq!(games, 2);
+    // Other rules are other settings: no resumption.
+    let refused = trainer(&with_rules(3, ""));
+    assert!(!refused.status.success());
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert!(err.contains("other settings") && err.contains("rules"), "{err}");
+    // Unknown settings are refused with the known ones named.
+    let bad = trainer(&with_rules(3, "nonsense"));
+    assert!(!bad.status.success());
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(err.contains("--rules nonsense") && err.contains("nonsense"), "{err}");
+}

@@ -135,7 +135,7 @@ impl OpeningSource {
 impl Opening {
     /// The opening under the rules of `tables` (same variant): its start read again under them,
     /// its moves up to the first one they forbid.
-    fn under(&self, tables: &'static Tables) -> Opening {
+    pub fn under(&self, tables: &'static Tables) -> Opening {
         if std::ptr::eq(self.start.tables(), tables) {
             return self.clone();
         }

@@ -25,7 +25,7 @@ use engine::{
         openings::{distinct_ends, read_openings, DEFAULT_RANDOM_PLIES},
         Adjudication, DrawRule, Opening, OpeningSource, ResignRule,
     },
-    rules::Variant,
+    rules::{tables::Tables, Position, Variant},
     search::Limits,
 };
 
@@ -77,6 +77,11 @@ pub struct Args {
     /// Variant id or alias (`engine variants` lists them).
     #[arg(short, long, default_value_t = Variant::DEFAULT)]
     pub variant: Variant,
+    /// Rule settings of the variant, for the readings its rules leave open (as for `engine
+    /// perft --rules`; Parsi Chess: `ludii`, `opening_series=3`, ...; docs/rules.md lists them).
+    /// Empty: the variant's defaults. The games' PGN carry them in a `VariantRules` tag.
+    #[arg(long, value_name = "SETTINGS", default_value = "")]
+    pub rules: String,
     /// Games in total in the output directory: a run that finds complete shards there plays
     /// only the missing games.
     #[arg(short = 'n', long, default_value_t = 100)]
@@ -180,12 +185,13 @@ fn check_args(args: &Args) -> Result<Option<u64>> {
 }
 
 /// Reads the openings file, if one is given.
-fn read_book(path: Option<&Path>, variant: Variant) -> Result<Option<Book>> {
+fn read_book(path: Option<&Path>, variant: Variant, rules: &'static Tables) -> Result<Option<Book>> {
     let Some(path) = path else {
         return Ok(None);
     };
     let bytes = std::fs::read(path).with_context(|| format!("cannot read opening file {}", path.display()))?;
-    let lines = read_openings(variant, path)?;
+    // Each line under the run's rules: its moves up to the first one they forbid.
+    let lines = read_openings(variant, path)?.iter().map(|o| o.under(rules)).collect();
     Ok(Some(Book {
         lines,
         hash: format!("{:016x}", engine::hash::fnv1a64(&bytes)),
@@ -196,6 +202,7 @@ impl Settings {
     fn of_args(
         args: &Args,
         variant: Variant,
+        rules: &str,
         nodes: Option<u64>,
         eval: &str,
         random_plies: usize,
@@ -203,6 +210,7 @@ impl Settings {
     ) -> Settings {
         Settings {
             variant: variant.id().to_string(),
+            rules: rules.to_string(),
             nodes,
             depth: args.depth,
             eval: eval.to_string(),
@@ -352,16 +360,27 @@ fn game_settings(
 /// Runs `trainer selfplay`.
 pub fn run(args: Args) -> Result<()> {
     let variant = args.variant;
+    let rules = variant
+        .tables_with(&args.rules)
+        .with_context(|| format!("--rules {}", args.rules))?;
     let nodes = check_args(&args)?;
     let eval = args.net.clone();
     let eval_summary = make_engine(variant, 1, &eval)
         .with_context(|| format!("--net {}", args.net))?
         .eval_summary();
-    let book = read_book(args.book.as_deref(), variant)?;
+    let book = read_book(args.book.as_deref(), variant, rules)?;
     let random_plies = args
         .random_plies
         .unwrap_or(if book.is_some() { 0 } else { DEFAULT_RANDOM_PLIES });
-    let settings = Settings::of_args(&args, variant, nodes, &eval_summary, random_plies, book.as_ref());
+    let settings = Settings::of_args(
+        &args,
+        variant,
+        &rules.rule_settings,
+        nodes,
+        &eval_summary,
+        random_plies,
+        book.as_ref(),
+    );
     let out = args
         .out
         .clone()
@@ -389,7 +408,9 @@ pub fn run(args: Args) -> Result<()> {
     let source = opening_source(book, random_plies, args.seed, needed)?;
     let check = opening_check(&args, variant, &eval)?;
     let needed: HashSet<u64> = jobs.iter().map(|&(i, s)| i * per_shard + s).collect();
-    let openings = Mutex::new(Openings::new(OpeningGenerator::new(variant, source, check), needed));
+    let start = Position::from_fen_in(rules, rules.spec.start_fen)
+        .map_err(|e| anyhow::anyhow!("the start position under --rules {}: {e}", args.rules))?;
+    let openings = Mutex::new(Openings::new(OpeningGenerator::new(start, source, check), needed));
     // Everything is checked: the directory now belongs to this run's settings.
     run_file::write_if_new(&run_path, args.book.as_deref(), &settings)?;
     let threads = args
@@ -400,9 +421,14 @@ pub fn run(args: Args) -> Result<()> {
     let game_settings = game_settings(&args, variant, nodes, settings.min_ply, &eval_summary);
 
     let progress = Progress::new(args.quiet, args.games, existing.games())?;
+    let variant_label = if rules.rule_settings.is_empty() {
+        variant.id().to_string()
+    } else {
+        format!("{} (rules {})", variant.id(), rules.rule_settings)
+    };
     progress.log(format!(
         "selfplay {}: {} games to play ({} already in {}), {}, eval {}, {} thread(s), seed {}",
-        variant.id(),
+        variant_label,
         jobs.len(),
         existing.games(),
         out.display(),
@@ -446,7 +472,7 @@ pub fn run(args: Args) -> Result<()> {
     let elapsed = started.elapsed();
     let generator = openings.into_inner().ok().map(|o| o.generator);
     summary::print_finished(Finished {
-        variant: variant.id(),
+        variant: &variant_label,
         out: &out,
         summary: &tally.summary,
         elapsed,

@@ -69,7 +69,8 @@ const PATIENCE: u64 = 20_000;
 
 /// Draws the openings of a run in game order (see the module documentation).
 pub struct OpeningGenerator {
-    variant: Variant,
+    /// The start position, under the run's rules.
+    start: Position,
     source: OpeningSource,
     rng: Rng,
     used: HashSet<u64>,
@@ -86,11 +87,12 @@ pub struct OpeningGenerator {
 }
 
 impl OpeningGenerator {
-    /// A generator drawing from `source` (its random plies from the source's seed); `check`
-    /// rejects lost openings when given.
-    pub fn new(variant: Variant, source: OpeningSource, check: Option<Check>) -> Self {
+    /// A generator drawing from `source` (its random plies from the source's seed) after
+    /// `start`, the variant's start position under the run's rules (a source's own lines keep
+    /// their start); `check` rejects lost openings when given.
+    pub fn new(start: Position, source: OpeningSource, check: Option<Check>) -> Self {
         OpeningGenerator {
-            variant,
+            start,
             rng: seeded_rng(source.seed()),
             source,
             used: HashSet::new(),
@@ -111,7 +113,7 @@ impl OpeningGenerator {
     /// The next opening of the run.
     pub fn next_opening(&mut self) -> Result<Opening> {
         let mut failures = 0u64;
-        let start_pos = Position::startpos(self.variant);
+        let start_pos = self.start.clone();
         let random_plies = self.source.random_plies();
         loop {
             let (start, moves, label) = match self.source.given() {
@@ -191,7 +193,7 @@ mod tests {
     fn random_openings_are_unique_and_reproducible() {
         let v = Variant::PersianPrincess;
         let draw = |seed| {
-            let mut g = OpeningGenerator::new(v, OpeningSource::Random { plies: 4, seed }, None);
+            let mut g = OpeningGenerator::new(Position::startpos(v), OpeningSource::Random { plies: 4, seed }, None);
             (0..50).map(|_| g.next_opening().expect("opening")).collect::<Vec<_>>()
         };
         let a = draw(7);
@@ -215,7 +217,7 @@ mod tests {
         let v = Variant::PersianPrincess;
         let start = Position::startpos(v);
         let lines = parse_openings(v, &format!("{}\n", start.fen()), "one.txt").expect("valid");
-        let mut g = OpeningGenerator::new(v, OpeningSource::List(lines), None);
+        let mut g = OpeningGenerator::new(Position::startpos(v), OpeningSource::List(lines), None);
         assert!(g.next_opening().is_ok());
         let err = g.next_opening().expect_err("exhausted");
         assert!(err.to_string().contains("--random-plies"), "{err}");

@@ -77,7 +77,11 @@ pub(super) fn write_pgn(game: &GameText<'_>, settings: &GameSettings) -> String 
     write_tag(&mut out, "Black", &settings.player);
     write_tag(&mut out, "Result", result.pgn());
     write_tag(&mut out, "Variant", variant.spec().pgn_name);
-    if opening.start != Position::startpos(variant) {
+    let rules = opening.start.tables();
+    if !rules.rule_settings.is_empty() {
+        write_tag(&mut out, "VariantRules", &rules.rule_settings);
+    }
+    if opening.start.fen() != Position::startpos(variant).fen() {
         write_tag(&mut out, "SetUp", "1");
         write_tag(&mut out, "FEN", &opening.start.fen());
     }

@@ -16,6 +16,10 @@ use crate::data::io::write_atomic;
 pub struct Settings {
     /// Variant id.
     pub variant: String,
+    /// Rule settings of the variant (empty: its defaults; runs written before the setting
+    /// existed read as empty).
+    #[serde(default)]
+    pub rules: String,
     /// Nodes per move.
     pub nodes: Option<u64>,
     /// Depth per move.
