@@ -680,3 +680,40 @@ fn generate_corpus() {
     std::fs::create_dir_all(corpus()).unwrap();
     std::fs::write(corpus().join("selfplay.pgn"), text).unwrap();
 }
+
+#[test]
+fn games_are_read_under_their_rule_settings() {
+    let dir = temp_dir("rules");
+    // With the opening series of two moves, White plays e4 and d4 in a row (Black passes, `--`)
+    // and then Black two: legal only under the game's VariantRules, which the tree must honour.
+    let pgn = dir.join("series.pgn");
+    std::fs::write(
+        &pgn,
+        "[Variant \"Parsi\"]\n[VariantRules \"opening_series=2\"]\n[Result \"1-0\"]\n\n1. e4 -- 2. d4 e5 3. -- d5 1-0\n\n\
+         [Variant \"Parsi\"]\n[VariantRules \"no_such_setting\"]\n[Result \"0-1\"]\n\n1. e4 e5 0-1\n",
+    )
+    .unwrap();
+    let out = dir.join("out");
+    let (ok, stdout, stderr) = trainer(&["--out", out.to_str().unwrap(), pgn.to_str().unwrap()]);
+    assert!(ok, "{stdout}{stderr}");
+    assert!(stderr.contains("VariantRules"), "the bad settings are named: {stderr}");
+    let tree: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("tree.json")).unwrap()).unwrap();
+    assert_eq!(tree["games"]["used"], 1, "{tree}");
+    let first = &tree["roots"][0]["children"][0];
+    assert_eq!(first["san"], "e4");
+    assert_eq!(first["children"][0]["san"], "--", "Black passes");
+    assert_eq!(
+        first["children"][0]["children"][0]["san"], "d4",
+        "White's second move of the series"
+    );
+    // Without the tag the same moves are not a game of Parsi Chess.
+    let plain = dir.join("plain.pgn");
+    std::fs::write(
+        &plain,
+        "[Variant \"Parsi\"]\n[Result \"1-0\"]\n\n1. e4 -- 2. d4 e5 3. -- d5 1-0\n",
+    )
+    .unwrap();
+    let (ok, _, stderr) = trainer(&["--out", dir.join("plain").to_str().unwrap(), plain.to_str().unwrap()]);
+    assert!(!ok || stderr.contains("not a legal move"), "{stderr}");
+}

@@ -356,9 +356,11 @@ fn fate(
     if fen_games == FenGames::Skip && raw.tag("FEN").is_some() {
         // A FEN tag holding the start position itself is no set-up position.
         // (A FEN that cannot be read makes the game unreadable, below.)
-        match engine::rules::Position::from_fen(variant, raw.tag("FEN").unwrap_or_default()) {
-            Ok(p) if p != engine::rules::Position::startpos(variant) => return Fate::SetUpSkipped,
-            _ => {}
+        if let Ok(start) = pgn::start_under_rules(raw, variant) {
+            match engine::rules::Position::from_fen_in(start.tables(), raw.tag("FEN").unwrap_or_default()) {
+                Ok(p) if p != start => return Fate::SetUpSkipped,
+                _ => {}
+            }
         }
     }
     match pgn::resolve(raw, variant, view, cache) {

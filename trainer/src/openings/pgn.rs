@@ -271,6 +271,9 @@ pub enum GameError {
         /// Why.
         error: String,
     },
+    /// The `VariantRules` tag names settings the variant does not have.
+    #[error("VariantRules: {0}")]
+    Rules(String),
     /// A move is not legal or not SAN.
     #[error("line {line}, ply {ply}: {error}")]
     Move {
@@ -308,11 +311,21 @@ impl SanCache {
     }
 }
 
-/// Resolves a split game of `variant`: start position, moves, scores.
+/// The start position of `variant` under the game's rule settings (its `VariantRules` tag, as
+/// the engine's PGN reader reads it; none: the variant's defaults).
+pub fn start_under_rules(raw: &RawGame, variant: Variant) -> Result<Position, GameError> {
+    let rules = variant
+        .tables_with(raw.tag("VariantRules").unwrap_or(""))
+        .map_err(|e| GameError::Rules(e.to_string()))?;
+    Position::from_fen_in(rules, rules.spec.start_fen).map_err(|e| GameError::Rules(e.to_string()))
+}
+
+/// Resolves a split game of `variant`: start position, moves, scores; under the game's rule
+/// settings.
 pub fn resolve(raw: &RawGame, variant: Variant, view: EvalView, cache: &mut SanCache) -> Result<Game, GameError> {
-    let startpos = Position::startpos(variant);
+    let startpos = start_under_rules(raw, variant)?;
     let start = match raw.tag("FEN") {
-        Some(fen) => Position::from_fen(variant, fen).map_err(|e| GameError::Fen {
+        Some(fen) => Position::from_fen_in(startpos.tables(), fen).map_err(|e| GameError::Fen {
             fen: fen.to_string(),
             error: e.to_string(),
         })?,
