@@ -380,7 +380,8 @@ async fn play_watch_and_special_moves_in_a_real_browser() {
              const nav = performance.getEntriesByType('navigation')[0];\
              const res = performance.getEntriesByType('resource');\
              const bytes = nav.decodedBodySize + res.reduce((a, r) => a + r.decodedBodySize, 0);\
-             return { bytes, files: res.length + 1, firstBoardMs: Math.round(m.startTime), views: res.filter((r) => r.name.includes('/view')).map((r) => r.decodedBodySize) }",
+             const sent = nav.encodedBodySize + res.reduce((a, r) => a + r.encodedBodySize, 0);\
+             return { bytes, sent, files: res.length + 1, firstBoardMs: Math.round(m.startTime), views: res.filter((r) => r.name.includes('/view')).map((r) => r.decodedBodySize) }",
             Duration::from_secs(20),
         )
         .await;

@@ -813,3 +813,36 @@ async fn a_seek_from_the_lobby_is_listed_and_joined_by_another_person() {
     );
     assert_eq!(game["variant"]["key"], "celtic-citadel");
 }
+
+#[tokio::test]
+async fn assets_are_gzipped_for_browsers_that_take_gzip() {
+    use std::io::Read as _;
+    let arena = arena().await;
+    let http = reqwest::Client::new();
+    for name in ["board.js", "arena.css", "pieces.svg"] {
+        let url = format!("{}/assets/{name}", arena.url());
+        let plain = http.get(&url).send().await.expect("plain");
+        assert!(plain.headers().get("content-encoding").is_none());
+        let plain = plain.bytes().await.expect("body");
+        let z = http
+            .get(&url)
+            .header("accept-encoding", "gzip, deflate, br")
+            .send()
+            .await
+            .expect("gzip");
+        assert_eq!(z.headers()["content-encoding"], "gzip");
+        assert_eq!(z.headers()["vary"], "Accept-Encoding");
+        let z = z.bytes().await.expect("body");
+        assert!(
+            z.len() * 2 < plain.len(),
+            "{name}: {} of {} bytes",
+            z.len(),
+            plain.len()
+        );
+        let mut back = Vec::new();
+        flate2::read::GzDecoder::new(&z[..])
+            .read_to_end(&mut back)
+            .expect("gzip");
+        assert_eq!(back, plain.to_vec(), "{name}");
+    }
+}

@@ -30,6 +30,25 @@ pub fn get(name: &str) -> Option<(&'static str, &'static str)> {
     FILES.iter().find(|f| f.0 == name).map(|f| (f.1, f.2))
 }
 
+/// The gzip form of an asset (compressed once, on first use).
+pub fn gzipped(name: &str) -> Option<&'static [u8]> {
+    use std::io::Write as _;
+    static GZIPPED: std::sync::OnceLock<Vec<Vec<u8>>> = std::sync::OnceLock::new();
+    let all = GZIPPED.get_or_init(|| {
+        FILES
+            .iter()
+            .map(|f| {
+                let mut z = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+                // Writing to memory cannot fail; an empty result would only mean "send it plain".
+                let _ = z.write_all(f.2.as_bytes());
+                z.finish().unwrap_or_default()
+            })
+            .collect()
+    });
+    let i = FILES.iter().position(|f| f.0 == name)?;
+    all.get(i).filter(|z| !z.is_empty()).map(Vec::as_slice)
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

@@ -121,18 +121,24 @@ fn local_path(target: Option<&String>) -> String {
     }
 }
 
-async fn asset(Path(name): Path<String>) -> Response {
-    match assets::get(&name) {
-        Some((kind, bytes)) => (
-            [
-                (header::CONTENT_TYPE, HeaderValue::from_static(kind)),
-                (header::CACHE_CONTROL, HeaderValue::from_static("public, max-age=3600")),
-                (header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")),
-            ],
-            bytes,
-        )
-            .into_response(),
-        None => (StatusCode::NOT_FOUND, "No such file").into_response(),
+/// An asset, gzipped when the browser takes gzip (every browser does).
+async fn asset(headers: HeaderMap, Path(name): Path<String>) -> Response {
+    let Some((kind, bytes)) = assets::get(&name) else {
+        return (StatusCode::NOT_FOUND, "No such file").into_response();
+    };
+    let takes_gzip = headers
+        .get(header::ACCEPT_ENCODING)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.split(',').any(|e| e.trim().split(';').next() == Some("gzip")));
+    let head = [
+        (header::CONTENT_TYPE, HeaderValue::from_static(kind)),
+        (header::CACHE_CONTROL, HeaderValue::from_static("public, max-age=3600")),
+        (header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")),
+        (header::VARY, HeaderValue::from_static("Accept-Encoding")),
+    ];
+    match assets::gzipped(&name).filter(|_| takes_gzip) {
+        Some(z) => (head, [(header::CONTENT_ENCODING, HeaderValue::from_static("gzip"))], z).into_response(),
+        None => (head, bytes).into_response(),
     }
 }
 
