@@ -367,3 +367,62 @@ fn rule_settings_are_played_recorded_and_part_of_the_run() {
     let err = String::from_utf8_lossy(&bad.stderr);
     assert!(err.contains("--rules nonsense") && err.contains("nonsense"), "{err}");
 }
+
+#[test]
+fn shards_played_apart_are_the_shards_of_one_run() {
+    let whole = TempDir::new("shards-whole");
+    let a = TempDir::new("shards-a");
+    let b = TempDir::new("shards-b");
+    ok(&selfplay_args(whole.path(), 5, 11));
+    let part = |dir: &Path, shards: &str| {
+        let mut args = selfplay_args(dir, 5, 11);
+        args.extend(["--shards".to_string(), shards.to_string()]);
+        args
+    };
+    let out = ok(&part(a.path(), "0,2"));
+    assert!(out.contains("3 games"), "shards 0 (2 games) and 2 (1 game): {out}");
+    ok(&part(b.path(), "1"));
+    // Each shard file is the one the single run wrote, byte for byte, and so is run.json.
+    for ext in ["bin", "pgn", "json"] {
+        let all = files(whole.path(), ext);
+        assert_eq!(all.len(), 3, "{ext}");
+        for f in all {
+            let name = f.file_name().expect("name");
+            let apart = [a.path().join(name), b.path().join(name)]
+                .into_iter()
+                .find(|p| p.exists())
+                .unwrap_or_else(|| panic!("{name:?} played by neither part"));
+            assert_eq!(fs::read(&f).expect("read"), fs::read(&apart).expect("read"), "{name:?}");
+        }
+    }
+    // run.json holds the same settings (its creation time aside).
+    let settings = |dir: &Path| -> serde_json::Value {
+        let text = fs::read_to_string(dir.join("run.json")).expect("run.json");
+        serde_json::from_str::<serde_json::Value>(&text).expect("json")["settings"].clone()
+    };
+    assert_eq!(settings(whole.path()), settings(a.path()));
+    assert_eq!(settings(whole.path()), settings(b.path()));
+    // Put together, the parts are a complete run that the same command finds done.
+    for f in files(b.path(), "bin")
+        .into_iter()
+        .chain(files(b.path(), "pgn"))
+        .chain(files(b.path(), "json"))
+    {
+        fs::copy(&f, a.path().join(f.file_name().expect("name"))).expect("copied");
+    }
+    let done = ok(&selfplay_args(a.path(), 5, 11));
+    assert!(done.contains("nothing to do"), "{done}");
+    assert!(!b.path().join("shard_000000.bin").exists(), "b played only shard 1");
+    // Asked again: nothing to do. A shard beyond the run is refused.
+    let again = ok(&part(b.path(), "1"));
+    assert!(
+        again.contains("nothing to do") && again.contains("shard(s) 1"),
+        "{again}"
+    );
+    let beyond = trainer(&part(b.path(), "3"));
+    assert!(!beyond.status.success());
+    let err = String::from_utf8_lossy(&beyond.stderr);
+    assert!(err.contains("--shards 3") && err.contains("0 to 2"), "{err}");
+    let junk = trainer(&part(b.path(), "2-1"));
+    assert!(!junk.status.success());
+}

@@ -155,9 +155,40 @@ pub struct Args {
     /// used together).
     #[arg(long, value_name = "ID", default_value_t = 0)]
     pub first_game_id: u32,
+    /// Play only these shards of the run, by index (`3`, `0,2`, `4-7`): `--games` stays the
+    /// run's total, which fixes each shard's games. Several machines can share a run this way,
+    /// each playing its shards into a directory of its own: their shard files are the ones a
+    /// single machine writes with the same settings, byte for byte, and put together they make
+    /// one directory (each `run.json` holds the same settings).
+    #[arg(long, value_name = "LIST", value_parser = parse_shards)]
+    pub shards: Option<std::collections::BTreeSet<u64>>,
     /// No progress bar and no per-shard lines; only the summary.
     #[arg(short, long)]
     pub quiet: bool,
+}
+
+/// Reads `--shards`: indices and ranges separated by commas (`0,2,4-7`).
+fn parse_shards(text: &str) -> std::result::Result<std::collections::BTreeSet<u64>, String> {
+    let mut out = std::collections::BTreeSet::new();
+    for part in text.split(',').map(str::trim) {
+        let bad = || format!("'{part}': shards are indices or ranges, e.g. 3, 0,2 or 4-7");
+        match part.split_once('-') {
+            Some((a, b)) => {
+                let (a, b): (u64, u64) = (
+                    a.trim().parse().map_err(|_| bad())?,
+                    b.trim().parse().map_err(|_| bad())?,
+                );
+                if a > b || b - a > 1_000_000 {
+                    return Err(bad());
+                }
+                out.extend(a..=b);
+            }
+            None => {
+                out.insert(part.parse().map_err(|_| bad())?);
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// The openings file of a run, with the hash of its content.
@@ -290,13 +321,21 @@ fn nothing_to_do(args: &Args, variant: Variant, out: &Path, existing: &Existing,
     if !args.quiet && !removed_note.is_empty() {
         eprintln!("{removed_note}");
     }
-    println!(
-        "selfplay {}: nothing to do, {} already holds {} games (asked for {}).",
-        variant.id(),
-        out.display(),
-        existing.games(),
-        args.games
-    );
+    match &args.shards {
+        Some(only) => println!(
+            "selfplay {}: nothing to do, {} already holds shard(s) {}.",
+            variant.id(),
+            out.display(),
+            only.iter().map(u64::to_string).collect::<Vec<_>>().join(", ")
+        ),
+        None => println!(
+            "selfplay {}: nothing to do, {} already holds {} games (asked for {}).",
+            variant.id(),
+            out.display(),
+            existing.games(),
+            args.games
+        ),
+    }
     print_directory(out, &existing.total(), existing.shards.len());
 }
 
@@ -391,7 +430,25 @@ pub fn run(args: Args) -> Result<()> {
     let run_path = out.join(RUN_FILE);
     run_file::check_same_settings(&run_path, &out, &settings)?;
     let existing = shard::scan(&out)?;
-    let plan = shard::plan(&existing, args.games, args.games_per_shard);
+    let mut plan = shard::plan(&existing, args.games, args.games_per_shard);
+    if let Some(only) = &args.shards {
+        let last = args.games.div_ceil(args.games_per_shard.max(1));
+        if let Some(beyond) = only.iter().find(|&&i| i >= last) {
+            bail!(
+                "--shards {beyond}: the run of {} games has {last} shard(s) of {} (indices 0 to {})",
+                args.games,
+                args.games_per_shard,
+                last.saturating_sub(1)
+            );
+        }
+        // Shard i of the run holds per-shard games, the last one the rest.
+        let per = args.games_per_shard;
+        plan = only
+            .iter()
+            .filter(|i| !existing.shards.contains_key(i))
+            .map(|&i| (i, per.min(args.games - i * per)))
+            .collect();
+    }
     check_game_ids(&plan, args.games_per_shard, args.first_game_id)?;
     let removed_note = removed_note(&existing);
     if plan.is_empty() {
