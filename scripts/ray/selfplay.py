@@ -1,0 +1,224 @@
+#!/usr/bin/env python3
+"""Self-play on a Ray cluster: `trainer selfplay` split by shard.
+
+Each missing shard of the run is one Ray task: a worker runs the trainer binary (shipped to it
+through Ray's object store, so the workers need no copy and no shared file system) with
+`--shards N` into a scratch directory and sends the shard's files back; this driver writes them
+into the output directory. The shard files are, byte for byte, those one machine writes with the
+same settings (`trainer selfplay --shards` draws the openings of the games before its shard
+again), so the run can be resumed by this driver or by `trainer selfplay` itself, and a finished
+shard is never played twice. A task whose worker dies (or whose trainer fails) is run again, up
+to --max-retries times. At the end the directory is checked with `trainer data validate`.
+
+    python scripts/ray/selfplay.py --games 1000 --out data/selfplay/persian-princess \\
+        -- --variant persian-princess --nodes 2000 --net hce
+
+Everything after `--` goes to `trainer selfplay` unchanged (not --games, --games-per-shard,
+--shards, --threads, --out: this driver sets those). Without --address a local Ray is started
+(and stopped) with --workers CPUs; with --address (or RAY_ADDRESS) the cluster's.
+"""
+
+import argparse
+import hashlib
+import json
+import os
+import pathlib
+import subprocess
+import sys
+import tempfile
+import time
+
+import ray
+
+# Options this driver owns.
+OWNED = {"--games", "-n", "--games-per-shard", "--shards", "--threads", "-t", "--out", "-o", "--quiet", "-q"}
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(
+        description="Self-play on a Ray cluster: trainer selfplay split by shard.",
+        epilog="Options after -- go to trainer selfplay (see trainer selfplay --help).",
+    )
+    p.add_argument("--trainer", default="target/release/trainer", help="the trainer binary (default: %(default)s)")
+    p.add_argument("--trainer-on-workers", default=None, metavar="PATH",
+                   help="the trainer is at PATH on every worker already (shared file system, image): nothing is shipped")
+    p.add_argument("--address", default=None, help="the Ray cluster (default: RAY_ADDRESS, else a local Ray)")
+    p.add_argument("--workers", type=int, default=None, help="CPUs of a local Ray (default: all)")
+    p.add_argument("--out", required=True, help="the output directory (as trainer selfplay --out)")
+    p.add_argument("--games", type=int, required=True, help="games in total in the directory")
+    p.add_argument("--games-per-shard", type=int, default=100, help="games per shard, one task each (default: %(default)s)")
+    p.add_argument("--max-retries", type=int, default=3, help="runs of a shard after a failure (default: %(default)s)")
+    p.add_argument("selfplay", nargs=argparse.REMAINDER, help="-- then options of trainer selfplay")
+    args = p.parse_args(argv)
+    if args.selfplay and args.selfplay[0] == "--":
+        args.selfplay = args.selfplay[1:]
+    clash = [a for a in args.selfplay if a.split("=")[0] in OWNED]
+    if clash:
+        p.error(f"{', '.join(clash)}: this driver sets these options itself")
+    if args.games < 1 or args.games_per_shard < 1:
+        p.error("--games and --games-per-shard must be at least 1")
+    return args
+
+
+def shard_stem(index):
+    return f"shard_{index:06d}"
+
+
+def complete_shards(out):
+    """Indices of the shards the directory holds completely (records and summary)."""
+    done = set()
+    for path in out.glob("shard_*.json"):
+        stem = path.stem
+        if (out / f"{stem}.bin").exists() and (out / f"{stem}.pgn").exists():
+            try:
+                done.add(int(stem.split("_")[1]))
+            except ValueError:
+                pass
+    return done
+
+
+def binary_path(data, digest):
+    """The trainer on this node, written once per content (a cache keyed by its hash)."""
+    directory = pathlib.Path(tempfile.gettempdir()) / "persian-ray-bin" / digest
+    exe = directory / "trainer"
+    if not exe.exists():
+        directory.mkdir(parents=True, exist_ok=True)
+        tmp = directory / f"trainer.{os.getpid()}.tmp"
+        tmp.write_bytes(data)
+        tmp.chmod(0o755)
+        tmp.replace(exe)
+    return exe
+
+
+@ray.remote
+def play_shard(binary, digest, selfplay, games, per_shard, index, test_kill_dir=None):
+    """Plays shard `index` of the run; returns its files (name -> bytes) and run.json. `binary`
+    is the trainer's bytes, or its path on the worker."""
+    exe = binary if isinstance(binary, str) else binary_path(binary, digest)
+    with tempfile.TemporaryDirectory(prefix=f"selfplay-{index}-") as scratch:
+        cmd = [str(exe), "selfplay", *selfplay, "--games", str(games), "--games-per-shard", str(per_shard),
+               "--shards", str(index), "--threads", "1", "--quiet", "--out", scratch]
+        child = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        if test_kill_dir is not None:
+            # Tests: the first attempt of this shard loses its worker mid-shard, as a machine
+            # that goes away would.
+            marker = pathlib.Path(test_kill_dir) / f"killed-{index}"
+            if not marker.exists():
+                marker.write_text(str(os.getpid()))
+                time.sleep(0.3)
+                child.kill()
+                os.kill(os.getpid(), 9)
+        out, err = child.communicate()
+        if child.returncode != 0:
+            raise RuntimeError(f"shard {index}: trainer selfplay exited with {child.returncode}: {err.strip()[-2000:]}")
+        files = {}
+        for path in pathlib.Path(scratch).iterdir():
+            if path.name.startswith(shard_stem(index) + ".") or path.name == "run.json":
+                files[path.name] = path.read_bytes()
+        if not any(name.endswith(".bin") for name in files):
+            raise RuntimeError(f"shard {index}: the trainer wrote no records ({out.strip()[-500:]})")
+        return files
+
+
+def write_shard(out, files):
+    """Writes a shard's files, the records last, each through a temporary name."""
+    order = sorted(files, key=lambda n: (n.endswith(".bin"), n))
+    for name in order:
+        if name == "run.json":
+            continue
+        tmp = out / f"{name}.tmp"
+        tmp.write_bytes(files[name])
+        tmp.replace(out / name)
+
+
+def check_run_file(out, run_json):
+    """The first result's run.json becomes the directory's; an existing one must hold the same
+    settings (a directory belongs to one run)."""
+    path = out / "run.json"
+    settings = json.loads(run_json)["settings"]
+    if path.exists():
+        mine = json.loads(path.read_text())["settings"]
+        if mine != settings:
+            diff = sorted(k for k in set(mine) | set(settings) if mine.get(k) != settings.get(k))
+            raise SystemExit(f"{out} holds a run with other settings ({', '.join(diff)}): use another --out")
+    else:
+        tmp = out / "run.json.tmp"
+        tmp.write_bytes(run_json)
+        tmp.replace(path)
+
+
+def variant_of(selfplay):
+    for i, a in enumerate(selfplay):
+        if a in ("--variant", "-v") and i + 1 < len(selfplay):
+            return selfplay[i + 1]
+        if a.startswith("--variant="):
+            return a.split("=", 1)[1]
+    return None
+
+
+def run(args, test_kill_dir=None):
+    """The job; returns the number of shards played."""
+    out = pathlib.Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    trainer = pathlib.Path(args.trainer)
+    if not trainer.is_file():
+        raise SystemExit(f"--trainer {trainer}: no such file (build it: cargo build --release -p trainer)")
+    shards = (args.games + args.games_per_shard - 1) // args.games_per_shard
+    have = complete_shards(out)
+    missing = [i for i in range(shards) if i not in have]
+    print(f"selfplay on Ray: {shards} shard(s) of {args.games_per_shard} games, {len(have)} already in {out}, "
+          f"{len(missing)} to play on {int(ray.cluster_resources().get('CPU', 0))} CPU(s)", flush=True)
+    if missing:
+        if args.trainer_on_workers:
+            blob, digest = args.trainer_on_workers, ""
+        else:
+            data = trainer.read_bytes()
+            digest = hashlib.sha256(data).hexdigest()[:16]
+            blob = ray.put(data)
+        task = play_shard.options(max_retries=args.max_retries, retry_exceptions=True)
+        pending = {task.remote(blob, digest, args.selfplay, args.games, args.games_per_shard, i, test_kill_dir): i
+                   for i in missing}
+        start = time.monotonic()
+        done = 0
+        positions = 0
+        while pending:
+            ready, _ = ray.wait(list(pending), num_returns=1)
+            for ref in ready:
+                index = pending.pop(ref)
+                files = ray.get(ref)
+                check_run_file(out, files["run.json"])
+                write_shard(out, files)
+                summary = json.loads(files[f"{shard_stem(index)}.json"])
+                positions += int(summary.get("positions", 0))
+                done += 1
+                elapsed = time.monotonic() - start
+                rate = positions / elapsed if elapsed > 0 else 0.0
+                eta = elapsed / done * (len(missing) - done)
+                print(f"  shard {index}: {done}/{len(missing)} done, {positions} positions, {rate:.0f} positions/s, "
+                      f"ETA {eta:.0f} s", flush=True)
+    cmd = [str(trainer), "data", "validate"]
+    variant = variant_of(args.selfplay)
+    if variant:
+        cmd += ["--variant", variant]
+    check = subprocess.run(cmd + [str(out)], capture_output=True, text=True)
+    print(check.stdout.strip(), flush=True)
+    if check.returncode != 0:
+        raise SystemExit(f"trainer data validate found problems: {check.stderr.strip()}")
+    return len(missing)
+
+
+def main(argv=None):
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    address = args.address or os.environ.get("RAY_ADDRESS")
+    if address:
+        ray.init(address=address, log_to_driver=False)
+    else:
+        ray.init(num_cpus=args.workers, include_dashboard=False, log_to_driver=False)
+    try:
+        run(args)
+    finally:
+        ray.shutdown()
+
+
+if __name__ == "__main__":
+    main()
