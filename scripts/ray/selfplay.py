@@ -8,7 +8,8 @@ into the output directory. The shard files are, byte for byte, those one machine
 same settings (`trainer selfplay --shards` draws the openings of the games before its shard
 again), so the run can be resumed by this driver or by `trainer selfplay` itself, and a finished
 shard is never played twice. A task whose worker dies (or whose trainer fails) is run again, up
-to --max-retries times. At the end the directory is checked with `trainer data validate`.
+to --max-retries times. At the end the directory is checked with `trainer data validate`, and
+with --openings DIR the opening statistics of its games are written there (`trainer openings`).
 
     python scripts/ray/selfplay.py --games 1000 --out data/selfplay/persian-princess \\
         -- --variant persian-princess --nodes 2000 --net hce
@@ -47,6 +48,8 @@ def parse_args(argv):
     p.add_argument("--out", required=True, help="the output directory (as trainer selfplay --out)")
     p.add_argument("--games", type=int, required=True, help="games in total in the directory")
     p.add_argument("--games-per-shard", type=int, default=100, help="games per shard, one task each (default: %(default)s)")
+    p.add_argument("--openings", default=None, metavar="DIR",
+                   help="then the reduce step: trainer openings over the run's games into DIR")
     p.add_argument("--max-retries", type=int, default=3, help="runs of a shard after a failure (default: %(default)s)")
     p.add_argument("selfplay", nargs=argparse.REMAINDER, help="-- then options of trainer selfplay")
     args = p.parse_args(argv)
@@ -204,6 +207,15 @@ def run(args, test_kill_dir=None):
     print(check.stdout.strip(), flush=True)
     if check.returncode != 0:
         raise SystemExit(f"trainer data validate found problems: {check.stderr.strip()}")
+    if args.openings:
+        # The reduce step, on this machine (where the games are): the opening statistics.
+        cmd = [str(trainer), "openings", "--out", args.openings]
+        if variant:
+            cmd += ["--variant", variant]
+        tree = subprocess.run(cmd + [str(out)], capture_output=True, text=True)
+        print(tree.stdout.strip(), flush=True)
+        if tree.returncode != 0:
+            raise SystemExit(f"trainer openings failed: {tree.stderr.strip()}")
     return len(missing)
 
 

@@ -5,7 +5,7 @@
    with the same settings;
 2. a worker killed mid-shard (the first attempt of shard 1) leads to a re-run of that shard and
    a complete, valid directory without duplicate games;
-3. run again, the driver finds nothing to do.
+3. run again, the driver finds nothing to do, and its reduce step writes the opening statistics.
 
     python scripts/ray/test_selfplay.py --trainer target/debug/trainer
 """
@@ -54,7 +54,10 @@ def main():
                     assert (single / name).read_bytes() == (out / name).read_bytes(), f"{name} differs"
             assert not list(out.glob("*.tmp")), "no leftovers"
             # The same command again: nothing to play; trainer selfplay agrees the run is complete.
+            # With --openings, the reduce step writes the opening statistics of the games.
+            args.openings = str(tmp / "openings")
             assert selfplay.run(args) == 0
+            assert (tmp / "openings" / "tree.json").exists()
         finally:
             ray.shutdown()
         again = subprocess.run([trainer, "selfplay", *SETTINGS, "--games", str(GAMES), "--games-per-shard",
