@@ -846,3 +846,27 @@ async fn assets_are_gzipped_for_browsers_that_take_gzip() {
         assert_eq!(back, plain.to_vec(), "{name}");
     }
 }
+
+#[tokio::test]
+async fn sign_ins_from_one_address_are_limited_whatever_the_names() {
+    let arena = arena().await;
+    let mut v = Visitor::new(&arena.url());
+    let page = v.get("/login").await;
+    let csrf = Visitor::csrf_of(&page);
+    let mut statuses = Vec::new();
+    for i in 0..21 {
+        let name = format!("nobody{i}");
+        let r = v
+            .post(
+                "/login",
+                &[("csrf", &csrf), ("username", &name), ("password", "some guess")],
+                None,
+            )
+            .await;
+        statuses.push(r.status);
+    }
+    assert!(statuses[..20].iter().all(|&s| s == 401), "{statuses:?}");
+    assert_eq!(statuses[20], 429, "the address's budget is spent");
+    let signup = v.sign_up("Late", "correct horse").await;
+    assert_eq!(signup.status, 429, "sign-ups share the budget");
+}

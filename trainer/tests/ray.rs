@@ -21,7 +21,10 @@ fn python() -> Option<PathBuf> {
 fn sharded_selfplay_on_a_local_ray() {
     let Some(python) = python() else {
         let required = std::env::var("REQUIRE_RAY").is_ok_and(|v| v == "1");
-        assert!(!required, "REQUIRE_RAY=1 but no Python with Ray (see this file's header)");
+        assert!(
+            !required,
+            "REQUIRE_RAY=1 but no Python with Ray (see this file's header)"
+        );
         eprintln!("Ray test skipped: no target/ray-venv and no RAY_PYTHON");
         return;
     };

@@ -292,6 +292,10 @@ pub struct Shared {
     analysis_budget: Mutex<limits::Limiter<String>>,
     /// Engine analyses running at once.
     analysis_slots: tokio::sync::Semaphore,
+    /// Password hashes computed at once (each takes about 19 MiB and tens of milliseconds).
+    password_slots: tokio::sync::Semaphore,
+    /// Sign-ups and sign-in attempts per user or address: 20 at once, then one every 10 s.
+    account_budget: Mutex<limits::Limiter<String>>,
 }
 
 impl Shared {
@@ -374,6 +378,8 @@ impl Arena {
             openings,
             analysis_budget: Mutex::new(limits::Limiter::new(10, 1.0 / 6.0)),
             analysis_slots: tokio::sync::Semaphore::new(2),
+            password_slots: tokio::sync::Semaphore::new(2),
+            account_budget: Mutex::new(limits::Limiter::new(20, 0.1)),
         });
         let router = routes::router(shared.clone());
         let server = tokio::spawn(serve(listener, router, header_timeout));

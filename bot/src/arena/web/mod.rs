@@ -232,8 +232,32 @@ fn signed_in(s: &Shared, v: &Viewer, user: &str, to: &str) -> Response {
     }
 }
 
-async fn signup(State(s): S, headers: HeaderMap, body: Bytes) -> Response {
+/// Counts a sign-up or sign-in from the requester; false when over its budget.
+fn within_account_budget(s: &Shared, headers: &HeaderMap, extensions: &axum::http::Extensions) -> bool {
+    let who = auth::requester(s, headers, extensions);
+    s.account_budget
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .allow(&who, std::time::Instant::now())
+}
+
+/// Hashes or checks a password off the async threads, a few at a time.
+async fn with_password_slot<T: Send + 'static>(s: &Shared, job: impl FnOnce() -> T + Send + 'static) -> Option<T> {
+    let _permit = s.password_slots.acquire().await.ok()?;
+    tokio::task::spawn_blocking(job).await.ok()
+}
+
+async fn signup(State(s): S, headers: HeaderMap, extensions: axum::http::Extensions, body: Bytes) -> Response {
     let v = Viewer::of(&s, &headers);
+    if !within_account_budget(&s, &headers, &extensions) {
+        return Page::new(
+            "Sign up",
+            "",
+            signup_form(&v, "Too many sign-ups and sign-ins from here: wait a minute.", ""),
+        )
+        .status(StatusCode::TOO_MANY_REQUESTS)
+        .render(&v);
+    }
     let f = form(&body);
     let username = f.get("username").map_or("", |u| u.trim());
     let password = f.get("password").map_or("", String::as_str);
@@ -258,8 +282,8 @@ async fn signup(State(s): S, headers: HeaderMap, body: Bytes) -> Response {
         return refuse(&format!("The username {username} is taken."));
     }
     let pw = password.to_string();
-    let phc = match tokio::task::spawn_blocking(move || auth::hash_password(&pw)).await {
-        Ok(Ok(h)) => h,
+    let phc = match with_password_slot(&s, move || auth::hash_password(&pw)).await {
+        Some(Ok(h)) => h,
         _ => return (StatusCode::INTERNAL_SERVER_ERROR, "The password could not be hashed").into_response(),
     };
     let id = {
@@ -278,16 +302,18 @@ async fn signup(State(s): S, headers: HeaderMap, body: Bytes) -> Response {
     signed_in(&s, &v, &id, "/")
 }
 
-async fn login(State(s): S, headers: HeaderMap, body: Bytes) -> Response {
+async fn login(State(s): S, headers: HeaderMap, extensions: axum::http::Extensions, body: Bytes) -> Response {
     let v = Viewer::of(&s, &headers);
     let f = form(&body);
     let username = f.get("username").map_or("", |u| u.trim());
     let password = f.get("password").cloned().unwrap_or_default();
     let referrer = local_path(f.get("referrer"));
     let id = username.to_lowercase();
-    let (allowed, phc) = {
+    let (allowed, phc) = if within_account_budget(&s, &headers, &extensions) {
         let mut inner = s.lock();
         (inner.allow_sign_in_attempt(&id), inner.password_of(&id))
+    } else {
+        (false, None)
     };
     if !allowed {
         return Page::new(
@@ -295,7 +321,7 @@ async fn login(State(s): S, headers: HeaderMap, body: Bytes) -> Response {
             "",
             login_form(
                 &v,
-                "Too many sign-in attempts for this account: wait a minute.",
+                "Too many sign-in attempts (for this account or from here): wait a minute.",
                 username,
                 &referrer,
             ),
@@ -305,7 +331,7 @@ async fn login(State(s): S, headers: HeaderMap, body: Bytes) -> Response {
     }
     let known = phc.is_some();
     let phc = phc.unwrap_or_else(|| auth::decoy_hash().to_string());
-    let ok = tokio::task::spawn_blocking(move || auth::verify_password(&password, &phc))
+    let ok = with_password_slot(&s, move || auth::verify_password(&password, &phc))
         .await
         .unwrap_or(false);
     if !(ok && known) {
