@@ -39,20 +39,9 @@ pub fn error_line(text: &str) -> String {
     }
 }
 
-/// A date (UTC) of ms since the epoch, `YYYY-MM-DD`.
+/// A date (UTC) of ms since the epoch, `YYYY-MM-DD` (the PGN date with dashes).
 pub fn date(ms: u64) -> String {
-    // Days since 1970-01-01 to a civil date (Howard Hinnant's algorithm).
-    let days = (ms / 86_400_000) as i64;
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!("{y:04}-{m:02}-{d:02}")
+    engine::rules::notation::pgn::date_from_unix_ms(ms).replace('.', "-")
 }
 
 /// `<option>`s of the variants the arena plays, by server key.
