@@ -24,6 +24,9 @@
 #   DATA_DIR [data/selfplay]  RUNS_DIR [runs]      INSTALL [1]      0: never copy to data/nets
 #   BUILD [1]          0: use the binaries in target/release as they are
 #   SKIP_GEN [0]       1: use the records already in DATA_DIR (e.g. generated elsewhere)
+#   RAY [0]            1: generate through the Ray driver (scripts/ray/selfplay.py, docs/scale-out.md)
+#                      on RAY_ADDRESS's cluster, else on a local Ray; RAY_PYTHON [python3] has Ray.
+#                      Nets given to self-play must be at the same path on every worker.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -50,6 +53,8 @@ RUNS_DIR="${RUNS_DIR:-runs}"
 INSTALL="${INSTALL:-1}"
 BUILD="${BUILD:-1}"
 SKIP_GEN="${SKIP_GEN:-0}"
+RAY="${RAY:-0}"
+RAY_PYTHON="${RAY_PYTHON:-python3}"
 
 if [[ "$1" == "all" ]]; then
     VARIANTS=(celtic-citadel persian-princess egyptian-eye oriental-omega)
@@ -125,8 +130,13 @@ for ((round = 1; round <= ROUNDS; round++)); do
         data="$DATA_DIR/r${round}-${variant}"
         if [[ "$SKIP_GEN" != 1 ]]; then
             echo "== round $round, $variant: generate ($GAMES games, $SP_NODES nodes, eval ${current[$variant]})"
-            "$TRAINER" selfplay --variant "$variant" --games "$GAMES" --nodes "$SP_NODES" \
-                --net "${current[$variant]}" --threads "$THREADS" --seed "$seed" --out "$data"
+            if [[ "$RAY" == 1 ]]; then
+                "$RAY_PYTHON" scripts/ray/selfplay.py --trainer "$TRAINER" --games "$GAMES" --out "$data" \
+                    -- --variant "$variant" --nodes "$SP_NODES" --net "${current[$variant]}" --seed "$seed"
+            else
+                "$TRAINER" selfplay --variant "$variant" --games "$GAMES" --nodes "$SP_NODES" \
+                    --net "${current[$variant]}" --threads "$THREADS" --seed "$seed" --out "$data"
+            fi
         fi
         data_args+=(--data "$data")
     done
