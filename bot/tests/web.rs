@@ -583,7 +583,7 @@ async fn positions_pgn_and_engine_analysis_for_the_analysis_board() {
         .get("", "/api/arena/position?variant=standard&moves=e2e4,e2e4")
         .await;
     assert_eq!(status, 400);
-    assert!(body.contains("Move 2 (e2e4)"), "{body}");
+    assert!(body.contains("move 2 'e2e4'"), "{body}");
     let (status, body) = raw.get("", "/api/arena/position?variant=standard&fen=nonsense").await;
     assert_eq!(status, 400);
     assert!(body.contains("Invalid FEN"), "{body}");

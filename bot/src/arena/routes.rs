@@ -55,11 +55,6 @@ fn auth(shared: &Shared, headers: &HeaderMap) -> Result<String, ApiErr> {
     token_user(shared, headers).ok_or_else(|| ApiErr(StatusCode::UNAUTHORIZED, "No such token".into()))
 }
 
-/// The account of a request, if any (see [`auth`]).
-fn viewer(shared: &Shared, headers: &HeaderMap) -> Option<String> {
-    token_user(shared, headers)
-}
-
 fn body_map(headers: &HeaderMap, body: &Bytes) -> HashMap<String, String> {
     let ct = headers
         .get(header::CONTENT_TYPE)
@@ -130,14 +125,10 @@ fn missing_scope(shared: &Shared, headers: &HeaderMap, endpoint: Endpoint) -> Op
     if needed.is_empty() {
         return None;
     }
-    let token = bearer(headers)?;
+    let token = web::auth::bearer(headers)?;
     let info = shared.lock().token(token)?;
     let has = needed.iter().any(|n| info.scopes.iter().any(|s| s == n));
     (!has).then(|| needed[0])
-}
-
-fn bearer(headers: &HeaderMap) -> Option<&str> {
-    web::auth::bearer(headers)
 }
 
 fn token_user(shared: &Shared, headers: &HeaderMap) -> Option<String> {
@@ -285,7 +276,7 @@ async fn game_view(State(s): S, headers: HeaderMap, Path(id): Path<String>, RawQ
         ),
         None => None,
     };
-    let me = viewer(&s, &headers);
+    let me = token_user(&s, &headers);
     let json = s.lock().game_view(&id, ply, me.as_deref())?;
     Ok(Json(json).into_response())
 }

@@ -22,7 +22,11 @@ use engine::rules::{Position, Variant};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::{board::board_json, form::parse_urlencoded, Shared};
+use super::{
+    board::{board_json, replay},
+    form::parse_urlencoded,
+    Shared,
+};
 use crate::variants;
 
 /// A line of an opening tree (`tree.json` of `trainer openings`, version 1).
@@ -168,32 +172,32 @@ fn variant_of(key: &str) -> Result<Variant, Refused> {
         .ok_or_else(|| bad(format!("Unknown variant: {key}")))
 }
 
+/// Most moves a position may be given with.
+const MAX_MOVES: usize = 1000;
+
 /// The position of `fen` (empty: the start) after `moves` (UCI, separated by commas or
-/// spaces), with the SAN of each move.
+/// spaces), read as the engine reads a UCI `position`, with the SAN of each move and the last.
 fn setup(
     variant: Variant,
     fen: &str,
     moves: &str,
 ) -> Result<(Position, Vec<String>, Option<engine::rules::Move>), Refused> {
-    let mut pos = if fen.trim().is_empty() {
-        Position::startpos(variant)
-    } else {
-        Position::from_fen(variant, fen.trim()).map_err(|e| bad(format!("Invalid FEN: {e}")))?
-    };
-    let mut sans = Vec::new();
-    let mut last = None;
-    for (i, text) in moves.split([',', ' ']).filter(|m| !m.is_empty()).enumerate() {
-        if i >= 1000 {
-            return Err(bad("At most 1000 moves"));
-        }
-        let m = pos
-            .parse_uci(text)
-            .map_err(|e| bad(format!("Move {} ({text}) is not legal: {e}", i + 1)))?;
-        sans.push(pos.san(m));
-        pos = pos.after(m);
-        last = Some(m);
+    let list: Vec<String> = moves
+        .split([',', ' '])
+        .filter(|m| !m.is_empty())
+        .map(str::to_string)
+        .collect();
+    if list.len() > MAX_MOVES {
+        return Err(bad(format!("At most {MAX_MOVES} moves")));
     }
-    Ok((pos, sans, last))
+    let fen = Some(fen.trim()).filter(|f| !f.is_empty());
+    let (start, played) = engine::engine::parse_game(variant, fen, &list).map_err(|e| match e {
+        engine::engine::SetPositionError::Fen(e) => bad(format!("Invalid FEN: {e}")),
+        other => bad(format!("Not a legal line: {other}")),
+    })?;
+    let (mut positions, sans) = replay(&start, &played);
+    let end = positions.pop().unwrap_or(start);
+    Ok((end, sans, played.last().copied()))
 }
 
 fn stats(l: &Line) -> Value {
