@@ -159,6 +159,15 @@ def variant_of(selfplay):
     return None
 
 
+def local_step(trainer, command, variant, out, failure):
+    """Runs a trainer command over the run's directory on this machine; stops on failure."""
+    cmd = [str(trainer), *command] + (["--variant", variant] if variant else []) + [str(out)]
+    done = subprocess.run(cmd, capture_output=True, text=True)
+    print(done.stdout.strip(), flush=True)
+    if done.returncode != 0:
+        raise SystemExit(f"{failure}: {done.stderr.strip()}")
+
+
 def run(args, test_kill_dir=None):
     """The job; returns the number of shards played."""
     out = pathlib.Path(args.out)
@@ -199,23 +208,11 @@ def run(args, test_kill_dir=None):
                 eta = elapsed / done * (len(missing) - done)
                 print(f"  shard {index}: {done}/{len(missing)} done, {positions} positions, {rate:.0f} positions/s, "
                       f"ETA {eta:.0f} s", flush=True)
-    cmd = [str(trainer), "data", "validate"]
     variant = variant_of(args.selfplay)
-    if variant:
-        cmd += ["--variant", variant]
-    check = subprocess.run(cmd + [str(out)], capture_output=True, text=True)
-    print(check.stdout.strip(), flush=True)
-    if check.returncode != 0:
-        raise SystemExit(f"trainer data validate found problems: {check.stderr.strip()}")
+    local_step(trainer, ["data", "validate"], variant, out, "trainer data validate found problems")
     if args.openings:
         # The reduce step, on this machine (where the games are): the opening statistics.
-        cmd = [str(trainer), "openings", "--out", args.openings]
-        if variant:
-            cmd += ["--variant", variant]
-        tree = subprocess.run(cmd + [str(out)], capture_output=True, text=True)
-        print(tree.stdout.strip(), flush=True)
-        if tree.returncode != 0:
-            raise SystemExit(f"trainer openings failed: {tree.stderr.strip()}")
+        local_step(trainer, ["openings", "--out", args.openings], variant, out, "trainer openings failed")
     return len(missing)
 
 
