@@ -312,16 +312,7 @@ impl ArenaGame {
 
     /// The moves in SAN.
     pub fn sans(&self) -> Vec<String> {
-        let mut pos = self.game.start().clone();
-        self.game
-            .moves()
-            .iter()
-            .map(|&m| {
-                let san = pos.san(m);
-                pos.play_unchecked(m);
-                san
-            })
-            .collect()
+        super::board::replay(self.game.start(), self.game.moves()).1
     }
 
     /// The mover's time left after each move, ms (for `%clk`).
