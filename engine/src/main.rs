@@ -11,13 +11,14 @@ use engine::{
 };
 
 /// Persian Chess engine: rules, search, UCI, analysis and matches for Celtic Citadel, Persian Princess,
-/// Egyptian Eye, Oriental Omega and chess.
+/// Egyptian Eye, Oriental Omega, chess, Parsi Chess and Nicholls' Citadel.
 #[derive(Parser)]
 #[command(
     version,
     about,
     long_about = "Persian Chess engine: rules, search and UCI for Celtic Citadel, Persian \
-Princess, Egyptian Eye, Oriental Omega and chess.\n\nWithout a subcommand the engine speaks UCI on standard input and \
+Princess, Egyptian Eye, Oriental Omega, chess, Parsi Chess and Nicholls' Citadel (9x8 and 9x9, \
+reconstructed set-up; `engine variants` lists the ids).\n\nWithout a subcommand the engine speaks UCI on standard input and \
 output (choose the variant with `setoption name UCI_Variant value <id>`)."
 )]
 struct Cli {

@@ -130,6 +130,7 @@ static PRINCES: VariantSpec = VariantSpec {
     start_fen: "r2kyxt1r/ppppppppp/9/9/9/9/9/PPPPPPPPP/R2KYXT1R w Qq - 0 1",
     pawns: PawnSpec {
         double_step_rank: 1,
+        first_step_max: 2,
         promotion_rank: 8,
         promotion_kinds: &[TIGER, GRIFFIN, PieceKind::Rook],
         en_passant: true,
@@ -163,6 +164,7 @@ static TIGERS_9X8: VariantSpec = VariantSpec {
     start_fen: "rq1kxt2r/ppppppppp/9/9/9/9/PPPPPPPPP/RQ1KXT2R w - - 0 1",
     pawns: PawnSpec {
         double_step_rank: 1,
+        first_step_max: 2,
         promotion_rank: 7,
         promotion_kinds: &[TIGER, GRIFFIN, PieceKind::Queen],
         en_passant: true,

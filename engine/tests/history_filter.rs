@@ -58,6 +58,7 @@ static SPEC: VariantSpec = VariantSpec {
     start_fen: "k5/6/2K3/6/6/5R w - - 0 1",
     pawns: PawnSpec {
         double_step_rank: 1,
+        first_step_max: 2,
         promotion_rank: 5,
         promotion_kinds: &[PieceKind::Rook],
         en_passant: true,

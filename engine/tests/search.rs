@@ -31,7 +31,7 @@ fn pos(v: Variant, pieces: &str, turn: Color) -> Position {
         board,
         turn,
         castling: Vec::new(),
-        ep: None,
+        ep: Vec::new(),
         halfmove: 0,
         fullmove: 1,
         rendezvous: rendezvous.then_some((false, false)),

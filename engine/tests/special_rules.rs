@@ -22,7 +22,7 @@ fn setup(variant: Variant, pieces: &str, turn: char, castling: &str, rendezvous:
         board,
         turn: if turn == 'w' { Color::White } else { Color::Black },
         castling: castling.chars().filter(|&c| c != '-').collect(),
-        ep: None,
+        ep: Vec::new(),
         halfmove: 0,
         fullmove: 1,
         rendezvous,

@@ -191,6 +191,7 @@ static TOY: VariantSpec = VariantSpec {
     start_fen: "rl1k1r/pppppp/6/6/PPPPPP/RL1K1R w - - 0 1 Ss",
     pawns: PawnSpec {
         double_step_rank: 1,
+        first_step_max: 2,
         promotion_rank: 5,
         promotion_kinds: &[LION, PieceKind::Rook],
         en_passant: true,

@@ -312,7 +312,7 @@ fn built(v: Variant, pieces: &str, turn: Color) -> Position {
         board,
         turn,
         castling: Vec::new(),
-        ep: None,
+        ep: Vec::new(),
         halfmove: 0,
         fullmove: 1,
         rendezvous: rendezvous.then_some((false, false)),
@@ -358,7 +358,7 @@ fn handshake_lists_identity_and_options() {
         .collect();
     for expected in [
         "option name UCI_Variant type combo default persian-princess var celtic-citadel var persian-princess \
-         var egyptian-eye var oriental-omega var chess var parsi",
+         var egyptian-eye var oriental-omega var chess var parsi var citadel-8 var citadel-9",
         "option name Hash type spin default 16 min 1 max 65536",
         "option name Threads type spin default 1 min 1 max 256",
         "option name MultiPV type spin default 1 min 1 max 64",

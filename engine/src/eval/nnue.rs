@@ -288,7 +288,7 @@ pub enum TrainingPositionError {
         variant: &'static str,
     },
     /// A piece type that is not a piece kind.
-    #[error("piece type {0} does not exist")]
+    #[error("piece type {0} is not a piece type of the variant's net layout")]
     PieceType(u8),
     /// The board is not a legal position.
     #[error("{0}")]
@@ -307,8 +307,12 @@ pub fn position_of(variant: Variant, tp: &nnue::data::TrainingPosition) -> Resul
     }
     let mut board = Vec::with_capacity(tp.pieces.len());
     for p in &tp.pieces {
-        let kind =
-            crate::rules::PieceKind::from_index(p.kind as usize).ok_or(TrainingPositionError::PieceType(p.kind))?;
+        // Records hold the net's type index of a piece (its place in the variant's net kinds).
+        let kind = *variant
+            .spec()
+            .net_kinds
+            .get(p.kind as usize)
+            .ok_or(TrainingPositionError::PieceType(p.kind))?;
         let color = if p.color == nnue::Color::White {
             Color::White
         } else {
@@ -324,7 +328,7 @@ pub fn position_of(variant: Variant, tp: &nnue::data::TrainingPosition) -> Resul
             Color::Black
         },
         castling: Vec::new(),
-        ep: None,
+        ep: Vec::new(),
         halfmove: tp.halfmove as u32,
         fullmove: 1 + tp.ply as u32 / 2,
         rendezvous: variant.tables().rendezvous.map(|_| (false, false)),

@@ -68,7 +68,7 @@ impl Position {
                 d.add(to, mover);
             }
             MoveKind::EnPassant => {
-                let captured = Square((to.0 as i32 - self.tables().pawn_push[mover.color]) as u8);
+                let captured = self.en_passant_victim(to);
                 if let Some(victim) = self.piece_at(captured) {
                     d.remove(captured, victim);
                 }

@@ -401,10 +401,12 @@ impl Position {
                 let line = pins.line(from);
                 self.pawn_moves::<S, MODE>(sink, from.bb(), free & line, capturable, target & line, occ);
             }
-            if let (false, Some(ep)) = (quiets_only, self.ep) {
-                for from in t.pawn_attacks[them][ep.index()] & pawns {
-                    if self.en_passant_is_legal(from, ep) {
-                        sink.add(Move::new(from, ep, MoveKind::EnPassant));
+            if !quiets_only && self.ep.is_some() {
+                for ep in self.en_passant_squares() {
+                    for from in t.pawn_attacks[them][ep.index()] & pawns {
+                        if self.en_passant_is_legal(from, ep) {
+                            sink.add(Move::new(from, ep, MoveKind::EnPassant));
+                        }
                     }
                 }
             }
@@ -458,9 +460,11 @@ impl Position {
             let free = !occ & t.geometry.playable & !t.forbidden[PieceKind::Pawn];
             let capturable = theirs & !t.forbidden[PieceKind::Pawn];
             self.pawn_moves::<MoveList, MODE>(&mut list, pawns, free, capturable, target, occ);
-            if let (false, Some(ep)) = (quiets_only, self.ep) {
-                for from in t.pawn_attacks[them][ep.index()] & pawns {
-                    list.add(Move::new(from, ep, MoveKind::EnPassant));
+            if !quiets_only && self.ep.is_some() {
+                for ep in self.en_passant_squares() {
+                    for from in t.pawn_attacks[them][ep.index()] & pawns {
+                        list.add(Move::new(from, ep, MoveKind::EnPassant));
+                    }
                 }
             }
         }
@@ -496,7 +500,7 @@ impl Position {
         let t = self.tables;
         let us = self.turn;
         let push = t.pawn_push[us];
-        let promo = t.promotion_squares[us];
+        let promo = self.promotion_squares(us);
         let kinds = t.promotion_kinds;
 
         // `free` is already limited to the squares a push may reach (check evasions, pins).
@@ -509,6 +513,11 @@ impl Position {
             let first = shift(pawns & t.double_step_squares(us, self.rights), push) & !occ & t.geometry.playable;
             let double = shift(first, push) & free & target;
             sink.add_pawn_moves(double, 2 * push, MoveKind::DoubleStep);
+            if t.first_step_max > 2 {
+                let second = shift(first, push) & !occ & t.geometry.playable;
+                let triple = shift(second, push) & free & target;
+                sink.add_pawn_moves(triple, 3 * push, MoveKind::DoubleStep);
+            }
         }
         if MODE == mode::QUIETS {
             return;
@@ -525,9 +534,10 @@ impl Position {
     /// its promotion rule says.
     #[inline(always)]
     fn promotions<S: Sink>(&self, sink: &mut S, targets: Bitboard, delta: i32, kinds: &[PieceKind]) {
-        match &self.tables.square_promotion {
-            None => sink.add_promotions(targets, delta, kinds),
-            Some(sp) => special::square_promotion::add_promotions(self, sp, sink, targets, delta),
+        match (&self.tables.square_promotion, &self.tables.releases) {
+            (Some(sp), _) => special::square_promotion::add_promotions(self, sp, sink, targets, delta),
+            (None, Some(r)) => special::releases::add_promotions(self, r, sink, targets, delta),
+            (None, None) => sink.add_promotions(targets, delta, kinds),
         }
     }
 
@@ -572,6 +582,7 @@ impl Position {
         let double_step = m.kind() == MoveKind::DoubleStep;
         if m.kind() != MoveKind::Normal && !double_step
             || !t.custom_filter_rules.is_empty()
+            || t.first_step_max > 2
             || t.legal_by_playing
             || t.square_promotion.is_some()
         {
@@ -596,7 +607,7 @@ impl Position {
             }
             _ if double_step => false,
             PieceKind::Pawn => {
-                if t.promotion_squares[us].has(to) {
+                if self.promotion_squares(us).has(to) {
                     return false;
                 }
                 let push = from.0 as i32 + t.pawn_push[us];

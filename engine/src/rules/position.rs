@@ -567,13 +567,23 @@ impl Position {
                 let p = self.remove(from);
                 self.put(to, p);
                 self.halfmove = 0;
-                let skipped = Square(((from.0 as u16 + to.0 as u16) / 2) as u8);
-                if t.en_passant && (t.pawn_attacks[us][skipped.index()] & self.pieces(!us, PieceKind::Pawn)).any() {
-                    self.ep = Some(skipped);
+                if t.en_passant {
+                    // Every square passed may be taken en passant; `ep` keeps the first.
+                    let push = t.pawn_push[us];
+                    let first = Square((from.0 as i32 + push) as u8);
+                    let their_pawns = self.pieces(!us, PieceKind::Pawn);
+                    let mut sq = first;
+                    while sq != to {
+                        if (t.pawn_attacks[us][sq.index()] & their_pawns).any() {
+                            self.ep = Some(first);
+                            break;
+                        }
+                        sq = Square((sq.0 as i32 + push) as u8);
+                    }
                 }
             }
             MoveKind::EnPassant => {
-                let captured = Square((to.0 as i32 - t.pawn_push[us]) as u8);
+                let captured = self.en_passant_victim(to);
                 self.remove(captured);
                 let p = self.remove(from);
                 self.put(to, p);
@@ -614,6 +624,10 @@ impl Position {
         // A rule move from a square to itself moves nothing (the pass of an opening series).
         if from != to || m.kind() != MoveKind::Rule {
             self.rights &= t.rights_keep[from.index()] & t.rights_keep[to.index()];
+        }
+        if let (MoveKind::Promotion, Some(r)) = (m.kind(), &t.releases) {
+            // A release frees its prisoner once.
+            self.rights &= !r.spends[us][to.index()];
         }
         if self.rights != old_rights {
             self.hash ^= ZOBRIST.rights(old_rights ^ self.rights);
@@ -658,7 +672,7 @@ impl Position {
             }
         }
         if let Some(ep) = self.ep {
-            if self.any_legal_en_passant(ep) {
+            if self.any_legal_en_passant() {
                 self.hash ^= ZOBRIST.en_passant(t.geometry.file(ep));
             } else {
                 self.ep = None;
@@ -748,11 +762,72 @@ impl Position {
         p
     }
 
-    /// Whether the side to move has a legal en-passant capture onto `ep`.
-    pub(crate) fn any_legal_en_passant(&self, ep: Square) -> bool {
+    /// The squares on which a pawn of `color` promotes (or releases a prisoner) now: the
+    /// variant's promotion squares, less the release squares of prisoners already freed.
+    #[inline(always)]
+    pub fn promotion_squares(&self, color: Color) -> Bitboard {
+        let squares = self.tables.promotion_squares[color];
+        match &self.tables.releases {
+            None => squares,
+            Some(r) => squares & !r.closed(color, self.rights),
+        }
+    }
+
+    /// Whether the side to move has a legal en-passant capture onto one of the squares the
+    /// last long step passed.
+    pub(crate) fn any_legal_en_passant(&self) -> bool {
         let us = self.turn;
-        let candidates = self.tables.pawn_attacks[!us][ep.index()] & self.pieces(us, PieceKind::Pawn);
-        candidates.iter().any(|from| self.en_passant_is_legal(from, ep))
+        let pawns = self.pieces(us, PieceKind::Pawn);
+        self.en_passant_squares().iter().any(|ep| {
+            let candidates = self.tables.pawn_attacks[!us][ep.index()] & pawns;
+            candidates.iter().any(|from| self.en_passant_is_legal(from, ep))
+        })
+    }
+
+    /// The squares the opponent's pawn passed on its long first step just played, where a pawn
+    /// of the side to move may take it en passant (empty when no such capture is legal). One
+    /// square after a double step; two after Citadel's triple step.
+    pub fn en_passant_squares(&self) -> Bitboard {
+        let Some(first) = self.ep else { return Bitboard::EMPTY };
+        let push = self.tables.pawn_push[!self.turn];
+        let cells = self.tables.geometry.cells() as i32;
+        let mut squares = first.bb();
+        let mut sq = first.0 as i32 + push;
+        // The passed squares are empty; the pawn that passed them stands just beyond.
+        for _ in 2..self.tables.first_step_max {
+            if !(0..cells).contains(&sq) || self.board[sq as usize] != EMPTY_CELL {
+                break;
+            }
+            squares |= Square(sq as u8).bb();
+            sq += push;
+        }
+        squares
+    }
+
+    /// [`Position::en_passant_squares`] in the order the pawn passed them (what a FEN lists).
+    pub fn en_passant_list(&self) -> Vec<Square> {
+        let mut passed: Vec<Square> = self.en_passant_squares().iter().collect();
+        if self.tables.pawn_push[!self.turn] < 0 {
+            passed.reverse();
+        }
+        passed
+    }
+
+    /// The square of the pawn an en-passant capture onto `to` (a square of
+    /// [`Position::en_passant_squares`]) takes: the first piece beyond `to` in the direction
+    /// the opponent's pawns move.
+    #[inline]
+    pub(crate) fn en_passant_victim(&self, to: Square) -> Square {
+        let push = self.tables.pawn_push[!self.turn];
+        let cells = self.tables.geometry.cells() as i32;
+        let mut sq = to.0 as i32 + push;
+        for _ in 2..self.tables.first_step_max {
+            if !(0..cells).contains(&sq) || self.board[sq as usize] != EMPTY_CELL {
+                break;
+            }
+            sq += push;
+        }
+        Square(sq as u8)
     }
 
     /// Whether the en-passant capture `from` x `ep` leaves the mover's king safe.
@@ -762,7 +837,7 @@ impl Position {
             return self.keeps_royals_safe(Move::new(from, ep, MoveKind::EnPassant));
         }
         let us = self.turn;
-        let captured = Square((ep.0 as i32 - self.tables.pawn_push[us]) as u8);
+        let captured = self.en_passant_victim(ep);
         let occ = (self.occupied() ^ from.bb() ^ captured.bb()) | ep.bb();
         let king = self.king(us);
         (self.attackers(king, !us, occ) & !captured.bb()).is_empty()

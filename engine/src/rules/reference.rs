@@ -10,7 +10,7 @@ use super::{
     moves::{Move, MoveKind},
     piece::{Bent, Color, Piece, PieceKind, Vector},
     position::Position,
-    special::{square_promotion::SquarePromotion, Rule},
+    special::{releases::Releases, square_promotion::SquarePromotion, Rule},
     tables::DIRECTIONS,
     variant::{Coord, VariantSpec},
 };
@@ -215,6 +215,32 @@ fn is_promotion_square(spec: &VariantSpec, color: Color, sq: Square) -> bool {
         }
 }
 
+fn releases(spec: &VariantSpec) -> Option<&Releases> {
+    spec.rules.iter().find_map(|r| match r {
+        Rule::Releases(r) => Some(r),
+        _ => None,
+    })
+}
+
+/// What `color`'s pawn becomes on `to` under promotion by file and releases: the square's
+/// fixed kind, or the prisoner released there while the FEN still lists it as held.
+fn release_kind(pos: &Position, r: &Releases, color: Color, to: Square) -> Option<PieceKind> {
+    let spec = pos.tables().spec;
+    let black = color == Color::Black;
+    let at = |c: Coord| square(spec, spec.mirror(c, black));
+    if let Some(&(_, k)) = r.fixed.iter().find(|&&(c, _)| at(c) == Some(to)) {
+        return Some(k);
+    }
+    let held = pos.to_setup().castling;
+    r.prisoners
+        .iter()
+        .find(|p| {
+            let letter = if black { p.letter.to_ascii_lowercase() } else { p.letter };
+            held.contains(&letter) && p.squares.iter().any(|&c| at(c) == Some(to))
+        })
+        .map(|p| p.kind)
+}
+
 fn square_promotion(spec: &VariantSpec) -> Option<&SquarePromotion> {
     spec.rules.iter().find_map(|r| match r {
         Rule::SquarePromotion(r) => Some(r),
@@ -331,7 +357,12 @@ pub fn pseudo_legal_moves(pos: &Position) -> Vec<Move> {
         if kind == PieceKind::Pawn {
             let f = forward(us);
             let add = |to: Square, moves: &mut Vec<Move>| {
-                if promotion_rank(to) {
+                if let Some(r) = releases(spec) {
+                    match release_kind(pos, r, us, to) {
+                        Some(k) => moves.push(Move::promotion(from, to, k)),
+                        None => moves.push(Move::new(from, to, MoveKind::Normal)),
+                    }
+                } else if promotion_rank(to) {
                     let kinds = match square_promotion(spec) {
                         None => spec.pawns.promotion_kinds.to_vec(),
                         Some(r) => square_promotion_kinds(pos, r, us, to)
@@ -357,10 +388,18 @@ pub fn pseudo_legal_moves(pos: &Position) -> Vec<Move> {
                         g.height as i32 - 1 - spec.pawns.double_step_rank as i32
                     };
                     if g.rank(from) == start_rank && double_step_allowed(pos, from) {
-                        if let Some(two) = step(spec, one, (0, f)) {
-                            if pos.piece_at(two).is_none() && may_end_on(spec, kind, two) {
-                                moves.push(Move::new(from, two, MoveKind::DoubleStep));
+                        // Two squares, and (where the pawns have it) three, every square
+                        // passed empty.
+                        let mut passed = one;
+                        for _ in 2..=spec.pawns.first_step_max {
+                            let Some(next) = step(spec, passed, (0, f)) else { break };
+                            if pos.piece_at(next).is_some() {
+                                break;
                             }
+                            if may_end_on(spec, kind, next) {
+                                moves.push(Move::new(from, next, MoveKind::DoubleStep));
+                            }
+                            passed = next;
                         }
                     }
                 }
@@ -370,7 +409,7 @@ pub fn pseudo_legal_moves(pos: &Position) -> Vec<Move> {
                     if enemy(to) && may_end_on(spec, kind, to) {
                         add(to, &mut moves);
                     }
-                    if pos.ep_square() == Some(to) {
+                    if pos.en_passant_squares().has(to) {
                         moves.push(Move::new(from, to, MoveKind::EnPassant));
                     }
                 }

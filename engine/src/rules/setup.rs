@@ -1,7 +1,7 @@
 //! An unvalidated position ([`Setup`]) and its validation into a [`Position`].
 
 use super::{
-    geometry::Square,
+    geometry::{Bitboard, Square},
     piece::{Color, Piece, PieceKind},
     position::Position,
     tables::Tables,
@@ -18,8 +18,9 @@ pub struct Setup {
     /// Castling rights as FEN letters (`K`, `Q`, `k`, `q`), then the letters of rules' rights
     /// (from the castling field, or from the fourth field in variants that keep rights there).
     pub castling: Vec<char>,
-    /// The en-passant square, if one is given.
-    pub ep: Option<Square>,
+    /// The en-passant squares given: none, the square a double step passed, or the squares a
+    /// longer first step passed (Citadel's triple step), in the order the pawn passed them.
+    pub ep: Vec<Square>,
     /// Halfmove clock.
     pub halfmove: u32,
     /// Fullmove number.
@@ -71,8 +72,8 @@ pub enum PositionError {
         /// How many.
         count: u32,
     },
-    /// A pawn where no pawn can be.
-    #[error("{color} pawn on {square}: pawns cannot stand on that rank")]
+    /// A pawn where no pawn can be (behind its start rank, or on a square where it promotes).
+    #[error("{color} pawn on {square}: pawns cannot stand there (behind their start rank, or where they promote)")]
     PawnOnImpossibleRank {
         /// Which side.
         color: &'static str,
@@ -96,13 +97,21 @@ pub enum PositionError {
         /// The square its piece must stand on.
         square: String,
     },
+    /// A prisoner listed as held while a piece of its kind stands on the board.
+    #[error("prisoner '{piece}' is listed as held, but one stands on {square}")]
+    PrisonerOnBoard {
+        /// The prisoner's letter.
+        piece: char,
+        /// Where its kind stands.
+        square: String,
+    },
     /// A castling letter given twice.
     #[error("castling right '{0}' given twice")]
     DuplicateCastlingRight(char),
     /// An impossible en-passant square.
     #[error("en-passant square {square} is impossible: {reason}")]
     ImpossibleEnPassant {
-        /// The square name.
+        /// The square name (names, comma-separated, where several were given).
         square: String,
         /// Why.
         reason: &'static str,
@@ -270,6 +279,33 @@ impl Position {
         pos.halfmove = setup.halfmove;
         pos.fullmove = setup.fullmove.max(1);
 
+        // A prisoner still held is off the board: it enters only by its release, once.
+        if let Some(r) = &tables.releases {
+            for c in Color::ALL {
+                for kind in r.held(c, pos.rights) {
+                    if let Some(sq) = pos.pieces(c, kind).iter().next() {
+                        return Err(PositionError::PrisonerOnBoard {
+                            piece: tables.piece_char(Piece { color: c, kind }),
+                            square: name(sq),
+                        });
+                    }
+                }
+            }
+        }
+        // A pawn never stays on a square where it promotes (where a release square's prisoner
+        // is still held, say).
+        for c in Color::ALL {
+            if let Some(sq) = (pos.pieces(c, PieceKind::Pawn) & pos.promotion_squares(c))
+                .iter()
+                .next()
+            {
+                return Err(PositionError::PawnOnImpossibleRank {
+                    color: c.name(),
+                    square: name(sq),
+                });
+            }
+        }
+
         for &rule in &tables.custom_rules {
             rule.check_setup(&pos).map_err(|reason| PositionError::RuleSetup {
                 rule: rule.name(),
@@ -287,10 +323,11 @@ impl Position {
             return Err(PositionError::OpponentInCheck((!us).name()));
         }
 
-        if let Some(ep) = setup.ep {
+        if let Some(&given) = setup.ep.first() {
+            let names: Vec<String> = setup.ep.iter().map(|&sq| name(sq)).collect();
             let err = |reason| {
                 Err(PositionError::ImpossibleEnPassant {
-                    square: name(ep),
+                    square: names.join(","),
                     reason,
                 })
             };
@@ -298,28 +335,52 @@ impl Position {
                 return err("this variant has no en passant");
             }
             let them = !us;
-            // The pawn of `them` moved from `ep - push` over `ep` to `ep + push` (their push).
+            // The pawn of `them` left its start square, passed the listed squares (the first
+            // of them next to its start) and stands on the square beyond the last (their push).
             let push = tables.pawn_push[them];
-            let start = ep.0 as i32 - push;
-            let landed = ep.0 as i32 + push;
+            let first = if push > 0 {
+                setup.ep.iter().copied().min()
+            } else {
+                setup.ep.iter().copied().max()
+            }
+            .unwrap_or(given);
+            let start = first.0 as i32 - push;
             let start_ok = (0..128).contains(&start) && tables.double_step_from[them].has(Square(start as u8));
-            if !g.is_playable(ep) || !start_ok {
-                return err("not on the square a double step passes");
+            if !g.is_playable(first) || !start_ok {
+                return err("not on the squares a pawn's first step passes");
             }
-            let (start, landed) = (Square(start as u8), Square(landed as u8));
-            if pos.piece_at(ep).is_some() || pos.piece_at(start).is_some() {
-                return err("the square passed or the pawn's start square is not empty");
+            if pos.piece_at(Square(start as u8)).is_some() || setup.ep.iter().any(|&sq| pos.piece_at(sq).is_some()) {
+                return err("a square passed or the pawn's start square is not empty");
             }
+            let mut passed = Bitboard::EMPTY;
+            let mut sq = first.0 as i32;
+            let landed = loop {
+                if !(0..g.cells() as i32).contains(&sq) || !g.is_playable(Square(sq as u8)) {
+                    return err("no pawn that just made a long first step");
+                }
+                let here = Square(sq as u8);
+                match pos.piece_at(here) {
+                    None => passed |= here.bb(),
+                    Some(_) => break here,
+                }
+                sq += push;
+            };
             if pos.piece_at(landed)
                 != Some(Piece {
                     color: them,
                     kind: PieceKind::Pawn,
                 })
+                || passed.count() as u8 >= tables.first_step_max
             {
-                return err("no pawn that just made a double step");
+                return err("no pawn that just made a long first step");
             }
-            if pos.any_legal_en_passant(ep) {
-                pos.ep = Some(ep);
+            let listed = setup.ep.iter().fold(Bitboard::EMPTY, |acc, sq| acc | sq.bb());
+            if listed != passed || setup.ep.len() != passed.count() as usize {
+                return err("the squares given are not every square the last first step passed");
+            }
+            pos.ep = Some(first);
+            if !pos.any_legal_en_passant() {
+                pos.ep = None;
             }
         }
 
@@ -352,7 +413,7 @@ impl Position {
                         .map(|r| r.letter),
                 )
                 .collect(),
-            ep: self.ep,
+            ep: self.en_passant_list(),
             halfmove: self.halfmove,
             fullmove: self.fullmove,
             rendezvous: t.rendezvous.map(|_| {

@@ -86,17 +86,30 @@ pub struct Castling {
     pub must_be_safe: Bitboard,
 }
 
+/// The FEN field a rule's letter rights are written in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RightsField {
+    /// Beside the castling letters (Parsi Chess's unmoved flags).
+    Castling,
+    /// The fourth field, that of en passant in variants without en passant (Parsi Chess's
+    /// king-leap flags).
+    Fourth,
+    /// A field of their own after the en-passant field, before the clocks (Citadel's
+    /// prisoners): the FEN then has seven standard fields.
+    Fifth,
+}
+
 /// A rights bit of a rule written as a letter in the FEN (Parsi Chess's unmoved flags `ADEHadeh`
-/// beside the castling letters, its king-leap flags `Ll` in the en-passant field).
+/// beside the castling letters, its king-leap flags `Ll` in the en-passant field, Citadel's
+/// prisoners `YQyq` in a field of their own).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LetterRight {
     /// The FEN letter (unique among the variant's castling and letter rights).
     pub letter: char,
     /// The rights bit (from [`Tables::allocate_rights`]).
     pub bit: u32,
-    /// Written in the fourth field (that of en passant, in variants without en passant)
-    /// instead of the castling field.
-    pub fourth_field: bool,
+    /// The field it is written in.
+    pub field: RightsField,
     /// A square that must hold a piece of this colour while the right is held (the piece the
     /// right belongs to), if any.
     pub home: Option<(Square, Color)>,
@@ -198,6 +211,8 @@ pub struct Tables {
     pub pawn_push: ByColor<i32>,
     /// Squares from which a pawn may double-step.
     pub double_step_from: ByColor<Bitboard>,
+    /// The longest first step of a pawn, in squares ([`PawnSpec::first_step_max`](super::variant::PawnSpec::first_step_max)).
+    pub first_step_max: u8,
     /// Squares on which a pawn promotes.
     pub promotion_squares: ByColor<Bitboard>,
     /// Squares whose square ahead is a promotion square (a pawn there promotes by its next
@@ -237,6 +252,8 @@ pub struct Tables {
     pub gated_double_steps: bool,
     /// Promotion by arrival square (Parsi Chess), when the variant has it.
     pub square_promotion: Option<super::special::square_promotion::SquarePromotionTables>,
+    /// Promotion by file and the release of prisoners, where the variant has them.
+    pub releases: Option<super::special::releases::ReleaseTables>,
     /// The rendezvous, when the variant has it.
     pub rendezvous: Option<RendezvousSquares>,
     /// Squares where a king of the colour arriving draws the game (opponent's citadels).
@@ -499,6 +516,7 @@ impl Tables {
             pawn_attacks,
             pawn_push,
             double_step_from,
+            first_step_max: spec.pawns.first_step_max,
             promotion_squares,
             promotion_approach,
             promotion_kinds: spec.pawns.promotion_kinds,
@@ -516,6 +534,7 @@ impl Tables {
             gated_double_steps: false,
             present_gates: Vec::new(),
             square_promotion: None,
+            releases: None,
             rendezvous: None,
             citadel_draw: ByColor::default(),
             outcome_hooks: Vec::new(),
@@ -620,7 +639,7 @@ impl Tables {
             right.letter
         );
         assert!(
-            !right.fourth_field || !self.en_passant,
+            right.field != RightsField::Fourth || !self.en_passant,
             "{}: the fourth FEN field is taken by en passant",
             self.spec.id
         );
@@ -637,7 +656,13 @@ impl Tables {
     /// Whether the fourth FEN field holds letter rights instead of an en-passant square.
     #[inline]
     pub fn fourth_field_letters(&self) -> bool {
-        self.letter_rights.iter().any(|r| r.fourth_field)
+        self.letter_rights.iter().any(|r| r.field == RightsField::Fourth)
+    }
+
+    /// Whether the FEN has a fifth field of letter rights before the clocks.
+    #[inline]
+    pub fn fifth_field_letters(&self) -> bool {
+        self.letter_rights.iter().any(|r| r.field == RightsField::Fifth)
     }
 
     /// The squares `color`'s pawns may double-step from in a position with these `rights`.

@@ -391,7 +391,7 @@ mod tests {
             lines,
             [
                 "option name UCI_Variant type combo default persian-princess var celtic-citadel \
-                 var persian-princess var egyptian-eye var oriental-omega var chess var parsi",
+                 var persian-princess var egyptian-eye var oriental-omega var chess var parsi var citadel-8 var citadel-9",
                 "option name Hash type spin default 16 min 1 max 65536",
                 "option name Threads type spin default 1 min 1 max 256",
                 "option name MultiPV type spin default 1 min 1 max 64",
@@ -513,7 +513,7 @@ mod tests {
             set("UCI_Variant", Some("shogi")),
             Err(
                 "UCI_Variant must be one of celtic-citadel, persian-princess, egyptian-eye, \
-                 oriental-omega, chess, parsi, got 'shogi'"
+                 oriental-omega, chess, parsi, citadel-8, citadel-9, got 'shogi'"
                     .into()
             )
         );

@@ -198,11 +198,11 @@ pub(crate) fn bad_fens_give_their_specific_errors() {
         e => panic!("{v}: '{text}': expected ImpossibleEnPassant, got {e:?}"),
     };
     let start = |ep: &str, side: &str| start_with(PP, 1, "F9F", &format!("{side} KQkq {ep} 0 1"));
-    impossible(PP, &start("e6", "w"), "double step passes"); // wrong rank
-    impossible(PP, &start("e4", "w"), "double step passes"); // White's own side
-    impossible(PP, &start("e8", "b"), "double step passes"); // Black's own side
-    impossible(PP, &start("a4", "b"), "double step passes"); // a hole
-    impossible(PP, &start("k8", "w"), "double step passes"); // a hole
+    impossible(PP, &start("e6", "w"), "first step passes"); // wrong rank
+    impossible(PP, &start("e4", "w"), "first step passes"); // White's own side
+    impossible(PP, &start("e8", "b"), "first step passes"); // Black's own side
+    impossible(PP, &start("a4", "b"), "first step passes"); // a hole
+    impossible(PP, &start("k8", "w"), "first step passes"); // a hole
     impossible(PP, &start("e4", "b"), "not empty"); // the start square e3 is occupied
                                                     // After e3e5: the passed square e4 is occupied.
     let after_double = |e4: &str| {

@@ -184,7 +184,9 @@ pub(crate) fn assert_same_moves(pos: &Position, what: &str, got: &[Move], expect
 pub(crate) fn repetition_key(pos: &Position) -> String {
     let fen = pos.fen();
     let fields: Vec<&str> = fen.split(' ').collect();
-    let mut key: Vec<&str> = fields[..4].to_vec();
-    key.extend(fields.iter().skip(6));
+    // Everything but the clocks (which follow Citadel's prisoner field there).
+    let clocks = 4 + usize::from(pos.tables().fifth_field_letters());
+    let mut key: Vec<&str> = fields[..clocks].to_vec();
+    key.extend(fields.iter().skip(clocks + 2));
     key.join(" ")
 }

@@ -307,6 +307,115 @@ pub(crate) fn fuzz_parsi_rights_fields() {
     );
 }
 
+/// The fields Citadel adds to the FEN (B.10: castling `WEwe`, the en-passant squares of a long
+/// step as a list, the prisoners `YQyq` in a field of their own), filled at random on positions
+/// of both boards, many of them just after a double or triple step: the readers never panic,
+/// accept and reject consistently, and what they accept round-trips.
+#[test]
+pub(crate) fn fuzz_citadel_fields() {
+    const LETTERS: &[char] = &[
+        'W', 'E', 'w', 'e', 'Y', 'Q', 'y', 'q', 'K', 'k', '-', ',', 'x', '0', 'é',
+    ];
+    let mut rng = Rng::new(0xC17A);
+    let (mut accepted, mut rejected, mut with_ep) = (0, 0, 0);
+    for v in [Variant::Citadel8, Variant::Citadel9] {
+        // Positions, and the passed squares of the long step that led to each (if any).
+        let mut seeds: Vec<(String, Vec<String>)> = Vec::new();
+        for _ in 0..200 {
+            let mut pos = Position::startpos(v);
+            let mut passed = Vec::new();
+            for _ in 0..rng.below(30) {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let long: Vec<Move> = moves
+                    .iter()
+                    .copied()
+                    .filter(|m| m.kind() == MoveKind::DoubleStep)
+                    .collect();
+                let m = if !long.is_empty() && rng.chance(1, 2) {
+                    *rng.pick(&long)
+                } else {
+                    *rng.pick(moves.as_slice())
+                };
+                let g = v.spec().geometry;
+                passed = if m.kind() == MoveKind::DoubleStep {
+                    let (f, r0, r1) = (g.file(m.from()), g.rank(m.from()), g.rank(m.to()));
+                    let step = if r1 > r0 { 1 } else { -1 };
+                    (1..(r1 - r0).abs())
+                        .map(|i| g.square_name(g.square(f, r0 + step * i).unwrap_or(m.to())))
+                        .collect()
+                } else {
+                    Vec::new()
+                };
+                pos.play_unchecked(m);
+            }
+            let fen = pos.fen();
+            seeds.push((fen, passed));
+        }
+        for _ in 0..4_000 {
+            let (fen, passed) = rng.pick(&seeds).clone();
+            let mut fields: Vec<String> = fen.split(' ').map(str::to_string).collect();
+            let noise = |rng: &mut Rng| -> String { (0..rng.below(6)).map(|_| *rng.pick(LETTERS)).collect() };
+            let subset = |rng: &mut Rng, valid: &str| -> String {
+                let kept: String = valid.chars().filter(|_| rng.chance(2, 3)).collect();
+                if kept.is_empty() {
+                    "-".to_string()
+                } else {
+                    kept
+                }
+            };
+            match rng.below(6) {
+                0 => fields[2] = subset(&mut rng, "WEwe"),
+                1 => fields[4] = subset(&mut rng, "YQyq"),
+                2 => {
+                    // The passed squares, all, some, reversed or with another square.
+                    let mut list = passed.clone();
+                    match rng.below(4) {
+                        0 => list.reverse(),
+                        1 => list.truncate(rng.below(list.len() + 1)),
+                        2 => list.push(rng.pick(&["e3", "e4", "e6", "e7", "d3", "a9", "i1"]).to_string()),
+                        _ => {}
+                    }
+                    fields[3] = if list.is_empty() {
+                        "-".to_string()
+                    } else {
+                        list.join(",")
+                    };
+                }
+                3 => {
+                    let i = 2 + rng.below(3);
+                    fields[i] = noise(&mut rng);
+                }
+                4 => {
+                    // A field dropped or one too many.
+                    if rng.chance(1, 2) {
+                        fields.remove(2 + rng.below(3));
+                    } else {
+                        fields.insert(4, subset(&mut rng, "YQyq"));
+                    }
+                }
+                _ => {}
+            }
+            let text = fields.join(" ");
+            if read_fen_consistently(v, &text) {
+                accepted += 1;
+                if text.split(' ').nth(3).is_some_and(|f| f != "-") {
+                    with_ep += 1;
+                }
+            } else {
+                rejected += 1;
+            }
+        }
+    }
+    eprintln!("Citadel fields fuzz: {accepted} accepted ({with_ep} with en passant), {rejected} rejected");
+    assert!(
+        accepted > 1000 && rejected > 1000 && with_ep > 50,
+        "{accepted} / {with_ep} / {rejected}"
+    );
+}
+
 #[test]
 pub(crate) fn fuzz_setup_validation_never_panics() {
     let mut rng = Rng::new(0xBEEF);
@@ -356,10 +465,12 @@ pub(crate) fn fuzz_setup_validation_never_panics() {
             board,
             turn: if rng.chance(1, 2) { Color::White } else { Color::Black },
             castling,
-            ep: match rng.below(3) {
-                0 => None,
-                1 => Some(Square(rng.next_u64() as u8)),
-                _ => Some(Square(rng.below(cells) as u8)),
+            ep: match rng.below(4) {
+                0 => Vec::new(),
+                1 => vec![Square(rng.next_u64() as u8)],
+                2 => vec![Square(rng.below(cells) as u8)],
+                // Several squares, as a longer first step passes (Citadel's triple step).
+                _ => (0..1 + rng.below(3)).map(|_| Square(rng.below(cells) as u8)).collect(),
             },
             halfmove: number(&mut rng),
             fullmove: number(&mut rng),

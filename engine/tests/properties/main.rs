@@ -18,8 +18,9 @@
 use engine::{
     rng::SplitMix64,
     rules::{
-        game::Game, notation::fen::parse_setup, reference, Color, Convention, DrawReason, FenError, Move, MoveKind,
-        Outcome, ParseFenError, Piece, PieceKind, Position, PositionError, Rule, Setup, Square, UciMove, Variant,
+        game::Game, notation::fen::parse_setup, reference, tables::RightsField, Color, Convention, DrawReason,
+        FenError, Move, MoveKind, Outcome, ParseFenError, Piece, PieceKind, Position, PositionError, Rule, Setup,
+        Square, UciMove, Variant,
     },
 };
 

@@ -22,6 +22,7 @@ pub(crate) struct Stats {
     promotions: u64,
     under_promotions: u64,
     rendezvous: u64,
+    releases: u64,
     king_to_own_citadel: u64,
     king_to_enemy_citadel: u64,
     checkmates: u64,
@@ -98,12 +99,13 @@ pub(crate) fn check_position(pos: &Position, check_san: bool, rng: &mut Rng, sta
         .collect();
     assert_same_moves(pos, "capture_moves and filtered legal moves", &captures, &expected);
 
-    // Check detection agrees with the reference attack test.
+    // Check detection agrees with the reference attack test (on every royal piece: the king,
+    // or what a royalty rule says; Citadel's two High Princes are never in check).
     let us = pos.turn();
-    let king = pos.king(us);
+    let royals = pos.royals(us);
     assert_eq!(
         pos.in_check(),
-        reference::is_attacked(pos, king, !us),
+        royals.iter().any(|k| reference::is_attacked(pos, k, !us)),
         "{v}: in_check disagrees with the reference in {fen}"
     );
     // The ep square is set exactly when an en-passant capture is legal, and only onto it.
@@ -117,7 +119,10 @@ pub(crate) fn check_position(pos: &Position, check_san: bool, rng: &mut Rng, sta
         !ep_moves.is_empty(),
         "{v}: ep square in {fen}"
     );
-    assert!(ep_moves.iter().all(|m| Some(m.to()) == pos.ep_square()), "{v}: {fen}");
+    assert!(
+        ep_moves.iter().all(|m| pos.en_passant_squares().has(m.to())),
+        "{v}: {fen}"
+    );
     // Rule-specific invariants.
     if has_eye(v) {
         assert!(
@@ -169,12 +174,16 @@ pub(crate) fn check_position(pos: &Position, check_san: bool, rng: &mut Rng, sta
         work = saved.clone();
         assert_eq!(work, *pos);
         assert_eq!(work.hash(), pos.hash());
-        // The mover's king is safe afterwards (the reference attack test).
-        assert!(
-            !reference::is_attacked(&child, child.king(us), !us),
-            "{v}: {} leaves the king attacked in {fen}",
-            pos.uci(m)
-        );
+        // The mover's royal pieces (those royal before the move, where they stand after it)
+        // are safe afterwards (the reference attack test).
+        for k in royals {
+            let k = if k == m.from() { m.to() } else { k };
+            assert!(
+                !reference::is_attacked(&child, k, !us),
+                "{v}: {} leaves a royal piece attacked in {fen}",
+                pos.uci(m)
+            );
+        }
 
         let text = pos.uci(m);
         assert_eq!(
@@ -347,9 +356,14 @@ pub(crate) fn check_transition(pos: &Position, m: Move, after: &Position, stats:
         }
         MoveKind::EnPassant => {
             assert_eq!(after.piece_at(m.to()), Some(mover), "{}", ctx());
-            let (f, _) = file_rank(v, m.to());
-            let (_, r) = file_rank(v, m.from());
-            let victim = v.spec().geometry.square(f, r).unwrap_or_else(|| panic!("{}", ctx()));
+            // The pawn that passed `to` stands beyond it, seen from the capturer (one square
+            // after a double step, two after a triple step onto the first square it passed).
+            let (f, r) = file_rank(v, m.to());
+            let back = if us == Color::White { -1 } else { 1 };
+            let victim = (1..=2)
+                .filter_map(|i| v.spec().geometry.square(f, r + back * i))
+                .find(|&s| pos.piece_at(s).is_some())
+                .unwrap_or_else(|| panic!("{}", ctx()));
             assert_eq!(
                 pos.piece_at(victim),
                 Some(Piece {
@@ -369,6 +383,17 @@ pub(crate) fn check_transition(pos: &Position, m: Move, after: &Position, stats:
             stats.promotions += 1;
             if kind != PieceKind::Queen {
                 stats.under_promotions += 1;
+            }
+            // A release (Citadel): the prisoner leaves the FEN's prisoner field.
+            let prisoners = |p: &Position| -> usize {
+                p.tables()
+                    .releases
+                    .as_ref()
+                    .map_or(0, |r| r.held(us, p.rights()).count())
+            };
+            if prisoners(after) < prisoners(pos) {
+                assert_eq!(prisoners(pos) - prisoners(after), 1, "{}", ctx());
+                stats.releases += 1;
             }
         }
         MoveKind::Castle => {
@@ -435,6 +460,10 @@ pub(crate) fn check_transition(pos: &Position, m: Move, after: &Position, stats:
     }
 }
 
+fn v_of(pos: &Position) -> Variant {
+    pos.variant()
+}
+
 pub(crate) fn playout(start: Position, max_plies: usize, style: Style, rng: &mut Rng, stats: &mut Stats) {
     let mut game = Game::new(start);
     let mut keys = vec![repetition_key(game.position())];
@@ -454,7 +483,8 @@ pub(crate) fn playout(start: Position, max_plies: usize, style: Style, rng: &mut
             stats.repetitions += 1;
         }
         if !moves.is_empty() {
-            let bare_kings = pos.occupied().count() == 2;
+            // Two bare kings are dead, in variants with an insufficient-material rule at all.
+            let bare_kings = pos.occupied().count() == 2 && !v_of(&pos).spec().dead_material.is_empty();
             let expected = if pos.halfmove_clock() >= 100 {
                 Some(Outcome::Draw(DrawReason::FiftyMoves))
             } else if bare_kings {
@@ -669,7 +699,7 @@ pub(crate) fn random_position(v: Variant, rng: &mut Rng) -> Position {
         g.playable_square(f as i32, r as i32)
             .unwrap_or_else(|| panic!("{v}: spec square"))
     };
-    let letter = |color: Color, kind: PieceKind| Piece { color, kind }.char();
+    let letter = |color: Color, kind: PieceKind| v.tables().piece_char(Piece { color, kind });
     loop {
         let mut placed: Vec<(Square, char)> = Vec::new();
         let mut castling = String::new();
@@ -732,8 +762,21 @@ pub(crate) fn random_position(v: Variant, rng: &mut Rng) -> Position {
         }
         let side = if rng.chance(1, 2) { "w" } else { "b" };
         let castling = if castling.is_empty() { "-".to_string() } else { castling };
+        // A field of rights before the clocks (Citadel's prisoners): a random subset.
+        let fifth: String = v
+            .tables()
+            .letter_rights
+            .iter()
+            .filter(|r| r.field == RightsField::Fifth && rng.chance(1, 2))
+            .map(|r| r.letter)
+            .collect();
+        let fifth = match (v.tables().fifth_field_letters(), fifth.is_empty()) {
+            (false, _) => String::new(),
+            (true, true) => " -".to_string(),
+            (true, false) => format!(" {fifth}"),
+        };
         let mut text = format!(
-            "{} {side} {castling} - {} {}",
+            "{} {side} {castling} -{fifth} {} {}",
             board_fen(v, &placed),
             rng.below(90),
             1 + rng.below(80)
@@ -852,6 +895,27 @@ pub(crate) fn playouts_oriental_omega() {
         PLAYOUTS_FROM_RANDOM_SETUPS,
     );
     assert_special_moves_occur(Variant::OrientalOmega, &s);
+}
+
+/// Citadel plays its moves out (bent riders, royalty by the princes' number), so it gets fewer
+/// games than the other variants.
+fn citadel_playouts(v: Variant, seed: u64) {
+    let s = run_playouts(v, seed, 40, 8, 200);
+    assert!(s.en_passant > 0, "{v}: no en passant played: {s:?}");
+    assert!(s.castle_king_side > 0 && s.castle_queen_side > 0, "{v}: {s:?}");
+    assert!(s.promotions > s.releases, "{v}: no promotion by file: {s:?}");
+    assert!(s.releases > 0, "{v}: no release played: {s:?}");
+    assert!(s.checkmates > 0, "{v}: no mate: {s:?}");
+}
+
+#[test]
+pub(crate) fn playouts_citadel_8() {
+    citadel_playouts(Variant::Citadel8, 16);
+}
+
+#[test]
+pub(crate) fn playouts_citadel_9() {
+    citadel_playouts(Variant::Citadel9, 17);
 }
 
 #[test]

@@ -35,8 +35,14 @@ pub(crate) fn capture_moves_include_promotions_without_capture() {
 pub(crate) fn clocks_at_their_maximum_do_not_overflow() {
     for v in Variant::ALL {
         let start = v.spec().start_fen;
-        let fields: Vec<&str> = start.split(' ').collect();
-        let text = format!("{} b {} - 4294967295 4294967295", fields[0], fields[2]);
+        let mut fields: Vec<&str> = start.split(' ').collect();
+        // Black to move, the clocks (the two numbers after the en-passant field and, in
+        // Citadel, the prisoners) at their maximum.
+        fields[1] = "b";
+        let clocks = 4 + usize::from(v.tables().fifth_field_letters());
+        fields[clocks] = "4294967295";
+        fields[clocks + 1] = "4294967295";
+        let text = fields.join(" ");
         let pos = Position::from_fen(v, &text).expect("the clocks are in range");
         let m = pos
             .legal_moves()

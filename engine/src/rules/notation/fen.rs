@@ -30,7 +30,7 @@ use crate::rules::{
     piece::{Color, Piece},
     position::Position,
     setup::{PositionError, Setup},
-    tables::Tables,
+    tables::{RightsField, Tables},
     variant::Variant,
 };
 
@@ -90,7 +90,7 @@ pub enum ParseFenError {
     #[error("castling field '{0}' is not '-' or a set of the letters KQkq")]
     BadCastling(String),
     /// Bad en-passant field.
-    #[error("en-passant field '{0}' is not '-' or a square of the board")]
+    #[error("en-passant field '{0}' is not '-', a square of the board or squares separated by commas")]
     BadEnPassant(String),
     /// Letters in the fourth field that are not rights of this variant (variants that keep
     /// rights there).
@@ -205,7 +205,7 @@ pub fn parse_setup_in(tables: &Tables, fen: &str) -> Result<Setup, ParseFenError
     // custom rules.
     let custom_fields = tables.custom_fen_rules.len();
     let rendezvous_field = tables.rendezvous.is_some() || custom_fields == 0;
-    let max_fields = 6 + usize::from(rendezvous_field) + custom_fields;
+    let max_fields = 6 + usize::from(tables.fifth_field_letters()) + usize::from(rendezvous_field) + custom_fields;
     if fields.len() > max_fields {
         return Err(ParseFenError::TooManyFields(fields.len()));
     }
@@ -219,18 +219,16 @@ pub fn parse_setup_in(tables: &Tables, fen: &str) -> Result<Setup, ParseFenError
     };
     // The castling field: castling letters and the letters of rules' rights (Parsi Chess's
     // unmoved flags). Castling letters are judged by the setup against the variant's castlings.
-    let letter_right = |c: char, fourth: bool| {
-        tables
-            .letter_rights
-            .iter()
-            .any(|r| r.letter == c && r.fourth_field == fourth)
-    };
+    let letter_right =
+        |c: char, field: RightsField| tables.letter_rights.iter().any(|r| r.letter == c && r.field == field);
     let mut castling: Vec<char> = match fields.get(2) {
         None | Some(&"-") => Vec::new(),
         Some(s) => {
-            if s.chars()
-                .all(|c| "KQkq".contains(c) || tables.castling.iter().any(|k| k.letter == c) || letter_right(c, false))
-            {
+            if s.chars().all(|c| {
+                "KQkq".contains(c)
+                    || tables.castling.iter().any(|k| k.letter == c)
+                    || letter_right(c, RightsField::Castling)
+            }) {
                 s.chars().collect()
             } else {
                 return Err(ParseFenError::BadCastling(s.to_string()));
@@ -240,26 +238,39 @@ pub fn parse_setup_in(tables: &Tables, fen: &str) -> Result<Setup, ParseFenError
     // The fourth field: the en-passant square, or letters of rights in variants that keep
     // rights there (they have no en passant).
     let ep = match fields.get(3) {
-        None | Some(&"-") => None,
+        None | Some(&"-") => Vec::new(),
         Some(s) if tables.fourth_field_letters() => {
-            if !s.chars().all(|c| letter_right(c, true)) {
+            if !s.chars().all(|c| letter_right(c, RightsField::Fourth)) {
                 return Err(ParseFenError::BadRightsField(s.to_string()));
             }
             castling.extend(s.chars());
-            None
+            Vec::new()
         }
-        Some(s) => Some(
-            g.parse_square(s)
-                .ok_or_else(|| ParseFenError::BadEnPassant(s.to_string()))?,
-        ),
+        // One square, or the squares a longer first step passed, separated by commas.
+        Some(s) => s
+            .split(',')
+            .map(|name| g.parse_square(name))
+            .collect::<Option<Vec<Square>>>()
+            .filter(|squares| squares.len() <= 8)
+            .ok_or_else(|| ParseFenError::BadEnPassant(s.to_string()))?,
     };
-    let halfmove = match fields.get(4) {
+    // The fifth field, in variants that keep rights there (Citadel's prisoners); the clocks
+    // and the fields after them come one later.
+    let fifth = usize::from(tables.fifth_field_letters());
+    if fifth == 1 {
+        match fields.get(4) {
+            None | Some(&"-") => {}
+            Some(s) if s.chars().all(|c| letter_right(c, RightsField::Fifth)) => castling.extend(s.chars()),
+            Some(s) => return Err(ParseFenError::BadRightsField(s.to_string())),
+        }
+    }
+    let halfmove = match fields.get(4 + fifth) {
         None => 0,
         Some(s) => s
             .parse::<u32>()
             .map_err(|_| ParseFenError::BadHalfmove(s.to_string()))?,
     };
-    let fullmove = match fields.get(5) {
+    let fullmove = match fields.get(5 + fifth) {
         None => 1,
         Some(s) => match s.parse::<u32>() {
             Ok(n) if n >= 1 => n,
@@ -268,7 +279,7 @@ pub fn parse_setup_in(tables: &Tables, fen: &str) -> Result<Setup, ParseFenError
     };
     let rendezvous = if rendezvous_field {
         fields
-            .get(6)
+            .get(6 + fifth)
             .map(|s| crate::rules::special::rendezvous::parse_fen_field(s))
             .transpose()?
     } else {
@@ -276,7 +287,7 @@ pub fn parse_setup_in(tables: &Tables, fen: &str) -> Result<Setup, ParseFenError
     };
     let rule_fields = fields
         .iter()
-        .skip(6 + usize::from(rendezvous_field))
+        .skip(6 + fifth + usize::from(rendezvous_field))
         .map(|s| s.to_string())
         .collect();
     Ok(Setup {
@@ -339,10 +350,10 @@ impl Position {
         s.push(' ');
         s.push(self.turn().char());
         s.push(' ');
-        let letters = |fourth: bool| -> String {
+        let letters = |field: RightsField| -> String {
             t.letter_rights
                 .iter()
-                .filter(|r| r.fourth_field == fourth && self.rights() & (1 << r.bit) != 0)
+                .filter(|r| r.field == field && self.rights() & (1 << r.bit) != 0)
                 .map(|r| r.letter)
                 .collect()
         };
@@ -352,18 +363,26 @@ impl Position {
             .enumerate()
             .filter(|(i, _)| self.castling_rights() & (1 << i) != 0)
             .map(|(_, c)| c.letter)
-            .chain(letters(false).chars())
+            .chain(letters(RightsField::Castling).chars())
             .collect();
         s.push_str(if castling.is_empty() { "-" } else { &castling });
         s.push(' ');
         if t.fourth_field_letters() {
-            let field = letters(true);
+            let field = letters(RightsField::Fourth);
             s.push_str(if field.is_empty() { "-" } else { &field });
         } else {
-            match self.ep_square() {
-                Some(ep) => s.push_str(&g.square_name(ep)),
-                None => s.push('-'),
+            let passed = self.en_passant_list();
+            if passed.is_empty() {
+                s.push('-');
+            } else {
+                let names: Vec<String> = passed.iter().map(|&sq| g.square_name(sq)).collect();
+                s.push_str(&names.join(","));
             }
+        }
+        if t.fifth_field_letters() {
+            let field = letters(RightsField::Fifth);
+            s.push(' ');
+            s.push_str(if field.is_empty() { "-" } else { &field });
         }
         s.push_str(&format!(" {} {}", self.halfmove_clock(), self.fullmove_number()));
         if let Some(field) = crate::rules::special::rendezvous::fen_field(self) {

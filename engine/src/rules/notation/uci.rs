@@ -235,7 +235,7 @@ impl UciMove {
                 // The shape of a move of this piece that is merely blocked, or not a move at all.
                 let reason = if piece.kind == PieceKind::Pawn
                     && promotion.is_none()
-                    && pos.tables().promotion_squares[pos.turn()].has(to_sq)
+                    && pos.promotion_squares(pos.turn()).has(to_sq)
                 {
                     Some("a pawn reaching the last rank must name its promotion piece")
                 } else if promotion.is_some() && piece.kind != PieceKind::Pawn {

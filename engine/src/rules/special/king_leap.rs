@@ -14,7 +14,7 @@ use crate::rules::{
     moves::{Move, MoveList},
     piece::{Color, PieceKind, N},
     position::Position,
-    tables::{LetterRight, Tables},
+    tables::{LetterRight, RightsField, Tables},
     variant::Coord,
 };
 
@@ -84,7 +84,7 @@ impl CustomRule for KingLeap {
             tables.add_letter_right(LetterRight {
                 letter,
                 bit: first + color.index() as u32,
-                fourth_field: true,
+                field: RightsField::Fourth,
                 home: None,
             });
         }

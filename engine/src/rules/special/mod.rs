@@ -23,6 +23,8 @@ pub mod king_leap;
 pub mod no_stalemating;
 pub mod opening_series;
 pub mod perpetual_check;
+pub mod prince_royalty;
+pub mod releases;
 pub mod rendezvous;
 pub mod square_promotion;
 pub mod unmoved_double_step;
@@ -58,6 +60,8 @@ pub enum Rule {
     SquarePromotion(square_promotion::SquarePromotion),
     /// A side left with only its king draws the game at once, unless it is mated (Parsi Chess).
     BareKing(bare_king::BareKing),
+    /// Pawns become a kind fixed by the square, or free a prisoner of their side (Citadel).
+    Releases(releases::Releases),
     /// A rule of a variant of one's own, with its hooks behind a trait (see [`CustomRule`]).
     Custom(&'static dyn CustomRule),
 }
@@ -288,6 +292,7 @@ impl Rule {
             Rule::UnmovedDoubleStep(r) => r.build(tables, resolve),
             Rule::SquarePromotion(r) => r.build(tables, resolve),
             Rule::BareKing(r) => r.build(tables),
+            Rule::Releases(r) => r.build(tables, resolve),
             Rule::Custom(r) => {
                 let index = tables.custom_rules.len();
                 assert!(

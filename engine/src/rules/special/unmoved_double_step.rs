@@ -9,7 +9,7 @@ use crate::rules::{
     geometry::{Bitboard, Square},
     notation::fen::parse_board,
     piece::{ByColor, Color},
-    tables::{LetterRight, Tables},
+    tables::{LetterRight, RightsField, Tables},
     variant::Coord,
 };
 
@@ -55,7 +55,7 @@ impl UnmovedDoubleStep {
                 tables.add_letter_right(LetterRight {
                     letter: if black { letter.to_ascii_lowercase() } else { letter },
                     bit,
-                    fourth_field: false,
+                    field: RightsField::Castling,
                     home: Some((behind, color)),
                 });
                 tables.double_step_gates[color].push((pawn, bit));
@@ -94,6 +94,7 @@ mod tests {
         start_fen: "rn2k1nr/pppppppp/8/8/8/8/PPPPPPPP/RN2K1NR w AEHaeh - 0 1",
         pawns: PawnSpec {
             double_step_rank: 1,
+            first_step_max: 2,
             promotion_rank: 7,
             promotion_kinds: &[PieceKind::Rook],
             en_passant: false,

@@ -7,6 +7,7 @@
 //! the engine is sized and indexed from this registry; the build script finds the data files by
 //! the id.
 
+pub mod citadel_common;
 pub mod persian_common;
 
 use super::variant::VariantSpec;
@@ -53,4 +54,8 @@ register! {
     Chess => chess,
     /// Parsi Chess (Bombay, 1814).
     Parsi => parsi,
+    /// Nicholls' Citadel (2010) on 9x8, with a reconstructed start position.
+    Citadel8 => citadel_8,
+    /// Nicholls' Citadel (2010) on 9x9, with a reconstructed start position.
+    Citadel9 => citadel_9,
 }

@@ -80,6 +80,7 @@ pub const SPEC: VariantSpec = VariantSpec {
     start_fen: "rnbkqbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w ADEHadeh Ll 0 1",
     pawns: PawnSpec {
         double_step_rank: 1,
+        first_step_max: 2,
         promotion_rank: 7,
         promotion_kinds: &[PieceKind::Queen, PieceKind::Rook, PieceKind::Bishop, PieceKind::Knight],
         en_passant: false,

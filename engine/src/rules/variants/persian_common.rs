@@ -52,6 +52,7 @@ pub const GEOMETRY: Geometry = Geometry {
 /// Pawns: double step from rank 3, promotion on rank 10 to Q, R, B or N, en passant.
 pub const PAWNS: PawnSpec = PawnSpec {
     double_step_rank: 2,
+    first_step_max: 2,
     promotion_rank: 9,
     promotion_kinds: &[PieceKind::Queen, PieceKind::Rook, PieceKind::Bishop, PieceKind::Knight],
     en_passant: true,

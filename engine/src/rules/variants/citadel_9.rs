@@ -1,0 +1,37 @@
+//! Nicholls' Citadel on the 9x9 board. See [`citadel_common`](super::citadel_common): the
+//! start position is a reconstruction.
+
+use super::citadel_common::*;
+use crate::rules::{
+    geometry::Geometry,
+    special::Rule,
+    variant::{PawnSpec, Variant, VariantSpec},
+};
+
+/// The spec of Citadel on 9x9.
+pub const SPEC: VariantSpec = VariantSpec {
+    variant: Some(Variant::Citadel9),
+    id: "citadel-9",
+    code: 8,
+    // Not `citadel`: that has long been an alias of Persian Chess's Celtic Citadel.
+    aliases: &["citadel-9x9", "nicholls-citadel-9"],
+    name: "Citadel 9x9 (reconstructed set-up)",
+    server_key: "citadel-9",
+    pgn_name: "Citadel 9",
+    geometry: Geometry::rectangle(9, 9),
+    pieces: PIECES,
+    net_kinds: NET_KINDS,
+    start_fen: "rnsmktsnr/ppppppppp/9/9/9/9/9/PPPPPPPPP/RNSGKXSNR w WEwe - YQyq 0 1",
+    pawns: PawnSpec {
+        double_step_rank: 1,
+        first_step_max: 3,
+        // Plainsmen promote only where the releases rule says.
+        promotion_rank: 9,
+        promotion_kinds: &[],
+        en_passant: true,
+    },
+    castling: CASTLING,
+    // No insufficient-material rule (B.9).
+    dead_material: &[],
+    rules: &[Rule::Releases(RELEASES_9), Rule::Custom(&PRINCES)],
+};

@@ -1,0 +1,233 @@
+//! What the two boards of Nicholls' Citadel (2010) share: the pieces, the plainsmen's promotion
+//! by file and the releases of the prisoners, the princes' royalty by their number, the
+//! transferring (castling) of the elder prince. The rules as the engine plays them are in the
+//! project's rules note on Parsi Chess and Citadel, Part B, and in docs/rules.md.
+//!
+//! **The start position is a reconstruction**: the original diagram is lost. The set-up below
+//! is the note's reading (B.3): War Machines on a/i, Horsemen on b/h, Shieldsmen on c/g, the
+//! elder prince on e; White's Plains-General and White Tiger-Rider on d/f, Blue's
+//! Plains-Marshall and Blue Tiger-Rider on d/f; nine plainsmen each on the second rank; the
+//! younger prince and the Chief Commander held as prisoners. It is data (the start FEN of
+//! each spec), so a correction is a data change; the note's alternatives are in
+//! [`ALTERNATIVE_SETUPS`].
+
+use crate::rules::{
+    piece::{Bent, Movement, PieceKind, F, N, W},
+    special::{
+        prince_royalty::PrinceRoyalty,
+        releases::{Prisoner, Releases},
+    },
+    variant::{CastlingSpec, PieceSpec},
+};
+
+/// The Shieldsman: a non-royal king-stepper.
+pub const SHIELDSMAN: PieceKind = PieceKind::custom(10);
+/// The younger prince: a king-stepper, royal only while he is his side's only prince.
+pub const YOUNGER_PRINCE: PieceKind = PieceKind::custom(11);
+/// The Blue Tiger-Rider: a rook whose first orthogonal step may turn 45 degrees outward
+/// into a bishop's slide (rook + aanca).
+pub const BLUE_TIGER: PieceKind = PieceKind::custom(12);
+/// The White Tiger-Rider: a bishop whose first diagonal step may turn 45 degrees outward
+/// into a rook's slide (bishop + griffon).
+pub const WHITE_TIGER: PieceKind = PieceKind::custom(13);
+/// The Plains-Marshall (rook + knight), on the kind of Persian Chess's fortress.
+pub const MARSHALL: PieceKind = PieceKind::Fortress;
+/// The Plains-General (bishop + knight), on the kind of Persian Chess's princess.
+pub const GENERAL: PieceKind = PieceKind::Princess;
+/// The Charger (a rook that never castles; what a plainsman becomes on the a and i files), on
+/// the kind of Persian Chess's champion.
+pub const CHARGER: PieceKind = PieceKind::Champion;
+
+/// The pieces, with their letters (B.3) and moves (B.4, B.5).
+pub const PIECES: &[PieceSpec] = &[
+    PieceSpec {
+        kind: PieceKind::Pawn,
+        letter: 'P',
+        name: "plainsman",
+        movement: Movement::leaper(&[]),
+    },
+    PieceSpec {
+        kind: PieceKind::Knight,
+        letter: 'N',
+        name: "horseman",
+        movement: Movement::leaper(&[N]),
+    },
+    PieceSpec {
+        kind: PieceKind::Rook,
+        letter: 'R',
+        name: "war machine",
+        movement: Movement::slider(&[], true, false),
+    },
+    PieceSpec {
+        kind: PieceKind::Queen,
+        letter: 'Q',
+        name: "chief commander",
+        movement: Movement::slider(&[], true, true),
+    },
+    PieceSpec {
+        kind: PieceKind::King,
+        letter: 'K',
+        name: "elder prince",
+        movement: Movement::leaper(&[W, F]),
+    },
+    PieceSpec {
+        kind: MARSHALL,
+        letter: 'M',
+        name: "plains-marshall",
+        movement: Movement::slider(&[N], true, false),
+    },
+    PieceSpec {
+        kind: GENERAL,
+        letter: 'G',
+        name: "plains-general",
+        movement: Movement::slider(&[N], false, true),
+    },
+    PieceSpec {
+        kind: CHARGER,
+        letter: 'C',
+        name: "charger",
+        movement: Movement::slider(&[], true, false),
+    },
+    PieceSpec {
+        kind: SHIELDSMAN,
+        letter: 'S',
+        name: "shieldsman",
+        movement: Movement::leaper(&[W, F]),
+    },
+    PieceSpec {
+        kind: YOUNGER_PRINCE,
+        letter: 'Y',
+        name: "younger prince",
+        movement: Movement::leaper(&[W, F]),
+    },
+    PieceSpec {
+        kind: BLUE_TIGER,
+        letter: 'T',
+        name: "blue tiger-rider",
+        movement: Movement {
+            bent: Bent::AfterOrthogonalStep,
+            ..Movement::slider(&[], true, false)
+        },
+    },
+    PieceSpec {
+        kind: WHITE_TIGER,
+        letter: 'X',
+        name: "white tiger-rider",
+        movement: Movement {
+            bent: Bent::AfterDiagonalStep,
+            ..Movement::slider(&[], false, true)
+        },
+    },
+];
+
+/// The kinds of the Citadel's net layout, in type order.
+pub const NET_KINDS: &[PieceKind] = &[
+    PieceKind::Pawn,
+    PieceKind::Knight,
+    PieceKind::Rook,
+    PieceKind::Queen,
+    PieceKind::King,
+    MARSHALL,
+    GENERAL,
+    CHARGER,
+    SHIELDSMAN,
+    YOUNGER_PRINCE,
+    BLUE_TIGER,
+    WHITE_TIGER,
+];
+
+/// Transferring (B.8 step 5): the elder prince goes two squares toward an original War Machine
+/// on a or i, which goes three squares the other way and lands next to him; the three squares
+/// between them empty; the squares the prince stands on, crosses and reaches unattacked only
+/// while he is the Prince-Royal. Rights `W` (toward a) and `E` (toward i); Blue's `w`, `e`.
+pub const CASTLING: &[CastlingSpec] = &[
+    CastlingSpec {
+        letter: 'W',
+        king_side: false,
+        king_from: (4, 0),
+        king_to: (2, 0),
+        rook_from: (0, 0),
+        rook_to: (3, 0),
+        must_be_empty: &[(1, 0), (2, 0), (3, 0)],
+        must_be_safe: &[(4, 0), (3, 0), (2, 0)],
+    },
+    CastlingSpec {
+        letter: 'E',
+        king_side: true,
+        king_from: (4, 0),
+        king_to: (6, 0),
+        rook_from: (8, 0),
+        rook_to: (5, 0),
+        must_be_empty: &[(5, 0), (6, 0), (7, 0)],
+        must_be_safe: &[(4, 0), (5, 0), (6, 0)],
+    },
+];
+
+/// The prisoners: the younger prince (released on c, e, g of the last rank) and the Chief
+/// Commander (on d, f), with their squares.
+const fn prisoners(younger: &'static [(i8, i8)], commander: &'static [(i8, i8)]) -> [Prisoner; 2] {
+    [
+        Prisoner {
+            kind: YOUNGER_PRINCE,
+            letter: 'Y',
+            squares: younger,
+        },
+        Prisoner {
+            kind: PieceKind::Queen,
+            letter: 'Q',
+            squares: commander,
+        },
+    ]
+}
+
+/// The penultimate rank's promotions outside the citadel (a/i: Charger, b/h: Horseman, c/g:
+/// Shieldsman) on a board whose penultimate rank is `rank`.
+const fn promotions(rank: i8) -> [((i8, i8), PieceKind); 6] {
+    [
+        ((0, rank), CHARGER),
+        ((1, rank), PieceKind::Knight),
+        ((2, rank), SHIELDSMAN),
+        ((6, rank), SHIELDSMAN),
+        ((7, rank), PieceKind::Knight),
+        ((8, rank), CHARGER),
+    ]
+}
+
+const PROMOTIONS_8: [((i8, i8), PieceKind); 6] = promotions(6);
+const PROMOTIONS_9: [((i8, i8), PieceKind); 6] = promotions(7);
+const PRISONERS_8: [Prisoner; 2] = prisoners(&[(2, 7), (4, 7), (6, 7)], &[(3, 7), (5, 7)]);
+const PRISONERS_9: [Prisoner; 2] = prisoners(&[(2, 8), (4, 8), (6, 8)], &[(3, 8), (5, 8)]);
+
+/// Promotion and releases on the 9x8 board.
+pub const RELEASES_8: Releases = Releases {
+    fixed: &PROMOTIONS_8,
+    prisoners: &PRISONERS_8,
+};
+
+/// Promotion and releases on the 9x9 board.
+pub const RELEASES_9: Releases = Releases {
+    fixed: &PROMOTIONS_9,
+    prisoners: &PRISONERS_9,
+};
+
+/// Royalty by the number of princes, and opposing princes never adjacent.
+pub static PRINCES: PrinceRoyalty = PrinceRoyalty {
+    younger: YOUNGER_PRINCE,
+};
+
+/// The rules note's other readings of the lost start position (B.3), as FENs of each board
+/// (8 ranks, 9 ranks), for `position fen` and the tools' `--fen`: (b) crossed (White has the
+/// Plains-Marshall and the White Tiger-Rider, Blue the Plains-General and the Blue
+/// Tiger-Rider); (c) the d and f pieces swapped.
+pub const ALTERNATIVE_SETUPS: &[(&str, &str, &str)] = &[
+    (
+        "crossed",
+        "rnsgktsnr/ppppppppp/9/9/9/9/PPPPPPPPP/RNSMKXSNR w WEwe - YQyq 0 1",
+        "rnsgktsnr/ppppppppp/9/9/9/9/9/PPPPPPPPP/RNSMKXSNR w WEwe - YQyq 0 1",
+    ),
+    (
+        "swapped",
+        "rnstkmsnr/ppppppppp/9/9/9/9/PPPPPPPPP/RNSXKGSNR w WEwe - YQyq 0 1",
+        "rnstkmsnr/ppppppppp/9/9/9/9/9/PPPPPPPPP/RNSXKGSNR w WEwe - YQyq 0 1",
+    ),
+];

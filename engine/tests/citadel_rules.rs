@@ -1,0 +1,441 @@
+//! Nicholls' Citadel on both boards: each special rule of the rules note (Part B) with its
+//! negative cases, the Tiger-Riders' exact moves (B.5), the FEN fields (B.10) and the start
+//! positions with their alternatives (B.3, B.11). The perft suites in data/perft hold the
+//! counts; this file says why they are right.
+
+#![allow(clippy::unwrap_used)]
+
+use engine::rules::{
+    geometry::Square, perft::perft, reference, variants::citadel_common::ALTERNATIVE_SETUPS, Color, FenError, Move,
+    MoveKind, PieceKind, Position, PositionError, Variant,
+};
+
+const C8: Variant = Variant::Citadel8;
+const C9: Variant = Variant::Citadel9;
+
+fn fen(v: Variant, text: &str) -> Position {
+    Position::from_fen(v, text).unwrap_or_else(|e| panic!("{text}: {e}"))
+}
+
+fn sq(pos: &Position, name: &str) -> Square {
+    pos.tables().geometry.parse_square(name).unwrap()
+}
+
+fn moves(pos: &Position) -> Vec<String> {
+    let mut v: Vec<String> = pos.legal_moves().iter().map(|&m| pos.uci(m)).collect();
+    v.sort();
+    v
+}
+
+fn moves_from(pos: &Position, from: &str) -> Vec<String> {
+    let from = sq(pos, from);
+    let mut v: Vec<String> = pos
+        .legal_moves()
+        .iter()
+        .filter(|m| m.from() == from)
+        .map(|&m| pos.uci(m))
+        .collect();
+    v.sort();
+    v
+}
+
+fn play(pos: &Position, uci: &str) -> Position {
+    let mut p = pos.clone();
+    p.play_uci(uci)
+        .unwrap_or_else(|e| panic!("{uci} in {}: {e}", pos.fen()));
+    p
+}
+
+fn is_legal(pos: &Position, uci: &str) -> bool {
+    pos.parse_uci(uci).is_ok()
+}
+
+/// The squares a Tiger-Rider on (`f`, `r`) reaches on an empty `w` x `h` board, walked as the
+/// rules note says (B.5): a step in a prime direction (orthogonal for T, diagonal for X), then
+/// from that square three rays: straight on, and the two turned 45 degrees outward.
+fn empty_board_reach(w: i32, h: i32, f: i32, r: i32, orthogonal_first: bool) -> Vec<(i32, i32)> {
+    let primes: [(i32, i32); 4] = if orthogonal_first {
+        [(0, 1), (1, 0), (0, -1), (-1, 0)]
+    } else {
+        [(1, 1), (1, -1), (-1, 1), (-1, -1)]
+    };
+    let on = |x: i32, y: i32| (0..w).contains(&x) && (0..h).contains(&y);
+    let mut out = Vec::new();
+    for (dx, dy) in primes {
+        let (sx, sy) = (f + dx, r + dy);
+        if !on(sx, sy) {
+            continue;
+        }
+        out.push((sx, sy));
+        let rays = if orthogonal_first {
+            // d plus and minus the perpendicular.
+            [(dx, dy), (dx + dy.abs(), dy + dx.abs()), (dx - dy.abs(), dy - dx.abs())]
+        } else {
+            [(dx, dy), (dx, 0), (0, dy)]
+        };
+        for (rx, ry) in rays {
+            let (mut x, mut y) = (sx + rx, sy + ry);
+            while on(x, y) {
+                out.push((x, y));
+                x += rx;
+                y += ry;
+            }
+        }
+    }
+    out
+}
+
+/// The number of moves the engine gives a Tiger-Rider (`letter`, White's) on `at` of an
+/// otherwise empty board of `v` (the two princes stand where the piece cannot reach), after
+/// checking the walk of [`empty_board_reach`] against it square by square.
+fn reach(v: Variant, letter: char, at: &str) -> usize {
+    let g = v.tables().geometry;
+    let (w, h) = (g.width as i32, g.height as i32);
+    let target = g.parse_square(at).unwrap();
+    let (tf, tr) = (g.file(target), g.rank(target));
+    let walked = empty_board_reach(w, h, tf, tr, letter == 'T');
+    let free: Vec<(i32, i32)> = (0..h)
+        .flat_map(|y| (0..w).map(move |x| (x, y)))
+        .filter(|&c| c != (tf, tr) && !walked.contains(&c))
+        .collect();
+    let white = free[0];
+    let blue = *free
+        .iter()
+        .find(|&&(x, y)| (x - white.0).abs() > 1 || (y - white.1).abs() > 1)
+        .unwrap();
+    let mut rows = vec![vec!['.'; w as usize]; h as usize];
+    rows[tr as usize][tf as usize] = letter;
+    rows[white.1 as usize][white.0 as usize] = 'K';
+    rows[blue.1 as usize][blue.0 as usize] = 'k';
+    let board: Vec<String> = rows
+        .iter()
+        .rev()
+        .map(|row| {
+            let mut s = String::new();
+            let mut empty = 0;
+            for &c in row {
+                if c == '.' {
+                    empty += 1;
+                } else {
+                    if empty > 0 {
+                        s.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    s.push(c);
+                }
+            }
+            if empty > 0 {
+                s.push_str(&empty.to_string());
+            }
+            s
+        })
+        .collect();
+    let pos = fen(v, &format!("{} w - - - 0 1", board.join("/")));
+    let mut engine: Vec<(i32, i32)> = pos
+        .legal_moves()
+        .iter()
+        .filter(|m| m.from() == target)
+        .map(|m| (g.file(m.to()), g.rank(m.to())))
+        .collect();
+    let slow = reference::legal_moves(&pos)
+        .into_iter()
+        .filter(|m| m.from() == target)
+        .count();
+    assert_eq!(
+        engine.len(),
+        slow,
+        "{letter} on {at} of {v}: fast and reference generators"
+    );
+    engine.sort();
+    let mut walked = walked;
+    walked.sort();
+    assert_eq!(
+        engine, walked,
+        "{letter} on {at} of {v}: the engine against the rules note's walk"
+    );
+    engine.len()
+}
+
+#[test]
+fn tiger_riders_on_an_empty_board_reach_the_rules_note_counts() {
+    // B.5's table: square, T and X on 9x9, T and X on 9x8 (the 9x8 edge-middle square is e1,
+    // the 9x9 one a5 as well as e1).
+    for (at, t9, x9, t8, x8) in [
+        ("e5", 40, 40, 37, 36),
+        ("e1", 30, 28, 29, 26),
+        ("a1", 30, 22, 28, 20),
+        ("b2", 30, 34, 28, 31),
+    ] {
+        let got = (
+            reach(C9, 'T', at),
+            reach(C9, 'X', at),
+            reach(C8, 'T', at),
+            reach(C8, 'X', at),
+        );
+        assert_eq!(got, (t9, x9, t8, x8), "{at}: T and X on 9x9, then on 9x8");
+    }
+    assert_eq!((reach(C9, 'T', "a5"), reach(C9, 'X', "a5")), (30, 28));
+}
+
+#[test]
+fn a_blocked_spring_off_square_blocks_both_bends() {
+    // B.5: T on e5 of an empty 9x9 board with a friendly piece on e6 has 30 moves; with an
+    // enemy piece there, 31 (the capture).
+    let own = fen(C9, "k8/9/9/4p4/4t4/9/9/9/8K b - - - 0 1");
+    assert_eq!(moves_from(&own, "e5").len(), 30, "{:?}", moves_from(&own, "e5"));
+    let enemy = fen(C9, "k8/9/9/4P4/4t4/9/9/9/8K b - - - 0 1");
+    let m = moves_from(&enemy, "e5");
+    assert_eq!(m.len(), 31, "{m:?}");
+    assert!(m.contains(&"e5e6".to_string()));
+    for beyond in ["e5e7", "e5d7", "e5f7", "e5c8", "e5g8"] {
+        assert!(!m.contains(&beyond.to_string()), "{beyond} jumps the blocked e6");
+    }
+}
+
+#[test]
+fn start_positions_and_their_alternatives_give_the_rules_note_numbers() {
+    for (v, d1, d2) in [(C8, 24, 576), (C9, 33, 1080)] {
+        let start = Position::startpos(v);
+        assert_eq!(start.fen(), v.spec().start_fen);
+        assert_eq!((perft(&start, 1), perft(&start, 2)), (d1, d2), "{v}");
+        // B.11: the numbers hold for the alternatives (b) and (c) too.
+        for &(name, fen8, fen9) in ALTERNATIVE_SETUPS {
+            let alt = fen(v, if v == C8 { fen8 } else { fen9 });
+            assert_eq!((perft(&alt, 1), perft(&alt, 2)), (d1, d2), "{v} {name}");
+        }
+        // The name says that the set-up is a reconstruction.
+        assert!(v.spec().name.contains("reconstructed"), "{}", v.spec().name);
+    }
+    // 9 ranks: plainsmen step one, two or three squares; 8 ranks: one or two.
+    let start9 = Position::startpos(C9);
+    assert_eq!(moves_from(&start9, "e2"), ["e2e3", "e2e4", "e2e5"]);
+    assert_eq!(moves_from(&Position::startpos(C8), "e2"), ["e2e3", "e2e4"]);
+    // Each White triple step to rank 5 takes Blue's triple step on that file.
+    let after = play(&start9, "e2e5");
+    assert_eq!(moves_from(&after, "e8"), ["e8e6", "e8e7"]);
+}
+
+#[test]
+fn en_passant_takes_on_every_square_a_long_step_passed() {
+    // B.11: a White plainsman on d5, Blue plays e8-e5; d5xe6 is en passant, and a White
+    // plainsman on f6 may take on e7 instead.
+    let before = fen(C9, "4k4/4p4/9/5P3/3P5/9/9/9/4K4 b - - YQyq 0 1");
+    let after = play(&before, "e8e5");
+    assert_eq!(after.fen(), "4k4/9/9/5P3/3Pp4/9/9/9/4K4 w - e7,e6 YQyq 0 2");
+    assert_eq!(fen(C9, &after.fen()), after);
+    let ep: Vec<Move> = after
+        .legal_moves()
+        .iter()
+        .copied()
+        .filter(|m| m.kind() == MoveKind::EnPassant)
+        .collect();
+    let mut ep_uci: Vec<String> = ep.iter().map(|&m| after.uci(m)).collect();
+    ep_uci.sort();
+    assert_eq!(ep_uci, ["d5e6", "f6e7"]);
+    let e5 = sq(&after, "e5");
+    for uci in ["d5e6", "f6e7"] {
+        let taken = play(&after, uci);
+        assert_eq!(taken.piece_at(e5), None, "{uci} removes the plainsman on e5");
+        assert_eq!(taken.pieces(Color::Black, PieceKind::Pawn).count(), 0);
+        assert_eq!(taken.hash(), taken.compute_hash());
+    }
+    assert_eq!(after.san(ep[0]).chars().nth(1), Some('x'));
+    // A double step on 9 ranks passes one square.
+    let double = play(&before, "e8e6");
+    assert_eq!(double.fen(), "4k4/9/9/4pP3/3P5/9/9/9/4K4 w - e7 YQyq 0 2");
+    assert!(is_legal(&double, "f6e7"));
+    // Not the next move.
+    let later = play(&play(&after, "e1d1"), "e9d9");
+    assert!(!is_legal(&later, "d5e6"));
+}
+
+#[test]
+fn en_passant_fields_that_do_not_fit_the_board_are_refused() {
+    let base = "4k4/9/9/5P3/3Pp4/9/9/9/4K4 w - {} YQyq 0 2";
+    for bad in ["e6", "e7", "e6,e7,e8", "e7,e5", "d7,d6", "e7,e6,e6"] {
+        let text = base.replace("{}", bad);
+        match Position::from_fen(C9, &text) {
+            Err(FenError::Position(PositionError::ImpossibleEnPassant { .. })) => {}
+            other => panic!("{bad}: {other:?}"),
+        }
+    }
+    // Listed in either order, the passed squares are read alike.
+    let a = fen(C9, &base.replace("{}", "e7,e6"));
+    let b = fen(C9, &base.replace("{}", "e6,e7"));
+    assert_eq!(a, b);
+    assert!(Position::from_fen(C9, &base.replace("{}", "e7,,e6")).is_err());
+    assert!(Position::from_fen(C9, &base.replace("{}", "z9")).is_err());
+}
+
+#[test]
+fn plainsmen_promote_by_file_before_the_last_rank_outside_the_citadel() {
+    // 8 ranks: the penultimate rank is 7; a/i give a Charger, b/h a Horseman, c/g a
+    // Shieldsman; d/e/f lie in the citadel and stay plainsmen.
+    let pos = fen(C8, "k8/9/P1P1P1P1P/9/9/9/9/8K w - - YQyq 0 1");
+    let ms = moves(&pos);
+    for m in ["a6a7c", "c6c7s", "g6g7s", "i6i7c", "e6e7"] {
+        assert!(ms.contains(&m.to_string()), "{m} in {ms:?}");
+    }
+    for m in ["a6a7", "a6a7n", "c6c7q", "e6e7q"] {
+        assert!(!ms.contains(&m.to_string()), "{m} in {ms:?}");
+    }
+    let h = fen(C8, "k8/9/7P1/9/9/9/9/K8 w - - YQyq 0 1");
+    assert!(moves(&h).contains(&"h6h7n".to_string()));
+    // 9 ranks: the penultimate rank is 8.
+    let nine = fen(C9, "k8/9/P8/9/9/9/9/9/8K w - - YQyq 0 1");
+    assert!(moves(&nine).contains(&"a7a8c".to_string()));
+    // SAN names the new piece.
+    let p = fen(C8, "k8/9/2P6/9/9/9/9/8K w - - YQyq 0 1");
+    let m = p.parse_uci("c6c7s").unwrap();
+    assert_eq!(p.san(m), "c7=S");
+    // A plainsman never stands on a square where it promotes.
+    assert!(matches!(
+        Position::from_fen(C8, "k8/P8/9/9/9/9/9/8K w - - YQyq 0 1"),
+        Err(FenError::Position(PositionError::PawnOnImpossibleRank { .. }))
+    ));
+}
+
+#[test]
+fn releases_free_each_prisoner_once_and_then_plainsmen_stick() {
+    // B.11: White plainsman on e7, prisoners YQyq, e8 empty, no Blue prince next to it.
+    let pos = fen(C8, "k2r5/4PP3/9/9/9/9/9/4K4 w - - YQyq 0 1");
+    assert_eq!(moves_from(&pos, "e7"), ["e7d8q", "e7e8y"]);
+    assert_eq!(moves_from(&pos, "f7"), ["f7f8q"]);
+    let released = play(&pos, "e7e8y");
+    assert_eq!(released.fen(), "k2rY4/5P3/9/9/9/9/9/4K4 b - - Qyq 0 1");
+    let m = pos.parse_uci("e7e8y").unwrap();
+    assert_eq!(pos.san(m), "e8=Y");
+    // Two High Princes now: White is never in check, whatever attacks them.
+    assert_eq!(released.royals(Color::White).count(), 0);
+    // The Commander is released by a capture onto d8 as well.
+    let taken = play(&pos, "e7d8q");
+    assert_eq!(taken.fen(), "k2Q5/5P3/9/9/9/9/9/4K4 b - - Yyq 0 1");
+    assert!(taken.in_check());
+    // A second plainsman reaching a release square of a prisoner already freed stays there:
+    // f7-f8 after the Commander's release is a plain move, and the plainsman has no moves.
+    let after = play(&play(&taken, "a8b7"), "f7f8");
+    let f8 = sq(&after, "f8");
+    assert_eq!(after.piece_at(f8).map(|p| p.kind), Some(PieceKind::Pawn));
+    let after = play(&after, "b7a7");
+    assert!(moves_from(&after, "f8").is_empty());
+    // A stuck plainsman attacks nothing.
+    let stuck = fen(C8, "k3Pr3/9/9/9/9/9/9/4K4 b - - Qyq 0 1");
+    let e8 = sq(&stuck, "e8");
+    for target in ["d8", "f8"] {
+        let t = sq(&stuck, target);
+        assert!(!stuck.is_attacked(t, Color::White, stuck.occupied()), "{target}");
+    }
+    assert!(stuck.piece_at(e8).is_some());
+    // A prisoner listed as held cannot be on the board.
+    assert!(matches!(
+        Position::from_fen(C8, "k3Y4/9/9/9/9/9/9/4K4 b - - YQyq 0 1"),
+        Err(FenError::Position(PositionError::PrisonerOnBoard { piece: 'Y', .. }))
+    ));
+}
+
+#[test]
+fn releases_obey_the_princes_rules() {
+    // Next to an opposing prince: e8 touches Blue's prince on f7.
+    let next_to = fen(C8, "9/4Pk3/9/9/9/9/9/4K4 w - - YQyq 0 1");
+    assert!(!is_legal(&next_to, "e7e8y"));
+    // The Commander has no adjacency limit: f8 touches Blue's prince on e7.
+    let commander = fen(C8, "9/4kP3/9/9/9/9/9/4K4 w - - YQyq 0 1");
+    assert!(is_legal(&commander, "f7f8q"));
+    // Pinned to the Prince-Royal: royalty is judged before the move (B.8 step 3).
+    let pinned = fen(C8, "9/K3P3r/9/9/9/9/9/8k w - - YQyq 0 1");
+    assert!(!is_legal(&pinned, "e7e8y"));
+    // In check: a release that blocks the check is legal, one that does not is not.
+    let blocks = fen(C8, "K7r/4P4/9/9/9/9/9/8k w - - YQyq 0 1");
+    assert!(blocks.in_check());
+    assert!(is_legal(&blocks, "e7e8y"));
+    let does_not = fen(C8, "K8/4P4/9/9/9/9/9/r7k w - - YQyq 0 1");
+    assert!(does_not.in_check());
+    assert!(!is_legal(&does_not, "e7e8y"));
+}
+
+#[test]
+fn opposing_princes_never_stand_side_by_side() {
+    let pos = fen(C8, "9/9/4k4/9/4K4/9/9/9 w - - YQyq 0 1");
+    assert_eq!(moves(&pos), ["e4d3", "e4d4", "e4e3", "e4f3", "e4f4"]);
+    // High Princes too: squares next to an opposing prince stay closed to them.
+    let high = fen(C8, "9/9/4k4/9/4K1Y2/9/9/9 w - - Qyq 0 1");
+    for m in ["e4d5", "e4e5", "e4f5", "g4f5"] {
+        assert!(!is_legal(&high, m), "{m}");
+    }
+    assert!(is_legal(&high, "g4g5"));
+    // A FEN with adjacent opposing princes is refused.
+    assert!(Position::from_fen(C8, "9/9/4k4/4K4/9/9/9/9 w - - YQyq 0 1").is_err());
+}
+
+#[test]
+fn high_princes_stand_in_attacks_and_one_left_is_royal_again() {
+    // White has both princes, High Princes: they stand and step on attacked squares.
+    let white = fen(C8, "kr7/9/9/9/9/9/9/K7Y w - - Qyq 0 1");
+    assert!(!white.in_check());
+    assert!(
+        is_legal(&white, "a1b1"),
+        "a High Prince may step onto an attacked square"
+    );
+    // Blue's War Machine takes the younger on i1: the elder on a1 is the Prince-Royal again,
+    // in check along the first rank.
+    let pos = fen(C8, "k7r/9/9/9/9/9/9/K7Y b - - Qyq 0 1");
+    let after = play(&pos, "i8i1");
+    assert_eq!(after.royals(Color::White).count(), 1);
+    assert!(after.in_check(), "the elder is the Prince-Royal again and is in check");
+    assert!(!is_legal(&after, "a1b1"));
+}
+
+#[test]
+fn castling_is_the_elder_princes_and_tests_attacks_only_while_he_is_royal() {
+    let pos = fen(C8, "r3k3r/ppp1y1ppp/9/3t5/9/5C3/PPP3PPP/R3K3R w WEwe - YQq 0 1");
+    // White's Prince-Royal: d1 (crossed toward a) and g1 (the arrival toward i) are attacked.
+    assert!(!is_legal(&pos, "e1c1"));
+    assert!(!is_legal(&pos, "e1g1"));
+    // Blue's two High Princes: f8, crossed toward i, is attacked by the Charger; castling is
+    // still legal, both ways.
+    let blue = play(&pos, "a2a3");
+    assert!(is_legal(&blue, "e8g8"));
+    assert!(is_legal(&blue, "e8c8"));
+    let castled = play(&blue, "e8g8");
+    let (g8, f8) = (sq(&castled, "g8"), sq(&castled, "f8"));
+    assert_eq!(castled.piece_at(g8).map(|p| p.kind), Some(PieceKind::King));
+    assert_eq!(castled.piece_at(f8).map(|p| p.kind), Some(PieceKind::Rook));
+    assert_eq!(blue.san(blue.parse_uci("e8g8").unwrap()), "O-O");
+    assert_eq!(castled.fen().split(' ').nth(2), Some("WE"));
+    // The younger prince never castles, and a Charger on a1 gives no right.
+    assert!(Position::from_fen(C8, "r3k3r/9/9/9/9/9/9/C3K3R w W - YQyq 0 1").is_err());
+    // The landing square may not touch an opposing prince, even for a High Prince (who may
+    // castle next to attacks).
+    let touching = fen(C8, "9/9/9/9/9/9/1k7/R3K2Y1 w W - Qyq 0 1");
+    assert!(!is_legal(&touching, "e1c1"), "c1 touches Blue's prince on b2");
+    let apart = fen(C8, "3r4k/9/9/9/9/9/9/R3K2Y1 w W - Qyq 0 1");
+    assert!(
+        is_legal(&apart, "e1c1"),
+        "d1 is attacked, but the High Prince may cross it"
+    );
+}
+
+#[test]
+fn the_prisoners_field_reads_and_writes() {
+    let start = Position::startpos(C8);
+    assert_eq!(start.fen().split(' ').nth(4), Some("YQyq"));
+    for field in ["-", "Y", "q", "Qy", "YQyq"] {
+        let text = format!("k8/9/9/9/9/9/9/8K w - - {field} 0 1");
+        let pos = fen(C8, &text);
+        let written = pos.fen();
+        let back = written.split(' ').nth(4).unwrap();
+        let mut a: Vec<char> = back.chars().filter(|&c| c != '-').collect();
+        let mut b: Vec<char> = field.chars().filter(|&c| c != '-').collect();
+        a.sort();
+        b.sort();
+        assert_eq!(a, b, "{text} -> {written}");
+    }
+    for bad in ["YY", "Z", "K", "1"] {
+        let text = format!("k8/9/9/9/9/9/9/8K w - - {bad} 0 1");
+        assert!(Position::from_fen(C8, &text).is_err(), "{bad}");
+    }
+    // The prisoners are part of the position: the same board with other prisoners differs.
+    let a = fen(C8, "k8/9/9/9/9/9/9/8K w - - YQyq 0 1");
+    let b = fen(C8, "k8/9/9/9/9/9/9/8K w - - Qyq 0 1");
+    assert_ne!(a.hash(), b.hash());
+}
