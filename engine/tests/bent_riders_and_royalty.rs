@@ -146,6 +146,7 @@ static PRINCES: VariantSpec = VariantSpec {
         must_be_safe: &[(3, 0), (2, 0), (1, 0)],
     }],
     dead_material: &[&[]],
+    game_points: None,
     rules: &[Rule::Custom(&ROYALTY)],
 };
 
@@ -171,6 +172,7 @@ static TIGERS_9X8: VariantSpec = VariantSpec {
     },
     castling: &[],
     dead_material: &[&[]],
+    game_points: None,
     rules: &[],
 };
 

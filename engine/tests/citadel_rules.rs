@@ -7,7 +7,7 @@
 
 use engine::rules::{
     geometry::Square, perft::perft, reference, variants::citadel_common::ALTERNATIVE_SETUPS, Color, FenError, Move,
-    MoveKind, PieceKind, Position, PositionError, Variant,
+    MoveKind, Outcome, PieceKind, Position, PositionError, Variant,
 };
 
 const C8: Variant = Variant::Citadel8;
@@ -438,4 +438,33 @@ fn the_prisoners_field_reads_and_writes() {
     let a = fen(C8, "k8/9/9/9/9/9/9/8K w - - YQyq 0 1");
     let b = fen(C8, "k8/9/9/9/9/9/9/8K w - - Qyq 0 1");
     assert_ne!(a.hash(), b.hash());
+}
+
+#[test]
+fn the_green_gem_is_a_mate_that_takes_one_of_two_high_princes() {
+    use engine::rules::game::Game;
+    // White's two High Princes on a1 and i1; Blue's War Machines on h2 and i8. i8xi1 takes the
+    // younger prince and mates the elder, now the Prince-Royal: the Green Gem.
+    let start = fen(C8, "4k3r/9/9/9/9/9/7r1/K7Y b - - Qyq 0 1");
+    assert!(!start.in_check());
+    let mut game = Game::new(start.clone());
+    game.play(start.parse_uci("i8i1").unwrap());
+    assert_eq!(game.outcome(), Some(Outcome::GreenGem { winner: Color::Black }));
+    assert_eq!(game.outcome().map(Outcome::result), Some("0-1"));
+    // The position alone does not know what the last move took: a checkmate.
+    assert_eq!(
+        game.position().outcome(),
+        Some(Outcome::Checkmate { winner: Color::Black })
+    );
+    // The same mate against a lone Prince-Royal is an ordinary checkmate.
+    let lone = fen(C8, "4k3r/9/9/9/9/9/7r1/K8 b - - Qyq 0 1");
+    let mut game = Game::new(lone.clone());
+    game.play(lone.parse_uci("i8i1").unwrap());
+    assert_eq!(game.outcome(), Some(Outcome::Checkmate { winner: Color::Black }));
+    // Taking a High Prince without mate ends nothing; the other is royal from then on.
+    let escape = fen(C8, "4k3r/9/9/9/9/9/9/K7Y b - - Qyq 0 1");
+    let mut game = Game::new(escape.clone());
+    game.play(escape.parse_uci("i8i1").unwrap());
+    assert_eq!(game.outcome(), None);
+    assert!(game.position().in_check());
 }

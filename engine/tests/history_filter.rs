@@ -65,6 +65,7 @@ static SPEC: VariantSpec = VariantSpec {
     },
     castling: &[],
     dead_material: &[&[]],
+    game_points: None,
     rules: &[Rule::Custom(&NO_RETURN)],
 };
 

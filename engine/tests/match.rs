@@ -169,3 +169,43 @@ fn play_game_from_a_list_opening_and_stop_flag() {
         assert_eq!(back[0].start, openings[0].position());
     }
 }
+
+/// Citadel counts game points (B.9): 3 a checkmate, 5 the Green Gem, 1 each a draw; the match
+/// adds them up beside the usual score.
+#[test]
+fn citadel_matches_count_game_points() {
+    for variant in [Variant::Citadel8, Variant::Citadel9] {
+        let first: PlayerConfig = "name=d1,depth=1,hash=1".parse().expect("valid");
+        let second: PlayerConfig = "name=d2,depth=2,hash=1".parse().expect("valid");
+        let mut config = MatchConfig::new(variant, 4, first, second);
+        config.concurrency = 2;
+        let mut records = Vec::new();
+        let report = run_match(&config, &mut |r, _| records.push(r.clone())).expect("match runs");
+        assert_eq!(report.games(), 4, "{variant}");
+        let (points, [a, b]) = report.game_points.expect("Citadel counts game points");
+        assert_eq!((points.win, points.green_gem, points.draw), (3, 5, 1));
+        let expected = records.iter().fold([0u64, 0], |[x, y], r| {
+            let won = if r.termination.key() == "green-gem" { 5 } else { 3 };
+            let g = r.first_wdl();
+            match (g.wins, g.draws) {
+                (1, _) => [x + won, y],
+                (_, 1) => [x + 1, y + 1],
+                _ => [x, y + won],
+            }
+        });
+        assert_eq!([a, b], expected, "{variant}");
+        assert!(
+            report
+                .summary_lines()
+                .iter()
+                .any(|l| l.starts_with("Game points (3 a win, 5 a Green Gem")),
+            "{:?}",
+            report.summary_lines()
+        );
+    }
+    // Other variants count none.
+    let first: PlayerConfig = "name=d1,depth=1,hash=1".parse().expect("valid");
+    let second: PlayerConfig = "name=d1b,depth=1,hash=1".parse().expect("valid");
+    let report = run_match(&MatchConfig::new(Variant::Chess, 2, first, second), &mut |_, _| {}).expect("runs");
+    assert!(report.game_points.is_none());
+}

@@ -87,7 +87,7 @@ fn uci(p: &Position, moves: &[Move]) -> Vec<String> {
 fn forces_mate(p: &Position, m: Move, n: u32) -> bool {
     let after = p.after(m);
     match after.outcome() {
-        Some(Outcome::Checkmate { .. }) => return true,
+        Some(Outcome::Checkmate { .. } | Outcome::GreenGem { .. }) => return true,
         Some(Outcome::Draw(_)) => return false,
         None => {}
     }

@@ -198,6 +198,7 @@ static TOY: VariantSpec = VariantSpec {
     },
     castling: &[],
     dead_material: &[&[]],
+    game_points: None,
     rules: &[
         Rule::Custom(&SWAP),
         Rule::Custom(&NO_STALEMATING),

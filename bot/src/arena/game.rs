@@ -481,7 +481,8 @@ impl ArenaGame {
         self.takeback_offer = [false; 2];
         if let Some(outcome) = self.game.outcome() {
             let (status, winner) = match outcome {
-                Outcome::Checkmate { winner } => ("mate", Some(winner)),
+                // The Lichess API has no status of its own for Citadel's Green Gem: a mate.
+                Outcome::Checkmate { winner } | Outcome::GreenGem { winner } => ("mate", Some(winner)),
                 Outcome::Draw(DrawReason::Stalemate) => ("stalemate", None),
                 Outcome::Draw(_) => ("draw", None),
             };

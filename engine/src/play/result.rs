@@ -64,7 +64,7 @@ impl GameResult {
     /// The result of a game that ended by the rules.
     pub fn of_outcome(outcome: Outcome) -> GameResult {
         match outcome {
-            Outcome::Checkmate { winner } => GameResult::win_for(winner),
+            Outcome::Checkmate { winner } | Outcome::GreenGem { winner } => GameResult::win_for(winner),
             Outcome::Draw(_) => GameResult::Draw,
         }
     }
@@ -162,6 +162,7 @@ impl Termination {
     pub fn key(&self) -> &'static str {
         match self {
             Termination::Rules(Outcome::Checkmate { .. }) => "checkmate",
+            Termination::Rules(Outcome::GreenGem { .. }) => "green-gem",
             Termination::Rules(Outcome::Draw(DrawReason::Stalemate)) => "stalemate",
             Termination::Rules(Outcome::Draw(DrawReason::Citadel)) => "citadel",
             Termination::Rules(Outcome::Draw(DrawReason::FiftyMoves)) => "fifty-moves",

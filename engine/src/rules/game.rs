@@ -12,6 +12,9 @@ pub struct Game {
     history: Vec<u64>,
     moves: Vec<Move>,
     start: Position,
+    /// Whether the last move left the other side royal where it had no royal piece before
+    /// (it took one of Citadel's two High Princes): a mate by that move is the Green Gem.
+    last_made_royal: bool,
 }
 
 impl Game {
@@ -22,6 +25,7 @@ impl Game {
             position,
             history: Vec::new(),
             moves: Vec::new(),
+            last_made_royal: false,
         }
     }
 
@@ -48,7 +52,11 @@ impl Game {
     /// Plays a legal move of the current position.
     pub fn play(&mut self, m: Move) {
         self.history.push(self.position.hash());
+        let them = !self.position.turn();
+        let royal_by_rule = self.position.tables().royalty_rule.is_some();
+        let had_royal = royal_by_rule && self.position.royals(them).any();
         self.position.play_unchecked(m);
+        self.last_made_royal = royal_by_rule && !had_royal && self.position.royals(them).any();
         self.moves.push(m);
     }
 
@@ -68,8 +76,15 @@ impl Game {
 
     /// The outcome if the game is over: the position's own outcome, or threefold repetition.
     /// In variants whose rules filter moves by the game's history, "no legal move" is judged
-    /// with the history.
+    /// with the history. A mate by a move that took one of two High Princes is the Green Gem.
     pub fn outcome(&self) -> Option<Outcome> {
+        match self.outcome_of_position() {
+            Some(Outcome::Checkmate { winner }) if self.last_made_royal => Some(Outcome::GreenGem { winner }),
+            other => other,
+        }
+    }
+
+    fn outcome_of_position(&self) -> Option<Outcome> {
         if !self.position.tables().custom_filter_rules.is_empty()
             && self.position.immediate_outcome().is_none()
             && self.legal_moves().is_empty()

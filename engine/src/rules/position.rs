@@ -35,16 +35,32 @@ pub enum Outcome {
         /// The side that gave mate.
         winner: Color,
     },
+    /// Citadel's Green Gem: `winner` mated with a move that took one of the other side's two
+    /// High Princes (worth more game points than a checkmate). Only a [`Game`](super::game::Game)
+    /// knows it (a position does not say what the last move took); a position alone calls it
+    /// a checkmate.
+    GreenGem {
+        /// The side that gave mate.
+        winner: Color,
+    },
     /// A draw.
     Draw(DrawReason),
 }
 
 impl Outcome {
+    /// The side that won, if one did.
+    pub fn winner(self) -> Option<Color> {
+        match self {
+            Outcome::Checkmate { winner } | Outcome::GreenGem { winner } => Some(winner),
+            Outcome::Draw(_) => None,
+        }
+    }
+
     /// The PGN result string.
     pub fn result(self) -> &'static str {
         match self {
-            Outcome::Checkmate { winner: Color::White } => "1-0",
-            Outcome::Checkmate { winner: Color::Black } => "0-1",
+            Outcome::Checkmate { winner: Color::White } | Outcome::GreenGem { winner: Color::White } => "1-0",
+            Outcome::Checkmate { winner: Color::Black } | Outcome::GreenGem { winner: Color::Black } => "0-1",
             Outcome::Draw(_) => "1/2-1/2",
         }
     }
@@ -53,6 +69,7 @@ impl Outcome {
     pub fn description(self) -> &'static str {
         match self {
             Outcome::Checkmate { .. } => "checkmate",
+            Outcome::GreenGem { .. } => "checkmate with the Green Gem (a High Prince taken)",
             Outcome::Draw(DrawReason::Stalemate) => "draw by stalemate",
             Outcome::Draw(DrawReason::Citadel) => "draw: king on the opponent's citadel",
             Outcome::Draw(DrawReason::FiftyMoves) => "draw by the 50-move rule",

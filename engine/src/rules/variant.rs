@@ -231,6 +231,20 @@ pub struct VariantSpec {
     pub dead_material: &'static [&'static [PieceKind]],
     /// The special rules in force.
     pub rules: &'static [Rule],
+    /// The game points of a result, where the variant's rules count them (Citadel); `None`:
+    /// a win is a win (what matches and ratings count anyway, 1, 1/2, 0).
+    pub game_points: Option<GamePoints>,
+}
+
+/// The points a game is worth to each player, where a variant's rules say (Citadel, B.9).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GamePoints {
+    /// To the winner of a checkmate (or a game won otherwise: time, resignation).
+    pub win: u32,
+    /// To the winner of a Green Gem ([`Outcome::GreenGem`](super::position::Outcome::GreenGem)).
+    pub green_gem: u32,
+    /// To each player of a draw.
+    pub draw: u32,
 }
 
 impl VariantSpec {

@@ -178,8 +178,8 @@ const HISTORY_MAX: i32 = 16_384;
 fn outcome_score(outcome: Outcome, pos: &Position, ply: usize) -> i32 {
     match outcome {
         Outcome::Draw(_) => 0,
-        Outcome::Checkmate { winner } if winner == pos.turn() => MATE - ply as i32,
-        Outcome::Checkmate { .. } => -MATE + ply as i32,
+        Outcome::Checkmate { winner } | Outcome::GreenGem { winner } if winner == pos.turn() => MATE - ply as i32,
+        Outcome::Checkmate { .. } | Outcome::GreenGem { .. } => -MATE + ply as i32,
     }
 }
 

@@ -8,7 +8,7 @@ use super::{
 };
 use crate::{
     play::{GameResult, Termination},
-    rules::{Color, Variant},
+    rules::{variant::GamePoints, Color, Outcome, Variant},
 };
 
 /// The counts of the games finished so far.
@@ -22,6 +22,9 @@ pub(super) struct Tally {
     pub terminations: Vec<(String, usize)>,
     /// Games lost by a null or illegal move: game number and what happened.
     pub illegal_moves: Vec<(usize, String)>,
+    /// Game points of the first and the second configuration, in variants whose rules count
+    /// them (Citadel: 3 a checkmate, 5 the Green Gem, 1 each a draw).
+    pub game_points: Option<(GamePoints, [u64; 2])>,
 }
 
 impl Tally {
@@ -42,6 +45,23 @@ impl Tally {
         match self.terminations.iter_mut().find(|(d, _)| *d == description) {
             Some((_, c)) => *c += 1,
             None => self.terminations.push((description, 1)),
+        }
+        if let Some(points) = record.pgn.start.variant().spec().game_points {
+            let won = match &record.termination {
+                Termination::Rules(Outcome::GreenGem { .. }) => points.green_gem,
+                _ => points.win,
+            };
+            let g = record.first_wdl();
+            let (first, second) = if g.draws > 0 {
+                (points.draw, points.draw)
+            } else if g.wins > 0 {
+                (won, 0)
+            } else {
+                (0, won)
+            };
+            let (_, sum) = self.game_points.get_or_insert((points, [0, 0]));
+            sum[0] += u64::from(first);
+            sum[1] += u64::from(second);
         }
         if let Termination::IllegalMove { by, text } = &record.termination {
             let name = record.pgn.tag(if *by == Color::White { "White" } else { "Black" });
@@ -79,6 +99,9 @@ pub struct MatchReport {
     pub terminations: Vec<(String, usize)>,
     /// Games lost by a null or illegal move (a bug in the engine): game number and what happened.
     pub illegal_moves: Vec<(usize, String)>,
+    /// Game points of the first and the second configuration, in variants whose rules count
+    /// them (Citadel).
+    pub game_points: Option<(GamePoints, [u64; 2])>,
     /// The SPRT, its LLR and verdict, if one was run.
     pub sprt: Option<(Sprt, f64, SprtVerdict)>,
     /// Whether the SPRT ended the match before all games were played.
@@ -133,6 +156,12 @@ impl MatchReport {
         if !self.terminations.is_empty() {
             let parts: Vec<String> = self.terminations.iter().map(|(d, c)| format!("{d} {c}")).collect();
             out.push(format!("Terminations: {}", parts.join(", ")));
+        }
+        if let Some((p, [first, second])) = self.game_points {
+            out.push(format!(
+                "Game points ({} a win, {} a Green Gem, {} each a draw): {first} for {}, {second} for {}",
+                p.win, p.green_gem, p.draw, self.first, self.second
+            ));
         }
         if let Some((sprt, llr, verdict)) = self.sprt {
             out.push(format!(

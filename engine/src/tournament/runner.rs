@@ -104,6 +104,7 @@ pub fn run_match(config: &MatchConfig, on_game: &mut dyn FnMut(&GameRecord, Wdl)
         by_colour: tally.by_colour,
         terminations: tally.sorted_terminations(),
         illegal_moves: tally.illegal_moves,
+        game_points: tally.game_points,
         sprt: collector.sprt,
         stopped_early: collector.stopped_early,
         elapsed: started.elapsed(),

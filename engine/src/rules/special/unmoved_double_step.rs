@@ -101,6 +101,7 @@ mod tests {
         },
         castling: &[],
         dead_material: &[&[]],
+        game_points: None,
         rules: &[Rule::UnmovedDoubleStep(UnmovedDoubleStep {
             files: &[0, 3, 4, 7],
             while_present: false,

@@ -22,5 +22,6 @@ pub const SPEC: VariantSpec = VariantSpec {
     pawns: PAWNS,
     castling: CASTLING,
     dead_material: DEAD_MATERIAL,
+    game_points: None,
     rules: &[Rule::CitadelDraw(CITADEL_DRAW)],
 };

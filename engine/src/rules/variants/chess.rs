@@ -58,5 +58,6 @@ pub const SPEC: VariantSpec = VariantSpec {
         },
     ],
     dead_material: &[&[], &[PieceKind::Bishop], &[PieceKind::Knight]],
+    game_points: None,
     rules: &[],
 };

@@ -33,5 +33,6 @@ pub const SPEC: VariantSpec = VariantSpec {
     castling: CASTLING,
     // No insufficient-material rule (B.9).
     dead_material: &[],
+    game_points: Some(GAME_POINTS),
     rules: &[Rule::Releases(RELEASES_9), Rule::Custom(&PRINCES)],
 };

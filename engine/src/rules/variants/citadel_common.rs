@@ -17,7 +17,15 @@ use crate::rules::{
         prince_royalty::PrinceRoyalty,
         releases::{Prisoner, Releases},
     },
-    variant::{CastlingSpec, PieceSpec},
+    variant::{CastlingSpec, GamePoints, PieceSpec},
+};
+
+/// The game points of B.9: 3 for a checkmate, 5 for the Green Gem (a mate made by taking one
+/// of two High Princes), 1 each for a draw.
+pub const GAME_POINTS: GamePoints = GamePoints {
+    win: 3,
+    green_gem: 5,
+    draw: 1,
 };
 
 /// The Shieldsman: a non-royal king-stepper.

@@ -27,6 +27,7 @@ pub const SPEC: VariantSpec = VariantSpec {
     // In the Eye a bare king cannot reach a corner (all citadels are Eye squares); K+B vs K has no
     // mate position at all (checked exhaustively), so it is dead too.
     dead_material: &[&[], &[PieceKind::Bishop]],
+    game_points: None,
     rules: &[
         Rule::CitadelDraw(CITADEL_DRAW),
         Rule::Rendezvous(PRINCESS_RENDEZVOUS),

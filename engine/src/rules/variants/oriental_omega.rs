@@ -26,6 +26,7 @@ pub const SPEC: VariantSpec = VariantSpec {
     pawns: PAWNS,
     castling: CASTLING,
     dead_material: DEAD_MATERIAL,
+    game_points: None,
     rules: &[
         Rule::CitadelDraw(CITADEL_DRAW),
         Rule::Rendezvous(Rendezvous {

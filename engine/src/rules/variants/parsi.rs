@@ -88,6 +88,7 @@ pub const SPEC: VariantSpec = VariantSpec {
     castling: &[],
     // A bare king draws by its own rule; no other material is dead.
     dead_material: &[&[]],
+    game_points: None,
     rules: &[
         Rule::UnmovedDoubleStep(UnmovedDoubleStep { files: &[0, 3, 4, 7], while_present: false }),
         Rule::Custom(&KING_LEAP),

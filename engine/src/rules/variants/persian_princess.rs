@@ -31,6 +31,7 @@ pub const SPEC: VariantSpec = VariantSpec {
     pawns: PAWNS,
     castling: CASTLING,
     dead_material: DEAD_MATERIAL,
+    game_points: None,
     rules: &[
         Rule::CitadelDraw(CITADEL_DRAW),
         Rule::Rendezvous(PRINCESS_RENDEZVOUS),
