@@ -147,6 +147,7 @@ static PRINCES: VariantSpec = VariantSpec {
     }],
     dead_material: &[&[]],
     game_points: None,
+    piece_values: &[],
     rules: &[Rule::Custom(&ROYALTY)],
 };
 
@@ -173,6 +174,7 @@ static TIGERS_9X8: VariantSpec = VariantSpec {
     castling: &[],
     dead_material: &[&[]],
     game_points: None,
+    piece_values: &[],
     rules: &[],
 };
 

@@ -66,6 +66,7 @@ static SPEC: VariantSpec = VariantSpec {
     castling: &[],
     dead_material: &[&[]],
     game_points: None,
+    piece_values: &[],
     rules: &[Rule::Custom(&NO_RETURN)],
 };
 

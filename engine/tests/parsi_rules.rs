@@ -409,6 +409,7 @@ mod double_step_alone {
         castling: &[],
         dead_material: &[&[]],
         game_points: None,
+        piece_values: &[],
         rules: &[Rule::UnmovedDoubleStep(UnmovedDoubleStep {
             files: &[0, 3, 4, 7],
             while_present: false,

@@ -719,3 +719,34 @@ fn mates_are_found_at_the_depth_go_mate_uses() {
     }
     assert!(failures.is_empty(), "{failures:#?}");
 }
+
+// ---- Citadel ---------------------------------------------------------------------------------------
+
+fn citadel(variant: Variant, fen: &str) -> Position {
+    Position::from_fen(variant, fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
+}
+
+/// The White Tiger-Rider mates from a distance: e1-f2 and up the f-file to f7, from where its
+/// bent line e8-d8-c8-b8-a8 checks the corner and the prince covers the rest.
+#[test]
+fn citadel_tiger_rider_mate_in_one() {
+    let p = citadel(Variant::Citadel8, "k8/9/1K7/9/9/9/9/4X4 w - - YQyq 0 1");
+    assert_finds_mate(&p, 1);
+    assert_eq!(p.uci(search(&p, depth(1)).best), "e1f7");
+}
+
+/// The elder prince steps off the Tiger-Rider's long diagonal with a discovered check, then the
+/// rider mates.
+#[test]
+fn citadel_mate_in_two_by_a_discovered_check() {
+    let p = citadel(Variant::Citadel8, "k8/9/2K6/9/9/9/9/7X1 w - - YQyq 0 1");
+    assert_finds_mate(&p, 2);
+}
+
+/// The Green Gem: taking one of White's two High Princes leaves the other royal, and mated.
+#[test]
+fn citadel_green_gem_mate_in_one() {
+    let p = citadel(Variant::Citadel8, "4k3r/9/9/9/9/9/7r1/K7Y b - - Qyq 0 1");
+    assert_finds_mate(&p, 1);
+    assert_eq!(p.uci(search(&p, depth(1)).best), "i8i1");
+}

@@ -199,6 +199,7 @@ static TOY: VariantSpec = VariantSpec {
     castling: &[],
     dead_material: &[&[]],
     game_points: None,
+    piece_values: &[],
     rules: &[
         Rule::Custom(&SWAP),
         Rule::Custom(&NO_STALEMATING),

@@ -12,7 +12,7 @@ use std::sync::OnceLock;
 
 use params::Pair;
 
-use crate::rules::{piece::KIND_COUNT, tables::Tables, Bitboard, ByColor, Color, PieceKind, Position};
+use crate::rules::{piece::KIND_COUNT, tables::Tables, Bitboard, ByColor, Color, PieceKind, Position, Square};
 
 /// Per-variant tables of the evaluation, built from the geometry.
 struct EvalTables {
@@ -29,6 +29,8 @@ struct EvalTables {
     /// Material plus placement of a piece on a cell, signed (positive for White), by piece code
     /// (`colour * KIND_COUNT + kind`, as [`Position::code_at`] gives it).
     psq: Box<[[Pair; 128]; 2 * KIND_COUNT]>,
+    /// Material of each kind in this variant (the built-in values, or the spec's own).
+    material: [Pair; KIND_COUNT],
     /// Per piece code: its kind, its phase weight, and its mobility weight signed for its colour.
     by_code: [CodeTerms; 2 * KIND_COUNT],
 }
@@ -49,6 +51,33 @@ fn tables(t: &'static Tables) -> &'static EvalTables {
     let (id, et) = TABLES[t.spec.code as usize].get_or_init(|| (t.spec.id, build(t)));
     debug_assert_eq!(*id, t.spec.id, "two variants with the code {}", t.spec.code);
     et
+}
+
+/// The evaluation's figures for a kind in a variant.
+struct Figures {
+    material: Pair,
+    phase: i32,
+    mobility: Pair,
+    king_attack: i32,
+}
+
+/// The built-in figures of `kind`, or the variant's own where its spec gives them
+/// ([`VariantSpec::piece_values`](crate::rules::VariantSpec::piece_values)).
+fn figures(t: &Tables, kind: PieceKind) -> Figures {
+    match t.spec.piece_values.iter().find(|v| v.kind == kind) {
+        Some(v) => Figures {
+            material: Pair(v.material.0, v.material.1),
+            phase: v.phase,
+            mobility: Pair(v.mobility.0, v.mobility.1),
+            king_attack: v.king_attack,
+        },
+        None => Figures {
+            material: params::material(kind),
+            phase: params::phase_weight(kind),
+            mobility: params::mobility(kind),
+            king_attack: params::king_attack_weight(kind),
+        },
+    }
 }
 
 fn build(t: &'static Tables) -> EvalTables {
@@ -101,7 +130,7 @@ fn build(t: &'static Tables) -> EvalTables {
         .unwrap_or_else(|e| panic!("{}: the start FEN is wrong: {e}", t.spec.id));
     let full_phase = PieceKind::EVERY
         .iter()
-        .map(|&k| params::phase_weight(k) * start.kind_bb(k).count() as i32)
+        .map(|&k| figures(t, k).phase * start.kind_bb(k).count() as i32)
         .sum::<i32>()
         .max(1);
     let start_rank = t.spec.pawns.double_step_rank as i32;
@@ -132,15 +161,16 @@ fn build(t: &'static Tables) -> EvalTables {
         let s = sign(c);
         for kind in PieceKind::EVERY {
             let code = c.index() * KIND_COUNT + kind.index();
+            let f = figures(t, kind);
             by_code[code] = CodeTerms {
                 kind,
-                phase: params::phase_weight(kind),
-                mobility: params::mobility(kind) * s,
-                king_attack: params::king_attack_weight(kind),
+                phase: f.phase,
+                mobility: f.mobility * s,
+                king_attack: f.king_attack,
             };
             for sq in g.playable {
                 let i = sq.index();
-                let mut v = params::material(kind) + params::centrality(kind) * centrality[i];
+                let mut v = f.material + params::centrality(kind) * centrality[i];
                 if kind == PieceKind::Pawn {
                     v += params::PAWN_ADVANCE * advance[c][i];
                 }
@@ -151,7 +181,12 @@ fn build(t: &'static Tables) -> EvalTables {
             }
         }
     }
+    let mut material = [Pair::default(); KIND_COUNT];
+    for kind in PieceKind::EVERY {
+        material[kind.index()] = figures(t, kind).material;
+    }
     EvalTables {
+        material,
         passed_span,
         neighbour_files,
         full_phase,
@@ -365,8 +400,9 @@ fn evaluate_impl<const TRACE: bool, const LAZY: bool>(
             bishop_pair += params::BISHOP_PAIR * s;
         }
         let my_pawns = own & pawns;
-        // Variants whose royalty is a rule may leave a side without a king.
-        let own_kings = own & kings;
+        // The king, or the royal piece a royalty rule names: Citadel's lone Prince-Royal gets
+        // a shelter, its two High Princes none (they are not kings). A side may have none.
+        let own_kings = royal_pieces(pos, c, kings);
         if own_kings.any() {
             let k = own_kings.lsb();
             let shelter = (t.leaps[PieceKind::King][k.index()] & my_pawns).count() as i32;
@@ -389,6 +425,9 @@ fn evaluate_impl<const TRACE: bool, const LAZY: bool>(
         let (mg, eg) = t.custom_rules[i as usize].eval_terms(pos, i);
         rule_terms += Pair(mg, eg);
     }
+    if let Some(r) = &t.releases {
+        rule_terms += release_terms(pos, r, et);
+    }
     let phase = (phase * 256 / et.full_phase).min(256);
     let taper = |p: Pair| (p.0 * phase + p.1 * (256 - phase)) / 256;
     let stm = sign(pos.turn());
@@ -406,7 +445,7 @@ fn evaluate_impl<const TRACE: bool, const LAZY: bool>(
     for c in Color::ALL {
         let s = sign(c);
         let own = pos.color_bb(c);
-        let enemy_kings = pos.pieces(!c, PieceKind::King);
+        let enemy_kings = royal_pieces(pos, !c, kings);
         let zone = if enemy_kings.any() {
             let k = enemy_kings.lsb();
             t.leaps[PieceKind::King][k.index()] | k.bb()
@@ -438,7 +477,7 @@ fn evaluate_impl<const TRACE: bool, const LAZY: bool>(
         let mut material = Pair::default();
         for c in Color::ALL {
             for kind in PieceKind::EVERY {
-                material += params::material(kind) * (sign(c) * pos.pieces(c, kind).count() as i32);
+                material += et.material[kind.index()] * (sign(c) * pos.pieces(c, kind).count() as i32);
             }
         }
         tr.material = material;
@@ -451,6 +490,48 @@ fn evaluate_impl<const TRACE: bool, const LAZY: bool>(
         tr.phase = phase;
     }
     score
+}
+
+/// The royal pieces of `color`: its king (one of `kings`), or what the variant's royalty rule says.
+#[inline]
+fn royal_pieces(pos: &Position, color: Color, kings: Bitboard) -> Bitboard {
+    if pos.tables().royalty_rule.is_none() {
+        pos.color_bb(color) & kings
+    } else {
+        pos.royals(color)
+    }
+}
+
+/// Citadel's prisoners (White's view): each prisoner still held is a piece to come, worth a
+/// little; a plainsman one move from its release square (a step or a capture away) brings it
+/// near, worth a third of the prisoner.
+fn release_terms(pos: &Position, r: &crate::rules::special::releases::ReleaseTables, et: &EvalTables) -> Pair {
+    let t = pos.tables();
+    let g = t.geometry;
+    let mut terms = Pair::default();
+    for c in Color::ALL {
+        let s = sign(c);
+        let my_pawns = pos.pieces(c, PieceKind::Pawn);
+        for &(bit, squares, kind) in &r.gates[c] {
+            if pos.rights() & (1 << bit) == 0 {
+                continue;
+            }
+            terms += params::PRISONER_HELD * s;
+            let mut feeders = Bitboard::EMPTY;
+            for sq in squares {
+                feeders |= t.pawn_attacks[!c][sq.index()];
+                let behind = sq.0 as i32 - t.pawn_push[c];
+                if (0..g.cells() as i32).contains(&behind) {
+                    feeders |= Square(behind as u8).bb();
+                }
+            }
+            if (feeders & my_pawns).any() {
+                let m = et.material[kind.index()];
+                terms += Pair(m.0 / 3, m.1 / 3) * s;
+            }
+        }
+    }
+    terms
 }
 
 /// Whether the side has material besides pawns and king (for null-move pruning).
@@ -554,5 +635,27 @@ mod tests {
             let b = Position::from_fen(v, &mirror(fen)).unwrap();
             assert_eq!(evaluate(&a), evaluate(&b), "{v}: {fen}");
         }
+    }
+
+    #[test]
+    fn citadel_terms_follow_its_rules() {
+        let v = Variant::Citadel8;
+        let at = |fen: &str| trace(&Position::from_fen(v, fen).unwrap());
+        // The Citadel's own piece values: White's Plains-General and White Tiger-Rider against
+        // Blue's Plains-Marshall and Blue Tiger-Rider.
+        let start = trace(&Position::startpos(v));
+        assert_eq!(start.material, Pair(780 + 800 - 860 - 820, 820 + 880 - 920 - 900));
+        // A lone Prince-Royal gets its pawn shelter; two High Princes are not kings and get none.
+        let royal = at("4k4/9/9/9/9/9/3PPP3/4K4 w - - Qyq 0 1");
+        let high = at("4k4/9/9/9/9/9/3PPP3/Y3K4 w - - Qyq 0 1");
+        assert_eq!(royal.king_safety.0 - high.king_safety.0, 3 * params::PAWN_SHIELD.0);
+        // Prisoners still held count, and a plainsman one step from a release square more.
+        let none = at("4k4/9/9/9/9/9/9/4K4 w - - yq 0 1");
+        let held = at("4k4/9/9/9/9/9/9/4K4 w - - YQyq 0 1");
+        assert_eq!(held.rules - none.rules, params::PRISONER_HELD * 2);
+        let far = at("k8/9/9/9/9/9/3P5/4K4 w - - Qyq 0 1");
+        let near = at("k8/3P5/9/9/9/9/9/4K4 w - - Qyq 0 1");
+        let q = params::material(PieceKind::Queen);
+        assert_eq!(near.rules - far.rules, Pair(q.0 / 3, q.1 / 3));
     }
 }

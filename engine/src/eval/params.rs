@@ -121,6 +121,8 @@ pub const PASSED_PAWN: Pair = Pair(4, 10);
 pub const DOUBLED_PAWN: Pair = Pair(-10, -20);
 /// A pawn with no friendly pawn on the neighbouring files.
 pub const ISOLATED_PAWN: Pair = Pair(-10, -12);
+/// A prisoner still held (Citadel): a piece its side may yet bring in by a release.
+pub const PRISONER_HELD: Pair = Pair(30, 40);
 /// A pawn in front of (or beside) its king.
 pub const PAWN_SHIELD: Pair = Pair(10, 0);
 /// The king left its home rank in the middlegame.

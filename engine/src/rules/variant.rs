@@ -234,6 +234,25 @@ pub struct VariantSpec {
     /// The game points of a result, where the variant's rules count them (Citadel); `None`:
     /// a win is a win (what matches and ratings count anyway, 1, 1/2, 0).
     pub game_points: Option<GamePoints>,
+    /// What the hand-crafted evaluation counts for the variant's own pieces, where the
+    /// built-in values of their kind would be wrong (Citadel's Tiger-Riders are not knights);
+    /// kinds not listed keep the built-in values.
+    pub piece_values: &'static [PieceValue],
+}
+
+/// The hand-crafted evaluation's figures for one kind in a variant ([`VariantSpec::piece_values`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PieceValue {
+    /// The kind.
+    pub kind: PieceKind,
+    /// Material, middlegame and endgame, in centipawns.
+    pub material: (i32, i32),
+    /// Weight in the game phase (a knight 1, a rook 2, a queen 4).
+    pub phase: i32,
+    /// Value per square it reaches, middlegame and endgame.
+    pub mobility: (i32, i32),
+    /// Attack units per square of the enemy king's zone it hits.
+    pub king_attack: i32,
 }
 
 /// The points a game is worth to each player, where a variant's rules say (Citadel, B.9).

@@ -102,6 +102,7 @@ mod tests {
         castling: &[],
         dead_material: &[&[]],
         game_points: None,
+        piece_values: &[],
         rules: &[Rule::UnmovedDoubleStep(UnmovedDoubleStep {
             files: &[0, 3, 4, 7],
             while_present: false,

@@ -59,5 +59,6 @@ pub const SPEC: VariantSpec = VariantSpec {
     ],
     dead_material: &[&[], &[PieceKind::Bishop], &[PieceKind::Knight]],
     game_points: None,
+    piece_values: &[],
     rules: &[],
 };

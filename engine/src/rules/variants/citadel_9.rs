@@ -34,5 +34,6 @@ pub const SPEC: VariantSpec = VariantSpec {
     // No insufficient-material rule (B.9).
     dead_material: &[],
     game_points: Some(GAME_POINTS),
+    piece_values: PIECE_VALUES,
     rules: &[Rule::Releases(RELEASES_9), Rule::Custom(&PRINCES)],
 };

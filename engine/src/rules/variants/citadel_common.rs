@@ -17,8 +17,51 @@ use crate::rules::{
         prince_royalty::PrinceRoyalty,
         releases::{Prisoner, Releases},
     },
-    variant::{CastlingSpec, GamePoints, PieceSpec},
+    variant::{CastlingSpec, GamePoints, PieceSpec, PieceValue},
 };
+
+/// The hand-crafted evaluation's figures for the Citadel's own pieces (estimates, not tuned: a
+/// Tiger-Rider reaches 30-40 squares of an empty board against a queen's 24-32, but its bent
+/// lines are blocked early in a full position; a Shieldsman is a non-royal king, worth a minor
+/// piece and more in the ending; the younger prince counts as a Shieldsman, and the elder as a
+/// king, nothing). The Charger moves as a rook and is valued as one.
+pub const PIECE_VALUES: &[PieceValue] = &[
+    PieceValue {
+        kind: BLUE_TIGER,
+        material: (820, 900),
+        phase: 4,
+        mobility: (1, 2),
+        king_attack: 5,
+    },
+    PieceValue {
+        kind: WHITE_TIGER,
+        material: (800, 880),
+        phase: 4,
+        mobility: (1, 2),
+        king_attack: 5,
+    },
+    PieceValue {
+        kind: SHIELDSMAN,
+        material: (300, 360),
+        phase: 1,
+        mobility: (2, 3),
+        king_attack: 2,
+    },
+    PieceValue {
+        kind: YOUNGER_PRINCE,
+        material: (300, 360),
+        phase: 0,
+        mobility: (0, 0),
+        king_attack: 0,
+    },
+    PieceValue {
+        kind: CHARGER,
+        material: (480, 540),
+        phase: 2,
+        mobility: (2, 4),
+        king_attack: 3,
+    },
+];
 
 /// The game points of B.9: 3 for a checkmate, 5 for the Green Gem (a mate made by taking one
 /// of two High Princes), 1 each for a draw.

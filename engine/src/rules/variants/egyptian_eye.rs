@@ -28,6 +28,7 @@ pub const SPEC: VariantSpec = VariantSpec {
     // mate position at all (checked exhaustively), so it is dead too.
     dead_material: &[&[], &[PieceKind::Bishop]],
     game_points: None,
+    piece_values: &[],
     rules: &[
         Rule::CitadelDraw(CITADEL_DRAW),
         Rule::Rendezvous(PRINCESS_RENDEZVOUS),

@@ -27,6 +27,7 @@ pub const SPEC: VariantSpec = VariantSpec {
     castling: CASTLING,
     dead_material: DEAD_MATERIAL,
     game_points: None,
+    piece_values: &[],
     rules: &[
         Rule::CitadelDraw(CITADEL_DRAW),
         Rule::Rendezvous(Rendezvous {

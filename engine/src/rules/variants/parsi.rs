@@ -89,6 +89,7 @@ pub const SPEC: VariantSpec = VariantSpec {
     // A bare king draws by its own rule; no other material is dead.
     dead_material: &[&[]],
     game_points: None,
+    piece_values: &[],
     rules: &[
         Rule::UnmovedDoubleStep(UnmovedDoubleStep { files: &[0, 3, 4, 7], while_present: false }),
         Rule::Custom(&KING_LEAP),
