@@ -21,7 +21,14 @@ pub fn board_json(pos: &Position, last: Option<Move>, moves: bool) -> Value {
             pieces.push(json!({
                 "sq": name(sq),
                 "color": p.color.name(),
-                "kind": p.kind.name(),
+                // The arena's piece set draws the built-in kinds; a piece of a variant's own on
+                // a built-in kind's index (Citadel's Plains-Marshall on the fortress's) is
+                // named by the variant and drawn as its letter.
+                "kind": if t.letter(p.kind) == p.kind.letter() {
+                    p.kind.name().to_string()
+                } else {
+                    t.name(p.kind).replace(' ', "-")
+                },
                 "name": t.name(p.kind),
                 "letter": t.letter(p.kind).to_string(),
             }));
@@ -110,6 +117,29 @@ mod tests {
         assert!(b["lastMove"].is_null());
         let none = board_json(&pos, None, false);
         assert!(none["moves"].as_array().expect("moves").is_empty());
+    }
+
+    #[test]
+    fn pieces_of_a_variants_own_are_named_by_it() {
+        // Citadel: the War Machine is a rook under its own letter (drawn as a rook); the
+        // Plains-Marshall sits on the fortress's index under another letter (drawn as "M").
+        let v: Variant = "citadel-9".parse().expect("variant");
+        let b = board_json(&Position::startpos(v), None, false);
+        let piece = |sq: &str| {
+            b["pieces"]
+                .as_array()
+                .expect("pieces")
+                .iter()
+                .find(|p| p["sq"] == sq)
+                .cloned()
+                .expect("a piece there")
+        };
+        assert_eq!(piece("a1")["kind"], "rook");
+        assert_eq!(piece("a1")["name"], "war machine");
+        assert_eq!(piece("d9")["kind"], "plains-marshall");
+        assert_eq!(piece("d9")["letter"], "M");
+        assert_eq!(piece("f1")["kind"], "white-tiger-rider");
+        assert_eq!(piece("f1")["letter"], "X");
     }
 
     #[test]

@@ -85,9 +85,8 @@ pub const WHITE_TIGER: PieceKind = PieceKind::custom(13);
 pub const MARSHALL: PieceKind = PieceKind::Fortress;
 /// The Plains-General (bishop + knight), on the kind of Persian Chess's princess.
 pub const GENERAL: PieceKind = PieceKind::Princess;
-/// The Charger (a rook that never castles; what a plainsman becomes on the a and i files), on
-/// the kind of Persian Chess's champion.
-pub const CHARGER: PieceKind = PieceKind::Champion;
+/// The Charger: a rook that never castles (what a plainsman becomes on the a and i files).
+pub const CHARGER: PieceKind = PieceKind::custom(14);
 
 /// The pieces, with their letters (B.3) and moves (B.4, B.5).
 pub const PIECES: &[PieceSpec] = &[
