@@ -742,8 +742,9 @@ impl Position {
     }
 
     /// The hash the position will have after `m`, a move from the generator, without making
-    /// it (to prefetch hash-table entries early). Exact for ordinary moves and promotions; for
-    /// other moves (en passant, double steps, castling, rendezvous) only close.
+    /// it (to prefetch hash-table entries early). Exact for ordinary moves and promotions (but
+    /// Citadel's releases, which also spend a prisoner's right); for other moves (en passant,
+    /// double steps, castling, rendezvous) only close.
     #[inline]
     pub fn hash_after(&self, m: Move) -> u64 {
         let t = self.tables;
