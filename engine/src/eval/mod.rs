@@ -31,6 +31,8 @@ struct EvalTables {
     psq: Box<[[Pair; 128]; 2 * KIND_COUNT]>,
     /// Material of each kind in this variant (the built-in values, or the spec's own).
     material: [Pair; KIND_COUNT],
+    /// What exchanges and move ordering count in this variant.
+    exchange: ExchangeValues,
     /// Per piece code: its kind, its phase weight, and its mobility weight signed for its colour.
     by_code: [CodeTerms; 2 * KIND_COUNT],
 }
@@ -51,6 +53,32 @@ fn tables(t: &'static Tables) -> &'static EvalTables {
     let (id, et) = TABLES[t.spec.code as usize].get_or_init(|| (t.spec.id, build(t)));
     debug_assert_eq!(*id, t.spec.id, "two variants with the code {}", t.spec.code);
     et
+}
+
+/// The piece values static exchange evaluation and move ordering use in a variant: the
+/// middlegame material of each kind (the variant's own figures where its spec gives them; the
+/// built-in [`params::see_value`] otherwise), the king 20,000.
+#[derive(Clone, Copy, Debug)]
+pub struct ExchangeValues {
+    /// By kind index.
+    pub value: [i32; KIND_COUNT],
+    /// The kinds from the least to the most valuable (equal values in index order).
+    pub by_value: [PieceKind; KIND_COUNT],
+}
+
+impl ExchangeValues {
+    /// The value of `kind`.
+    #[inline(always)]
+    pub fn of(&self, kind: PieceKind) -> i32 {
+        self.value[kind.index()]
+    }
+}
+
+/// The exchange values of the variant whose tables are given (built with the evaluation's
+/// tables, at first use).
+#[inline]
+pub fn exchange_values(t: &'static Tables) -> &'static ExchangeValues {
+    &tables(t).exchange
 }
 
 /// The evaluation's figures for a kind in a variant.
@@ -185,8 +213,22 @@ fn build(t: &'static Tables) -> EvalTables {
     for kind in PieceKind::EVERY {
         material[kind.index()] = figures(t, kind).material;
     }
+    let mut exchange = ExchangeValues {
+        value: [0; KIND_COUNT],
+        by_value: PieceKind::EVERY,
+    };
+    for kind in PieceKind::EVERY {
+        exchange.value[kind.index()] = if kind == PieceKind::King {
+            params::see_value(kind)
+        } else {
+            material[kind.index()].0
+        };
+    }
+    // Stable: kinds of equal value keep their index order.
+    exchange.by_value.sort_by_key(|k| exchange.value[k.index()]);
     EvalTables {
         material,
+        exchange,
         passed_span,
         neighbour_files,
         full_phase,

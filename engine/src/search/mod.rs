@@ -19,7 +19,7 @@ use std::{
 };
 
 use crate::{
-    eval::{self, nnue::NnueNet, params::see_value},
+    eval::{self, nnue::NnueNet},
     rules::{Bitboard, Move, MoveKind, Outcome, PieceKind, Position},
 };
 use picker::{Picker, SCORE_COUNTER, SCORE_TT};
@@ -192,6 +192,8 @@ fn is_tactical(pos: &Position, m: Move) -> bool {
 }
 
 fn mvv_lva(pos: &Position, m: Move) -> i32 {
+    let values = eval::exchange_values(pos.tables());
+    let see_value = |k: PieceKind| values.of(k);
     let victim = if m.kind() == MoveKind::EnPassant {
         see_value(PieceKind::Pawn)
     } else {
@@ -928,7 +930,9 @@ impl Searcher {
             pos.generate_captures_with_history(&mut picker.moves, self.earlier_positions());
         }
         for (i, &m) in picker.moves.as_slice().iter().enumerate() {
-            picker.scores[i] = mvv_lva(pos, m) + m.promotion_piece().map_or(0, see_value);
+            picker.scores[i] = mvv_lva(pos, m)
+                + m.promotion_piece()
+                    .map_or(0, |k| eval::exchange_values(pos.tables()).of(k));
             // The children's table entries are read first thing: fetch them all now (but not
             // for moves already sure to be skipped).
             if in_check || !delta_prunes(pos, m, stand_pat, alpha) {
@@ -997,6 +1001,8 @@ fn delta_prunes(pos: &Position, m: Move, stand_pat: i32, alpha: i32) -> bool {
     if m.promotion_piece().is_some_and(|p| p != PieceKind::Queen) {
         return true;
     }
+    let values = eval::exchange_values(pos.tables());
+    let see_value = |k: PieceKind| values.of(k);
     let victim = if m.kind() == MoveKind::EnPassant {
         see_value(PieceKind::Pawn)
     } else {
@@ -1009,6 +1015,8 @@ fn delta_prunes(pos: &Position, m: Move, stand_pat: i32, alpha: i32) -> bool {
 /// side to move has a pawn one step from promoting.
 fn max_gain(pos: &Position) -> i32 {
     let t = pos.tables();
+    let values = eval::exchange_values(t);
+    let see_value = |k: PieceKind| values.of(k);
     let them = pos.color_bb(!pos.turn());
     let mut best = 0;
     for &k in &t.officers {

@@ -2,10 +2,7 @@
 //! stage by stage so that a cutoff spares the later stages (see [`Picker`]).
 
 use super::{is_capture, mvv_lva, see, Searcher};
-use crate::{
-    eval::params::see_value,
-    rules::{moves::MAX_MOVES, Move, MoveList, PieceKind, Position},
-};
+use crate::rules::{moves::MAX_MOVES, Move, MoveList, PieceKind, Position};
 
 pub(super) const SCORE_TT: i32 = 4_000_000;
 pub(super) const SCORE_GOOD_CAPTURE: i32 = 2_000_000;
@@ -157,6 +154,8 @@ impl Searcher {
             match picker.stage {
                 Stage::GenerateCaptures => {
                     pos.generate_captures_with_history(&mut picker.moves, self.earlier_positions());
+                    let values = crate::eval::exchange_values(pos.tables());
+                    let see_value = |k: PieceKind| values.of(k);
                     for (i, &m) in picker.moves.as_slice().iter().enumerate() {
                         let promotion = m.promotion_piece();
                         picker.scores[i] = if is_capture(pos, m) {

@@ -2,7 +2,7 @@
 //! each side capturing with its least valuable piece that may legally end its move there.
 
 use crate::{
-    eval::params::see_value,
+    eval::{exchange_values, ExchangeValues},
     rules::{tables::NO_DIRECTION, AttackClasses, Move, MoveKind, PieceKind, Position},
 };
 
@@ -21,13 +21,18 @@ pub fn see(pos: &Position, m: Move) -> i32 {
 pub struct Exchanges<'a> {
     pos: &'a Position,
     classes: Option<AttackClasses>,
+    values: &'static ExchangeValues,
 }
 
 impl<'a> Exchanges<'a> {
     /// For the moves of `pos`.
     #[inline]
     pub fn new(pos: &'a Position) -> Exchanges<'a> {
-        Exchanges { pos, classes: None }
+        Exchanges {
+            pos,
+            classes: None,
+            values: exchange_values(pos.tables()),
+        }
     }
 
     /// Whether the exchange started by `m` gains at least `threshold` centipawns.
@@ -45,7 +50,7 @@ impl<'a> Exchanges<'a> {
         if threshold <= 0 && m.kind() == MoveKind::Normal {
             if let (Some(victim), Some(attacker)) = (pos.piece_at(m.to()), pos.piece_at(m.from())) {
                 return attacker.kind != PieceKind::King
-                    && see_value(victim.kind) - see_value(attacker.kind) >= threshold;
+                    && self.values.of(victim.kind) - self.values.of(attacker.kind) >= threshold;
             }
         }
         false
@@ -55,29 +60,12 @@ impl<'a> Exchanges<'a> {
     pub fn see(&mut self, m: Move) -> i32 {
         let pos = self.pos;
         let cl = self.classes.get_or_insert_with(|| pos.attack_classes());
-        exchange(pos, cl, m)
+        exchange(pos, cl, self.values, m)
     }
 }
 
-/// The kinds from the least to the most valuable (by [`see_value`]).
-const BY_VALUE: [PieceKind; crate::rules::piece::KIND_COUNT] = {
-    let mut kinds = PieceKind::EVERY;
-    // A small sort at compile time (insertion sort).
-    let mut i = 1;
-    while i < kinds.len() {
-        let mut j = i;
-        while j > 0 && see_value(kinds[j - 1]) > see_value(kinds[j]) {
-            let k = kinds[j - 1];
-            kinds[j - 1] = kinds[j];
-            kinds[j] = k;
-            j -= 1;
-        }
-        i += 1;
-    }
-    kinds
-};
-
-fn exchange(pos: &Position, cl: &AttackClasses, m: Move) -> i32 {
+fn exchange(pos: &Position, cl: &AttackClasses, values: &ExchangeValues, m: Move) -> i32 {
+    let see_value = |k: PieceKind| values.of(k);
     match m.kind() {
         MoveKind::Castle | MoveKind::Rendezvous | MoveKind::Rule => return 0,
         MoveKind::EnPassant => return 0,
@@ -108,7 +96,7 @@ fn exchange(pos: &Position, cl: &AttackClasses, m: Move) -> i32 {
         }
         // The least valuable attacker that may end its move on `to` (lowest square first).
         let mut capturer = None;
-        for kind in BY_VALUE {
+        for kind in values.by_value {
             let bb = ours & pos.kind_bb(kind);
             if bb.is_empty() || !t.may_capture_on(kind, to) {
                 continue;
@@ -151,11 +139,16 @@ fn exchange(pos: &Position, cl: &AttackClasses, m: Move) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{Bitboard, Square, Variant};
+    use crate::{
+        eval::params::see_value,
+        rules::{Bitboard, Square, Variant},
+    };
 
     /// The exchange by the definition, step by step: at each capture all attackers of the side
     /// are found again and the least valuable one that may end its move on the square takes.
     fn see_by_definition(pos: &Position, m: Move) -> i32 {
+        let values = exchange_values(pos.tables());
+        let see_value = |k: PieceKind| values.of(k);
         if matches!(
             m.kind(),
             MoveKind::Castle | MoveKind::Rendezvous | MoveKind::EnPassant | MoveKind::Rule
@@ -278,5 +271,17 @@ mod tests {
         let p = Position::from_fen(v, "11/5k5/5r5/11/11/5s5/4P6/11/11/5K5/11 w - - 0 1 -").unwrap();
         let m = p.parse_uci("e5f6").unwrap();
         assert_eq!(see(&p, m), see_value(PieceKind::Princess));
+    }
+
+    #[test]
+    fn a_variants_own_values_count_in_exchanges() {
+        // Citadel: a War Machine takes a Blue Tiger-Rider that a plainsman defends; the rider is
+        // worth 820 there (the built-in value of a kind of one's own would be a knight's, and
+        // the capture would look like a loss).
+        let p = Position::from_fen(Variant::Citadel8, "4k4/3p5/4t4/9/9/9/9/4R2K1 w - - YQyq 0 1").unwrap();
+        let m = p.parse_uci("e1e6").unwrap();
+        assert_eq!(see(&p, m), 820 - 480);
+        assert_eq!(see(&p, m), see_by_definition(&p, m));
+        assert!(see_ge(&p, m, 300));
     }
 }
