@@ -264,6 +264,13 @@ fn en_passant_fields_that_do_not_fit_the_board_are_refused() {
     let b = fen(C9, &base.replace("{}", "e6,e7"));
     assert_eq!(a, b);
     assert!(Position::from_fen(C9, &base.replace("{}", "e7,,e6")).is_err());
+    // A hand-made setup with a square beyond the board is an error, not a panic.
+    let mut setup = fen(C9, &base.replace("{}", "e7,e6")).to_setup();
+    setup.ep.push(Square(200));
+    assert!(matches!(
+        Position::from_setup(C9, &setup),
+        Err(PositionError::ImpossibleEnPassant { .. })
+    ));
     assert!(Position::from_fen(C9, &base.replace("{}", "z9")).is_err());
 }
 

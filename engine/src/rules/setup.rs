@@ -334,6 +334,9 @@ impl Position {
             if !tables.en_passant {
                 return err("this variant has no en passant");
             }
+            if setup.ep.iter().any(|&sq| !g.is_playable(sq)) {
+                return err("not on the squares a pawn's first step passes");
+            }
             let them = !us;
             // The pawn of `them` left its start square, passed the listed squares (the first
             // of them next to its start) and stands on the square beyond the last (their push).
