@@ -12,7 +12,7 @@ use std::sync::OnceLock;
 
 use params::Pair;
 
-use crate::rules::{piece::KIND_COUNT, tables::Tables, Bitboard, ByColor, Color, PieceKind, Position, Square};
+use crate::rules::{piece::KIND_COUNT, tables::Tables, Bitboard, ByColor, Color, PieceKind, Position};
 
 /// Per-variant tables of the evaluation, built from the geometry.
 struct EvalTables {
@@ -548,25 +548,15 @@ fn royal_pieces(pos: &Position, color: Color, kings: Bitboard) -> Bitboard {
 /// little; a plainsman one move from its release square (a step or a capture away) brings it
 /// near, worth a third of the prisoner.
 fn release_terms(pos: &Position, r: &crate::rules::special::releases::ReleaseTables, et: &EvalTables) -> Pair {
-    let t = pos.tables();
-    let g = t.geometry;
     let mut terms = Pair::default();
     for c in Color::ALL {
         let s = sign(c);
         let my_pawns = pos.pieces(c, PieceKind::Pawn);
-        for &(bit, squares, kind) in &r.gates[c] {
+        for (&(bit, _, kind), &feeders) in r.gates[c].iter().zip(&r.feeders[c]) {
             if pos.rights() & (1 << bit) == 0 {
                 continue;
             }
             terms += params::PRISONER_HELD * s;
-            let mut feeders = Bitboard::EMPTY;
-            for sq in squares {
-                feeders |= t.pawn_attacks[!c][sq.index()];
-                let behind = sq.0 as i32 - t.pawn_push[c];
-                if (0..g.cells() as i32).contains(&behind) {
-                    feeders |= Square(behind as u8).bb();
-                }
-            }
             if (feeders & my_pawns).any() {
                 let m = et.material[kind.index()];
                 terms += Pair(m.0 / 3, m.1 / 3) * s;

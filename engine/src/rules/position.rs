@@ -242,7 +242,9 @@ impl Position {
         self.fullmove
     }
 
-    /// The en-passant square, set only when a pawn could capture there.
+    /// The en-passant square, set only when a pawn could capture there: after a longer first
+    /// step (Citadel's triple step), the first square passed ([`Position::en_passant_squares`]
+    /// has them all).
     #[inline(always)]
     pub fn ep_square(&self) -> Option<Square> {
         self.ep

@@ -54,6 +54,9 @@ pub struct ReleaseTables {
     /// Per side: each prisoner's rights bit, its release squares (no promotion squares once
     /// the bit is spent) and its kind.
     pub gates: ByColor<Vec<(u32, Bitboard, PieceKind)>>,
+    /// Per side, parallel to `gates`: the squares from which a pawn reaches one of the
+    /// prisoner's release squares in one move (a step or a capture).
+    pub feeders: ByColor<Vec<Bitboard>>,
 }
 
 impl Releases {
@@ -107,7 +110,26 @@ impl Releases {
             }
         }
         tables.promotion_approach = approach;
-        tables.releases = Some(ReleaseTables { kind, spends, gates });
+        let mut feeders = ByColor([Vec::new(), Vec::new()]);
+        for color in Color::ALL {
+            for &(_, squares, _) in &gates[color] {
+                let mut from = Bitboard::EMPTY;
+                for sq in squares {
+                    from |= tables.pawn_attacks[!color][sq.index()];
+                    let behind = sq.0 as i32 - tables.pawn_push[color];
+                    if (0..tables.geometry.cells() as i32).contains(&behind) {
+                        from |= Square(behind as u8).bb();
+                    }
+                }
+                feeders[color].push(from);
+            }
+        }
+        tables.releases = Some(ReleaseTables {
+            kind,
+            spends,
+            gates,
+            feeders,
+        });
     }
 }
 
