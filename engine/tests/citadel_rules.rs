@@ -475,3 +475,42 @@ fn the_green_gem_is_a_mate_that_takes_one_of_two_high_princes() {
     assert_eq!(game.outcome(), None);
     assert!(game.position().in_check());
 }
+
+#[test]
+fn a_piece_on_a_tiger_riders_bent_path_to_a_prince_royal_is_pinned() {
+    // White's only prince (royal) on e1; Blue's Tiger-Rider on c4 steps to c3 and slides
+    // d2-e1. A piece on d2 or c3 alone blocks the ride and is pinned to it.
+    let open = fen(C9, "k8/9/9/9/9/2t6/9/9/4K4 w - - - 0 1");
+    assert!(open.in_check(), "the bent ride reaches e1");
+    let knight = fen(C9, "k8/9/9/9/9/2t6/9/3N5/4K4 w - - - 0 1");
+    assert!(!knight.in_check());
+    assert_eq!(
+        moves_from(&knight, "d2"),
+        ["d2c4"],
+        "a knight leaves the path unless it takes"
+    );
+    // On the spring-off square a War Machine may only take the rider.
+    let rook = fen(C9, "k8/9/9/9/9/2t6/2R6/9/4K4 w - - - 0 1");
+    assert_eq!(moves_from(&rook, "c3"), ["c3c4"]);
+    // Along the path a piece may step from d2 to c3: it still blocks.
+    let commander = fen(C9, "k8/9/9/9/9/2t6/9/3Q5/4K4 w - - - 0 1");
+    assert_eq!(moves_from(&commander, "d2"), ["d2c3"]);
+    // Two blockers: neither is pinned. With two princes nothing is royal and nothing pinned.
+    let two = fen(C9, "k8/9/9/9/9/2t6/2R6/3N5/4K4 w - - - 0 1");
+    assert_eq!(moves_from(&two, "d2").len(), 6);
+    let high = fen(C9, "k8/9/9/9/9/2t6/9/3N5/4K3Y w - - - 0 1");
+    assert_eq!(moves_from(&high, "d2").len(), 6);
+    for pos in [open, knight, rook, commander, two, high] {
+        let mut fast: Vec<Move> = pos.legal_moves().iter().copied().collect();
+        let mut slow = reference::legal_moves(&pos);
+        fast.sort_by_key(|m| (m.from(), m.to(), m.kind() as u8));
+        slow.sort_by_key(|m| (m.from(), m.to(), m.kind() as u8));
+        assert_eq!(fast, slow, "{}", pos.fen());
+        assert_eq!(pos.count_legal_moves(), fast.len() as u64, "{}", pos.fen());
+        assert_eq!(perft(&pos, 3), reference_perft_of(&pos, 3), "{}", pos.fen());
+    }
+}
+
+fn reference_perft_of(pos: &Position, depth: u32) -> u64 {
+    engine::rules::perft::reference_perft(pos, depth)
+}

@@ -10,7 +10,8 @@ use super::{
     moves::{Move, MoveKind, MoveList},
     piece::{Color, PieceKind},
     position::{AttackClasses, Position},
-    special,
+    special::{self, ArrivalBan},
+    tables::is_orthogonal,
 };
 
 /// Receives generated moves.
@@ -79,6 +80,46 @@ impl Sink for Counter {
     #[inline(always)]
     fn add_promotions(&mut self, targets: Bitboard, _: i32, kinds: &[PieceKind]) {
         self.0 += (targets.count() as usize * kinds.len()) as u64;
+    }
+}
+
+/// Passes on to another sink the moves a test keeps, one by one (a sink of the generator
+/// that plays moves out; no list is built).
+struct Kept<'a, S, F> {
+    sink: &'a mut S,
+    keep: F,
+}
+
+impl<S: Sink, F: FnMut(Move) -> bool> Sink for Kept<'_, S, F> {
+    #[inline(always)]
+    fn add(&mut self, m: Move) {
+        if (self.keep)(m) {
+            self.sink.add(m);
+        }
+    }
+
+    #[inline(always)]
+    fn add_targets(&mut self, from: Square, targets: Bitboard) {
+        for to in targets {
+            self.add(Move::new(from, to, MoveKind::Normal));
+        }
+    }
+
+    #[inline(always)]
+    fn add_pawn_moves(&mut self, targets: Bitboard, delta: i32, kind: MoveKind) {
+        for to in targets {
+            self.add(Move::new(Square((to.0 as i32 - delta) as u8), to, kind));
+        }
+    }
+
+    #[inline(always)]
+    fn add_promotions(&mut self, targets: Bitboard, delta: i32, kinds: &[PieceKind]) {
+        for to in targets {
+            let from = Square((to.0 as i32 - delta) as u8);
+            for &k in kinds {
+                self.add(Move::promotion(from, to, k));
+            }
+        }
     }
 }
 
@@ -396,10 +437,26 @@ impl Position {
         if pawns.any() {
             let free = !occ & t.geometry.playable & !t.forbidden[PieceKind::Pawn] & push_target;
             let capturable = theirs & !t.forbidden[PieceKind::Pawn];
-            self.pawn_moves::<S, MODE>(sink, pawns & !pins.pinned, free, capturable, target, occ);
+            self.pawn_moves::<S, MODE>(
+                sink,
+                pawns & !pins.pinned,
+                free,
+                capturable,
+                target,
+                occ,
+                &ArrivalBan::NONE,
+            );
             for from in pawns & pins.pinned {
                 let line = pins.line(from);
-                self.pawn_moves::<S, MODE>(sink, from.bb(), free & line, capturable, target & line, occ);
+                self.pawn_moves::<S, MODE>(
+                    sink,
+                    from.bb(),
+                    free & line,
+                    capturable,
+                    target & line,
+                    occ,
+                    &ArrivalBan::NONE,
+                );
             }
             if !quiets_only && self.ep.is_some() {
                 for ep in self.en_passant_squares() {
@@ -421,15 +478,161 @@ impl Position {
         }
     }
 
-    /// The generator of variants that find legal moves by playing them out
-    /// ([`Tables::legal_by_playing`](super::tables::Tables::legal_by_playing): bent riders,
-    /// royalty by a rule; and square promotion where a stuck pawn may wake next to the king):
-    /// every pseudo-legal move, kept when it leaves the mover's royal
-    /// pieces unattacked. The same moves in the same parts (captures, quiets) as the direct
-    /// generator would give.
+    /// The generator of variants that judge moves by their royal pieces rather than by one
+    /// king's pins and checkers ([`Tables::legal_by_playing`](super::tables::Tables::legal_by_playing):
+    /// bent riders, royalty or arrival bans by a rule; and square promotion where a stuck pawn
+    /// may wake next to the king). The same moves in the same order and parts (captures,
+    /// quiets) as playing out every pseudo-legal move and keeping those that leave the mover's
+    /// royal pieces unattacked.
+    ///
+    /// With no royal piece every pseudo-legal move is legal. With one, a move of another piece
+    /// can expose it only by leaving a line through it (every blockable attack, the bent rides
+    /// included, ends along one of the eight lines from the attacked square), so only the
+    /// nearest piece of the mover on each line may be pinned: each is tested once, by taking it
+    /// off the board. The royal piece's moves, the moves of pinned pieces and every move when
+    /// it is in check are tested one by one on the occupancy after them; en passant, castling
+    /// and the moves of rules are played out. The other moves go to the sink unlisted, which is
+    /// what lets perft count the last ply in bulk.
     #[cold]
     #[inline(never)]
     fn generate_by_playing<S: Sink, const MODE: u8>(&self, sink: &mut S) {
+        let t = self.tables;
+        let us = self.turn;
+        let royals = self.royals(us);
+        if royals.more_than_one() || (royals & self.by_kind[PieceKind::Pawn]).any() || t.square_promotion.is_some() {
+            return self.generate_played_out::<S, MODE>(sink, royals);
+        }
+        let captures_only = MODE == mode::CAPTURES;
+        let quiets_only = MODE == mode::QUIETS;
+        let them = !us;
+        let ours = self.by_color[us];
+        let theirs = self.by_color[them];
+        let occ = ours | theirs;
+        let ban = self.arrival_ban();
+        let mut target = !ours & t.geometry.playable;
+        if captures_only {
+            target &= theirs;
+        }
+        if quiets_only {
+            target &= !theirs;
+        }
+        let cl = self.attack_classes();
+        // The pieces whose moves are tested one by one: all when the royal piece is in check,
+        // else the pinned ones.
+        let mut tested = Bitboard::EMPTY;
+        if royals.any() {
+            let royal = royals.lsb();
+            if self.checkers.any() || t.always_attacked.has(royal) {
+                tested = ours;
+            } else {
+                let bent = cl.bent & theirs;
+                for d in 0..8 {
+                    let near = t.ray_attacks(d, royal, occ) & occ;
+                    if (near & ours).is_empty() {
+                        continue;
+                    }
+                    // What the nearest piece hides: the squares beyond it up to the next piece.
+                    let beyond = t.ray_attacks(d, near.lsb(), occ);
+                    let sliders = if is_orthogonal(d) { cl.orthogonal } else { cl.diagonal };
+                    let pinned = if (beyond & sliders & theirs).any() {
+                        true
+                    } else {
+                        // A bent ride springs off a square next to its rider; only a rider next
+                        // to the hidden squares may use them.
+                        let lane = (beyond & !occ) | near;
+                        bent.iter().any(|b| (t.leaps[PieceKind::King][b.index()] & lane).any())
+                            && self.attackers_with(&cl, royal, them, occ ^ near).any()
+                    };
+                    if pinned {
+                        tested |= near;
+                    }
+                }
+            }
+        }
+        // A simple move (one piece from `from` to `to`, perhaps capturing there) of a tested
+        // piece: whether the royal piece stays unattacked.
+        let keeps_safe = |from: Square, to: Square| {
+            let royal = if royals.has(from) { to } else { royals.lsb() };
+            let occ_after = (occ ^ from.bb()) | to.bb();
+            !t.always_attacked.has(royal) && (self.attackers_with(&cl, royal, them, occ_after) & !to.bb()).is_empty()
+        };
+
+        for &kind in &t.kinds {
+            if kind == PieceKind::Pawn {
+                continue;
+            }
+            let allowed = target & !t.forbidden[kind] & !ban.squares_for(kind);
+            for from in self.pieces(us, kind) {
+                let targets = t.attacks(kind, from, occ) & allowed;
+                if tested.has(from) || royals.has(from) {
+                    for to in targets {
+                        if keeps_safe(from, to) {
+                            sink.add(Move::new(from, to, MoveKind::Normal));
+                        }
+                    }
+                } else {
+                    sink.add_targets(from, targets);
+                }
+            }
+        }
+        let pawns = self.pieces(us, PieceKind::Pawn);
+        if pawns.any() {
+            let free = !occ & t.geometry.playable & !t.forbidden[PieceKind::Pawn] & !ban.squares_for(PieceKind::Pawn);
+            let capturable = theirs & !t.forbidden[PieceKind::Pawn] & !ban.squares_for(PieceKind::Pawn);
+            if (pawns & tested).any() {
+                let mut kept = Kept {
+                    sink: &mut *sink,
+                    keep: |m: Move| !tested.has(m.from()) || keeps_safe(m.from(), m.to()),
+                };
+                self.pawn_moves::<_, MODE>(&mut kept, pawns, free, capturable, target, occ, &ban);
+            } else {
+                self.pawn_moves::<S, MODE>(sink, pawns, free, capturable, target, occ, &ban);
+            }
+            if !quiets_only && self.ep.is_some() {
+                for ep in self.en_passant_squares() {
+                    if ban.squares_for(PieceKind::Pawn).has(ep) {
+                        continue;
+                    }
+                    for from in t.pawn_attacks[them][ep.index()] & pawns {
+                        let m = Move::new(from, ep, MoveKind::EnPassant);
+                        if self.keeps_royals_safe_of(royals, m) {
+                            sink.add(m);
+                        }
+                    }
+                }
+            }
+        }
+        let mut kept = Kept {
+            sink,
+            keep: |m: Move| self.keeps_royals_safe_of(royals, m) && self.arrival_allowed(&ban, m),
+        };
+        if !captures_only {
+            self.castling_moves(&mut kept, occ, Some(royals));
+            if t.rendezvous.is_some() {
+                special::rendezvous::generate(self, &mut kept);
+            }
+        }
+        if !t.custom_move_rules.is_empty() {
+            for &m in &self.custom_pseudo_moves::<MODE>() {
+                kept.add(m);
+            }
+        }
+    }
+
+    /// Whether the arrival of `m`'s moving piece (by its kind after the move) is not banned:
+    /// for moves the generator does not mask by kind (castling, the moves of rules).
+    fn arrival_allowed(&self, ban: &ArrivalBan, m: Move) -> bool {
+        ban.kinds == 0
+            || self
+                .after(m)
+                .piece_at(m.to())
+                .is_none_or(|p| !ban.squares_for(p.kind).has(m.to()))
+    }
+
+    /// Every pseudo-legal move, kept when it leaves the mover's royal pieces (`royals`, those
+    /// royal before the move) unattacked: what [`Position::generate_by_playing`] does where
+    /// pins do not tell (several royal pieces, square promotion).
+    fn generate_played_out<S: Sink, const MODE: u8>(&self, sink: &mut S, royals: Bitboard) {
         let captures_only = MODE == mode::CAPTURES;
         let quiets_only = MODE == mode::QUIETS;
         let t = self.tables;
@@ -438,6 +641,7 @@ impl Position {
         let ours = self.by_color[us];
         let theirs = self.by_color[them];
         let occ = ours | theirs;
+        let ban = self.arrival_ban();
         let mut list = MoveList::new();
         let mut target = !ours & t.geometry.playable;
         if captures_only {
@@ -450,25 +654,28 @@ impl Position {
             if kind == PieceKind::Pawn {
                 continue;
             }
-            let allowed = target & !t.forbidden[kind];
+            let allowed = target & !t.forbidden[kind] & !ban.squares_for(kind);
             for from in self.pieces(us, kind) {
                 list.add_targets(from, t.attacks(kind, from, occ) & allowed);
             }
         }
         let pawns = self.pieces(us, PieceKind::Pawn);
         if pawns.any() {
-            let free = !occ & t.geometry.playable & !t.forbidden[PieceKind::Pawn];
-            let capturable = theirs & !t.forbidden[PieceKind::Pawn];
-            self.pawn_moves::<MoveList, MODE>(&mut list, pawns, free, capturable, target, occ);
+            let free = !occ & t.geometry.playable & !t.forbidden[PieceKind::Pawn] & !ban.squares_for(PieceKind::Pawn);
+            let capturable = theirs & !t.forbidden[PieceKind::Pawn] & !ban.squares_for(PieceKind::Pawn);
+            self.pawn_moves::<MoveList, MODE>(&mut list, pawns, free, capturable, target, occ, &ban);
             if !quiets_only && self.ep.is_some() {
                 for ep in self.en_passant_squares() {
+                    if ban.squares_for(PieceKind::Pawn).has(ep) {
+                        continue;
+                    }
                     for from in t.pawn_attacks[them][ep.index()] & pawns {
                         list.add(Move::new(from, ep, MoveKind::EnPassant));
                     }
                 }
             }
         }
-        let royals = self.royals(us);
+        let first_special = list.len();
         if !captures_only {
             self.castling_moves(&mut list, occ, Some(royals));
             if t.rendezvous.is_some() {
@@ -480,13 +687,16 @@ impl Position {
                 list.add(m);
             }
         }
-        for &m in &list {
-            if self.keeps_royals_safe_of(royals, m) {
+        for (i, &m) in list.iter().enumerate() {
+            if self.keeps_royals_safe_of(royals, m) && (i < first_special || self.arrival_allowed(&ban, m)) {
                 sink.add(m);
             }
         }
     }
 
+    // The masks are worked out by each generator (pins, checks, bans); a struct for them would
+    // only rename the arguments of this inlined helper.
+    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn pawn_moves<S: Sink, const MODE: u8>(
         &self,
@@ -496,6 +706,7 @@ impl Position {
         capturable: Bitboard,
         target: Bitboard,
         occ: Bitboard,
+        ban: &ArrivalBan,
     ) {
         let t = self.tables;
         let us = self.turn;
@@ -506,7 +717,7 @@ impl Position {
         // `free` is already limited to the squares a push may reach (check evasions, pins).
         let pushes = shift(pawns, push) & free;
         if MODE != mode::QUIETS {
-            self.promotions(sink, pushes & promo, push, kinds);
+            self.promotions(sink, pushes & promo, push, kinds, ban);
         }
         if MODE != mode::CAPTURES {
             sink.add_pawn_moves(pushes & !promo, push, MoveKind::Normal);
@@ -524,20 +735,25 @@ impl Position {
         }
         let left = shift(pawns & t.not_first_file, push - 1) & capturable & target;
         let right = shift(pawns & t.not_last_file, push + 1) & capturable & target;
-        self.promotions(sink, left & promo, push - 1, kinds);
+        self.promotions(sink, left & promo, push - 1, kinds, ban);
         sink.add_pawn_moves(left & !promo, push - 1, MoveKind::Normal);
-        self.promotions(sink, right & promo, push + 1, kinds);
+        self.promotions(sink, right & promo, push + 1, kinds, ban);
         sink.add_pawn_moves(right & !promo, push + 1, MoveKind::Normal);
     }
 
     /// Promotions onto `targets`, each from `to - delta`: to each of the variant's kinds, or as
-    /// its promotion rule says.
+    /// its promotion rule says; none that the arrival ban forbids.
     #[inline(always)]
-    fn promotions<S: Sink>(&self, sink: &mut S, targets: Bitboard, delta: i32, kinds: &[PieceKind]) {
+    fn promotions<S: Sink>(&self, sink: &mut S, targets: Bitboard, delta: i32, kinds: &[PieceKind], ban: &ArrivalBan) {
         match (&self.tables.square_promotion, &self.tables.releases) {
             (Some(sp), _) => special::square_promotion::add_promotions(self, sp, sink, targets, delta),
-            (None, Some(r)) => special::releases::add_promotions(self, r, sink, targets, delta),
-            (None, None) => sink.add_promotions(targets, delta, kinds),
+            (None, Some(r)) => special::releases::add_promotions(self, r, sink, targets, delta, ban),
+            (None, None) if ban.kinds == 0 => sink.add_promotions(targets, delta, kinds),
+            (None, None) => {
+                for &k in kinds {
+                    sink.add_promotions(targets & !ban.squares_for(k), delta, &[k]);
+                }
+            }
         }
     }
 

@@ -5,6 +5,7 @@ use super::{
     geometry::{Bitboard, Square},
     moves::{Move, MoveKind},
     piece::{ByColor, ByKind, Color, Piece, PieceKind, KIND_COUNT},
+    special::ArrivalBan,
     tables::{Tables, MAX_LEAP_GROUPS},
     variant::Variant,
     zobrist::ZOBRIST,
@@ -329,6 +330,16 @@ impl Position {
         match self.tables.royalty_rule {
             None => self.pieces(color, PieceKind::King),
             Some(i) => self.tables.custom_rules[i as usize].royals(self, color),
+        }
+    }
+
+    /// Where the side to move's pieces may not arrive, by the variant's arrival-ban rule
+    /// ([`CustomRule::arrival_ban`](super::special::CustomRule::arrival_ban)); no ban without one.
+    #[inline]
+    pub(crate) fn arrival_ban(&self) -> ArrivalBan {
+        match self.tables.arrival_ban_rule {
+            None => ArrivalBan::NONE,
+            Some(i) => self.tables.custom_rules[i as usize].arrival_ban(self),
         }
     }
 

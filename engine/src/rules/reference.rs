@@ -500,8 +500,17 @@ pub fn legal_moves(pos: &Position) -> Vec<Move> {
             .map(|&k| if k == m.from() { m.to() } else { k })
             .all(|k| !is_attacked(&after, k, !us))
     };
+    // A rule may ban pieces of some kinds from some squares (Citadel: princes next to an
+    // opposing prince): the piece standing on the to-square after the move is the one arriving.
+    let ban = pos.arrival_ban();
+    let allowed_arrival = |m: Move| {
+        pos.after(m)
+            .piece_at(m.to())
+            .is_none_or(|p| !ban.squares_for(p.kind).has(m.to()))
+    };
     let legal: Vec<Move> = pseudo_legal_moves(pos)
         .into_iter()
+        .filter(|&m| allowed_arrival(m))
         .filter(|&m| match m.kind() {
             MoveKind::Castle => {
                 let c = pos

@@ -186,12 +186,17 @@ pub struct Tables {
     /// Whether legal moves are found by playing out each pseudo-legal move and testing the
     /// mover's royal pieces, instead of from pins and checkers worked out ahead: for variants
     /// with bent riders (whose pins and check blocks do not lie on straight lines) or royalty
-    /// decided by a rule ([`CustomRule::has_royalty`]). Square promotion plays moves out only
+    /// decided by a rule ([`CustomRule::has_royalty`]), or arrivals banned by one
+    /// ([`CustomRule::has_arrival_ban`]). Square promotion plays moves out only
     /// in some positions (see [`super::special::square_promotion`]).
     pub legal_by_playing: bool,
     /// The custom rule that decides which pieces are royal (an index into
     /// [`Tables::custom_rules`]); `None`: each side's one king.
     pub royalty_rule: Option<u8>,
+    /// The custom rule that bans arrivals on some squares (an index into
+    /// [`Tables::custom_rules`]; see
+    /// [`CustomRule::arrival_ban`](super::special::CustomRule::arrival_ban)).
+    pub arrival_ban_rule: Option<u8>,
     /// `orthogonal_lines[sq]`: the four orthogonal rays from `sq` together (empty board).
     pub orthogonal_lines: Box<[Bitboard; 128]>,
     /// `diagonal_lines[sq]`: the four diagonal rays from `sq` together (empty board).
@@ -507,6 +512,7 @@ impl Tables {
             bent,
             bent_riders,
             royalty_rule: None,
+            arrival_ban_rule: None,
             orthogonal_lines,
             diagonal_lines,
             kinds,

@@ -208,10 +208,54 @@ pub trait CustomRule: Sync + std::fmt::Debug {
         pos.pieces(color, PieceKind::King)
     }
 
+    /// Whether the rule bans pieces of some kinds from some squares
+    /// ([`CustomRule::arrival_ban`]); at most one rule of a variant may.
+    fn has_arrival_ban(&self) -> bool {
+        false
+    }
+
+    /// Arrival-ban hook (for rules with [`CustomRule::has_arrival_ban`]): the squares where a
+    /// piece of the side to move may not arrive, by its kind after the move (a promoted or
+    /// released piece by its new kind, a castling king on its castling square). Unlike a
+    /// filter, the ban is applied by the move generator itself, so moves are still counted
+    /// without being listed (perft's last ply). A variant with such a rule finds its legal
+    /// moves with the generator that plays moves out ([`Tables::legal_by_playing`]).
+    fn arrival_ban(&self, _pos: &Position) -> ArrivalBan {
+        ArrivalBan::NONE
+    }
+
     /// Setup hook: whether a position read from outside (a FEN) is one the rule allows, after
     /// its board, rights and fields are read; `Err` says what is wrong.
     fn check_setup(&self, _pos: &Position) -> Result<(), String> {
         Ok(())
+    }
+}
+
+/// Squares where pieces of some kinds of the side to move may not arrive (a rule's
+/// [`CustomRule::arrival_ban`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ArrivalBan {
+    /// The kinds concerned, one bit each (`1 << kind.index()`).
+    pub kinds: u32,
+    /// The squares they may not arrive on.
+    pub squares: Bitboard,
+}
+
+impl ArrivalBan {
+    /// No ban.
+    pub const NONE: ArrivalBan = ArrivalBan {
+        kinds: 0,
+        squares: Bitboard::EMPTY,
+    };
+
+    /// The squares a piece of `kind` may not arrive on.
+    #[inline(always)]
+    pub fn squares_for(&self, kind: PieceKind) -> Bitboard {
+        if self.kinds & (1 << kind.index()) != 0 {
+            self.squares
+        } else {
+            Bitboard::EMPTY
+        }
     }
 }
 
@@ -316,6 +360,15 @@ impl Rule {
                 }
                 if r.has_fen_field() {
                     tables.custom_fen_rules.push(index as u8);
+                }
+                if r.has_arrival_ban() {
+                    assert!(
+                        tables.arrival_ban_rule.is_none(),
+                        "{}: more than one rule bans arrivals",
+                        tables.spec.id
+                    );
+                    tables.arrival_ban_rule = Some(index as u8);
+                    tables.legal_by_playing = true;
                 }
                 if r.has_royalty() {
                     assert!(

@@ -7,13 +7,12 @@
 //! opposing one. Whether a move is legal is judged with the royalty that held before it, so a
 //! release does not get a Prince-Royal out of check unless it blocks the check.
 //!
-//! The engine's generator does the royalty part through [`CustomRule::royals`]; the adjacency
-//! is this rule's legality filter.
+//! The engine's generator does the royalty part through [`CustomRule::royals`] and the
+//! adjacency through [`CustomRule::arrival_ban`].
 
-use super::CustomRule;
+use super::{ArrivalBan, CustomRule};
 use crate::rules::{
     geometry::Bitboard,
-    moves::{MoveKind, MoveList},
     piece::{Color, PieceKind},
     position::Position,
 };
@@ -30,10 +29,6 @@ impl PrinceRoyalty {
     #[inline]
     pub fn princes(&self, pos: &Position, color: Color) -> Bitboard {
         pos.pieces(color, PieceKind::King) | pos.pieces(color, self.younger)
-    }
-
-    fn is_prince(&self, kind: PieceKind) -> bool {
-        kind == PieceKind::King || kind == self.younger
     }
 }
 
@@ -55,29 +50,23 @@ impl CustomRule for PrinceRoyalty {
         }
     }
 
-    fn has_filter(&self) -> bool {
+    fn has_arrival_ban(&self) -> bool {
         true
     }
 
-    /// Removes the moves that bring a prince of the mover next to an opposing prince: prince
-    /// steps, castlings (the elder prince's arrival) and releases of the younger prince.
-    /// Other moves leave the princes where they are, and opposing princes are never adjacent.
-    fn filter(&self, pos: &Position, _history: &[u64], moves: &mut MoveList) {
+    /// No prince of the mover may arrive next to an opposing prince: by a step, a castling (the
+    /// elder prince's arrival) or a release of the younger prince. Other moves leave the
+    /// princes where they are, and opposing princes are never adjacent.
+    fn arrival_ban(&self, pos: &Position) -> ArrivalBan {
         let t = pos.tables();
-        let us = pos.turn();
-        let theirs = self.princes(pos, !us);
-        moves.retain(|m| {
-            let arriving = match m.kind() {
-                MoveKind::Promotion => m.promotion_piece(),
-                _ => pos.piece_at(m.from()).map(|p| p.kind),
-            };
-            if !arriving.is_some_and(|k| self.is_prince(k)) {
-                return true;
-            }
-            // A prince never takes an opposing prince (they are never adjacent), but a release
-            // may take another piece on its square.
-            (t.leaps[PieceKind::King][m.to().index()] & theirs & !m.to().bb()).is_empty()
-        });
+        let mut squares = Bitboard::EMPTY;
+        for sq in self.princes(pos, !pos.turn()) {
+            squares |= t.leaps[PieceKind::King][sq.index()];
+        }
+        ArrivalBan {
+            kinds: (1 << PieceKind::King.index()) | (1 << self.younger.index()),
+            squares,
+        }
     }
 
     fn check_setup(&self, pos: &Position) -> Result<(), String> {

@@ -13,6 +13,7 @@
 //! Whatever else limits a release (a prince may not arrive next to an opposing one) is the
 //! business of the rules that say so.
 
+use super::ArrivalBan;
 use crate::rules::{
     geometry::{Bitboard, Square},
     movegen::Sink,
@@ -155,11 +156,21 @@ impl ReleaseTables {
 }
 
 /// The promotions onto `targets` (promotion squares of the side to move, each reached from
-/// `to - delta`): one move each, to the square's kind.
-pub(crate) fn add_promotions<S: Sink>(pos: &Position, r: &ReleaseTables, sink: &mut S, targets: Bitboard, delta: i32) {
+/// `to - delta`): one move each, to the square's kind, unless the arrival ban forbids it.
+pub(crate) fn add_promotions<S: Sink>(
+    pos: &Position,
+    r: &ReleaseTables,
+    sink: &mut S,
+    targets: Bitboard,
+    delta: i32,
+    ban: &ArrivalBan,
+) {
     let us = pos.turn();
     for to in targets {
         if let Some(kind) = r.kind[us][to.index()] {
+            if ban.squares_for(kind).has(to) {
+                continue;
+            }
             let from = Square((to.0 as i32 - delta) as u8);
             sink.add(Move::promotion(from, to, kind));
         }
