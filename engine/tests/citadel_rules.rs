@@ -203,6 +203,24 @@ fn start_positions_and_their_alternatives_give_the_rules_note_numbers() {
             let alt = fen(v, if v == C8 { fen8 } else { fen9 });
             assert_eq!((perft(&alt, 1), perft(&alt, 2)), (d1, d2), "{v} {name}");
         }
+        // The alternatives are rule settings too, by name; the default is the registered one.
+        for &(name, fen8, fen9) in ALTERNATIVE_SETUPS {
+            for text in [
+                format!("setup={name}"),
+                name.to_string(),
+                format!("default, setup={name}"),
+            ] {
+                let tables = v.tables_with(&text).unwrap();
+                assert_eq!(tables.spec.start_fen, if v == C8 { fen8 } else { fen9 });
+                assert_eq!(tables.rule_settings, format!("setup={name}"));
+                assert!(std::ptr::eq(tables, v.tables_with(&tables.rule_settings).unwrap()));
+            }
+        }
+        for text in ["", "default", "setup=reconstructed", "setup=crossed,setup=default"] {
+            assert!(std::ptr::eq(v.tables_with(text).unwrap(), v.tables()), "{text}");
+        }
+        let err = v.tables_with("setup=mirrored").unwrap_err().to_string();
+        assert!(err.contains("setup=mirrored") && err.contains("setup=swapped"), "{err}");
         // The name says that the set-up is a reconstruction.
         assert!(v.spec().name.contains("reconstructed"), "{}", v.spec().name);
     }

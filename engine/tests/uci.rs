@@ -500,6 +500,43 @@ fn parsi_rule_settings_through_options() {
     );
 }
 
+#[test]
+fn citadel_set_ups_through_the_rules_option() {
+    let mut uci = Uci::with_variant(Variant::Citadel9);
+    uci.send("setoption name VariantRules value setup=crossed");
+    let lines = uci.sync();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "info string rules: citadel-9 (setup=crossed)"),
+        "{lines:?}"
+    );
+    uci.send("position startpos moves e2e5");
+    assert_eq!(
+        uci.fen(),
+        "rnsgktsnr/ppppppppp/9/9/4P4/9/9/PPPP1PPPP/RNSMKXSNR b WEwe - YQyq 0 1"
+    );
+    let (infos, best) = uci.go("depth 3");
+    let tables = Variant::Citadel9.tables_with("setup=crossed").unwrap();
+    let pos = Position::from_fen_in(tables, &uci.fen()).unwrap();
+    check_search(&pos, &infos, &best);
+    // A set-up the rules note does not have changes nothing.
+    uci.send("setoption name VariantRules value setup=mirrored");
+    let lines = uci.sync();
+    assert!(
+        lines.iter().any(|l| l.contains("no rule setting 'setup=mirrored'")),
+        "{lines:?}"
+    );
+    uci.send("setoption name VariantRules value <empty>");
+    let lines = uci.sync();
+    assert!(
+        lines.iter().any(|l| l == "info string rules: citadel-9 (default)"),
+        "{lines:?}"
+    );
+    uci.send("position startpos");
+    assert_eq!(uci.fen(), Variant::Citadel9.spec().start_fen);
+}
+
 // ---- go limits ------------------------------------------------------------------------------------
 
 #[test]

@@ -43,16 +43,21 @@ impl Variant {
 
     /// Whether the variant has rule settings ([`Variant::tables_with`]).
     pub fn has_rule_settings(self) -> bool {
-        self == Variant::Parsi
+        matches!(self, Variant::Parsi | Variant::Citadel8 | Variant::Citadel9)
     }
 
     /// The tables of the variant under rule settings (the readings its rules note leaves open,
     /// e.g. `ludii` or `leap_no_capture,bonus_leap=off` for Parsi Chess; see
-    /// [`parsi::Settings::parse`](super::variants::parsi::Settings::parse)). Empty or `default`:
-    /// [`Variant::tables`]. Variants without settings take only those.
+    /// [`parsi::Settings::parse`](super::variants::parsi::Settings::parse); the set-up for
+    /// Citadel, `setup=crossed`, see
+    /// [`citadel_common::tables_with`](super::variants::citadel_common::tables_with)). Empty or
+    /// `default`: [`Variant::tables`]. Variants without settings take only those.
     pub fn tables_with(self, settings: &str) -> Result<&'static Tables, RuleSettingsError> {
         match self {
             Variant::Parsi => Ok(super::variants::parsi::Settings::parse(settings)?.tables()),
+            Variant::Citadel8 | Variant::Citadel9 => {
+                super::variants::citadel_common::tables_with(self.spec(), settings)
+            }
             _ if settings.trim().is_empty() || settings.trim().eq_ignore_ascii_case("default") => Ok(self.tables()),
             _ => Err(RuleSettingsError::NoSettings(self.id())),
         }

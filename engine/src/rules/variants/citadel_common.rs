@@ -17,8 +17,10 @@ use crate::rules::{
         prince_royalty::PrinceRoyalty,
         releases::{Prisoner, Releases},
     },
-    variant::{CastlingSpec, GamePoints, PieceSpec, PieceValue},
+    tables::Tables,
+    variant::{CastlingSpec, GamePoints, PieceSpec, PieceValue, RuleSettingsError, Variant, VariantSpec},
 };
+use std::sync::Mutex;
 
 /// The hand-crafted evaluation's figures for the Citadel's own pieces (estimates, not tuned: a
 /// Tiger-Rider reaches 30-40 squares of an empty board against a queen's 24-32, but its bent
@@ -266,9 +268,10 @@ pub static PRINCES: PrinceRoyalty = PrinceRoyalty {
 };
 
 /// The rules note's other readings of the lost start position (B.3), as FENs of each board
-/// (8 ranks, 9 ranks), for `position fen` and the tools' `--fen`: (b) crossed (White has the
-/// Plains-Marshall and the White Tiger-Rider, Blue the Plains-General and the Blue
-/// Tiger-Rider); (c) the d and f pieces swapped.
+/// (8 ranks, 9 ranks): (b) crossed (White has the Plains-Marshall and the White Tiger-Rider,
+/// Blue the Plains-General and the Blue Tiger-Rider); (c) the d and f pieces swapped. Chosen
+/// with the rule setting `setup=NAME` ([`tables_with`]: `engine ... --rules setup=crossed`,
+/// the UCI option `VariantRules`, `trainer selfplay --rules`), or given as a FEN.
 pub const ALTERNATIVE_SETUPS: &[(&str, &str, &str)] = &[
     (
         "crossed",
@@ -281,3 +284,50 @@ pub const ALTERNATIVE_SETUPS: &[(&str, &str, &str)] = &[
         "rnstkmsnr/ppppppppp/9/9/9/9/9/PPPPPPPPP/RNSXKGSNR w WEwe - YQyq 0 1",
     ),
 ];
+
+/// The tables of a Citadel board (`spec`) under rule settings: empty, `default` or
+/// `setup=reconstructed` give the registered variant's; `setup=crossed` and `setup=swapped`
+/// (or the bare names) a variant with that start position, built once per process. The
+/// settings are only the set-up: every rule stays as the rules note decides.
+pub fn tables_with(spec: &'static VariantSpec, text: &str) -> Result<&'static Tables, RuleSettingsError> {
+    let mut chosen: Option<(&'static str, &'static str, &'static str)> = None;
+    for item in text.split([',', ' ']).map(str::trim).filter(|i| !i.is_empty()) {
+        let lower = item.to_ascii_lowercase().replace('-', "_");
+        let name = lower.strip_prefix("setup=").unwrap_or(&lower).trim();
+        chosen = match name {
+            "default" | "reconstructed" => None,
+            _ => match ALTERNATIVE_SETUPS.iter().find(|(n, _, _)| *n == name) {
+                Some(&alt) => Some(alt),
+                None => {
+                    return Err(RuleSettingsError::Unknown {
+                        variant: spec.id,
+                        item: item.to_string(),
+                        known: std::iter::once("default, setup=reconstructed".to_string())
+                            .chain(ALTERNATIVE_SETUPS.iter().map(|(n, _, _)| format!("setup={n}")))
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                    })
+                }
+            },
+        };
+    }
+    let Some((name, fen8, fen9)) = chosen else {
+        return Ok(spec.variant.map_or_else(|| leak_tables(spec, ""), Variant::tables));
+    };
+    static BUILT: Mutex<Vec<(&'static str, &'static str, &'static Tables)>> = Mutex::new(Vec::new());
+    let mut built = BUILT.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some(&(_, _, t)) = built.iter().find(|(id, n, _)| *id == spec.id && *n == name) {
+        return Ok(t);
+    }
+    let start_fen = if spec.geometry.height == 8 { fen8 } else { fen9 };
+    let spec: &'static VariantSpec = Box::leak(Box::new(VariantSpec { start_fen, ..*spec }));
+    let tables = leak_tables(spec, &format!("setup={name}"));
+    built.push((spec.id, name, tables));
+    Ok(tables)
+}
+
+fn leak_tables(spec: &'static VariantSpec, settings: &str) -> &'static Tables {
+    let mut tables = Tables::build(spec);
+    tables.rule_settings = settings.to_string();
+    Box::leak(Box::new(tables))
+}
