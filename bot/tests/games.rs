@@ -1,4 +1,5 @@
-//! Full games on the in-process arena in each Persian sub-variant and in Parsi Chess: bot against bot (the game
+//! Full games on the in-process arena in each Persian sub-variant, in Parsi Chess and on both
+//! Citadel boards: bot against bot (the game
 //! ends with a legal result and both bots save a PGN that the engine's PGN reader reads back),
 //! and the bot against a scripted opponent that plays the first legal move (the bot does not
 //! lose, sends no refused move, and reports the arena's result).
@@ -86,6 +87,43 @@ async fn parsi_game() {
     full_game("parsi").await;
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn citadel_8_game() {
+    full_game("citadel-8").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn citadel_9_game() {
+    full_game("citadel-9").await;
+}
+
+/// `bot demo --variant citadel-9`: the arena in-process, Alpha challenges Beta, one game to
+/// the end, both bots report it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn the_demo_plays_a_citadel_game() {
+    let dir = common::temp_dir("demo-citadel-9");
+    let summary = bot::demo::run(bot::demo::DemoOptions {
+        variant: Variant::Citadel9,
+        nodes: 2000,
+        pgn_dir: dir.clone(),
+        print_moves: false,
+        timeout: Duration::from_secs(120),
+        ..bot::demo::DemoOptions::default()
+    })
+    .await
+    .expect("the demo game finishes");
+    assert_eq!(summary.reports.len(), 2);
+    let (a, b) = (&summary.reports[0], &summary.reports[1]);
+    assert_eq!(a.id, b.id);
+    assert_eq!((&a.status, &a.winner, a.plies), (&b.status, &b.winner, b.plies));
+    assert!(a.plies > 0 && a.refused_moves == 0 && b.refused_moves == 0);
+    for report in [a, b] {
+        let text = std::fs::read_to_string(report.pgn.as_ref().expect("PGN saved")).expect("PGN readable");
+        assert!(text.contains("[Variant \"Citadel 9\"]"), "{text}");
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 /// Beta (the bot) against a scripted opponent that plays the first legal move, to the end.
 async fn against_a_scripted_opponent(variant: &str) {
     let arena = common::arena().await;
@@ -149,4 +187,14 @@ async fn oriental_omega_against_a_scripted_opponent() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn parsi_against_a_scripted_opponent() {
     against_a_scripted_opponent("parsi").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn citadel_8_against_a_scripted_opponent() {
+    against_a_scripted_opponent("citadel-8").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn citadel_9_against_a_scripted_opponent() {
+    against_a_scripted_opponent("citadel-9").await;
 }
