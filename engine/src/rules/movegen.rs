@@ -123,6 +123,43 @@ impl<S: Sink, F: FnMut(Move) -> bool> Sink for Kept<'_, S, F> {
     }
 }
 
+/// Counts the ordinary moves (kinds `Normal` and `DoubleStep`) and lists the others.
+#[derive(Default)]
+struct OrdinaryCounter {
+    ordinary: u64,
+    others: MoveList,
+}
+
+impl Sink for OrdinaryCounter {
+    #[inline(always)]
+    fn add(&mut self, m: Move) {
+        if matches!(m.kind(), MoveKind::Normal | MoveKind::DoubleStep) {
+            self.ordinary += 1;
+        } else {
+            self.others.push(m);
+        }
+    }
+
+    #[inline(always)]
+    fn add_targets(&mut self, _: Square, targets: Bitboard) {
+        self.ordinary += targets.count() as u64;
+    }
+
+    #[inline(always)]
+    fn add_pawn_moves(&mut self, targets: Bitboard, delta: i32, kind: MoveKind) {
+        if matches!(kind, MoveKind::Normal | MoveKind::DoubleStep) {
+            self.ordinary += targets.count() as u64;
+        } else {
+            self.others.add_pawn_moves(targets, delta, kind);
+        }
+    }
+
+    #[inline(always)]
+    fn add_promotions(&mut self, targets: Bitboard, delta: i32, kinds: &[PieceKind]) {
+        self.others.add_promotions(targets, delta, kinds);
+    }
+}
+
 /// Which moves [`Position::generate`] produces: all, or one of two complementary parts.
 pub(crate) mod mode {
     /// Every legal move.
@@ -240,13 +277,43 @@ impl Position {
     }
 
     /// The number of legal moves (faster than listing them).
+    ///
+    /// With legality filters, the ordinary moves are still counted unlisted where every filter
+    /// says it spares them ([`CustomRule::filter_spares_ordinary_moves`](special::CustomRule::filter_spares_ordinary_moves)):
+    /// the other moves are listed and judged one by one.
     pub fn count_legal_moves(&self) -> u64 {
-        if !self.tables.custom_filter_rules.is_empty() {
-            return self.legal_moves().len() as u64;
+        let t = self.tables;
+        if t.custom_filter_rules.is_empty() {
+            let mut c = Counter::default();
+            self.generate::<Counter, { mode::ALL }>(&mut c);
+            return c.0;
         }
-        let mut c = Counter::default();
-        self.generate::<Counter, { mode::ALL }>(&mut c);
-        c.0
+        let rules = || t.custom_filter_rules.iter().map(|&i| t.custom_rules[i as usize]);
+        if rules().all(|r| r.filter_spares_ordinary_moves(self, &[])) {
+            let mut split = OrdinaryCounter::default();
+            self.generate::<OrdinaryCounter, { mode::ALL }>(&mut split);
+            // Without an ordinary move a filter may judge the rest together (a fallback).
+            if split.ordinary > 0 {
+                let kept = split
+                    .others
+                    .iter()
+                    .filter(|&&m| self.is_ordinary_rule_move(m) || rules().all(|r| r.filter_keeps(self, &[], m)))
+                    .count();
+                return split.ordinary + kept as u64;
+            }
+        }
+        self.legal_moves().len() as u64
+    }
+
+    /// Whether `m` is a rule move that its rule calls a quiet king move (the king from its from-
+    /// to its to-square, nothing else changed): filters treat it as an ordinary move.
+    fn is_ordinary_rule_move(&self, m: Move) -> bool {
+        m.kind() == MoveKind::Rule
+            && self
+                .tables
+                .custom_rules
+                .get(m.rule_index())
+                .is_some_and(|r| r.is_quiet_king_move(self, m))
     }
 
     /// Runs the legality filters of the variant's custom rules over `list`.
@@ -261,22 +328,15 @@ impl Position {
     /// The pseudo-legal moves of the custom rules for one part of the list: those that capture
     /// or promote ([`CustomRule::is_tactical`](special::CustomRule::is_tactical)) go with the
     /// captures, the others with the quiet moves.
-    fn custom_pseudo_moves<const MODE: u8>(&self) -> MoveList {
+    fn custom_pseudo_moves<const MODE: u8>(&self, list: &mut MoveList) {
         let t = self.tables;
-        let mut list = MoveList::new();
+        list.clear();
         for &i in &t.custom_move_rules {
-            t.custom_rules[i as usize].extra_moves(self, i, &mut list);
+            t.custom_rules[i as usize].extra_moves(self, i, list);
         }
-        if MODE == mode::ALL {
-            return list;
+        if MODE != mode::ALL {
+            list.retain(|m| self.rule_move_is_tactical(m) == (MODE == mode::CAPTURES));
         }
-        let mut part = MoveList::new();
-        for &m in &list {
-            if self.rule_move_is_tactical(m) == (MODE == mode::CAPTURES) {
-                part.push(m);
-            }
-        }
-        part
     }
 
     /// The moves of the custom rules (of one part of the list) that leave the mover's king
@@ -284,11 +344,17 @@ impl Position {
     fn custom_moves<S: Sink, const MODE: u8>(&self, sink: &mut S) {
         let us = self.turn;
         let t = self.tables;
-        for &m in &self.custom_pseudo_moves::<MODE>() {
+        let mut moves = MoveList::new();
+        self.custom_pseudo_moves::<MODE>(&mut moves);
+        if moves.is_empty() {
+            return;
+        }
+        let cl = self.attack_classes();
+        for &m in &moves {
             // A quiet king move changes nothing else: an attack test on its square suffices.
             if t.custom_rules[m.rule_index()].is_quiet_king_move(self, m) {
                 let occ = (self.occupied() ^ m.from().bb()) | m.to().bb();
-                if !self.is_attacked(m.to(), !us, occ) {
+                if !t.always_attacked.has(m.to()) && self.attackers_with(&cl, m.to(), !us, occ).is_empty() {
                     sink.add(m);
                 }
                 continue;
@@ -613,7 +679,9 @@ impl Position {
             }
         }
         if !t.custom_move_rules.is_empty() {
-            for &m in &self.custom_pseudo_moves::<MODE>() {
+            let mut moves = MoveList::new();
+            self.custom_pseudo_moves::<MODE>(&mut moves);
+            for &m in &moves {
                 kept.add(m);
             }
         }
@@ -683,7 +751,9 @@ impl Position {
             }
         }
         if !t.custom_move_rules.is_empty() {
-            for &m in &self.custom_pseudo_moves::<MODE>() {
+            let mut moves = MoveList::new();
+            self.custom_pseudo_moves::<MODE>(&mut moves);
+            for &m in &moves {
                 list.add(m);
             }
         }

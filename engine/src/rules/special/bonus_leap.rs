@@ -11,7 +11,7 @@
 
 use super::{square_promotion::promotions_from, CustomRule, RuleEdit};
 use crate::rules::{
-    geometry::Square,
+    geometry::{Bitboard, Square},
     moves::{Move, MoveList},
     piece::{Piece, PieceKind},
     position::Position,
@@ -36,10 +36,15 @@ impl CustomRule for BonusKnightLeap {
     fn extra_moves(&self, pos: &Position, index: u8, moves: &mut MoveList) {
         let t = pos.tables();
         let us = pos.turn();
-        // Pawns one step from their last rank.
+        // Pawns one step from their last rank (found in bulk first: most positions have none).
         let last = t.promotion_squares[us];
-        let candidates = pos
-            .pieces(us, PieceKind::Pawn)
+        let push = t.pawn_push[us];
+        let before_last = if push >= 0 {
+            Bitboard(last.0 >> push)
+        } else {
+            Bitboard(last.0 << -push)
+        };
+        let candidates = (pos.pieces(us, PieceKind::Pawn) & before_last)
             .iter()
             .filter(|&from| t.square_ahead(us, from).is_some_and(|ahead| last.has(ahead)));
         for from in candidates {

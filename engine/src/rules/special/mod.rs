@@ -133,6 +133,23 @@ pub trait CustomRule: Sync + std::fmt::Debug {
         false
     }
 
+    /// Counting hook of a filter: true when, in `pos` after `history`, the filter surely removes
+    /// no ordinary move (kind [`Normal`](super::moves::MoveKind::Normal) or
+    /// [`DoubleStep`](super::moves::MoveKind::DoubleStep), or a rule move
+    /// that its rule calls a quiet king move, [`CustomRule::is_quiet_king_move`]) and, while one
+    /// ordinary move is legal, judges each other move on its own, by
+    /// [`CustomRule::filter_keeps`]. Then [`Position::count_legal_moves`] counts the ordinary
+    /// moves without listing them (perft's last ply). False (the default) says nothing.
+    fn filter_spares_ordinary_moves(&self, _pos: &Position, _history: &[u64]) -> bool {
+        false
+    }
+
+    /// The filter's judgement of one move that is not ordinary, where
+    /// [`CustomRule::filter_spares_ordinary_moves`] holds and an ordinary move is legal.
+    fn filter_keeps(&self, _pos: &Position, _history: &[u64], _m: Move) -> bool {
+        true
+    }
+
     /// Terms of the hand-crafted evaluation that the rule adds (middlegame, endgame), in
     /// centipawns from White's point of view: the value of rights the rule gives.
     fn eval_terms(&self, _pos: &Position, _index: u8) -> (i32, i32) {

@@ -9,8 +9,8 @@ use crate::rules::{
     geometry::{Bitboard, Square},
     moves::{Move, MoveKind, MoveList},
     piece::{Color, PieceKind},
-    position::Position,
-    tables::NO_DIRECTION,
+    position::{AttackClasses, Position},
+    tables::{is_orthogonal, NO_DIRECTION},
 };
 
 /// The rule.
@@ -29,19 +29,24 @@ impl CustomRule for NoStalemating {
         true
     }
 
+    /// During an opening series; or when three of the opponent's quiet moves are witnesses
+    /// (see [`Witnesses`]) with pairwise disjoint danger masks: an ordinary move, like a rule's
+    /// quiet king move, changes the board on two squares only, so it spoils at most two of them.
+    fn filter_spares_ordinary_moves(&self, pos: &Position, _history: &[u64]) -> bool {
+        pos.in_opening_series() || Witnesses::disjoint(pos).len == MAX_WITNESSES
+    }
+
+    fn filter_keeps(&self, pos: &Position, _history: &[u64], m: Move) -> bool {
+        pos.in_opening_series() || !stalemates(pos, m)
+    }
+
     fn filter(&self, pos: &Position, _history: &[u64], moves: &mut MoveList) {
         // Not during an opening series (rules note A.9).
         if pos.in_opening_series() {
             return;
         }
         let witnesses = Witnesses::of(pos);
-        let stalemates = |m: Move| {
-            if witnesses.survive(m) {
-                return false;
-            }
-            let after = pos.after(m);
-            !(after.in_check() || surely_has_a_move(&after) || !after.legal_moves_unfiltered().is_empty())
-        };
+        let stalemates = |m: Move| !witnesses.survive(m) && stalemates(pos, m);
         // Most lists lose nothing: copy only from the first move that stalemates.
         let Some(first) = moves.iter().position(|&m| stalemates(m)) else {
             return;
@@ -60,6 +65,12 @@ impl CustomRule for NoStalemating {
             *moves = kept;
         }
     }
+}
+
+/// Whether `m` leaves the opponent out of check and without a legal move (played out).
+fn stalemates(pos: &Position, m: Move) -> bool {
+    let after = pos.after(m);
+    !(after.in_check() || surely_has_a_move(&after) || !after.legal_moves_unfiltered().is_empty())
 }
 
 /// A quick sufficient test that the side to move (not in check, with one royal piece) has a legal
@@ -120,7 +131,17 @@ struct Witnesses {
 }
 
 impl Witnesses {
+    /// The first witnesses found (at most [`MAX_WITNESSES`]).
     fn of(pos: &Position) -> Witnesses {
+        Witnesses::collect(pos, false)
+    }
+
+    /// Witnesses whose masks share no square, as many as are found up to [`MAX_WITNESSES`].
+    fn disjoint(pos: &Position) -> Witnesses {
+        Witnesses::collect(pos, true)
+    }
+
+    fn collect(pos: &Position, disjoint: bool) -> Witnesses {
         let mut w = Witnesses {
             masks: [Bitboard::EMPTY; MAX_WITNESSES],
             len: 0,
@@ -134,15 +155,58 @@ impl Witnesses {
         }
         let king = royals.lsb();
         let occ = pos.occupied();
-        for sq in pos.color_bb(them) & !royals {
+        // A position never has the side not to move in check (setups are refused so), so only
+        // a slider can pin: the pin tests need the sliders alone.
+        debug_assert!(pos.attackers(king, us, occ).is_empty());
+        let sliders = pos.slider_classes();
+        let pieces = pos.color_bb(them) & !royals;
+        // For disjoint masks pawns first, found in bulk: a pawn's quiet move is the square
+        // ahead, so pawns on different files off the king's lines give disjoint masks at once.
+        let mut pawns = Bitboard::EMPTY;
+        if disjoint {
+            let push = t.pawn_push[them];
+            let free = !occ & t.geometry.playable & !t.promotion_squares[them] & !t.forbidden[PieceKind::Pawn];
+            let behind_free = if push >= 0 {
+                Bitboard(free.0 >> push)
+            } else {
+                Bitboard(free.0 << -push)
+            };
+            pawns = pieces & pos.pieces(them, PieceKind::Pawn);
+            for sq in pawns & behind_free {
+                let to = Square((sq.0 as i32 + push) as u8);
+                let line = line_through(pos, king, sq);
+                let mask = sq.bb() | to.bb() | line;
+                if w.masks[..w.len].iter().any(|&m| (m & mask).any())
+                    || (line.any() && pinned(pos, &sliders, king, sq, us))
+                {
+                    continue;
+                }
+                w.masks[w.len] = mask;
+                w.len += 1;
+                if w.len == MAX_WITNESSES {
+                    return w;
+                }
+            }
+        }
+        for sq in pieces & !pawns {
             let targets = quiet_targets(pos, them, sq);
-            if targets.is_empty() || pos.attackers(king, us, occ ^ sq.bb()).any() {
+            if targets.is_empty() {
                 continue;
             }
             // The nearest target keeps the mask small.
             let near = targets & t.leaps[PieceKind::King][sq.index()];
             let to = if near.any() { near.lsb() } else { targets.lsb() };
-            w.masks[w.len] = sq.bb() | to.bb() | t.between(sq, to) | line_through(pos, king, sq);
+            let line = line_through(pos, king, sq);
+            let mask = sq.bb() | to.bb() | t.between(sq, to) | line;
+            if disjoint && w.masks[..w.len].iter().any(|&m| (m & mask).any()) {
+                continue;
+            }
+            // Pinned: the king is not attacked (tested above), so only a piece on a line from it
+            // can expose it.
+            if line.any() && pinned(pos, &sliders, king, sq, us) {
+                continue;
+            }
+            w.masks[w.len] = mask;
             w.len += 1;
             if w.len == MAX_WITNESSES {
                 break;
@@ -160,6 +224,25 @@ impl Witnesses {
         let touched = m.from().bb() | m.to().bb();
         self.masks[..self.len].iter().any(|&mask| (mask & touched).is_empty())
     }
+}
+
+/// Whether the piece on `sq`, on a line from `king` (not attacked), is pinned by a slider of
+/// `by`: nothing between it and the king, and the next piece beyond it on the line is such a
+/// slider.
+fn pinned(pos: &Position, sliders: &AttackClasses, king: Square, sq: Square, by: Color) -> bool {
+    let t = pos.tables();
+    let d = t.direction[king.index()][sq.index()];
+    if d == NO_DIRECTION || (t.between(king, sq) & pos.occupied()).any() {
+        return false;
+    }
+    let d = d as usize;
+    let beyond = t.ray_attacks(d, sq, pos.occupied()) & pos.occupied();
+    let kind = if is_orthogonal(d) {
+        sliders.orthogonal
+    } else {
+        sliders.diagonal
+    };
+    (beyond & kind & pos.color_bb(by)).any()
 }
 
 /// The squares from `king` through `sq` to the edge of the board, when they are on one line.

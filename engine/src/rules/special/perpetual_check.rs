@@ -26,6 +26,12 @@ impl CustomRule for NoPerpetualCheck {
         true
     }
 
+    /// With fewer than four earlier positions (a bare position, perft) or during an opening
+    /// series, the filter keeps every move.
+    fn filter_spares_ordinary_moves(&self, pos: &Position, history: &[u64]) -> bool {
+        history.len() < 4 || pos.in_opening_series()
+    }
+
     fn filter(&self, pos: &Position, history: &[u64], moves: &mut MoveList) {
         // Not during an opening series (rules note A.9).
         if pos.in_opening_series() {
