@@ -815,6 +815,9 @@ impl Position {
     /// its promotion rule says; none that the arrival ban forbids.
     #[inline(always)]
     fn promotions<S: Sink>(&self, sink: &mut S, targets: Bitboard, delta: i32, kinds: &[PieceKind], ban: &ArrivalBan) {
+        if targets.is_empty() {
+            return;
+        }
         match (&self.tables.square_promotion, &self.tables.releases) {
             (Some(sp), _) => special::square_promotion::add_promotions(self, sp, sink, targets, delta),
             (None, Some(r)) => special::releases::add_promotions(self, r, sink, targets, delta, ban),

@@ -33,7 +33,7 @@ impl CustomRule for NoStalemating {
     /// (see [`Witnesses`]) with pairwise disjoint danger masks: an ordinary move, like a rule's
     /// quiet king move, changes the board on two squares only, so it spoils at most two of them.
     fn filter_spares_ordinary_moves(&self, pos: &Position, _history: &[u64]) -> bool {
-        pos.in_opening_series() || Witnesses::disjoint(pos).len == MAX_WITNESSES
+        pos.in_opening_series() || Witnesses::three_disjoint(pos)
     }
 
     fn filter_keeps(&self, pos: &Position, _history: &[u64], m: Move) -> bool {
@@ -136,9 +136,19 @@ impl Witnesses {
         Witnesses::collect(pos, false)
     }
 
-    /// Witnesses whose masks share no square, as many as are found up to [`MAX_WITNESSES`].
-    fn disjoint(pos: &Position) -> Witnesses {
-        Witnesses::collect(pos, true)
+    /// Whether [`MAX_WITNESSES`] witnesses with pairwise disjoint masks exist (pawns off the
+    /// king's lines are counted in bulk first).
+    fn three_disjoint(pos: &Position) -> bool {
+        let t = pos.tables();
+        let royals = pos.royals(!pos.turn());
+        if t.bent_riders.is_empty()
+            && t.royalty_rule.is_none()
+            && royals.count() == 1
+            && off_line_pawn_witnesses(pos, royals.lsb()) >= MAX_WITNESSES as u32
+        {
+            return true;
+        }
+        Witnesses::collect(pos, true).len == MAX_WITNESSES
     }
 
     fn collect(pos: &Position, disjoint: bool) -> Witnesses {
@@ -158,8 +168,8 @@ impl Witnesses {
         // A position never has the side not to move in check (setups are refused so), so only
         // a slider can pin: the pin tests need the sliders alone.
         debug_assert!(pos.attackers(king, us, occ).is_empty());
-        let sliders = pos.slider_classes();
         let pieces = pos.color_bb(them) & !royals;
+        let sliders = pos.slider_classes();
         // For disjoint masks pawns first, found in bulk: a pawn's quiet move is the square
         // ahead, so pawns on different files off the king's lines give disjoint masks at once.
         let mut pawns = Bitboard::EMPTY;
@@ -224,6 +234,23 @@ impl Witnesses {
         let touched = m.from().bb() | m.to().bb();
         self.masks[..self.len].iter().any(|&mask| (mask & touched).is_empty())
     }
+}
+
+/// The pawns of the side not to move, off every line through its `king`, whose square ahead is
+/// free and not a promotion square: each is a witness whose mask is its square and the one
+/// ahead (no line, no pin), so their masks never meet.
+fn off_line_pawn_witnesses(pos: &Position, king: Square) -> u32 {
+    let t = pos.tables();
+    let them = !pos.turn();
+    let push = t.pawn_push[them];
+    let free = !pos.occupied() & t.geometry.playable & !t.promotion_squares[them] & !t.forbidden[PieceKind::Pawn];
+    let behind_free = if push >= 0 {
+        Bitboard(free.0 >> push)
+    } else {
+        Bitboard(free.0 << -push)
+    };
+    let lines = t.orthogonal_lines[king.index()] | t.diagonal_lines[king.index()];
+    (pos.pieces(them, PieceKind::Pawn) & behind_free & !lines).count()
 }
 
 /// Whether the piece on `sq`, on a line from `king` (not attacked), is pinned by a slider of
