@@ -27,7 +27,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Plays engine games against itself and writes training records and PGN.
-    Selfplay(selfplay::Args),
+    Selfplay(Box<selfplay::Args>),
     /// Tools for training-record shards: stats, validate, shuffle, convert.
     #[command(subcommand)]
     Data(data::Command),
@@ -39,7 +39,7 @@ enum Command {
 
 fn main() -> Result<()> {
     match Cli::parse().command {
-        Command::Selfplay(args) => selfplay::run(args),
+        Command::Selfplay(args) => selfplay::run(*args),
         Command::Data(cmd) => data::run(cmd),
         Command::Openings(args) => openings::run(args),
         Command::Train(args) => train::run(*args),

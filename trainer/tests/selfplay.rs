@@ -426,3 +426,58 @@ fn shards_played_apart_are_the_shards_of_one_run() {
     let junk = trainer(&part(b.path(), "2-1"));
     assert!(!junk.status.success());
 }
+
+/// `--engine-plies`: after the random plies the engine picks the next ones (MultiPV, softmax);
+/// the games carry score comments for them, `OpeningPlies` counts only the random plies and
+/// `EnginePlies` the engine's; the run is reproducible and resumes with the same settings only.
+#[test]
+fn engine_chosen_opening_plies() {
+    let run = |dir: &Path, extra: &[&str]| {
+        let mut args = selfplay_args(dir, 6, 5);
+        args.extend(["--random-plies", "1", "--engine-ply-nodes", "300"].map(String::from));
+        args.extend(extra.iter().map(|s| s.to_string()));
+        ok(&args)
+    };
+    let a = TempDir::new("engine-plies-a");
+    let b = TempDir::new("engine-plies-b");
+    run(a.path(), &["--engine-plies", "4"]);
+    run(b.path(), &["--engine-plies", "4"]);
+    let text = |dir: &Path| {
+        files(dir, "pgn")
+            .iter()
+            .map(|p| fs::read_to_string(p).expect("pgn"))
+            .collect::<String>()
+    };
+    let (ta, tb) = (text(a.path()), text(b.path()));
+    assert_eq!(ta, tb, "the same seed gives the same games");
+    let games = read_games(&ta, Variant::PersianPrincess).expect("the PGN reads back");
+    assert_eq!(games.len(), 6);
+    let mut first_engine_plies = HashSet::new();
+    for g in &games {
+        assert_eq!(g.tag("OpeningPlies"), Some("1"));
+        assert_eq!(g.tag("EnginePlies"), Some("4"));
+        assert!(g.tag("Opening").is_some_and(|o| o.ends_with("+ 4 engine plies")));
+        first_engine_plies.insert(g.moves[1]);
+    }
+    // The first score comment follows the second ply, the first engine ply: the random ply
+    // before it has none.
+    for game in ta.split("[Event ").skip(1) {
+        let moves = &game[game.find("\n\n").expect("movetext")..];
+        let first_comment = moves.find('{').expect("a score comment");
+        let before: Vec<&str> = moves[..first_comment].split_whitespace().collect();
+        assert_eq!(
+            before.len(),
+            3,
+            "one random ply, then the engine's with a comment: {moves}"
+        );
+    }
+    // A directory made with engine plies refuses to resume without them.
+    let mut args = selfplay_args(a.path(), 8, 5);
+    args.extend(["--random-plies", "1", "--engine-ply-nodes", "300"].map(String::from));
+    let out = trainer(&args);
+    assert!(!out.status.success(), "resumed with other settings");
+    // Without --engine-plies nothing changes: no EnginePlies tag.
+    let c = TempDir::new("engine-plies-c");
+    run(c.path(), &[]);
+    assert!(!text(c.path()).contains("EnginePlies"));
+}

@@ -19,7 +19,10 @@ use nnue::{
     Layout,
 };
 
-use super::pgn::{write_pgn, GameText, Searched};
+use super::{
+    opening::SampledPly,
+    pgn::{write_pgn, GameText, Searched},
+};
 
 /// Everything a game needs besides the engine and the opening.
 #[derive(Clone, Debug)]
@@ -84,8 +87,16 @@ pub struct PlayedGame {
     pub skipped: Skipped,
 }
 
-/// Plays game `id` from `opening` with `engine` on both sides.
-pub fn play(engine: &mut Engine, opening: &Opening, id: u32, settings: &GameSettings) -> Result<PlayedGame> {
+/// Plays game `id` from `opening` with `engine` on both sides; `sampled` says what the engine
+/// said of the opening's last plies, those it chose (they get score comments in the PGN).
+pub fn play(
+    engine: &mut Engine,
+    opening: &Opening,
+    sampled: &[SampledPly],
+    id: u32,
+    settings: &GameSettings,
+) -> Result<PlayedGame> {
+    let chosen_from = opening.moves.len().saturating_sub(sampled.len());
     let mut player = SelfPlayer {
         engine,
         limits: settings.limits.clone(),
@@ -94,7 +105,14 @@ pub fn play(engine: &mut Engine, opening: &Opening, id: u32, settings: &GameSett
     let mut recorder = Recorder {
         id,
         min_ply: settings.min_ply,
-        notes: opening.moves.iter().map(|_| None).collect(),
+        notes: (0..opening.moves.len())
+            .map(|i| {
+                i.checked_sub(chosen_from).map(|k| Searched {
+                    score: sampled[k].score,
+                    depth: sampled[k].depth,
+                })
+            })
+            .collect(),
         pending: Vec::new(),
         skipped: Skipped::default(),
         searched: 0,
@@ -127,6 +145,7 @@ pub fn play(engine: &mut Engine, opening: &Opening, id: u32, settings: &GameSett
             result: played.result,
             termination: &played.termination,
             notes: &recorder.notes,
+            engine_plies: sampled.len(),
         },
         settings,
     );

@@ -29,10 +29,10 @@ use engine::{
     search::Limits,
 };
 
-pub use self::run_file::Settings;
+pub use self::run_file::{EnginePlies, Settings};
 use self::{
     game::GameSettings,
-    opening::{Check, OpeningGenerator},
+    opening::{Check, OpeningGenerator, Sampler, SamplerSettings},
     progress::Progress,
     shard::{Existing, RUN_FILE},
     summary::{limits_text, print_directory, Finished},
@@ -113,6 +113,25 @@ pub struct Args {
     /// lines they are played).
     #[arg(long, value_name = "N")]
     pub random_plies: Option<usize>,
+    /// Plies chosen by the engine after the random (or book) ones: each a MultiPV search of
+    /// --engine-ply-nodes nodes, one of its lines within --engine-ply-max-loss of the best drawn
+    /// with weights exp((score - best) / --engine-ply-temperature). Deterministic for a seed.
+    /// The PGN gives them score comments and an `EnginePlies` tag, and `trainer openings` counts
+    /// them (it leaves out only the `OpeningPlies`). 0: none.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub engine_plies: usize,
+    /// Nodes of each search that picks an engine ply.
+    #[arg(long, value_name = "NODES", default_value_t = 4000)]
+    pub engine_ply_nodes: u64,
+    /// Lines of each search that picks an engine ply.
+    #[arg(long, value_name = "N", default_value_t = 4)]
+    pub engine_ply_multipv: usize,
+    /// Softmax temperature of the engine plies, centipawns (0: always the best line).
+    #[arg(long, value_name = "CP", default_value_t = 30)]
+    pub engine_ply_temperature: u32,
+    /// Lines scored more than this many centipawns below the best are never picked.
+    #[arg(long, value_name = "CP", default_value_t = 60)]
+    pub engine_ply_max_loss: i32,
     /// Opening file: one opening per line, a FEN, a FEN followed by `moves` and UCI moves, or
     /// UCI moves from the start position; '#' starts a comment. Lines are used in order, from
     /// the top again when more games are needed (each opening position once).
@@ -260,6 +279,13 @@ impl Settings {
             draw_after: args.draw_after,
             max_plies: args.max_plies,
             min_ply: args.min_ply.unwrap_or(random_plies),
+            engine_plies: (args.engine_plies > 0).then_some(EnginePlies {
+                plies: args.engine_plies,
+                nodes: args.engine_ply_nodes.max(1),
+                multipv: args.engine_ply_multipv.max(1),
+                temperature: args.engine_ply_temperature,
+                max_loss: args.engine_ply_max_loss.max(0),
+            }),
         }
     }
 }
@@ -467,7 +493,22 @@ pub fn run(args: Args) -> Result<()> {
     let needed: HashSet<u64> = jobs.iter().map(|&(i, s)| i * per_shard + s).collect();
     let start = Position::from_fen_in(rules, rules.spec.start_fen)
         .map_err(|e| anyhow::anyhow!("the start position under --rules {}: {e}", args.rules))?;
-    let openings = Mutex::new(Openings::new(OpeningGenerator::new(start, source, check), needed));
+    let sampler = match settings.engine_plies {
+        Some(e) => Some(Sampler::new(
+            variant,
+            &eval,
+            SamplerSettings {
+                plies: e.plies,
+                nodes: e.nodes,
+                multipv: e.multipv,
+                temperature: f64::from(e.temperature),
+                max_loss: e.max_loss,
+            },
+        )?),
+        None => None,
+    };
+    let generator = OpeningGenerator::new(start, source, check).with_sampler(sampler);
+    let openings = Mutex::new(Openings::new(generator, needed));
     // Everything is checked: the directory now belongs to this run's settings.
     run_file::write_if_new(&run_path, args.book.as_deref(), &settings)?;
     let threads = args

@@ -64,6 +64,135 @@ impl Check {
     }
 }
 
+/// How the engine picks the plies that follow the random ones (`--engine-plies`): a MultiPV
+/// search of a fixed number of nodes, then one of the lines within `max_loss` centipawns of the
+/// best, drawn with weights `exp((score - best) / temperature)` (temperature 0: the best).
+/// Each search starts from a fresh engine, so a pick depends only on the position and the
+/// random stream.
+pub struct Sampler {
+    engine: Engine,
+    plies: usize,
+    nodes: u64,
+    temperature: f64,
+    max_loss: i32,
+}
+
+/// Settings of a [`Sampler`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SamplerSettings {
+    /// Engine-chosen plies per opening.
+    pub plies: usize,
+    /// Nodes of each MultiPV search.
+    pub nodes: u64,
+    /// Lines of each search.
+    pub multipv: usize,
+    /// Softmax temperature in centipawns.
+    pub temperature: f64,
+    /// Lines scored more than this below the best are never picked.
+    pub max_loss: i32,
+}
+
+/// One engine-chosen ply: the score of the line picked (mover's view) and the search depth.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SampledPly {
+    /// The picked line's score.
+    pub score: Score,
+    /// The completed depth of the search.
+    pub depth: u32,
+}
+
+/// An opening of the run with, for its last plies that the engine chose, what it said.
+#[derive(Clone, Debug)]
+pub struct DrawnOpening {
+    /// The opening (random or book plies, then the engine's).
+    pub opening: Opening,
+    /// One entry per engine-chosen ply, the last `sampled.len()` moves of the opening.
+    pub sampled: Vec<SampledPly>,
+}
+
+fn centipawns(score: Score) -> i32 {
+    match score {
+        Score::Cp(c) => c,
+        Score::Mate(m) if m > 0 => 100_000 - m,
+        Score::Mate(m) => -100_000 - m,
+    }
+}
+
+impl Sampler {
+    /// A sampler searching with the evaluation `eval`.
+    pub fn new(variant: Variant, eval: &EvalSource, settings: SamplerSettings) -> Result<Sampler> {
+        let mut engine = Engine::new();
+        engine.set_variant(variant);
+        engine.set_hash(4);
+        engine.set_eval(eval.clone())?;
+        engine.set_multipv(settings.multipv.max(1));
+        Ok(Sampler {
+            engine,
+            plies: settings.plies,
+            nodes: settings.nodes.max(1),
+            temperature: settings.temperature.max(0.0),
+            max_loss: settings.max_loss.max(0),
+        })
+    }
+
+    /// The engine's pick after `moves` from `start`, or `None` when there is no legal move.
+    fn pick(&mut self, start: &Position, moves: &[Move], rng: &mut Rng) -> Result<Option<(Move, SampledPly)>> {
+        self.engine.new_game();
+        self.engine.set_game(start.clone(), moves)?;
+        let limits = Limits {
+            nodes: Some(self.nodes),
+            ..Limits::default()
+        };
+        // The lines of the deepest completed iteration, best first.
+        let mut lines: Vec<(u32, Move, Score)> = Vec::new();
+        let result = self.engine.search(limits, &mut |info| {
+            let Some(&first) = info.pv.first() else { return };
+            if lines.first().is_some_and(|&(d, _, _)| d != info.depth) {
+                lines.clear();
+            }
+            lines.push((info.depth, first, info.score));
+        });
+        if result.best.is_null() {
+            return Ok(None);
+        }
+        if lines.is_empty() {
+            lines.push((result.depth, result.best, result.score));
+        }
+        let best = lines.iter().map(|&(_, _, s)| centipawns(s)).max().unwrap_or(0);
+        let candidates: Vec<(Move, Score, f64)> = lines
+            .iter()
+            .filter(|&&(_, _, s)| best - centipawns(s) <= self.max_loss)
+            .map(|&(_, m, s)| {
+                let weight = if self.temperature > 0.0 {
+                    (f64::from(centipawns(s) - best) / self.temperature).exp()
+                } else if centipawns(s) == best {
+                    1.0
+                } else {
+                    0.0
+                };
+                (m, s, weight)
+            })
+            .collect();
+        let total: f64 = candidates.iter().map(|c| c.2).sum();
+        let mut u = rng.next_f64() * total;
+        let mut chosen = candidates[0];
+        for &c in &candidates {
+            if u < c.2 {
+                chosen = c;
+                break;
+            }
+            u -= c.2;
+        }
+        Ok(Some((
+            chosen.0,
+            SampledPly {
+                score: chosen.1,
+                depth: lines[0].0,
+            },
+        )))
+    }
+}
+
 /// Tries in a row without a new acceptable opening before the generator gives up.
 const PATIENCE: u64 = 20_000;
 
@@ -75,6 +204,7 @@ pub struct OpeningGenerator {
     rng: Rng,
     used: HashSet<u64>,
     check: Option<Check>,
+    sampler: Option<Sampler>,
     book_cursor: usize,
     /// Index of the next opening to draw.
     next: u64,
@@ -97,6 +227,7 @@ impl OpeningGenerator {
             source,
             used: HashSet::new(),
             check,
+            sampler: None,
             book_cursor: 0,
             next: 0,
             rejected_duplicate: 0,
@@ -105,13 +236,19 @@ impl OpeningGenerator {
         }
     }
 
+    /// Lets the engine choose plies after the random ones (see [`Sampler`]).
+    pub fn with_sampler(mut self, sampler: Option<Sampler>) -> Self {
+        self.sampler = sampler.filter(|s| s.plies > 0);
+        self
+    }
+
     /// Index of the next opening [`OpeningGenerator::next_opening`] returns.
     pub fn position(&self) -> u64 {
         self.next
     }
 
     /// The next opening of the run.
-    pub fn next_opening(&mut self) -> Result<Opening> {
+    pub fn next_opening(&mut self) -> Result<DrawnOpening> {
         let mut failures = 0u64;
         let start_pos = self.start.clone();
         let random_plies = self.source.random_plies();
@@ -158,13 +295,35 @@ impl OpeningGenerator {
                 }
                 Ok(())
             };
-            let Some(moves) = extend_randomly(&start, &moves, random_plies, &mut self.rng) else {
+            let Some(mut moves) = extend_randomly(&start, &moves, random_plies, &mut self.rng) else {
                 self.rejected_ended += 1;
                 fail(self, &mut failures)?;
                 continue;
             };
             let mut end = start.clone();
             moves.iter().for_each(|&m| end.play_unchecked(m));
+            let mut sampled = Vec::new();
+            if let Some(sampler) = &mut self.sampler {
+                let mut ended = false;
+                for _ in 0..sampler.plies {
+                    match sampler.pick(&start, &moves, &mut self.rng)? {
+                        Some((m, ply)) if end.immediate_outcome().is_none() => {
+                            end.play_unchecked(m);
+                            moves.push(m);
+                            sampled.push(ply);
+                        }
+                        _ => {
+                            ended = true;
+                            break;
+                        }
+                    }
+                }
+                if ended || end.immediate_outcome().is_some() || !end.has_legal_move() {
+                    self.rejected_ended += 1;
+                    fail(self, &mut failures)?;
+                    continue;
+                }
+            }
             if !self.used.insert(end.hash()) {
                 self.rejected_duplicate += 1;
                 fail(self, &mut failures)?;
@@ -178,7 +337,15 @@ impl OpeningGenerator {
                 }
             }
             self.next += 1;
-            return Ok(Opening { start, moves, label });
+            let label = if sampled.is_empty() {
+                label
+            } else {
+                format!("{label} + {} engine plies", sampled.len())
+            };
+            return Ok(DrawnOpening {
+                opening: Opening { start, moves, label },
+                sampled,
+            });
         }
     }
 }
@@ -194,7 +361,9 @@ mod tests {
         let v = Variant::PersianPrincess;
         let draw = |seed| {
             let mut g = OpeningGenerator::new(Position::startpos(v), OpeningSource::Random { plies: 4, seed }, None);
-            (0..50).map(|_| g.next_opening().expect("opening")).collect::<Vec<_>>()
+            (0..50)
+                .map(|_| g.next_opening().expect("opening").opening)
+                .collect::<Vec<_>>()
         };
         let a = draw(7);
         let ends: HashSet<u64> = a

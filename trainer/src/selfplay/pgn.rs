@@ -33,8 +33,10 @@ pub(super) struct GameText<'a> {
     pub result: GameResult,
     /// Why it ended.
     pub termination: &'a Termination,
-    /// Per ply: what the search said, `None` for opening moves.
+    /// Per ply: what the search said, `None` for random and book opening moves.
     pub notes: &'a [Option<Searched>],
+    /// The opening's last plies that the engine chose (counted in `notes`, not in `OpeningPlies`).
+    pub engine_plies: usize,
 }
 
 /// The score comment of a move: pawns from the mover's view and the depth, e.g. `+0.35/9`,
@@ -65,6 +67,7 @@ pub(super) fn write_pgn(game: &GameText<'_>, settings: &GameSettings) -> String 
         result,
         termination,
         notes,
+        engine_plies,
     } = *game;
     let variant = settings.variant;
     let mut out = String::new();
@@ -89,7 +92,16 @@ pub(super) fn write_pgn(game: &GameText<'_>, settings: &GameSettings) -> String 
     write_tag(&mut out, "Termination", termination.pgn_tag());
     write_tag(&mut out, "GameId", &id.to_string());
     write_tag(&mut out, "Opening", &opening.label);
-    write_tag(&mut out, "OpeningPlies", &opening.moves.len().to_string());
+    // Statistics leave out the random or book plies (`OpeningPlies`); the engine's own choices
+    // (`EnginePlies`, after them) count, with their scores.
+    write_tag(
+        &mut out,
+        "OpeningPlies",
+        &(opening.moves.len() - engine_plies.min(opening.moves.len())).to_string(),
+    );
+    if engine_plies > 0 {
+        write_tag(&mut out, "EnginePlies", &engine_plies.to_string());
+    }
     out.push('\n');
 
     let mut tokens: Vec<String> = Vec::with_capacity(moves.len() * 2 + 4);

@@ -56,6 +56,25 @@ pub struct Settings {
     pub max_plies: usize,
     /// First ply written.
     pub min_ply: usize,
+    /// The engine-chosen plies after the random ones (`None`: none; runs written before the
+    /// option existed read as none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub engine_plies: Option<EnginePlies>,
+}
+
+/// Settings of the engine-chosen opening plies (`--engine-plies` and its companions).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EnginePlies {
+    /// Plies per opening.
+    pub plies: usize,
+    /// Nodes of each MultiPV search.
+    pub nodes: u64,
+    /// Lines per search.
+    pub multipv: usize,
+    /// Softmax temperature, centipawns.
+    pub temperature: u32,
+    /// Largest loss against the best line, centipawns.
+    pub max_loss: i32,
 }
 
 /// The content of `run.json`.

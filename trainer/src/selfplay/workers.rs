@@ -15,13 +15,12 @@ use std::{
 use anyhow::{anyhow, Context, Result};
 use engine::{
     engine::{Engine, EvalSource},
-    play::Opening,
     rules::Variant,
 };
 
 use super::{
     game::{self, GameSettings, PlayedGame},
-    opening::OpeningGenerator,
+    opening::{DrawnOpening, OpeningGenerator},
     progress::Progress,
     shard::{self, ShardPaths, ShardSummary},
     summary::duration_text,
@@ -32,7 +31,7 @@ use crate::data::io::thousands;
 pub(super) struct Openings {
     /// The generator.
     pub generator: OpeningGenerator,
-    ready: BTreeMap<u64, Opening>,
+    ready: BTreeMap<u64, DrawnOpening>,
     needed: HashSet<u64>,
 }
 
@@ -46,7 +45,7 @@ impl Openings {
         }
     }
 
-    fn get(&mut self, index: u64) -> Result<Opening> {
+    fn get(&mut self, index: u64) -> Result<DrawnOpening> {
         while self.generator.position() <= index {
             let i = self.generator.position();
             let o = self.generator.next_opening()?;
@@ -182,7 +181,7 @@ impl Shared<'_, '_> {
                 Some(e) => e,
                 None => engine.insert(make_engine(s.game_settings.variant, s.hash_mb, s.eval)?),
             };
-            let played = game::play(e, &opening, id, s.game_settings)?;
+            let played = game::play(e, &opening.opening, &opening.sampled, id, s.game_settings)?;
             if let Some(games) = self.file_game(index, slot, played)? {
                 self.write_shard(index, &games)?;
             }
