@@ -18,42 +18,39 @@ use super::{
 pub(crate) trait Sink {
     /// One move.
     fn add(&mut self, m: Move);
-    /// Ordinary moves from one square to each of `targets`.
-    fn add_targets(&mut self, from: Square, targets: Bitboard);
+
+    /// Ordinary moves from one square to each of `targets` (default: one [`Sink::add`] each).
+    #[inline(always)]
+    fn add_targets(&mut self, from: Square, targets: Bitboard) {
+        for to in targets {
+            self.add(Move::new(from, to, MoveKind::Normal));
+        }
+    }
+
     /// Pawn moves of a kind to each of `targets`, each from `to - delta`.
-    fn add_pawn_moves(&mut self, targets: Bitboard, delta: i32, kind: MoveKind);
+    #[inline(always)]
+    fn add_pawn_moves(&mut self, targets: Bitboard, delta: i32, kind: MoveKind) {
+        for to in targets {
+            self.add(Move::new(Square((to.0 as i32 - delta) as u8), to, kind));
+        }
+    }
+
     /// Promotions to each of `targets` (one move per promotion kind), each from `to - delta`.
-    fn add_promotions(&mut self, targets: Bitboard, delta: i32, kinds: &[PieceKind]);
+    #[inline(always)]
+    fn add_promotions(&mut self, targets: Bitboard, delta: i32, kinds: &[PieceKind]) {
+        for to in targets {
+            let from = Square((to.0 as i32 - delta) as u8);
+            for &k in kinds {
+                self.add(Move::promotion(from, to, k));
+            }
+        }
+    }
 }
 
 impl Sink for MoveList {
     #[inline(always)]
     fn add(&mut self, m: Move) {
         self.push(m);
-    }
-
-    #[inline(always)]
-    fn add_targets(&mut self, from: Square, targets: Bitboard) {
-        for to in targets {
-            self.push(Move::new(from, to, MoveKind::Normal));
-        }
-    }
-
-    #[inline(always)]
-    fn add_pawn_moves(&mut self, targets: Bitboard, delta: i32, kind: MoveKind) {
-        for to in targets {
-            self.push(Move::new(Square((to.0 as i32 - delta) as u8), to, kind));
-        }
-    }
-
-    #[inline(always)]
-    fn add_promotions(&mut self, targets: Bitboard, delta: i32, kinds: &[PieceKind]) {
-        for to in targets {
-            let from = Square((to.0 as i32 - delta) as u8);
-            for &k in kinds {
-                self.push(Move::promotion(from, to, k));
-            }
-        }
     }
 }
 
@@ -95,30 +92,6 @@ impl<S: Sink, F: FnMut(Move) -> bool> Sink for Kept<'_, S, F> {
     fn add(&mut self, m: Move) {
         if (self.keep)(m) {
             self.sink.add(m);
-        }
-    }
-
-    #[inline(always)]
-    fn add_targets(&mut self, from: Square, targets: Bitboard) {
-        for to in targets {
-            self.add(Move::new(from, to, MoveKind::Normal));
-        }
-    }
-
-    #[inline(always)]
-    fn add_pawn_moves(&mut self, targets: Bitboard, delta: i32, kind: MoveKind) {
-        for to in targets {
-            self.add(Move::new(Square((to.0 as i32 - delta) as u8), to, kind));
-        }
-    }
-
-    #[inline(always)]
-    fn add_promotions(&mut self, targets: Bitboard, delta: i32, kinds: &[PieceKind]) {
-        for to in targets {
-            let from = Square((to.0 as i32 - delta) as u8);
-            for &k in kinds {
-                self.add(Move::promotion(from, to, k));
-            }
         }
     }
 }
