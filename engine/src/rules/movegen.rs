@@ -641,11 +641,24 @@ impl Position {
                 }
             }
         }
+        self.special_moves_played_out::<S, MODE>(sink, occ, royals, &ban);
+    }
+
+    /// Castling, rendezvous and the moves of rules, each played out: kept when it leaves the
+    /// mover's `royals` unattacked and its arrival is not banned.
+    fn special_moves_played_out<S: Sink, const MODE: u8>(
+        &self,
+        sink: &mut S,
+        occ: Bitboard,
+        royals: Bitboard,
+        ban: &ArrivalBan,
+    ) {
+        let t = self.tables;
         let mut kept = Kept {
             sink,
-            keep: |m: Move| self.keeps_royals_safe_of(royals, m) && self.arrival_allowed(&ban, m),
+            keep: |m: Move| self.keeps_royals_safe_of(royals, m) && self.arrival_allowed(ban, m),
         };
-        if !captures_only {
+        if MODE != mode::CAPTURES {
             self.castling_moves(&mut kept, occ, Some(royals));
             if t.rendezvous.is_some() {
                 special::rendezvous::generate(self, &mut kept);
@@ -683,7 +696,10 @@ impl Position {
         let theirs = self.by_color[them];
         let occ = ours | theirs;
         let ban = self.arrival_ban();
-        let mut list = MoveList::new();
+        let mut kept = Kept {
+            sink: &mut *sink,
+            keep: |m: Move| self.keeps_royals_safe_of(royals, m),
+        };
         let mut target = !ours & t.geometry.playable;
         if captures_only {
             target &= theirs;
@@ -697,44 +713,26 @@ impl Position {
             }
             let allowed = target & !t.forbidden[kind] & !ban.squares_for(kind);
             for from in self.pieces(us, kind) {
-                list.add_targets(from, t.attacks(kind, from, occ) & allowed);
+                kept.add_targets(from, t.attacks(kind, from, occ) & allowed);
             }
         }
         let pawns = self.pieces(us, PieceKind::Pawn);
         if pawns.any() {
             let free = !occ & t.geometry.playable & !t.forbidden[PieceKind::Pawn] & !ban.squares_for(PieceKind::Pawn);
             let capturable = theirs & !t.forbidden[PieceKind::Pawn] & !ban.squares_for(PieceKind::Pawn);
-            self.pawn_moves::<MoveList, MODE>(&mut list, pawns, free, capturable, target, occ, &ban);
+            self.pawn_moves::<_, MODE>(&mut kept, pawns, free, capturable, target, occ, &ban);
             if !quiets_only && self.ep.is_some() {
                 for ep in self.en_passant_squares() {
                     if ban.squares_for(PieceKind::Pawn).has(ep) {
                         continue;
                     }
                     for from in t.pawn_attacks[them][ep.index()] & pawns {
-                        list.add(Move::new(from, ep, MoveKind::EnPassant));
+                        kept.add(Move::new(from, ep, MoveKind::EnPassant));
                     }
                 }
             }
         }
-        let first_special = list.len();
-        if !captures_only {
-            self.castling_moves(&mut list, occ, Some(royals));
-            if t.rendezvous.is_some() {
-                special::rendezvous::generate(self, &mut list);
-            }
-        }
-        if !t.custom_move_rules.is_empty() {
-            let mut moves = MoveList::new();
-            self.custom_pseudo_moves::<MODE>(&mut moves);
-            for &m in &moves {
-                list.add(m);
-            }
-        }
-        for (i, &m) in list.iter().enumerate() {
-            if self.keeps_royals_safe_of(royals, m) && (i < first_special || self.arrival_allowed(&ban, m)) {
-                sink.add(m);
-            }
-        }
+        self.special_moves_played_out::<S, MODE>(sink, occ, royals, &ban);
     }
 
     // The masks are worked out by each generator (pins, checks, bans); a struct for them would
