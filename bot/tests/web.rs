@@ -522,6 +522,12 @@ async fn the_explorer_walks_the_opening_tree() {
     assert_eq!(moves[0]["games"], 10);
     assert_eq!(moves[0]["white"], 5);
     assert_eq!(moves[0]["evalCp"], 12.5);
+    // The score's confidence interval where the tree has one (trees written before it: none).
+    assert_eq!(
+        (moves[0]["scoreLow"].clone(), moves[0]["scoreHigh"].clone()),
+        (30.0.into(), 70.0.into())
+    );
+    assert!(root["position"]["scoreLow"].is_null(), "{root}");
     let first = moves[0]["uci"].as_str().expect("uci").to_string();
     let (status, deeper) = get(format!("/api/arena/explorer?variant=persian-princess&play={first}")).await;
     assert_eq!(status, 200);

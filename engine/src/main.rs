@@ -265,7 +265,11 @@ fn main() -> Result<()> {
             println!("FEN: {}\n", pos.fen());
             print!("{}", engine::uci::session::eval_report(&pos));
             if let Some(n) = e.net() {
-                println!("NNUE evaluation: {} cp for the side to move", n.evaluate_position(&pos));
+                let cp = n.evaluate_position(&pos);
+                println!("NNUE evaluation: {cp} cp for the side to move");
+                for line in outcome_estimate(pos.variant(), cp) {
+                    println!("  {line}");
+                }
             }
             println!("Evaluation in use: {}", e.eval_summary());
         }
@@ -334,6 +338,14 @@ fn main() -> Result<()> {
                     pos.san(result.best),
                     result.score
                 );
+                match result.score {
+                    engine::search::Score::Cp(cp) if e.net().is_some() => {
+                        for line in outcome_estimate(pos.variant(), cp) {
+                            println!("  {line}");
+                        }
+                    }
+                    _ => {}
+                }
             }
         }
         Command::Perft {
@@ -488,4 +500,23 @@ fn run_match(args: MatchArgs) -> Result<()> {
         println!("Games appended to {}", path.display());
     }
     Ok(())
+}
+
+/// What a net's score means for the game: the expected score on the nets' training scale, and
+/// a win/draw/loss estimate where a draw model has been fitted for the variant.
+fn outcome_estimate(variant: Variant, cp: i32) -> Vec<String> {
+    use engine::eval::wdl;
+    let mut lines = vec![format!(
+        "expected score {:.1}% for the side to move (the nets' training scale: sigmoid(cp / {}))",
+        100.0 * wdl::expected_score(cp),
+        wdl::TRAINING_SCALE
+    )];
+    match wdl::WdlModel::for_variant(variant) {
+        Some((model, source)) => lines.push(format!("estimate: {} ({source})", model.estimate(cp))),
+        None => lines.push(format!(
+            "no win/draw/loss model fitted for {} yet (`trainer data wdl` fits one)",
+            variant.id()
+        )),
+    }
+    lines
 }

@@ -22,7 +22,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 import selfplay  # noqa: E402
 
 SETTINGS = ["--variant", "persian-princess", "--net", "hce", "--nodes", "150", "--opening-check-nodes", "100",
-            "--max-plies", "120", "--seed", "5"]
+            "--max-plies", "120", "--seed", "5", "--engine-plies", "0"]
 GAMES, PER_SHARD = 5, 2
 
 

@@ -5,6 +5,7 @@ use anyhow::Result;
 use clap::{Parser, Subcommand};
 
 mod data;
+mod net;
 mod openings;
 mod selfplay;
 mod train;
@@ -35,6 +36,9 @@ enum Command {
     Openings(openings::Args),
     /// Trains an NNUE net for one variant from self-play records (burn; sparse first layer).
     Train(Box<train::Args>),
+    /// A net file's header: show it, or give the net a new description.
+    #[command(subcommand)]
+    Net(net::Command),
 }
 
 fn main() -> Result<()> {
@@ -43,5 +47,6 @@ fn main() -> Result<()> {
         Command::Data(cmd) => data::run(cmd),
         Command::Openings(args) => openings::run(args),
         Command::Train(args) => train::run(*args),
+        Command::Net(cmd) => net::run(cmd),
     }
 }

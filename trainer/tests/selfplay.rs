@@ -35,6 +35,9 @@ fn selfplay_args(out: &Path, games: u64, seed: u64) -> Vec<String> {
         "--threads",
         "1",
         "--quiet",
+        // The openings of the tests that are not about them: 8 random plies (the fast kind).
+        "--engine-plies",
+        "0",
     ]
     .iter()
     .map(|s| s.to_string())
@@ -433,7 +436,7 @@ fn shards_played_apart_are_the_shards_of_one_run() {
 #[test]
 fn engine_chosen_opening_plies() {
     let run = |dir: &Path, extra: &[&str]| {
-        let mut args = selfplay_args(dir, 6, 5);
+        let mut args = without_engine_plies(selfplay_args(dir, 6, 5));
         args.extend(["--random-plies", "1", "--engine-ply-nodes", "300"].map(String::from));
         args.extend(extra.iter().map(|s| s.to_string()));
         ok(&args)
@@ -476,8 +479,33 @@ fn engine_chosen_opening_plies() {
     args.extend(["--random-plies", "1", "--engine-ply-nodes", "300"].map(String::from));
     let out = trainer(&args);
     assert!(!out.status.success(), "resumed with other settings");
-    // Without --engine-plies nothing changes: no EnginePlies tag.
+    // With --engine-plies 0 the openings are random plies only: no EnginePlies tag.
     let c = TempDir::new("engine-plies-c");
-    run(c.path(), &[]);
+    run(c.path(), &["--engine-plies", "0"]);
     assert!(!text(c.path()).contains("EnginePlies"));
+
+    // The default: 12 engine plies from the start position, no random ply.
+    let d = TempDir::new("engine-plies-d");
+    let mut args = without_engine_plies(selfplay_args(d.path(), 2, 5));
+    args.extend(["--engine-ply-nodes", "100"].map(String::from));
+    ok(&args);
+    let games = read_games(&text(d.path()), Variant::PersianPrincess).expect("the PGN reads back");
+    assert_eq!(games.len(), 2);
+    for g in &games {
+        assert_eq!(g.tag("OpeningPlies"), Some("0"));
+        assert_eq!(g.tag("EnginePlies"), Some("12"));
+    }
+}
+
+/// The tests' settings less their `--engine-plies 0`.
+fn without_engine_plies(args: Vec<String>) -> Vec<String> {
+    let at = args
+        .iter()
+        .position(|a| a == "--engine-plies")
+        .expect("set by selfplay_args");
+    args.into_iter()
+        .enumerate()
+        .filter(|&(i, _)| i != at && i != at + 1)
+        .map(|(_, a)| a)
+        .collect()
 }

@@ -68,6 +68,8 @@ fn data() -> &'static Path {
             "40",
             "--threads",
             "1",
+            "--engine-plies",
+            "0",
             "--quiet",
             "--out",
             &d,
@@ -267,6 +269,49 @@ fn pre_training_on_other_variants_and_fine_tuning() {
     let a = NnueNet::from_bytes(Variant::EgyptianEye, &bytes, "a").unwrap();
     let b = NnueNet::from_bytes(Variant::PersianPrincess, &other, "b").unwrap();
     assert_eq!(a.evaluate_position(&start), b.evaluate_position(&start));
+    // Each header says in plain words what its net learned from.
+    let header = |path: &Path| nnue::format::read_any(&fs::read(path).unwrap()).unwrap().header;
+    let mine = header(&base.join("net.nnue")).description;
+    assert!(
+        mine.starts_with("Egyptian Eye net (H 16), learned jointly for Egyptian Eye and Persian Princess from "),
+        "{mine}"
+    );
+    assert!(
+        mine.contains("; target: search score; ") && mine.ends_with(", seed 1"),
+        "{mine}"
+    );
+    let theirs = header(&base.join("net.persian-princess.nnue")).description;
+    assert!(
+        theirs.starts_with("Persian Princess net (H 16), learned jointly for Egyptian Eye and Persian Princess from "),
+        "{theirs}"
+    );
+    // `trainer net describe` relabels a net and keeps its weights.
+    let relabelled = dir.join("relabelled.nnue");
+    ok(&[
+        "net",
+        "describe",
+        base.join("net.persian-princess.nnue").to_str().unwrap(),
+        "--set",
+        "Persian Princess test net",
+        "--out",
+        relabelled.to_str().unwrap(),
+    ]);
+    let (was, now) = (
+        nnue::format::read_any(&other).unwrap(),
+        nnue::format::read_any(&fs::read(&relabelled).unwrap()).unwrap(),
+    );
+    assert_eq!(now.header.description, "Persian Princess test net");
+    assert_eq!(now.network, was.network);
+    assert_eq!(
+        (now.header.variant_id.as_str(), now.header.layout_hash),
+        (was.header.variant_id.as_str(), was.header.layout_hash)
+    );
+    let shown = ok(&["net", "show", relabelled.to_str().unwrap()]);
+    assert!(
+        shown.contains("persian-princess") && shown.contains("Persian Princess test net"),
+        "{shown}"
+    );
+    assert!(fails(&["net", "show", d]).contains("cannot read"));
     // Fine-tuning starts from the base run's weights.
     let init = base.join("checkpoint.bin");
     let report = ok(&[
@@ -287,6 +332,12 @@ fn pre_training_on_other_variants_and_fine_tuning() {
         init.to_str().unwrap(),
     ]);
     assert!(report.contains("starting from the weights"), "{report}");
+    let tuned_says = header(&tuned.join("net.nnue")).description;
+    assert!(
+        tuned_says.starts_with("Persian Princess net (H 16), learned from ")
+            && tuned_says.ends_with("; target: search score; 1 epoch, continued from checkpoint.bin, seed 1"),
+        "{tuned_says}"
+    );
     // A .nnue file works as a start too; a net of another size does not.
     let from_net = base.join("net.nnue");
     let e = fails(&[

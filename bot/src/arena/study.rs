@@ -49,6 +49,11 @@ pub struct Line {
     /// White's score in percent, when some games finished.
     #[serde(default)]
     pub score: Option<f64>,
+    /// The 95 % confidence interval of that score (absent in trees written before it was added).
+    #[serde(default)]
+    pub score_low: Option<f64>,
+    #[serde(default)]
+    pub score_high: Option<f64>,
     /// The mean evaluation after the line, centipawns, White's view.
     #[serde(default)]
     pub eval_cp: Option<f64>,
@@ -204,7 +209,7 @@ fn stats(l: &Line) -> Value {
     json!({
         "uci": l.uci, "san": l.san, "games": l.games,
         "white": l.white_wins, "draws": l.draws, "black": l.black_wins,
-        "score": l.score, "evalCp": l.eval_cp,
+        "score": l.score, "scoreLow": l.score_low, "scoreHigh": l.score_high, "evalCp": l.eval_cp,
     })
 }
 

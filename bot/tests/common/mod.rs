@@ -458,7 +458,8 @@ pub fn opening_tree_dir(name: &str) -> PathBuf {
         serde_json::json!({
             "uci": pos.uci(m), "san": pos.san(m), "games": games,
             "white_wins": games / 2, "draws": games / 4, "black_wins": games - games / 2 - games / 4,
-            "unfinished": 0, "score": 50.0, "eval_cp": 12.5, "eval_games": games, "children": children,
+            "unfinished": 0, "score": 50.0, "score_low": 30.0, "score_high": 70.0,
+            "eval_cp": 12.5, "eval_games": games, "children": children,
         })
     };
     let mut firsts = Vec::new();

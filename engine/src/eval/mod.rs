@@ -7,6 +7,7 @@
 
 pub mod nnue;
 pub mod params;
+pub mod wdl;
 
 use std::sync::OnceLock;
 

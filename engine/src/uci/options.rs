@@ -46,6 +46,8 @@ pub const VARIANT_RULES: &str = "VariantRules";
 /// Name of the switch to the Ludii implementation's readings of Parsi Chess (applied before
 /// [`VARIANT_RULES`]).
 pub const PARSI_LUDII: &str = "Parsi_Ludii";
+/// Name of the option that adds `wdl W D L` (per mille) to `info` lines.
+pub const UCI_SHOW_WDL: &str = "UCI_ShowWDL";
 
 /// The ids of [`Variant::ALL`], in that order: the vars of [`UCI_VARIANT`].
 pub const VARIANT_IDS: [&str; Variant::ALL.len()] = {
@@ -117,6 +119,10 @@ pub const OPTIONS: &[OptionSpec] = &[
     },
     OptionSpec {
         name: PARSI_LUDII,
+        kind: OptionKind::Check { default: false },
+    },
+    OptionSpec {
+        name: UCI_SHOW_WDL,
         kind: OptionKind::Check { default: false },
     },
 ];

@@ -12,9 +12,9 @@ use super::{
 };
 use crate::{
     engine::{parse_game_in, Engine},
-    eval,
+    eval::{self, wdl::WdlModel},
     rules::{perft, Color, Position, Variant},
-    search::{time, Limits, SearchInfo, SearchResult},
+    search::{time, Limits, Score, SearchInfo, SearchResult},
 };
 
 /// Where answers go: shared by the reading thread and the search thread.
@@ -29,19 +29,40 @@ fn send(out: &Output, line: &str) {
 
 /// Formats an `info` line.
 pub fn info_line(pos: &Position, info: &SearchInfo) -> String {
+    info_line_with(pos, info, None)
+}
+
+/// The `wdl W D L` of a score (per mille, the side to move's view) under a model; a mate is a
+/// certain win or loss.
+pub fn wdl_of(score: Score, model: &WdlModel) -> [u32; 3] {
+    match score {
+        Score::Cp(cp) => model.estimate(cp).permille(),
+        Score::Mate(n) if n > 0 => [1000, 0, 0],
+        Score::Mate(_) => [0, 0, 1000],
+    }
+}
+
+/// Formats an `info` line, with `wdl W D L` after the score when a model is given
+/// (`UCI_ShowWDL`).
+pub fn info_line_with(pos: &Position, info: &SearchInfo, wdl: Option<&WdlModel>) -> String {
     let pv: Vec<String> = info.pv.iter().map(|&m| pos.uci(m)).collect();
     let bound = match info.bound {
         Some(crate::search::tt::Bound::Lower) => " lowerbound",
         Some(crate::search::tt::Bound::Upper) => " upperbound",
         _ => "",
     };
+    let wdl = wdl.map_or(String::new(), |m| {
+        let [w, d, l] = wdl_of(info.score, m);
+        format!(" wdl {w} {d} {l}")
+    });
     format!(
-        "info depth {} seldepth {} multipv {} score {}{} nodes {} nps {} hashfull {} time {} pv {}",
+        "info depth {} seldepth {} multipv {} score {}{}{} nodes {} nps {} hashfull {} time {} pv {}",
         info.depth,
         info.seldepth,
         info.multipv,
         info.score,
         bound,
+        wdl,
         info.nodes,
         info.nps,
         info.hashfull,
@@ -69,6 +90,8 @@ pub struct Session {
     rules: String,
     /// The `Parsi_Ludii` switch.
     ludii: bool,
+    /// The `UCI_ShowWDL` switch.
+    show_wdl: bool,
 }
 
 impl Session {
@@ -79,6 +102,7 @@ impl Session {
             out,
             rules: String::new(),
             ludii: false,
+            show_wdl: false,
         }
     }
 
@@ -209,6 +233,18 @@ impl Session {
                 self.ludii = on;
                 self.apply_rules();
             }
+            (options::UCI_SHOW_WDL, OptionValue::Check(on)) => {
+                self.show_wdl = on;
+                if on && WdlModel::for_variant(self.engine.variant()).is_none() {
+                    send(
+                        &self.out,
+                        &format!(
+                            "info string no win/draw/loss model for {} yet: info lines carry no wdl",
+                            self.engine.variant()
+                        ),
+                    );
+                }
+            }
             (other, _) => self.error(format!("option '{other}' is not handled")),
         }
     }
@@ -336,9 +372,14 @@ impl Session {
         let info_pos = pos.clone();
         let out = self.out.clone();
         let out2 = self.out.clone();
+        let wdl = if self.show_wdl {
+            WdlModel::for_variant(pos.variant()).map(|(m, _)| m)
+        } else {
+            None
+        };
         self.engine.start_search(
             limits,
-            Box::new(move |info| send(&out, &info_line(&info_pos, info))),
+            Box::new(move |info| send(&out, &info_line_with(&info_pos, info, wdl.as_ref()))),
             Box::new(move |result| send(&out2, &bestmove_line(&pos, result))),
         );
     }

@@ -1,5 +1,5 @@
 //! `trainer data`: tools for training-record files (`nnue::data`, 64 bytes per position, see
-//! docs/training-data.md): stats, validate, shuffle, convert.
+//! docs/training-data.md): stats, validate, shuffle, convert, wdl.
 
 pub mod convert;
 pub mod io;
@@ -7,6 +7,7 @@ pub mod shuffle;
 pub mod stats;
 pub mod text;
 pub mod validate;
+pub mod wdl;
 
 use anyhow::Result;
 
@@ -21,6 +22,8 @@ pub enum Command {
     Shuffle(shuffle::Args),
     /// Converts records to text lines '<FEN> | <score> | <result>' and back.
     Convert(convert::Args),
+    /// Fits the win/draw/loss model (score -> win, draw, loss) to the records' scores and results.
+    Wdl(wdl::Args),
 }
 
 /// Runs a `trainer data` subcommand.
@@ -30,5 +33,6 @@ pub fn run(cmd: Command) -> Result<()> {
         Command::Validate(a) => validate::run(a),
         Command::Shuffle(a) => shuffle::run(a),
         Command::Convert(a) => convert::run(a),
+        Command::Wdl(a) => wdl::run(a),
     }
 }

@@ -47,6 +47,7 @@ h2 { font-size: 1.25em; margin-top: 1.8em; border-bottom: 1px solid #ccc; paddin
 table.summary td { padding: 0.1em 1.2em 0.1em 0; vertical-align: top; }
 table.summary td:first-child { color: #555; }
 .note { color: #555; font-size: 0.92em; }
+.ci { color: #777; font-size: 0.88em; }
 table.lines { border-collapse: collapse; font-size: 0.9em; width: 100%; }
 table.lines th { background: #eee; cursor: pointer; user-select: none; position: sticky; top: 0; padding: 0.3em 0.5em; text-align: left; white-space: nowrap; }
 table.lines th.num, table.lines td.num { text-align: right; }
@@ -156,8 +157,8 @@ pub fn render(input: &ReportInput) -> String {
     let _ = writeln!(h, "<h1>Opening statistics: {}</h1>", esc(name));
     let _ = writeln!(
         h,
-        "<p class=\"note\">Scores are White's: (White wins + draws / 2) / finished games. \
-         Evaluations are the mean engine score after the line, in pawns from White's view, over \
+        "<p class=\"note\">Scores are White's: (White wins + draws / 2) / finished games, with \
+         a 95 % confidence interval in brackets. Evaluations are the mean engine score after the line, in pawns from White's view, over \
          the games whose records carry one.</p>"
     );
 
@@ -489,13 +490,21 @@ fn lines_table(h: &mut String, input: &ReportInput) {
             s.draws,
             s.black_wins,
             opt(s.score_pct()),
-            pct(s.score_pct()),
+            score_with_interval(s),
             opt(s.mean_eval()),
             pawns(s.mean_eval()),
             s.eval_games
         );
     }
     h.push_str("</tbody>\n</table>\n");
+}
+
+/// White's score with its 95 % interval, e.g. "54.0% (50.9-57.1)".
+fn score_with_interval(s: &super::tree::Stats) -> String {
+    match (s.score_pct(), s.score_interval()) {
+        (Some(p), Some((lo, hi))) => format!("{p:.1}% <span class=\"ci\">({lo:.1}&ndash;{hi:.1})</span>"),
+        _ => pct(s.score_pct()),
+    }
 }
 
 #[cfg(test)]

@@ -49,6 +49,25 @@ impl Stats {
         (finished > 0).then(|| round1(100.0 * (self.white_wins as f64 + self.draws as f64 / 2.0) / finished as f64))
     }
 
+    /// A 95 % confidence interval of White's score in percent (Wilson's interval on the points,
+    /// each draw half a point: wider than the exact trinomial one when there are draws, never
+    /// empty for one game), each end rounded to 0.1.
+    pub fn score_interval(&self) -> Option<(f64, f64)> {
+        let n = (self.white_wins + self.draws + self.black_wins) as f64;
+        if n == 0.0 {
+            return None;
+        }
+        let p = (self.white_wins as f64 + self.draws as f64 / 2.0) / n;
+        const Z: f64 = 1.959_964;
+        let z2 = Z * Z;
+        let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
+        let half = Z / (1.0 + z2 / n) * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
+        Some((
+            round1(100.0 * (centre - half).max(0.0)),
+            round1(100.0 * (centre + half).min(1.0)),
+        ))
+    }
+
     /// The mean score after the line (centipawns, White's view), rounded to 0.1.
     pub fn mean_eval(&self) -> Option<f64> {
         (self.eval_games > 0).then(|| round1(self.eval_sum as f64 / self.eval_games as f64))
@@ -343,6 +362,8 @@ struct JsonStats {
     black_wins: u64,
     unfinished: u64,
     score: Option<f64>,
+    score_low: Option<f64>,
+    score_high: Option<f64>,
     eval_cp: Option<f64>,
     eval_games: u64,
 }
@@ -356,6 +377,8 @@ impl From<&Stats> for JsonStats {
             black_wins: s.black_wins,
             unfinished: s.unfinished(),
             score: s.score_pct(),
+            score_low: s.score_interval().map(|i| i.0),
+            score_high: s.score_interval().map(|i| i.1),
             eval_cp: s.mean_eval(),
             eval_games: s.eval_games,
         }
@@ -458,14 +481,14 @@ impl Tree {
     /// `lines.csv`: one row per line (see `docs/openings.md`).
     pub fn to_csv(&self, lines: &[Line]) -> String {
         let mut out = String::from(
-            "start,ply,moves_uci,moves_san,games,white_wins,draws,black_wins,unfinished,score,eval_cp,eval_games\n",
+            "start,ply,moves_uci,moves_san,games,white_wins,draws,black_wins,unfinished,score,score_low,score_high,eval_cp,eval_games\n",
         );
         let opt = |x: Option<f64>| x.map_or(String::new(), |v| format!("{v:.1}"));
         for l in lines {
             let s = &l.stats;
             let _ = writeln!(
                 out,
-                "{},{},{},{},{},{},{},{},{},{},{},{}",
+                "{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
                 csv_field(&self.start_name(l.root)),
                 l.ply,
                 csv_field(&l.uci),
@@ -476,6 +499,8 @@ impl Tree {
                 s.black_wins,
                 s.unfinished(),
                 opt(s.score_pct()),
+                opt(s.score_interval().map(|i| i.0)),
+                opt(s.score_interval().map(|i| i.1)),
                 opt(s.mean_eval()),
                 s.eval_games
             );
@@ -545,7 +570,7 @@ mod tests {
         assert_eq!(lines[2].stats.unfinished(), 1);
         let csv = t.to_csv(&lines);
         assert!(
-            csv.contains("\nstartpos,2,e3e5 e9e7,1. e5 e7,2,1,0,0,1,100.0,10.0,1\n"),
+            csv.contains("\nstartpos,2,e3e5 e9e7,1. e5 e7,2,1,0,0,1,100.0,20.7,100.0,10.0,1\n"),
             "{csv}"
         );
     }
@@ -562,6 +587,28 @@ mod tests {
             ),
             "1. e4 e5 2. Nf3"
         );
+    }
+
+    #[test]
+    fn score_intervals() {
+        let stats = |w, d, b| Stats {
+            games: w + d + b,
+            white_wins: w,
+            draws: d,
+            black_wins: b,
+            ..Stats::default()
+        };
+        assert_eq!(stats(0, 0, 0).score_interval(), None);
+        // One win: Wilson's interval for 1 of 1.
+        assert_eq!(stats(1, 0, 0).score_interval(), Some((20.7, 100.0)));
+        // 540 points of 1000 games: 54 % +- about 3.1.
+        let (lo, hi) = stats(400, 280, 320).score_interval().unwrap();
+        assert!((lo - 50.9).abs() < 0.2 && (hi - 57.1).abs() < 0.2, "{lo} {hi}");
+        assert!(stats(400, 280, 320).score_pct().is_some_and(|s| lo < s && s < hi));
+        // Symmetric for Black.
+        let (a, b) = stats(3, 2, 10).score_interval().unwrap();
+        let (c, d) = stats(10, 2, 3).score_interval().unwrap();
+        assert!((a + d - 100.0).abs() < 0.11 && (b + c - 100.0).abs() < 0.11);
     }
 
     #[test]

@@ -109,16 +109,17 @@ pub struct Args {
     /// Transposition table per engine, MB (one engine per thread).
     #[arg(long, value_name = "MB", default_value_t = 16)]
     pub hash: usize,
-    /// Random legal plies at the start of every game (default 8; 0 with --book, after whose
-    /// lines they are played).
+    /// Random legal plies at the start of every game, before the engine's (default 0; 8 with
+    /// --engine-plies 0; 0 with --book, after whose lines they are played).
     #[arg(long, value_name = "N")]
     pub random_plies: Option<usize>,
     /// Plies chosen by the engine after the random (or book) ones: each a MultiPV search of
     /// --engine-ply-nodes nodes, one of its lines within --engine-ply-max-loss of the best drawn
     /// with weights exp((score - best) / --engine-ply-temperature). Deterministic for a seed.
     /// The PGN gives them score comments and an `EnginePlies` tag, and `trainer openings` counts
-    /// them (it leaves out only the `OpeningPlies`). 0: none.
-    #[arg(long, value_name = "N", default_value_t = 0)]
+    /// them (it leaves out only the `OpeningPlies`). 0: none, the openings are random plies
+    /// (8 unless --random-plies says otherwise), as before this option existed.
+    #[arg(long, value_name = "N", default_value_t = 12)]
     pub engine_plies: usize,
     /// Nodes of each search that picks an engine ply.
     #[arg(long, value_name = "NODES", default_value_t = 4000)]
@@ -320,22 +321,28 @@ fn removed_note(existing: &Existing) -> String {
     )
 }
 
-/// Where the openings come from; refuses an openings file without random plies that has fewer
-/// distinct positions than the run needs (`needed`: openings drawn up to the last game).
-fn opening_source(book: Option<Book>, random_plies: usize, seed: u64, needed: u64) -> Result<OpeningSource> {
+/// Where the openings come from; refuses an openings file without random or engine plies that
+/// has fewer distinct positions than the run needs (`needed`: openings drawn up to the last game).
+fn opening_source(
+    book: Option<Book>,
+    random_plies: usize,
+    engine_plies: usize,
+    seed: u64,
+    needed: u64,
+) -> Result<OpeningSource> {
     let Some(book) = book else {
         return Ok(OpeningSource::Random {
             plies: random_plies,
             seed,
         });
     };
-    if random_plies == 0 {
+    if random_plies == 0 && engine_plies == 0 {
         let distinct = distinct_ends(&book.lines) as u64;
         if distinct < needed {
             bail!(
                 "the opening file has {distinct} distinct positions, but this run needs {needed} openings (every \
-                 game's opening is different): add random plies after each line with --random-plies, or use a \
-                 larger file"
+                 game's opening is different): add random plies after each line with --random-plies, engine plies with --engine-plies, or \
+                 use a larger file"
             );
         }
     }
@@ -434,9 +441,11 @@ pub fn run(args: Args) -> Result<()> {
         .with_context(|| format!("--net {}", args.net))?
         .eval_summary();
     let book = read_book(args.book.as_deref(), variant, rules)?;
-    let random_plies = args
-        .random_plies
-        .unwrap_or(if book.is_some() { 0 } else { DEFAULT_RANDOM_PLIES });
+    let random_plies = args.random_plies.unwrap_or(if book.is_some() || args.engine_plies > 0 {
+        0
+    } else {
+        DEFAULT_RANDOM_PLIES
+    });
     let settings = Settings::of_args(
         &args,
         variant,
@@ -488,7 +497,7 @@ pub fn run(args: Args) -> Result<()> {
         .collect();
     let games_in: HashMap<u64, u64> = plan.iter().copied().collect();
     let needed = jobs.iter().map(|&(i, s)| i * per_shard + s + 1).max().unwrap_or(0);
-    let source = opening_source(book, random_plies, args.seed, needed)?;
+    let source = opening_source(book, random_plies, args.engine_plies, args.seed, needed)?;
     let check = opening_check(&args, variant, &eval)?;
     let needed: HashSet<u64> = jobs.iter().map(|&(i, s)| i * per_shard + s).collect();
     let start = Position::from_fen_in(rules, rules.spec.start_fen)

@@ -32,7 +32,11 @@ pub(super) fn finish(session: &Session<'_>, state: &State, also: &[Variant], dev
     let positions = export::fixed_positions(variant, 256, 1);
     let parity_last = export::parity(&state.params, &last_bytes, variant, &positions)?;
     let parity_best = export::parity(&best_params, &best_bytes, variant, &positions)?;
-    let others = nets_for_other_variants(session, also, &best, &best_params)?;
+    let best_epoch = match progress.best_val {
+        Some((_, epoch)) if !session.data.validation.is_empty() => epoch,
+        _ => progress.epoch,
+    };
+    let others = nets_for_other_variants(session, also, best_epoch, &best, &best_params)?;
     let speed = progress.positions as f64 / progress.seconds.max(1e-9);
     let summary = serde_json::json!({
         "variant": variant.id(),
@@ -69,24 +73,15 @@ pub(super) fn finish(session: &Session<'_>, state: &State, also: &[Variant], dev
 fn nets_for_other_variants(
     session: &Session<'_>,
     also: &[Variant],
+    best_epoch: u64,
     best: &nnue::format::LoadedNet,
     best_params: &Params,
 ) -> Result<serde_json::Map<String, serde_json::Value>> {
-    let (config, variant) = (session.config, session.variant);
+    let config = session.config;
     let mut others = serde_json::Map::new();
     for &v in also {
         let path = config.out.join(format!("net.{}.nnue", v.id()));
-        let header = nnue::format::NetHeader::new(
-            v.code(),
-            v.id(),
-            &layout(v),
-            format!(
-                "{} (trained as {} with {})",
-                best.header.description,
-                variant.id(),
-                v.id()
-            ),
-        );
+        let header = nnue::format::NetHeader::new(v.code(), v.id(), &layout(v), session.description(best_epoch, v));
         let bytes = nnue::format::to_bytes(&header, &best.network).context("cannot encode the net")?;
         write_atomic(&path, &bytes)?;
         let parity = export::parity(best_params, &bytes, v, &export::fixed_positions(v, 256, 1))?;

@@ -265,7 +265,7 @@ fn train(
     let also = session::also_variants(config, variant, &lay)?;
     let data = session::load_data(config, variant, &also, &lay, quiet)?;
     let state = session::initial_state(config, variant, resumed, num_features, &device, quiet)?;
-    let session = Session::new(config, variant, quiet, data, num_features);
+    let session = Session::new(config, variant, also.clone(), quiet, data, num_features);
     let (state, stopped_by_limit) = epochs::train_epochs(&session, state, max_steps)?;
     if stopped_by_limit {
         return epochs::stop_at_limit(&session, &state);

@@ -207,6 +207,8 @@ pub(super) struct Session<'a> {
     pub config: &'a TrainConfig,
     /// The variant.
     pub variant: Variant,
+    /// The other variants it learns from.
+    pub also: Vec<Variant>,
     /// No progress output.
     pub quiet: bool,
     /// The data.
@@ -223,7 +225,14 @@ pub(super) struct Session<'a> {
 
 impl<'a> Session<'a> {
     /// A run of `config` on `data`; says the net's shape and the schedule.
-    pub fn new(config: &'a TrainConfig, variant: Variant, quiet: bool, data: Data, num_features: usize) -> Session<'a> {
+    pub fn new(
+        config: &'a TrainConfig,
+        variant: Variant,
+        also: Vec<Variant>,
+        quiet: bool,
+        data: Data,
+        num_features: usize,
+    ) -> Session<'a> {
         let batch_size = config.batch_size.min(data.train.len());
         let steps_per_epoch = (data.train.len() / batch_size) as u64;
         let total_steps = steps_per_epoch * config.epochs;
@@ -249,6 +258,7 @@ impl<'a> Session<'a> {
         Session {
             config,
             variant,
+            also,
             quiet,
             data,
             batch_size,
@@ -282,13 +292,21 @@ impl<'a> Session<'a> {
         write_atomic(&out.join("curves.svg"), curves::svg(&progress.curve, &title).as_bytes())
     }
 
-    /// The description in the net's header.
-    fn description(&self, progress: &Progress) -> String {
-        let data = &self.data.summary;
-        format!(
-            "trainer train: {} positions ({} games), {} epochs, wdl {}, H {}, seed {}",
-            data.train, data.train_games, progress.epoch, self.config.wdl, self.config.hidden, self.config.seed
-        )
+    /// The description in the header of the net for `for_variant` (the run's variant or one of
+    /// the others it learned from): in plain words, which games the net learned from.
+    pub fn description(&self, epochs: u64, for_variant: Variant) -> String {
+        describe(&DescriptionFacts {
+            for_variant,
+            learned_from: std::iter::once(self.variant).chain(self.also.iter().copied()).collect(),
+            hidden: self.config.hidden,
+            positions: self.data.summary.train,
+            games: self.data.summary.train_games,
+            epochs,
+            wdl: self.config.wdl,
+            seed: self.config.seed,
+            init_from: self.config.init_from.as_deref(),
+            played_by: played_by(&self.config.data),
+        })
     }
 
     /// Quantises the weights into a `.nnue` file at `path`; returns its bytes and the output
@@ -297,7 +315,12 @@ impl<'a> Session<'a> {
         let mut net = state.params.to_float()?;
         let act = super::sparse::forward(&net.ft_weights, &net.ft_bias, net.hidden, &self.calibration).act;
         let (before, after) = export::round_output_layer(&mut net, &act, self.config.clip);
-        let bytes = export::write(&net, self.variant, &self.description(&state.progress), path)?;
+        let bytes = export::write(
+            &net,
+            self.variant,
+            &self.description(state.progress.epoch, self.variant),
+            path,
+        )?;
         Ok((bytes, before, after))
     }
 
@@ -315,5 +338,172 @@ impl<'a> Session<'a> {
                 .map_err(|e| anyhow!("progress bar template: {e}"))?,
         );
         Ok(b)
+    }
+}
+
+/// What a net's description says.
+pub(super) struct DescriptionFacts<'a> {
+    /// The variant whose header it is.
+    pub for_variant: Variant,
+    /// The variants whose records it learned from, the run's own first.
+    pub learned_from: Vec<Variant>,
+    /// Hidden neurons.
+    pub hidden: usize,
+    /// Training positions and their games.
+    pub positions: u64,
+    pub games: u64,
+    /// Epochs trained.
+    pub epochs: u64,
+    /// Weight of the game result in the target.
+    pub wdl: f32,
+    /// The run's seed.
+    pub seed: u64,
+    /// The net it started from, if any.
+    pub init_from: Option<&'a Path>,
+    /// Who played the games, e.g. "hand-crafted evaluation at 1,000 nodes a move" (from the
+    /// data directories' `run.json`), if known.
+    pub played_by: Option<String>,
+}
+
+/// Who played the self-play games of these data directories, from their `run.json` files:
+/// the evaluations and node counts, each once.
+pub(super) fn played_by(dirs: &[std::path::PathBuf]) -> Option<String> {
+    let mut seen: Vec<String> = Vec::new();
+    for dir in dirs {
+        let Ok(text) = fs::read_to_string(dir.join("run.json")) else {
+            continue;
+        };
+        let Ok(run) = serde_json::from_str::<serde_json::Value>(&text) else {
+            continue;
+        };
+        let eval = run["eval"].as_str().unwrap_or("");
+        let who = if eval == "hand-crafted" {
+            "hand-crafted evaluation".to_string()
+        } else if let Some(rest) = eval.strip_prefix("NNUE (") {
+            let source = rest.split([',', ')']).next().unwrap_or("");
+            match Path::new(source).file_name() {
+                Some(name) if !source.starts_with('<') => format!("net {}", name.to_string_lossy()),
+                _ => "built-in net".to_string(),
+            }
+        } else {
+            continue;
+        };
+        let limit = match (run["nodes"].as_u64(), run["depth"].as_u64()) {
+            (Some(n), _) => format!(" at {} nodes a move", thousands(n)),
+            (None, Some(d)) => format!(" at depth {d}"),
+            _ => String::new(),
+        };
+        let line = format!("{who}{limit}");
+        if !seen.contains(&line) {
+            seen.push(line);
+        }
+    }
+    (!seen.is_empty()).then(|| seen.join(" and "))
+}
+
+/// A net's description in plain words, e.g. "Persian Princess net (H 256), learned jointly for
+/// Celtic Citadel, Persian Princess, Egyptian Eye and Oriental Omega from 6,674,278 positions of
+/// 77,044 self-play games; target: search score; 8 epochs, seed 1".
+pub(super) fn describe(f: &DescriptionFacts<'_>) -> String {
+    let names: Vec<&str> = f.learned_from.iter().map(|v| v.spec().name).collect();
+    let by = f.played_by.as_ref().map(|p| format!(" ({p})")).unwrap_or_default();
+    let games = if names.len() == 1 {
+        if f.learned_from[0] == f.for_variant {
+            format!(
+                "from {} positions of {} self-play games{by}",
+                thousands(f.positions),
+                thousands(f.games)
+            )
+        } else {
+            format!(
+                "from {} positions of {} self-play games{by} of {}",
+                thousands(f.positions),
+                thousands(f.games),
+                names[0]
+            )
+        }
+    } else {
+        let list = match names.split_last() {
+            Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+            None => String::new(),
+        };
+        format!(
+            "jointly for {list} from {} positions of {} self-play games{by}",
+            thousands(f.positions),
+            thousands(f.games)
+        )
+    };
+    let target = if f.wdl <= 0.0 {
+        "search score".to_string()
+    } else if f.wdl >= 1.0 {
+        "game result".to_string()
+    } else {
+        format!(
+            "search score {:.0}% and game result {:.0}%",
+            100.0 * (1.0 - f.wdl),
+            100.0 * f.wdl
+        )
+    };
+    let from = f
+        .init_from
+        .and_then(|p| p.file_name())
+        .map(|n| format!(", continued from {}", n.to_string_lossy()))
+        .unwrap_or_default();
+    format!(
+        "{} net (H {}), learned {games}; target: {target}; {} epoch{}{from}, seed {}",
+        f.for_variant.spec().name,
+        f.hidden,
+        f.epochs,
+        if f.epochs == 1 { "" } else { "s" },
+        f.seed
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn facts(learned_from: Vec<Variant>, for_variant: Variant) -> DescriptionFacts<'static> {
+        DescriptionFacts {
+            for_variant,
+            learned_from,
+            hidden: 256,
+            positions: 6_674_278,
+            games: 77_044,
+            epochs: 8,
+            wdl: 0.0,
+            seed: 1,
+            init_from: None,
+            played_by: Some("hand-crafted evaluation at 1,000 nodes a move".into()),
+        }
+    }
+
+    #[test]
+    fn a_joint_net_names_every_variant_it_learned_from() {
+        let all = vec![
+            Variant::CelticCitadel,
+            Variant::PersianPrincess,
+            Variant::EgyptianEye,
+            Variant::OrientalOmega,
+        ];
+        assert_eq!(
+            describe(&facts(all, Variant::PersianPrincess)),
+            "Persian Princess net (H 256), learned jointly for Celtic Citadel, Persian Princess, \
+             Egyptian Eye and Oriental Omega from 6,674,278 positions of 77,044 self-play games \
+             (hand-crafted evaluation at 1,000 nodes a move); target: search score; 8 epochs, seed 1"
+        );
+    }
+
+    #[test]
+    fn a_single_variant_net_and_its_options() {
+        let mut f = facts(vec![Variant::Parsi], Variant::Parsi);
+        f.wdl = 0.25;
+        f.init_from = Some(Path::new("runs/r1/net.nnue"));
+        f.played_by = None;
+        assert_eq!(
+            describe(&f),
+            "Parsi Chess net (H 256), learned from 6,674,278 positions of 77,044 self-play games; \
+             target: search score 75% and game result 25%; 8 epochs, continued from net.nnue, seed 1"
+        );
     }
 }

@@ -525,7 +525,7 @@ async fn explorer_page(State(s): S, headers: HeaderMap) -> Response {
 <div class="line" id="line"></div>
 <div class="nav"><button id="start" type="button">Start</button><button id="back" type="button">Back</button><button id="flip" type="button">flip</button></div>
 <p id="summary" class="hint"></p>
-<table class="list" id="moves"><thead><tr><th>Move</th><th>Games</th><th>White / draw / Black</th><th>Eval</th></tr></thead><tbody></tbody></table>
+<table class="list" id="moves"><thead><tr><th>Move</th><th>Games</th><th>White / draw / Black</th><th>White's score (95%)</th><th>Eval</th></tr></thead><tbody></tbody></table>
 <p class="hint">From the self-play statistics the arena was started with (<code>--openings</code>): the moves played from this position, how often, how they scored, and the mean evaluation after them. Click a move to go on.</p>
 </aside></section>"#;
     Page::new("Opening explorer", "explorer.js", body.to_string()).render(&v)

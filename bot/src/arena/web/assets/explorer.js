@@ -1,5 +1,6 @@
 // The opening explorer: from any position of the self-play statistics, the moves played, their
-// games, White / draw / Black bars and the mean evaluation; a click on a move goes on.
+// games, White / draw / Black bars, White's score with its 95% interval and the mean evaluation;
+// a click on a move goes on.
 'use strict';
 
 (() => {
@@ -15,6 +16,12 @@
     const seg = (cls, n) => Arena.el('span', { class: `seg ${cls}`, 'data-width': pct(n).toFixed(1) }, pct(n) >= 12 ? `${Math.round(pct(n))}%` : '');
     const b = Arena.el('div', { class: 'bar' }, seg('w', m.white), seg('d', m.draws), seg('b', m.black));
     return b;
+  }
+
+  function score(m) {
+    if (m.score === null || m.score === undefined) return '–';
+    const ci = m.scoreLow === null || m.scoreLow === undefined ? '' : ` (${m.scoreLow.toFixed(1)}–${m.scoreHigh.toFixed(1)})`;
+    return `${m.score.toFixed(1)}%${ci}`;
   }
 
   function sizeBars() {
@@ -33,14 +40,15 @@
     board.set(d.board);
     $('line').replaceChildren(...(d.line.length ? d.line.map((san, i) => Arena.el('button', { type: 'button', class: 'ply', onclick: () => go(line.slice(0, i + 1)) }, `${i % 2 === 0 ? `${i / 2 + 1}.` : ''}${san}`)) : [Arena.el('span', { class: 'hint' }, 'Start position')]));
     const p = d.position;
-    $('summary').textContent = `${p.games} games · White ${p.white} · draws ${p.draws} · Black ${p.black}${p.evalCp === null || p.evalCp === undefined ? '' : ` · eval ${(p.evalCp / 100).toFixed(2)}`}`;
+    $('summary').textContent = `${p.games} games · White ${p.white} · draws ${p.draws} · Black ${p.black}${p.score === null || p.score === undefined ? '' : ` · White's score ${score(p)}`}${p.evalCp === null || p.evalCp === undefined ? '' : ` · eval ${(p.evalCp / 100).toFixed(2)}`}`;
     const body = $('moves').querySelector('tbody');
     body.replaceChildren(...d.moves.map((m) => Arena.el('tr', { class: 'move', 'data-uci': m.uci, onclick: () => go([...line, m.uci]) },
       Arena.el('td', {}, Arena.el('a', { href: '#', onclick: (e) => e.preventDefault() }, m.san)),
       Arena.el('td', {}, String(m.games)),
       Arena.el('td', {}, bar(m)),
+      Arena.el('td', {}, score(m)),
       Arena.el('td', {}, m.evalCp === null || m.evalCp === undefined ? '–' : (m.evalCp / 100).toFixed(2)))));
-    if (!d.moves.length) body.append(Arena.el('tr', {}, Arena.el('td', { colspan: 4 }, 'No game went on from here.')));
+    if (!d.moves.length) body.append(Arena.el('tr', {}, Arena.el('td', { colspan: 5 }, 'No game went on from here.')));
     sizeBars();
   }
 

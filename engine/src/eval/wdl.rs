@@ -1,0 +1,140 @@
+//! Win/draw/loss estimates from a score: what people evaluating a position ask for.
+//!
+//! The nets learn the expected score `sigmoid(cp / 400)` of the search scores they were trained on
+//! ([`TRAINING_SCALE`]): the expected score alone is their own scale. Splitting it into wins,
+//! draws and losses needs a draw model, fitted per variant on the results of self-play games
+//! (`trainer data wdl`): with `s` the score for the side to move,
+//!
+//! ```text
+//! win  = sigmoid((s - margin) / scale)
+//! loss = sigmoid((-s - margin) / scale)
+//! draw = 1 - win - loss
+//! ```
+//!
+//!
+//! ```
+//! use engine::eval::wdl::WdlModel;
+//! let m = WdlModel { margin: 200.0, scale: 100.0 };
+//! let e = m.estimate(0);
+//! assert!(e.win == e.loss && e.draw > 0.75);
+//! assert!(m.estimate(400).win > 0.85);
+//! ```
+
+use crate::rules::Variant;
+
+/// The scale of the nets' training target: expected score = `sigmoid(cp / TRAINING_SCALE)`.
+pub const TRAINING_SCALE: f64 = 400.0;
+
+/// The expected score (wins plus half the draws) the nets were trained on, for `cp`.
+#[must_use]
+pub fn expected_score(cp: i32) -> f64 {
+    sigmoid(f64::from(cp) / TRAINING_SCALE)
+}
+
+fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// A draw model: see the module's documentation.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WdlModel {
+    /// The score (centipawns) at which a win becomes as likely as not.
+    pub margin: f64,
+    /// Centipawns per unit of the logistic: how fast wins grow with the score.
+    pub scale: f64,
+}
+
+/// Probabilities of a win, a draw and a loss for the side to move (they sum to 1).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WdlEstimate {
+    pub win: f64,
+    pub draw: f64,
+    pub loss: f64,
+}
+
+impl WdlEstimate {
+    /// Per mille, rounded so that the three sum to 1000 (the UCI `wdl` form).
+    #[must_use]
+    pub fn permille(&self) -> [u32; 3] {
+        let w = (self.win * 1000.0).round().clamp(0.0, 1000.0) as u32;
+        let l = ((self.loss * 1000.0).round().clamp(0.0, 1000.0) as u32).min(1000 - w);
+        [w, 1000 - w - l, l]
+    }
+
+    /// Wins plus half the draws.
+    #[must_use]
+    pub fn expected_score(&self) -> f64 {
+        self.win + self.draw / 2.0
+    }
+}
+
+impl std::fmt::Display for WdlEstimate {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let [w, d, l] = self.permille();
+        write!(
+            f,
+            "win {:.1}%, draw {:.1}%, loss {:.1}%",
+            f64::from(w) / 10.0,
+            f64::from(d) / 10.0,
+            f64::from(l) / 10.0
+        )
+    }
+}
+
+impl WdlModel {
+    /// The estimate for a score of `cp` for the side to move.
+    #[must_use]
+    pub fn estimate(&self, cp: i32) -> WdlEstimate {
+        let s = f64::from(cp);
+        let win = sigmoid((s - self.margin) / self.scale);
+        let loss = sigmoid((-s - self.margin) / self.scale);
+        WdlEstimate {
+            win,
+            draw: (1.0 - win - loss).max(0.0),
+            loss,
+        }
+    }
+
+    /// The model fitted for a variant, with what it was fitted on; `None` where there is none
+    /// (no self-play of that variant has been fitted).
+    #[must_use]
+    pub fn for_variant(variant: Variant) -> Option<(WdlModel, &'static str)> {
+        FITTED
+            .iter()
+            .find(|(v, ..)| *v == variant)
+            .map(|&(_, margin, scale, source)| (WdlModel { margin, scale }, source))
+    }
+}
+
+/// Fitted models: variant, margin, scale, the data they were fitted on (`trainer data wdl`,
+/// docs/training.md).
+const FITTED: &[(Variant, f64, f64, &str)] = &[];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn estimates_are_probabilities_symmetric_in_the_score() {
+        let m = WdlModel {
+            margin: 150.0,
+            scale: 120.0,
+        };
+        for cp in [-3000, -400, -1, 0, 1, 77, 400, 3000] {
+            let e = m.estimate(cp);
+            let mirror = m.estimate(-cp);
+            assert!((e.win + e.draw + e.loss - 1.0).abs() < 1e-12, "{cp}");
+            assert!((e.win - mirror.loss).abs() < 1e-12 && (e.draw - mirror.draw).abs() < 1e-12);
+            assert_eq!(e.permille().iter().sum::<u32>(), 1000);
+        }
+        assert!(m.estimate(100).win > m.estimate(50).win);
+        assert_eq!(m.estimate(3000).permille(), [1000, 0, 0]);
+        assert_eq!(m.estimate(0).to_string(), "win 22.3%, draw 55.4%, loss 22.3%");
+    }
+
+    #[test]
+    fn the_training_scale() {
+        assert_eq!(expected_score(0), 0.5);
+        assert!((expected_score(400) - 0.731_058_578_6).abs() < 1e-9);
+    }
+}
