@@ -10,6 +10,7 @@
 
 pub mod bench;
 pub mod book;
+pub mod cli;
 pub mod engine;
 pub mod eval;
 pub mod play;

@@ -237,6 +237,7 @@ fn load(tables: &'static Tables, fen: Option<&str>, moves: &[String]) -> Result<
 }
 
 fn main() -> Result<()> {
+    engine::cli::quiet_on_broken_pipe();
     let cli = Cli::parse();
     let Some(command) = cli.command else {
         engine::uci::session::run_stdio()?;

@@ -244,3 +244,31 @@ fn training_records_round_trip_positions() {
         }
     }
 }
+
+/// `engine eval` and `engine analyse` with the built-in net: its plain description, the expected
+/// score on the training scale and the win/draw/loss estimate of the fitted model.
+#[test]
+fn eval_and_analyse_print_the_outcome_estimate() {
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_engine"))
+            .args(args)
+            .output()
+            .expect("engine runs");
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let eval = run(&["eval", "-v", "persian-princess"]);
+    assert!(eval.contains("NNUE evaluation: "), "{eval}");
+    assert!(
+        eval.contains("expected score ") && eval.contains("sigmoid(cp / 400)"),
+        "{eval}"
+    );
+    assert!(eval.contains("estimate: win "), "{eval}");
+    assert!(eval.contains("learned jointly for Celtic Citadel"), "{eval}");
+    let analyse = run(&["analyse", "-v", "persian-princess", "-d", "3"]);
+    assert!(analyse.contains("Best move: "), "{analyse}");
+    assert!(analyse.contains("estimate: win "), "{analyse}");
+    // The hand-crafted evaluation has no such scale: no estimate.
+    let hce = run(&["analyse", "-v", "persian-princess", "-d", "2", "--net", "hce"]);
+    assert!(!hce.contains("estimate:"), "{hce}");
+}

@@ -451,6 +451,47 @@ fn special_moves_in_position_commands() {
 /// (the leap may not capture), `VariantRules` sets single readings, a bad setting is named and
 /// changes nothing.
 #[test]
+fn show_wdl_adds_win_draw_loss_to_info_lines() {
+    use engine::eval::wdl::WdlModel;
+    let mut uci = Uci::with_variant(Variant::PersianPrincess);
+    uci.send("position startpos");
+    let (infos, _) = uci.go("depth 3");
+    assert!(infos.iter().all(|l| !l.contains(" wdl ")), "off by default: {infos:?}");
+    uci.send("setoption name UCI_ShowWDL value true");
+    assert_eq!(uci.sync(), Vec::<String>::new());
+    let (infos, _) = uci.go("depth 3");
+    let (model, _) = WdlModel::for_variant(Variant::PersianPrincess).expect("a fitted model");
+    let scored: Vec<&String> = infos.iter().filter(|l| l.contains(" score ")).collect();
+    assert!(!scored.is_empty(), "{infos:?}");
+    for line in scored {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let at = words
+            .iter()
+            .position(|&w| w == "wdl")
+            .unwrap_or_else(|| panic!("no wdl: {line}"));
+        let wdl: Vec<u32> = words[at + 1..at + 4]
+            .iter()
+            .map(|w| w.parse().expect("per mille"))
+            .collect();
+        assert_eq!(wdl.iter().sum::<u32>(), 1000, "{line}");
+        // Right after the score (and its bound), as the value the model gives it.
+        let cp: i32 = field(line, "cp").expect("a centipawn score").parse().expect("cp");
+        assert_eq!(wdl, model.estimate(cp).permille().to_vec(), "{line}");
+    }
+    // A variant without a model says so, and its lines carry no wdl.
+    uci.send("setoption name UCI_Variant value chess");
+    uci.send("setoption name UCI_ShowWDL value true");
+    let lines = uci.sync();
+    assert!(
+        lines.iter().any(|l| l.contains("no win/draw/loss model for chess")),
+        "{lines:?}"
+    );
+    uci.send("position startpos");
+    let (infos, _) = uci.go("depth 2");
+    assert!(infos.iter().all(|l| !l.contains(" wdl ")), "{infos:?}");
+}
+
+#[test]
 fn parsi_rule_settings_through_options() {
     let mut uci = Uci::with_variant(Variant::Parsi);
     // The white king on e1 may leap onto the rook on d3 by default.

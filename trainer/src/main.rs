@@ -42,6 +42,7 @@ enum Command {
 }
 
 fn main() -> Result<()> {
+    engine::cli::quiet_on_broken_pipe();
     match Cli::parse().command {
         Command::Selfplay(args) => selfplay::run(*args),
         Command::Data(cmd) => data::run(cmd),

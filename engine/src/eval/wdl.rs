@@ -108,7 +108,32 @@ impl WdlModel {
 
 /// Fitted models: variant, margin, scale, the data they were fitted on (`trainer data wdl`,
 /// docs/training.md).
-const FITTED: &[(Variant, f64, f64, &str)] = &[];
+const FITTED: &[(Variant, f64, f64, &str)] = &[
+    (
+        Variant::CelticCitadel,
+        195.4,
+        311.1,
+        "model fitted on 466,000 positions of 6,000 self-play games with the round-1 net",
+    ),
+    (
+        Variant::PersianPrincess,
+        202.6,
+        315.5,
+        "model fitted on 481,000 positions of 6,000 self-play games with the round-1 net",
+    ),
+    (
+        Variant::EgyptianEye,
+        142.3,
+        324.4,
+        "model fitted on 414,000 positions of 6,000 self-play games with the round-1 net",
+    ),
+    (
+        Variant::OrientalOmega,
+        247.6,
+        291.0,
+        "model fitted on 581,000 positions of 6,000 self-play games with the round-1 net",
+    ),
+];
 
 #[cfg(test)]
 mod tests {
