@@ -280,6 +280,10 @@ fn pre_training_on_other_variants_and_fine_tuning() {
         mine.contains("; target: search score; ") && mine.ends_with(", seed 1"),
         "{mine}"
     );
+    assert!(
+        mine.contains(" self-play games (hand-crafted evaluation at 150 nodes a move); "),
+        "{mine}"
+    );
     let theirs = header(&base.join("net.persian-princess.nnue")).description;
     assert!(
         theirs.starts_with("Persian Princess net (H 16), learned jointly for Egyptian Eye and Persian Princess from "),

@@ -366,9 +366,11 @@ pub(super) struct DescriptionFacts<'a> {
 }
 
 /// Who played the self-play games of these data directories, from their `run.json` files:
-/// the evaluations and node counts, each once.
+/// the evaluations, by node count or depth, each once ("hand-crafted evaluation at 1,000 nodes a
+/// move", "nets a.nnue and b.nnue at 1,000 nodes a move").
 pub(super) fn played_by(dirs: &[std::path::PathBuf]) -> Option<String> {
-    let mut seen: Vec<String> = Vec::new();
+    // (limit, evaluations) in the order first seen.
+    let mut groups: Vec<(String, Vec<String>)> = Vec::new();
     for dir in dirs {
         let Ok(text) = fs::read_to_string(dir.join("run.json")) else {
             continue;
@@ -376,29 +378,53 @@ pub(super) fn played_by(dirs: &[std::path::PathBuf]) -> Option<String> {
         let Ok(run) = serde_json::from_str::<serde_json::Value>(&text) else {
             continue;
         };
-        let eval = run["eval"].as_str().unwrap_or("");
+        let settings = &run["settings"];
+        let eval = settings["eval"].as_str().unwrap_or("");
         let who = if eval == "hand-crafted" {
             "hand-crafted evaluation".to_string()
         } else if let Some(rest) = eval.strip_prefix("NNUE (") {
             let source = rest.split([',', ')']).next().unwrap_or("");
             match Path::new(source).file_name() {
-                Some(name) if !source.starts_with('<') => format!("net {}", name.to_string_lossy()),
+                Some(name) if !source.starts_with('<') => name.to_string_lossy().into_owned(),
                 _ => "built-in net".to_string(),
             }
         } else {
             continue;
         };
-        let limit = match (run["nodes"].as_u64(), run["depth"].as_u64()) {
-            (Some(n), _) => format!(" at {} nodes a move", thousands(n)),
-            (None, Some(d)) => format!(" at depth {d}"),
+        let limit = match (settings["nodes"].as_u64(), settings["depth"].as_u64()) {
+            (Some(n), _) => format!("at {} nodes a move", thousands(n)),
+            (None, Some(d)) => format!("at depth {d}"),
             _ => String::new(),
         };
-        let line = format!("{who}{limit}");
-        if !seen.contains(&line) {
-            seen.push(line);
+        match groups.iter_mut().find(|(l, _)| *l == limit) {
+            Some((_, whos)) if !whos.contains(&who) => whos.push(who),
+            Some(_) => {}
+            None => groups.push((limit, vec![who])),
         }
     }
-    (!seen.is_empty()).then(|| seen.join(" and "))
+    let parts: Vec<String> = groups
+        .into_iter()
+        .map(|(limit, whos)| {
+            let files = whos.iter().filter(|w| w.ends_with(".nnue")).count();
+            let named: Vec<String> = whos
+                .iter()
+                .map(|w| {
+                    if w.ends_with(".nnue") && files == 1 {
+                        format!("net {w}")
+                    } else {
+                        w.clone()
+                    }
+                })
+                .collect();
+            let list = match named.split_last() {
+                Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+                _ => named.join(""),
+            };
+            let list = if files > 1 { format!("nets {list}") } else { list };
+            format!("{list} {limit}").trim_end().to_string()
+        })
+        .collect();
+    (!parts.is_empty()).then(|| parts.join("; "))
 }
 
 /// A net's description in plain words, e.g. "Persian Princess net (H 256), learned jointly for
@@ -492,6 +518,30 @@ mod tests {
              Egyptian Eye and Oriental Omega from 6,674,278 positions of 77,044 self-play games \
              (hand-crafted evaluation at 1,000 nodes a move); target: search score; 8 epochs, seed 1"
         );
+    }
+
+    #[test]
+    fn who_played_the_games_comes_from_run_json() {
+        let root = std::env::temp_dir().join(format!("trainer-played-by-{}", std::process::id()));
+        let write = |name: &str, eval: &str, nodes: &str, depth: &str| {
+            let dir = root.join(name);
+            fs::create_dir_all(&dir).expect("dir");
+            let json = format!(r#"{{"settings": {{"eval": "{eval}", "nodes": {nodes}, "depth": {depth}}}}}"#);
+            fs::write(dir.join("run.json"), json).expect("run.json");
+            dir
+        };
+        let a = write("a", "NNUE (data/nets/a.nnue, 256 hidden: first)", "1000", "null");
+        let b = write("b", "NNUE (runs/r2/b.nnue, 256 hidden: second)", "1000", "null");
+        let c = write("c", "hand-crafted", "null", "6");
+        let one = write("one", "NNUE (<embedded>, 256 hidden: x)", "2000", "null");
+        assert_eq!(
+            played_by(&[a.clone(), b.clone(), a.clone(), c.clone()]).as_deref(),
+            Some("nets a.nnue and b.nnue at 1,000 nodes a move; hand-crafted evaluation at depth 6")
+        );
+        assert_eq!(played_by(&[b]).as_deref(), Some("net b.nnue at 1,000 nodes a move"));
+        assert_eq!(played_by(&[one]).as_deref(), Some("built-in net at 2,000 nodes a move"));
+        assert_eq!(played_by(&[root.join("missing")]), None);
+        let _ = fs::remove_dir_all(&root);
     }
 
     #[test]
