@@ -110,8 +110,8 @@ verdict() { [[ -f "$1" ]] && grep -o "H[01] accepted\|inconclusive" "$1" | tail 
 strength_line() { # round variant match hce_match installed
     [[ -z "$STRENGTH" ]] && return 0
     local elo hce="-"
-    elo=$(sed -n 's/^Elo difference: //p' "$3" | head -1)
-    [[ -n "$4" && -f "$4" ]] && hce=$(sed -n 's/^Elo difference: //p' "$4" | head -1)
+    elo=$(sed -n 's/^Elo difference: //p' "$3" | head -1 | sed 's/95% interval //')
+    [[ -n "$4" && -f "$4" ]] && hce=$(sed -n 's/^Elo difference: //p' "$4" | head -1 | sed 's/95% interval //')
     if ! grep -q "^<!-- rounds -->" "$STRENGTH"; then
         {
             echo
