@@ -8,7 +8,7 @@
 //! drawn in game order from one random stream, each new one checked against all earlier ones.
 //! That makes a run reproducible and lets a resumed run continue exactly as an uninterrupted one.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use anyhow::{bail, Result};
 use engine::{
@@ -75,7 +75,16 @@ pub struct Sampler {
     nodes: u64,
     temperature: f64,
     max_loss: i32,
+    /// The lines of each search already made, by start position and moves: a search depends
+    /// only on them, and the first plies of thousands of openings are the same few positions.
+    seen: HashMap<(u64, Vec<Move>), Option<Lines>>,
 }
+
+/// The lines of a search's deepest completed iteration: depth, first move, score; best first.
+type Lines = Vec<(u32, Move, Score)>;
+
+/// Searches kept by a [`Sampler`] at most (about 200 bytes each: some 50 MB).
+const MAX_KEPT_SEARCHES: usize = 1 << 18;
 
 /// Settings of a [`Sampler`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -132,19 +141,24 @@ impl Sampler {
             nodes: settings.nodes.max(1),
             temperature: settings.temperature.max(0.0),
             max_loss: settings.max_loss.max(0),
+            seen: HashMap::new(),
         })
     }
 
-    /// The engine's pick after `moves` from `start`, or `None` when there is no legal move.
-    fn pick(&mut self, start: &Position, moves: &[Move], rng: &mut Rng) -> Result<Option<(Move, SampledPly)>> {
+    /// The lines of the deepest completed iteration of the search after `moves` from `start`,
+    /// best first, or `None` when there is no legal move; a search made before is not repeated.
+    fn lines(&mut self, start: &Position, moves: &[Move]) -> Result<Option<Lines>> {
+        let key = (start.hash(), moves.to_vec());
+        if let Some(lines) = self.seen.get(&key) {
+            return Ok(lines.clone());
+        }
         self.engine.new_game();
         self.engine.set_game(start.clone(), moves)?;
         let limits = Limits {
             nodes: Some(self.nodes),
             ..Limits::default()
         };
-        // The lines of the deepest completed iteration, best first.
-        let mut lines: Vec<(u32, Move, Score)> = Vec::new();
+        let mut lines: Lines = Vec::new();
         let result = self.engine.search(limits, &mut |info| {
             let Some(&first) = info.pv.first() else { return };
             if lines.first().is_some_and(|&(d, _, _)| d != info.depth) {
@@ -152,12 +166,25 @@ impl Sampler {
             }
             lines.push((info.depth, first, info.score));
         });
-        if result.best.is_null() {
+        let found = if result.best.is_null() {
+            None
+        } else {
+            if lines.is_empty() {
+                lines.push((result.depth, result.best, result.score));
+            }
+            Some(lines)
+        };
+        if self.seen.len() < MAX_KEPT_SEARCHES {
+            self.seen.insert(key, found.clone());
+        }
+        Ok(found)
+    }
+
+    /// The engine's pick after `moves` from `start`, or `None` when there is no legal move.
+    fn pick(&mut self, start: &Position, moves: &[Move], rng: &mut Rng) -> Result<Option<(Move, SampledPly)>> {
+        let Some(lines) = self.lines(start, moves)? else {
             return Ok(None);
-        }
-        if lines.is_empty() {
-            lines.push((result.depth, result.best, result.score));
-        }
+        };
         let best = lines.iter().map(|&(_, _, s)| centipawns(s)).max().unwrap_or(0);
         let candidates: Vec<(Move, Score, f64)> = lines
             .iter()
