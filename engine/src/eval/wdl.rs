@@ -133,6 +133,24 @@ const FITTED: &[(Variant, f64, f64, &str)] = &[
         291.0,
         "model fitted on 581,000 positions of 6,000 self-play games with the round-1 net",
     ),
+    (
+        Variant::Parsi,
+        716.6,
+        361.2,
+        "model fitted on 198,000 positions of 2,000 self-play games with the installed net",
+    ),
+    (
+        Variant::Citadel8,
+        427.5,
+        390.2,
+        "model fitted on 197,000 positions of 2,000 self-play games with the installed net",
+    ),
+    (
+        Variant::Citadel9,
+        527.3,
+        410.9,
+        "model fitted on 227,000 positions of 2,000 self-play games with the installed net",
+    ),
 ];
 
 #[cfg(test)]
