@@ -40,9 +40,10 @@
 #   BIN_DIR [target/release]  where the trainer and engine binaries are (a copy keeps a long run
 #                      safe from rebuilds)
 #   SKIP_GEN [0]       1: use the records already in DATA_DIR (e.g. generated elsewhere)
-#   RAY [0]            1: generate through the Ray driver (scripts/ray/selfplay.py, docs/scale-out.md)
-#                      on RAY_ADDRESS's cluster, else on a local Ray; RAY_PYTHON [python3] has Ray.
-#                      Nets given to self-play must be at the same path on every worker.
+#   RAY [0]            1: generate and play the SPRT matches through the Ray drivers
+#                      (scripts/ray/selfplay.py, scripts/ray/match.py, docs/scale-out.md) on
+#                      RAY_ADDRESS's cluster, else on a local Ray; RAY_PYTHON [python3] has Ray.
+#                      Nets given to self-play and matches must be at the same path on every worker.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -239,10 +240,19 @@ for ((round = FIRST_ROUND; round <= ROUNDS; round++)); do
         else
             echo "== round $round, $variant: match against $previous"
             rm -f "$run/match.$variant.pgn"
-            "$ENGINE" match --variant "$variant" --games "$MATCH_GAMES" --sprt "$SPRT" \
-                --first "name=r${round},nodes=$MATCH_NODES,eval=$net" \
-                --second "name=$previous_name,nodes=$MATCH_NODES,eval=$previous" \
-                --concurrency "$THREADS" --seed "$seed" --pgn "$run/match.$variant.pgn" --quiet > "$match.part"
+            if [[ "$RAY" == 1 ]]; then
+                "$RAY_PYTHON" scripts/ray/match.py --engine "$ENGINE" --games "$MATCH_GAMES" --sprt "$SPRT" \
+                    --out "$run/match.$variant.ray" -- --variant "$variant" \
+                    --first "name=r${round},nodes=$MATCH_NODES,eval=$net" \
+                    --second "name=$previous_name,nodes=$MATCH_NODES,eval=$previous" --seed "$seed" > /dev/null
+                cp "$run/match.$variant.ray/summary.txt" "$match.part"
+                cp "$run/match.$variant.ray/games.pgn" "$run/match.$variant.pgn"
+            else
+                "$ENGINE" match --variant "$variant" --games "$MATCH_GAMES" --sprt "$SPRT" \
+                    --first "name=r${round},nodes=$MATCH_NODES,eval=$net" \
+                    --second "name=$previous_name,nodes=$MATCH_NODES,eval=$previous" \
+                    --concurrency "$THREADS" --seed "$seed" --pgn "$run/match.$variant.pgn" --quiet > "$match.part"
+            fi
             mv "$match.part" "$match"
             cat "$match"
         fi

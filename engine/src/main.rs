@@ -146,6 +146,23 @@ evaluation); at least one of depth, nodes and movetime is required.\n\nExample: 
 games.pgn\n\nSee docs/match.md for the meaning of the statistics."
     )]
     Match(Box<MatchArgs>),
+    /// Merges the results files of a match played in parts (`engine match --pairs ... --results
+    /// FILE`) into the report one process gives for the same games; with --sprt the test is
+    /// applied game by game in game order and stops where it decides.
+    MatchMerge {
+        /// Results files written by `engine match --results`.
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<PathBuf>,
+        /// SPRT bounds in Elo, e.g. 0,50 (as `engine match --sprt`).
+        #[arg(long, value_name = "ELO0,ELO1", allow_hyphen_values = true)]
+        sprt: Option<String>,
+        /// SPRT false-positive rate.
+        #[arg(long, default_value_t = engine::tournament::Sprt::DEFAULT_ALPHA, requires = "sprt")]
+        alpha: f64,
+        /// SPRT false-negative rate.
+        #[arg(long, default_value_t = engine::tournament::Sprt::DEFAULT_BETA, requires = "sprt")]
+        beta: f64,
+    },
 }
 
 /// Options of `engine match`.
@@ -222,6 +239,41 @@ struct MatchArgs {
     /// Print only the summary, not a line per game.
     #[arg(short, long)]
     quiet: bool,
+    /// Play only these game pairs (0-based; pair P is opening P with both colours, games 2P+1
+    /// and 2P+2), e.g. "0-9,20": a part of the match, each game exactly as the whole match plays
+    /// it. Not with --sprt (match-merge applies it to the merged parts).
+    #[arg(long, value_name = "LIST", conflicts_with = "sprt")]
+    pairs: Option<String>,
+    /// Append one result line per finished game to FILE (after a header naming the match), for
+    /// `engine match-merge`.
+    #[arg(long, value_name = "FILE")]
+    results: Option<PathBuf>,
+}
+
+/// Reads a list of pairs: numbers and ranges separated by commas ("0-9,20").
+fn parse_pairs(text: &str) -> Result<Vec<usize>> {
+    let mut pairs = Vec::new();
+    for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let number = |t: &str| {
+            t.trim()
+                .parse::<usize>()
+                .with_context(|| format!("--pairs: '{t}' is not a pair number"))
+        };
+        match part.split_once('-') {
+            Some((a, b)) => {
+                let (a, b) = (number(a)?, number(b)?);
+                if a > b {
+                    bail!("--pairs: the range {part} runs backwards");
+                }
+                pairs.extend(a..=b);
+            }
+            None => pairs.push(number(part)?),
+        }
+    }
+    if pairs.is_empty() {
+        bail!("--pairs: no pair given");
+    }
+    Ok(pairs)
 }
 
 fn load(tables: &'static Tables, fen: Option<&str>, moves: &[String]) -> Result<Position> {
@@ -411,6 +463,40 @@ fn main() -> Result<()> {
             }
         }
         Command::Match(args) => run_match(*args)?,
+        Command::MatchMerge {
+            files,
+            sprt,
+            alpha,
+            beta,
+        } => {
+            let sprt = match &sprt {
+                Some(text) => Some(engine::tournament::Sprt::parse(text, alpha, beta)?),
+                None => None,
+            };
+            let mut texts = Vec::new();
+            for f in &files {
+                let text = std::fs::read_to_string(f).with_context(|| format!("cannot read {}", f.display()))?;
+                texts.push((f.display().to_string(), text));
+            }
+            let report = engine::tournament::merge_results(&texts, sprt)?;
+            println!(
+                "Merged {} vs {} ({}): {} of {} games{} from {} file(s)",
+                report.first,
+                report.second,
+                report.variant,
+                report.games(),
+                report.games_planned,
+                if report.stopped_early {
+                    " (stopped by the SPRT)"
+                } else {
+                    ""
+                },
+                files.len()
+            );
+            for line in report.summary_lines().into_iter().skip(1) {
+                println!("{line}");
+            }
+        }
         Command::Variants => {
             for v in Variant::ALL {
                 let s = v.spec();
@@ -477,6 +563,8 @@ fn run_match(args: MatchArgs) -> Result<()> {
     };
     config.sprt = sprt;
     config.pgn = args.pgn.clone();
+    config.results = args.results.clone();
+    config.pairs = args.pairs.as_deref().map(parse_pairs).transpose()?;
     println!(
         "Match {} ({}) vs {} ({}), {}, {} games, concurrency {}",
         config.first.name,

@@ -209,3 +209,73 @@ fn citadel_matches_count_game_points() {
     let report = run_match(&MatchConfig::new(Variant::Chess, 2, first, second), &mut |_, _| {}).expect("runs");
     assert!(report.game_points.is_none());
 }
+
+/// A match played in parts (`--pairs`, `--results`), merged, gives the report of the whole match
+/// played in one process: the same games, W/D/L, Elo, terminations, and with an SPRT the same
+/// decision after the same number of games.
+#[test]
+fn parts_of_a_match_merge_into_the_whole() {
+    use engine::tournament::merge_results;
+    let config = |games: usize, pairs: Option<Vec<usize>>, results: &PathBuf, concurrency: usize| {
+        let first: PlayerConfig = "name=strong,nodes=400,hash=1,eval=hce".parse().expect("valid");
+        let second: PlayerConfig = "name=weak,depth=1,hash=1,eval=hce".parse().expect("valid");
+        let mut c = MatchConfig::new(Variant::PersianPrincess, games, first, second);
+        c.pairs = pairs;
+        c.results = Some(results.clone());
+        c.concurrency = concurrency;
+        c
+    };
+    let read = |p: &PathBuf| (p.display().to_string(), std::fs::read_to_string(p).expect("results"));
+    let whole = temp_pgn("whole");
+    let report = run_match(&config(12, None, &whole, 1), &mut |_, _| {}).expect("match");
+    // Three parts, out of order, one with two games at a time and one pair played twice.
+    let parts = [temp_pgn("part-a"), temp_pgn("part-b"), temp_pgn("part-c")];
+    run_match(&config(12, Some(vec![4, 5]), &parts[0], 2), &mut |_, _| {}).expect("part");
+    run_match(&config(12, Some(vec![0, 1, 2]), &parts[1], 1), &mut |_, _| {}).expect("part");
+    run_match(&config(12, Some(vec![3, 2]), &parts[2], 1), &mut |_, _| {}).expect("part");
+    let files: Vec<(String, String)> = parts.iter().map(read).collect();
+    let merged = merge_results(&files, None).expect("merge");
+    assert_eq!(merged.games(), 12);
+    assert_eq!(merged.summary_lines()[1..], report.summary_lines()[1..]);
+    // The whole match's own results file merges to the same.
+    let alone = merge_results(&[read(&whole)], None).expect("merge");
+    assert_eq!(alone.summary_lines()[1..], report.summary_lines()[1..]);
+
+    // With an SPRT: the one-process match (games finish in order with one at a time) and the
+    // merged parts stop at the same game with the same verdict.
+    let sprt = Sprt::parse("0,200", 0.05, 0.05).expect("bounds");
+    let mut one = config(12, None, &temp_pgn("sprt"), 1);
+    one.sprt = Some(sprt);
+    let direct = run_match(&one, &mut |_, _| {}).expect("match");
+    let merged = merge_results(&files, Some(sprt)).expect("merge");
+    assert_eq!(merged.summary_lines()[1..], direct.summary_lines()[1..]);
+    assert_eq!(merged.stopped_early, direct.stopped_early);
+    // A missing part: the SPRT reads only up to the first missing game.
+    let gap = merge_results(&[read(&parts[1]), read(&parts[0])], Some(sprt)).expect("merge");
+    assert!(gap.games() <= 6, "{}", gap.games());
+
+    // What cannot be merged is named.
+    let other = temp_pgn("other");
+    run_match(&config(10, Some(vec![0]), &other, 1), &mut |_, _| {}).expect("part");
+    let e = merge_results(&[read(&parts[0]), read(&other)], None).expect_err("another match");
+    assert!(e.to_string().contains("different matches"), "{e}");
+    let (name, text) = read(&parts[0]);
+    let broken = (name, text.replacen("\tw\t", "\tx\t", 1));
+    let e = merge_results(&[broken], None).expect_err("bad line");
+    assert!(e.to_string().contains(":2: colour 'x' is not w or b"), "{e}");
+    let (name, text) = read(&parts[1]);
+    let changed = ["\t1-0\t", "\t0-1\t"]
+        .iter()
+        .find(|r| text.contains(*r))
+        .map(|r| text.replacen(r, "\t1/2-1/2\t", 1))
+        .expect("a decisive game");
+    let e = merge_results(&[(name.clone(), text), (format!("{name}-again"), changed)], None)
+        .expect_err("a game twice, different");
+    assert!(e.to_string().contains("differs between"), "{e}");
+    // Pairs beyond the match and an SPRT on a part are refused.
+    let e = run_match(&config(12, Some(vec![6]), &temp_pgn("x"), 1), &mut |_, _| {}).expect_err("pair 6 of 6");
+    assert!(e.to_string().contains("pair 6 is beyond the match's 6 pairs"), "{e}");
+    let mut part_sprt = config(12, Some(vec![0]), &temp_pgn("y"), 1);
+    part_sprt.sprt = Some(sprt);
+    assert!(run_match(&part_sprt, &mut |_, _| {}).is_err());
+}

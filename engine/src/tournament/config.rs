@@ -37,6 +37,13 @@ pub struct MatchConfig {
     pub sprt: Option<Sprt>,
     /// Append every finished game to this PGN file.
     pub pgn: Option<PathBuf>,
+    /// Play only these game pairs of the match (0-based: pair `p` is games `2p` and `2p + 1`,
+    /// opening `p` with both colours); `None`: all. A match split over machines plays its parts
+    /// so, each game exactly as the whole match would (every game starts with cleared engines).
+    pub pairs: Option<Vec<usize>>,
+    /// Append a result line per finished game to this file (`ResultLine`), for `engine
+    /// match-merge`.
+    pub results: Option<PathBuf>,
 }
 
 impl MatchConfig {
@@ -57,6 +64,8 @@ impl MatchConfig {
             adjudication: Adjudication::default(),
             sprt: None,
             pgn: None,
+            pairs: None,
+            results: None,
         }
     }
 }
@@ -70,8 +79,8 @@ pub enum MatchError {
     /// The openings cannot be used.
     #[error(transparent)]
     Openings(#[from] OpeningsError),
-    /// The PGN file cannot be written.
-    #[error("PGN file {path}: {error}")]
+    /// The PGN file (or the results file) cannot be written.
+    #[error("{path}: {error}")]
     Pgn {
         /// The file.
         path: String,
@@ -90,6 +99,23 @@ pub(super) fn check_config(config: &MatchConfig) -> Result<Vec<Opening>, MatchEr
     }
     if config.adjudication.max_plies == 0 {
         return Err(MatchError::Config("max plies must be at least 1".into()));
+    }
+    if let Some(pairs) = &config.pairs {
+        let all = config.games.div_ceil(2);
+        if let Some(p) = pairs.iter().find(|&&p| p >= all) {
+            return Err(MatchError::Config(format!(
+                "pair {p} is beyond the match's {all} pairs (0 to {})",
+                all - 1
+            )));
+        }
+        if pairs.is_empty() {
+            return Err(MatchError::Config("no pair to play".into()));
+        }
+        if config.sprt.is_some() {
+            return Err(MatchError::Config(
+                "an SPRT needs the whole match: play the pairs without it and let match-merge apply it".into(),
+            ));
+        }
     }
     if let Some(o) = config
         .openings

@@ -28,6 +28,7 @@
 
 pub mod config;
 pub mod elo;
+pub mod merge;
 pub mod player;
 pub mod record;
 pub mod report;
@@ -35,8 +36,9 @@ pub mod runner;
 
 pub use config::{MatchConfig, MatchError};
 pub use elo::{EloEstimate, Sprt, SprtVerdict, Wdl};
+pub use merge::merge_results;
 pub use player::{PlayerConfig, PlayerConfigError};
-pub use record::{progress_line, GameRecord};
+pub use record::{progress_line, GameRecord, ResultLine};
 pub use report::MatchReport;
 pub use runner::{play_game, run_match};
 

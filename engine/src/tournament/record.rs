@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use super::{elo::Wdl, player::PlayerConfig};
 use crate::{
     play::{GameResult, Opening, PlayedGame, Termination},
-    rules::notation::pgn::PgnGame,
+    rules::{notation::pgn::PgnGame, Color, Outcome, Variant},
 };
 
 /// A finished game of a match.
@@ -35,6 +35,114 @@ impl GameRecord {
             (GameResult::WhiteWins, true) | (GameResult::BlackWins, false) => Wdl::new(1, 0, 0),
             _ => Wdl::new(0, 0, 1),
         }
+    }
+}
+
+/// What a match's statistics need of a finished game, and the line a match writes for it with
+/// `--results` (tab-separated: number, `w` or `b` for the first configuration's colour, result,
+/// `gem` or `-`, termination, what an illegal move was or `-`). Matches played in parts, on
+/// several machines, are merged from these lines (`engine match-merge`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ResultLine {
+    /// The variant (not written: the file's header gives it).
+    pub variant: Variant,
+    /// 1-based game number.
+    pub number: usize,
+    /// Whether the first configuration played White.
+    pub first_is_white: bool,
+    /// The result.
+    pub result: GameResult,
+    /// Why it ended, in words ("illegal move" for those).
+    pub termination: String,
+    /// Whether the win was by the Green Gem (Citadel's game points).
+    pub green_gem: bool,
+    /// For a game lost by an illegal move: who played what.
+    pub illegal: Option<String>,
+}
+
+impl ResultLine {
+    /// The line of a finished game.
+    pub fn of(record: &GameRecord) -> ResultLine {
+        let termination = match &record.termination {
+            Termination::IllegalMove { .. } => "illegal move".to_string(),
+            t => t.description(),
+        };
+        let illegal = match &record.termination {
+            Termination::IllegalMove { by, text } => {
+                let name = record.pgn.tag(if *by == Color::White { "White" } else { "Black" });
+                Some(format!("{} ({}) played {text}", name.unwrap_or("?"), by.name()))
+            }
+            _ => None,
+        };
+        ResultLine {
+            variant: record.pgn.start.variant(),
+            number: record.number,
+            first_is_white: record.first_is_white,
+            result: record.result,
+            termination,
+            green_gem: matches!(record.termination, Termination::Rules(Outcome::GreenGem { .. })),
+            illegal,
+        }
+    }
+
+    /// The game as a tally of the first configuration.
+    pub fn first_wdl(&self) -> Wdl {
+        match (self.result, self.first_is_white) {
+            (GameResult::Draw, _) => Wdl::new(0, 1, 0),
+            (GameResult::WhiteWins, true) | (GameResult::BlackWins, false) => Wdl::new(1, 0, 0),
+            _ => Wdl::new(0, 0, 1),
+        }
+    }
+
+    /// The tab-separated line (no line break).
+    pub fn to_line(&self) -> String {
+        let clean = |t: &str| t.replace(['\t', '\n', '\r'], " ");
+        format!(
+            "{}\t{}\t{}\t{}\t{}\t{}",
+            self.number,
+            if self.first_is_white { "w" } else { "b" },
+            self.result.pgn(),
+            if self.green_gem { "gem" } else { "-" },
+            clean(&self.termination),
+            self.illegal.as_deref().map_or("-".to_string(), clean)
+        )
+    }
+
+    /// Reads a line written by [`ResultLine::to_line`].
+    pub fn parse(line: &str, variant: Variant) -> Result<ResultLine, String> {
+        let fields: Vec<&str> = line.split('\t').collect();
+        let [number, colour, result, gem, termination, illegal] = fields[..] else {
+            return Err(format!("expected 6 tab-separated fields, found {}", fields.len()));
+        };
+        let number: usize = number
+            .parse()
+            .ok()
+            .filter(|&n| n > 0)
+            .ok_or_else(|| format!("game number '{number}' is not a positive number"))?;
+        let first_is_white = match colour {
+            "w" => true,
+            "b" => false,
+            other => return Err(format!("colour '{other}' is not w or b")),
+        };
+        let result =
+            GameResult::from_pgn(result).ok_or_else(|| format!("result '{result}' is not 1-0, 0-1 or 1/2-1/2"))?;
+        let green_gem = match gem {
+            "gem" => true,
+            "-" => false,
+            other => return Err(format!("'{other}' is not gem or -")),
+        };
+        if termination.is_empty() {
+            return Err("the termination is empty".into());
+        }
+        Ok(ResultLine {
+            variant,
+            number,
+            first_is_white,
+            result,
+            termination: termination.to_string(),
+            green_gem,
+            illegal: (illegal != "-").then(|| illegal.to_string()),
+        })
     }
 }
 

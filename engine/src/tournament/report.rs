@@ -4,11 +4,11 @@ use std::time::Duration;
 
 use super::{
     elo::{los, EloEstimate, Sprt, SprtVerdict, Wdl},
-    record::GameRecord,
+    record::{GameRecord, ResultLine},
 };
 use crate::{
-    play::{GameResult, Termination},
-    rules::{variant::GamePoints, Color, Outcome, Variant},
+    play::GameResult,
+    rules::{variant::GamePoints, Variant},
 };
 
 /// The counts of the games finished so far.
@@ -30,28 +30,25 @@ pub(super) struct Tally {
 impl Tally {
     /// Counts a finished game.
     pub fn add(&mut self, record: &GameRecord) {
-        let g = record.first_wdl();
+        self.add_line(&ResultLine::of(record));
+    }
+
+    /// Counts a finished game from what its result line says.
+    pub fn add_line(&mut self, line: &ResultLine) {
+        let g = line.first_wdl();
         let wdl = self.wdl;
         self.wdl = Wdl::new(wdl.wins + g.wins, wdl.draws + g.draws, wdl.losses + g.losses);
-        match record.result {
+        match line.result {
             GameResult::WhiteWins => self.by_colour.wins += 1,
             GameResult::Draw => self.by_colour.draws += 1,
             GameResult::BlackWins => self.by_colour.losses += 1,
         }
-        let description = match &record.termination {
-            Termination::IllegalMove { .. } => "illegal move".to_string(),
-            t => t.description(),
-        };
-        match self.terminations.iter_mut().find(|(d, _)| *d == description) {
+        match self.terminations.iter_mut().find(|(d, _)| *d == line.termination) {
             Some((_, c)) => *c += 1,
-            None => self.terminations.push((description, 1)),
+            None => self.terminations.push((line.termination.clone(), 1)),
         }
-        if let Some(points) = record.pgn.start.variant().spec().game_points {
-            let won = match &record.termination {
-                Termination::Rules(Outcome::GreenGem { .. }) => points.green_gem,
-                _ => points.win,
-            };
-            let g = record.first_wdl();
+        if let Some(points) = line.variant.spec().game_points {
+            let won = if line.green_gem { points.green_gem } else { points.win };
             let (first, second) = if g.draws > 0 {
                 (points.draw, points.draw)
             } else if g.wins > 0 {
@@ -63,12 +60,8 @@ impl Tally {
             sum[0] += u64::from(first);
             sum[1] += u64::from(second);
         }
-        if let Termination::IllegalMove { by, text } = &record.termination {
-            let name = record.pgn.tag(if *by == Color::White { "White" } else { "Black" });
-            self.illegal_moves.push((
-                record.number,
-                format!("{} ({}) played {text}", name.unwrap_or("?"), by.name()),
-            ));
+        if let Some(text) = &line.illegal {
+            self.illegal_moves.push((line.number, text.clone()));
         }
     }
 

@@ -17,7 +17,7 @@ use super::{
     config::{check_config, check_players, distinct_names, MatchConfig, MatchError},
     elo::{Sprt, SprtVerdict, Wdl},
     player::PlayerConfig,
-    record::{game_pgn, GameContext, GameRecord},
+    record::{game_pgn, GameContext, GameRecord, ResultLine},
     report::{MatchReport, Tally},
 };
 use crate::{
@@ -57,6 +57,33 @@ pub fn run_match(config: &MatchConfig, on_game: &mut dyn FnMut(&GameRecord, Wdl)
         None => None,
     };
     let (first, second) = distinct_names(config);
+    let results_file = match &config.results {
+        Some(path) => {
+            let mut file = PgnFile::open(path)?;
+            if file.is_empty() {
+                file.append_text(&format!(
+                    "{}\n",
+                    super::merge::header(config.variant, &first.name, &second.name, config.games)
+                ))?;
+            }
+            Some(file)
+        }
+        None => None,
+    };
+    // The games to play, in order: all, or those of the pairs asked for.
+    let games: Vec<usize> = match &config.pairs {
+        None => (0..config.games).collect(),
+        Some(pairs) => {
+            let mut pairs = pairs.clone();
+            pairs.sort_unstable();
+            pairs.dedup();
+            pairs
+                .iter()
+                .flat_map(|&p| [2 * p, 2 * p + 1])
+                .filter(|&g| g < config.games)
+                .collect()
+        }
+    };
     let date = crate::rules::notation::pgn::today();
     let stop = AtomicBool::new(false);
     let schedule = Schedule {
@@ -65,12 +92,14 @@ pub fn run_match(config: &MatchConfig, on_game: &mut dyn FnMut(&GameRecord, Wdl)
         second: &second,
         openings: &openings,
         date: &date,
+        games: &games,
         next: AtomicUsize::new(0),
         stop: &stop,
     };
     let mut collector = Collector {
-        games_planned: config.games,
+        games_planned: games.len(),
         pgn_file,
+        results_file,
         tally: Tally::default(),
         sprt: config.sprt.map(|s| (s, 0.0, SprtVerdict::Continue)),
         stopped_early: false,
@@ -78,7 +107,7 @@ pub fn run_match(config: &MatchConfig, on_game: &mut dyn FnMut(&GameRecord, Wdl)
         stop: &stop,
         on_game,
     };
-    let workers = config.concurrency.min(config.games);
+    let workers = config.concurrency.min(games.len());
     std::thread::scope(|scope| {
         let (tx, rx) = mpsc::channel::<GameRecord>();
         for _ in 0..workers {
@@ -99,7 +128,7 @@ pub fn run_match(config: &MatchConfig, on_game: &mut dyn FnMut(&GameRecord, Wdl)
         first: first.name,
         second: second.name,
         variant: config.variant,
-        games_planned: config.games,
+        games_planned: games.len(),
         wdl: tally.wdl,
         by_colour: tally.by_colour,
         terminations: tally.sorted_terminations(),
@@ -119,7 +148,9 @@ struct Schedule<'a> {
     second: &'a PlayerConfig,
     openings: &'a [Opening],
     date: &'a str,
-    /// Index of the next game to start.
+    /// The games to play (indices into the whole match), in order.
+    games: &'a [usize],
+    /// Position in `games` of the next game to start.
     next: AtomicUsize,
     stop: &'a AtomicBool,
 }
@@ -130,8 +161,8 @@ impl Schedule<'_> {
         if self.stop.load(Ordering::Relaxed) {
             return None;
         }
-        let index = self.next.fetch_add(1, Ordering::Relaxed);
-        (index < self.config.games).then_some(index)
+        let at = self.next.fetch_add(1, Ordering::Relaxed);
+        self.games.get(at).copied()
     }
 
     /// A worker: its own two engines play games until none is left, each finished game sent to
@@ -197,9 +228,18 @@ impl PgnFile {
         Ok(PgnFile { file, name })
     }
 
+    /// Whether nothing has been written to the file yet.
+    fn is_empty(&self) -> bool {
+        self.file.metadata().map(|m| m.len() == 0).unwrap_or(false)
+    }
+
     /// Appends one game with a single write.
     fn append(&mut self, record: &GameRecord) -> Result<(), MatchError> {
-        let text = record.pgn.to_pgn();
+        self.append_text(&record.pgn.to_pgn())
+    }
+
+    /// Appends text with a single write.
+    fn append_text(&mut self, text: &str) -> Result<(), MatchError> {
         self.file
             .write_all(text.as_bytes())
             .and_then(|()| self.file.flush())
@@ -214,6 +254,7 @@ impl PgnFile {
 struct Collector<'a, 'f> {
     games_planned: usize,
     pgn_file: Option<PgnFile>,
+    results_file: Option<PgnFile>,
     tally: Tally,
     sprt: Option<(Sprt, f64, SprtVerdict)>,
     stopped_early: bool,
@@ -229,6 +270,14 @@ impl Collector<'_, '_> {
         }
         if let Some(file) = self.pgn_file.as_mut() {
             if let Err(e) = file.append(&record) {
+                self.failure = Some(e);
+                self.stop.store(true, Ordering::Relaxed);
+                return;
+            }
+        }
+        if let Some(file) = self.results_file.as_mut() {
+            let line = format!("{}\n", ResultLine::of(&record).to_line());
+            if let Err(e) = file.append_text(&line) {
                 self.failure = Some(e);
                 self.stop.store(true, Ordering::Relaxed);
                 return;

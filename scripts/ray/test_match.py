@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+"""Test of the Ray match driver on a local Ray with 2 workers (run by engine/tests/ray_match.rs):
+
+1. a match split into parts of one game pair, each of whose first attempts loses its worker,
+   merges into the report of the same match played in one process (same W/D/L, Elo, LOS,
+   terminations), with its games in game order;
+2. with an SPRT, the distributed match decides after the same games as the one-process match
+   (one game at a time, so games finish in order), with the same verdict;
+3. run again, the driver finds every part already played.
+
+    python scripts/ray/test_match.py --engine target/debug/engine
+"""
+
+import argparse
+import pathlib
+import re
+import subprocess
+import sys
+import tempfile
+
+import ray
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import match  # noqa: E402
+
+SETTINGS = ["--variant", "persian-princess", "--first", "name=strong,nodes=300,hash=1,eval=hce",
+            "--second", "name=weak,depth=1,hash=1,eval=hce", "--seed", "3"]
+GAMES = 8
+
+
+def body(report):
+    """The report without its first line (time and the words of how it was played)."""
+    return report.strip().splitlines()[1:]
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--engine", required=True)
+    a = p.parse_args()
+    engine = str(pathlib.Path(a.engine).resolve())
+    with tempfile.TemporaryDirectory(prefix="ray-match-test-") as tmp:
+        tmp = pathlib.Path(tmp)
+        one = subprocess.run([engine, "match", *SETTINGS, "--games", str(GAMES), "--concurrency", "1", "--quiet"],
+                             check=True, capture_output=True, text=True).stdout
+        one = one[one.index("Match strong vs weak"):]
+        kills = tmp / "kills"
+        kills.mkdir()
+        out = tmp / "ray"
+        args = match.parse_args(["--engine", engine, "--engine-on-workers", engine, "--out", str(out),
+                                 "--games", str(GAMES), "--pairs-per-task", "1", "--", *SETTINGS])
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+        try:
+            report = match.run(args, test_kill_dir=str(kills))
+            assert body(report) == body(one), f"\n{report}\n---\n{one}"
+            assert sorted(m.name for m in kills.iterdir()) == [f"killed-{k}" for k in range(GAMES // 2)]
+            rounds = [int(r) for r in re.findall(r'\[Round "(\d+)"\]', (out / "games.pgn").read_text())]
+            assert rounds == list(range(1, GAMES + 1)), rounds
+            assert not list(out.glob("*.tmp")), "no leftovers"
+            # Again: nothing to play, the same report.
+            assert body(match.run(args)) == body(report)
+
+            # An SPRT: the same decision after the same games.
+            sprt = ["--sprt", "0,300"]
+            direct = subprocess.run([engine, "match", *SETTINGS, "--games", "40", "--concurrency", "1", "--quiet",
+                                     *sprt], check=True, capture_output=True, text=True).stdout
+            direct = direct[direct.index("Match strong vs weak"):]
+            sargs = match.parse_args(["--engine", engine, "--engine-on-workers", engine, "--out", str(tmp / "sprt"),
+                                      "--games", "40", "--pairs-per-task", "2", *sprt, "--", *SETTINGS])
+            merged = match.run(sargs)
+            assert body(merged) == body(direct), f"\n{merged}\n---\n{direct}"
+            assert "accepted" in merged, merged
+        finally:
+            ray.shutdown()
+    print("ray match: ok")
+
+
+if __name__ == "__main__":
+    main()
