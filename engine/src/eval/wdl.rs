@@ -20,6 +20,8 @@
 //! assert!(m.estimate(400).win > 0.85);
 //! ```
 
+use std::sync::OnceLock;
+
 use crate::rules::Variant;
 
 /// The scale of the nets' training target: expected score = `sigmoid(cp / TRAINING_SCALE)`.
@@ -96,62 +98,52 @@ impl WdlModel {
     }
 
     /// The model fitted for a variant, with what it was fitted on; `None` where there is none
-    /// (no self-play of that variant has been fitted).
+    /// (no self-play of that variant has been fitted). The models are data:
+    /// `data/wdl-models.txt`, built into the engine.
     #[must_use]
     pub fn for_variant(variant: Variant) -> Option<(WdlModel, &'static str)> {
-        FITTED
-            .iter()
-            .find(|(v, ..)| *v == variant)
-            .map(|&(_, margin, scale, source)| (WdlModel { margin, scale }, source))
+        fitted().iter().find(|m| m.0 == variant.id()).map(|m| (m.1, m.2))
     }
 }
 
-/// Fitted models: variant, margin, scale, the data they were fitted on (`trainer data wdl`,
-/// docs/training.md).
-const FITTED: &[(Variant, f64, f64, &str)] = &[
-    (
-        Variant::CelticCitadel,
-        195.4,
-        311.1,
-        "model fitted on 466,000 positions of 6,000 self-play games with the round-1 net",
-    ),
-    (
-        Variant::PersianPrincess,
-        202.6,
-        315.5,
-        "model fitted on 481,000 positions of 6,000 self-play games with the round-1 net",
-    ),
-    (
-        Variant::EgyptianEye,
-        142.3,
-        324.4,
-        "model fitted on 414,000 positions of 6,000 self-play games with the round-1 net",
-    ),
-    (
-        Variant::OrientalOmega,
-        247.6,
-        291.0,
-        "model fitted on 581,000 positions of 6,000 self-play games with the round-1 net",
-    ),
-    (
-        Variant::Parsi,
-        716.6,
-        361.2,
-        "model fitted on 198,000 positions of 2,000 self-play games with the installed net",
-    ),
-    (
-        Variant::Citadel8,
-        427.5,
-        390.2,
-        "model fitted on 197,000 positions of 2,000 self-play games with the installed net",
-    ),
-    (
-        Variant::Citadel9,
-        527.3,
-        410.9,
-        "model fitted on 227,000 positions of 2,000 self-play games with the installed net",
-    ),
-];
+/// The models file, built in.
+const MODELS: &str = include_str!("../../../data/wdl-models.txt");
+
+/// The fitted models: variant id, model, source.
+fn fitted() -> &'static [(&'static str, WdlModel, &'static str)] {
+    static MODELS_READ: OnceLock<Vec<(&'static str, WdlModel, &'static str)>> = OnceLock::new();
+    MODELS_READ.get_or_init(|| parse_models(MODELS).unwrap_or_default())
+}
+
+/// Reads a models file (see `data/wdl-models.txt`): a line per variant, `#` comments.
+fn parse_models(text: &str) -> Result<Vec<(&str, WdlModel, &str)>, String> {
+    let mut models = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let mut fields = line.splitn(4, ' ');
+        let (Some(id), Some(margin), Some(scale), Some(source)) =
+            (fields.next(), fields.next(), fields.next(), fields.next())
+        else {
+            return Err(format!("line {}: expected '<id> <margin> <scale> <source>'", n + 1));
+        };
+        let number = |t: &str| {
+            t.parse::<f64>()
+                .map_err(|_| format!("line {}: '{t}' is not a number", n + 1))
+        };
+        let model = WdlModel {
+            margin: number(margin)?,
+            scale: number(scale)?,
+        };
+        if model.scale <= 0.0 {
+            return Err(format!("line {}: the scale must be positive", n + 1));
+        }
+        models.push((id, model, source));
+    }
+    Ok(models)
+}
 
 #[cfg(test)]
 mod tests {
@@ -173,6 +165,25 @@ mod tests {
         assert!(m.estimate(100).win > m.estimate(50).win);
         assert_eq!(m.estimate(3000).permille(), [1000, 0, 0]);
         assert_eq!(m.estimate(0).to_string(), "win 22.3%, draw 55.4%, loss 22.3%");
+    }
+
+    #[test]
+    fn the_built_in_models_read_and_name_real_variants() {
+        let models = parse_models(MODELS).expect("data/wdl-models.txt reads");
+        assert_eq!(models.len(), 7);
+        for (id, model, source) in &models {
+            let v: Variant = id.parse().expect("a variant id");
+            assert_eq!(WdlModel::for_variant(v), Some((*model, *source)));
+            assert!(model.margin >= 0.0 && source.starts_with("model fitted on "), "{id}");
+        }
+        // Every variant with a built-in net has a model; chess has neither.
+        let chess: Variant = "chess".parse().expect("chess");
+        assert_eq!(WdlModel::for_variant(chess), None);
+        assert!(parse_models("x 1 2").is_err());
+        assert!(parse_models("x one 2 fitted")
+            .unwrap_err()
+            .contains("'one' is not a number"));
+        assert!(parse_models("x 1 0 fitted").unwrap_err().contains("positive"));
     }
 
     #[test]

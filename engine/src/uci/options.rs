@@ -407,6 +407,7 @@ mod tests {
                 "option name BookFile type string default <empty>",
                 "option name VariantRules type string default <empty>",
                 "option name Parsi_Ludii type check default false",
+                "option name UCI_ShowWDL type check default false",
             ]
         );
         let check = OptionSpec {
@@ -440,6 +441,7 @@ mod tests {
                 OptionValue::String("<embedded>".into()),
                 OptionValue::String(String::new()),
                 OptionValue::String(String::new()),
+                OptionValue::Check(false),
                 OptionValue::Check(false),
             ]
         );
