@@ -153,16 +153,34 @@ games.pgn\n\nSee docs/match.md for the meaning of the statistics."
         /// Results files written by `engine match --results`.
         #[arg(required = true, value_name = "FILE")]
         files: Vec<PathBuf>,
-        /// SPRT bounds in Elo, e.g. 0,50 (as `engine match --sprt`).
-        #[arg(long, value_name = "ELO0,ELO1", allow_hyphen_values = true)]
-        sprt: Option<String>,
-        /// SPRT false-positive rate.
-        #[arg(long, default_value_t = engine::tournament::Sprt::DEFAULT_ALPHA, requires = "sprt")]
-        alpha: f64,
-        /// SPRT false-negative rate.
-        #[arg(long, default_value_t = engine::tournament::Sprt::DEFAULT_BETA, requires = "sprt")]
-        beta: f64,
+        #[command(flatten)]
+        sprt: SprtArgs,
     },
+}
+
+/// The SPRT options of `engine match` and `engine match-merge`.
+#[derive(clap::Args)]
+struct SprtArgs {
+    /// Run a sequential probability ratio test of H0 "Elo difference <= ELO0" against H1 "Elo
+    /// difference >= ELO1" (e.g. 0,50) and stop as soon as it accepts one of them.
+    #[arg(long, value_name = "ELO0,ELO1", allow_hyphen_values = true)]
+    sprt: Option<String>,
+    /// SPRT: probability of accepting H1 when H0 holds (false positive).
+    #[arg(long, default_value_t = engine::tournament::Sprt::DEFAULT_ALPHA, requires = "sprt")]
+    alpha: f64,
+    /// SPRT: probability of accepting H0 when H1 holds (false negative).
+    #[arg(long, default_value_t = engine::tournament::Sprt::DEFAULT_BETA, requires = "sprt")]
+    beta: f64,
+}
+
+impl SprtArgs {
+    /// The test asked for, if any.
+    fn test(&self) -> Result<Option<engine::tournament::Sprt>> {
+        Ok(match &self.sprt {
+            Some(text) => Some(engine::tournament::Sprt::parse(text, self.alpha, self.beta)?),
+            None => None,
+        })
+    }
 }
 
 /// Options of `engine match`.
@@ -206,16 +224,8 @@ struct MatchArgs {
     /// Append every game to this PGN file as it finishes (the file is created if needed).
     #[arg(long, value_name = "FILE")]
     pgn: Option<PathBuf>,
-    /// Run a sequential probability ratio test of H0 "Elo difference <= ELO0" against H1 "Elo
-    /// difference >= ELO1" (e.g. 0,50) and stop as soon as it accepts one of them.
-    #[arg(long, value_name = "ELO0,ELO1", allow_hyphen_values = true)]
-    sprt: Option<String>,
-    /// SPRT: probability of accepting H1 when H0 holds (false positive).
-    #[arg(long, default_value_t = engine::tournament::Sprt::DEFAULT_ALPHA, requires = "sprt")]
-    alpha: f64,
-    /// SPRT: probability of accepting H0 when H1 holds (false negative).
-    #[arg(long, default_value_t = engine::tournament::Sprt::DEFAULT_BETA, requires = "sprt")]
-    beta: f64,
+    #[command(flatten)]
+    sprt: SprtArgs,
     /// Adjudicate a draw when a game reaches this many plies (opening plies included).
     #[arg(long, value_name = "PLIES", default_value_t = engine::play::DEFAULT_MAX_PLIES)]
     max_plies: usize,
@@ -463,16 +473,8 @@ fn main() -> Result<()> {
             }
         }
         Command::Match(args) => run_match(*args)?,
-        Command::MatchMerge {
-            files,
-            sprt,
-            alpha,
-            beta,
-        } => {
-            let sprt = match &sprt {
-                Some(text) => Some(engine::tournament::Sprt::parse(text, alpha, beta)?),
-                None => None,
-            };
+        Command::MatchMerge { files, sprt } => {
+            let sprt = sprt.test()?;
             let mut texts = Vec::new();
             for f in &files {
                 let text = std::fs::read_to_string(f).with_context(|| format!("cannot read {}", f.display()))?;
@@ -510,7 +512,7 @@ fn main() -> Result<()> {
 fn run_match(args: MatchArgs) -> Result<()> {
     use engine::{
         play::{read_openings, Adjudication, DrawRule, OpeningSource, ResignRule},
-        tournament::{progress_line, run_match, MatchConfig, PlayerConfig, Sprt},
+        tournament::{progress_line, run_match, MatchConfig, PlayerConfig},
     };
     let variant = args.variant;
     let first: PlayerConfig = args.first.clone();
@@ -533,10 +535,7 @@ fn run_match(args: MatchArgs) -> Result<()> {
     if args.resign_moves == 0 || args.draw_moves == 0 {
         bail!("--resign-moves and --draw-moves must be at least 1");
     }
-    let sprt = match &args.sprt {
-        Some(text) => Some(Sprt::parse(text, args.alpha, args.beta)?),
-        None => None,
-    };
+    let sprt = args.sprt.test()?;
     let openings = match &args.openings {
         Some(path) => OpeningSource::List(read_openings(variant, path)?),
         None => OpeningSource::Random {

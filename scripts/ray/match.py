@@ -32,6 +32,9 @@ import time
 
 import ray
 
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from common import binary_path, run_on_ray  # noqa: E402
+
 # Options this driver owns.
 OWNED = {"--games", "-n", "--pairs", "--results", "--pgn", "--concurrency", "-c", "--sprt", "--alpha", "--beta",
          "--quiet", "-q"}
@@ -76,24 +79,11 @@ def part_stem(index):
     return f"part_{index:05d}"
 
 
-def binary_path(data, digest):
-    """The engine on this node, written once per content (a cache keyed by its hash)."""
-    directory = pathlib.Path(tempfile.gettempdir()) / "persian-ray-bin" / digest
-    exe = directory / "engine"
-    if not exe.exists():
-        directory.mkdir(parents=True, exist_ok=True)
-        tmp = directory / f"engine.{os.getpid()}.tmp"
-        tmp.write_bytes(data)
-        tmp.chmod(0o755)
-        tmp.replace(exe)
-    return exe
-
-
 @ray.remote
 def play_part(binary, digest, match, games, index, first, last, test_kill_dir=None):
     """Plays pairs first..=last; returns the results and PGN text. `binary` is the engine's bytes,
     or its path on the worker."""
-    exe = binary if isinstance(binary, str) else binary_path(binary, digest)
+    exe = binary if isinstance(binary, str) else binary_path(binary, digest, "engine")
     with tempfile.TemporaryDirectory(prefix=f"match-{index}-") as scratch:
         results, pgn = pathlib.Path(scratch) / "results.tsv", pathlib.Path(scratch) / "games.pgn"
         cmd = [str(exe), "match", *match, "--games", str(games), "--pairs", f"{first}-{last}",
@@ -202,16 +192,7 @@ def run(args, test_kill_dir=None):
 
 
 def main(argv=None):
-    args = parse_args(sys.argv[1:] if argv is None else argv)
-    address = args.address or os.environ.get("RAY_ADDRESS")
-    if address:
-        ray.init(address=address, log_to_driver=False)
-    else:
-        ray.init(num_cpus=args.workers, include_dashboard=False, log_to_driver=False)
-    try:
-        run(args)
-    finally:
-        ray.shutdown()
+    run_on_ray(parse_args(sys.argv[1:] if argv is None else argv), run)
 
 
 if __name__ == "__main__":

@@ -31,6 +31,9 @@ import time
 
 import ray
 
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from common import binary_path, run_on_ray  # noqa: E402
+
 # Options this driver owns.
 OWNED = {"--games", "-n", "--games-per-shard", "--shards", "--threads", "-t", "--out", "-o", "--quiet", "-q"}
 
@@ -80,24 +83,11 @@ def complete_shards(out):
     return done
 
 
-def binary_path(data, digest):
-    """The trainer on this node, written once per content (a cache keyed by its hash)."""
-    directory = pathlib.Path(tempfile.gettempdir()) / "persian-ray-bin" / digest
-    exe = directory / "trainer"
-    if not exe.exists():
-        directory.mkdir(parents=True, exist_ok=True)
-        tmp = directory / f"trainer.{os.getpid()}.tmp"
-        tmp.write_bytes(data)
-        tmp.chmod(0o755)
-        tmp.replace(exe)
-    return exe
-
-
 @ray.remote
 def play_shard(binary, digest, selfplay, games, per_shard, index, test_kill_dir=None):
     """Plays shard `index` of the run; returns its files (name -> bytes) and run.json. `binary`
     is the trainer's bytes, or its path on the worker."""
-    exe = binary if isinstance(binary, str) else binary_path(binary, digest)
+    exe = binary if isinstance(binary, str) else binary_path(binary, digest, "trainer")
     with tempfile.TemporaryDirectory(prefix=f"selfplay-{index}-") as scratch:
         cmd = [str(exe), "selfplay", *selfplay, "--games", str(games), "--games-per-shard", str(per_shard),
                "--shards", str(index), "--threads", "1", "--quiet", "--out", scratch]
@@ -217,16 +207,7 @@ def run(args, test_kill_dir=None):
 
 
 def main(argv=None):
-    args = parse_args(sys.argv[1:] if argv is None else argv)
-    address = args.address or os.environ.get("RAY_ADDRESS")
-    if address:
-        ray.init(address=address, log_to_driver=False)
-    else:
-        ray.init(num_cpus=args.workers, include_dashboard=False, log_to_driver=False)
-    try:
-        run(args)
-    finally:
-        ray.shutdown()
+    run_on_ray(parse_args(sys.argv[1:] if argv is None else argv), run)
 
 
 if __name__ == "__main__":
