@@ -23,6 +23,8 @@
 # Usage: scripts/pipeline.sh VARIANT|all [ROUNDS]
 # Settings (environment variables, defaults in brackets):
 #   GAMES [30000]      self-play games per variant and round   SP_NODES [1000] nodes per self-play move
+#   GAMES_BY_VARIANT [""]  other numbers of games for some variants, e.g.
+#                      "egyptian-eye=20000,oriental-omega=20000" (the rest play GAMES)
 #   HIDDEN [256]       hidden neurons              EPOCHS [8]       training epochs
 #   WDL [0]            weight of the game result   LR [0.002]       initial learning rate (round 1)
 #   LR_LATER [0.0005]  learning rate of rounds that start from a net (INIT=1)
@@ -78,6 +80,19 @@ BUILD="${BUILD:-1}"
 SKIP_GEN="${SKIP_GEN:-0}"
 RAY="${RAY:-0}"
 RAY_PYTHON="${RAY_PYTHON:-python3}"
+GAMES_BY_VARIANT="${GAMES_BY_VARIANT:-}"
+
+# The number of self-play games of a variant: its entry in GAMES_BY_VARIANT, else GAMES.
+games_of() {
+    local entry
+    for entry in ${GAMES_BY_VARIANT//,/ }; do
+        if [[ "${entry%%=*}" == "$1" ]]; then
+            echo "${entry#*=}"
+            return
+        fi
+    done
+    echo "$GAMES"
+}
 
 if [[ "$1" == "all" ]]; then
     VARIANTS=(celtic-citadel persian-princess egyptian-eye oriental-omega)
@@ -86,6 +101,11 @@ else
     VARIANTS=("$1")
     JOINT=0
 fi
+
+for entry in ${GAMES_BY_VARIANT//,/ }; do
+    [[ "$entry" =~ ^[a-z0-9-]+=[0-9]+$ ]] || { echo "GAMES_BY_VARIANT: '$entry' is not VARIANT=GAMES" >&2; exit 1; }
+    [[ " ${VARIANTS[*]} " == *" ${entry%%=*} "* ]] || { echo "GAMES_BY_VARIANT: ${entry%%=*} is not a variant of this run (${VARIANTS[*]})" >&2; exit 1; }
+done
 
 if [[ "$BUILD" == 1 ]]; then
     cargo build --release -p engine -p trainer
@@ -127,7 +147,7 @@ strength_line() { # round variant match hce_match installed
     fi
     local wdl line
     wdl=$(sed -n 's|^W/D/L: \([0-9/]*\).*|\1|p' "$3" | head -1)
-    line="| $(date -u +%Y-%m-%d) | $1 | $2 | $GAMES games, $SP_NODES nodes | $(verdict "$3") ($wdl) | $elo | $hce | $5 |"
+    line="| $(date -u +%Y-%m-%d) | $1 | $2 | $(games_of "$2") games, $SP_NODES nodes | $(verdict "$3") ($wdl) | $elo | $hce | $5 |"
     # Insert before the marker so the table stays one table.
     awk -v line="$line" '/^<!-- rounds -->$/ { print line } { print }' "$STRENGTH" > "$STRENGTH.tmp" && mv "$STRENGTH.tmp" "$STRENGTH"
 }
@@ -179,21 +199,21 @@ report() { # variant round run net match_file
     echo "    scripts/pipeline.sh $( ((JOINT)) && echo all || echo "$variant") $round"
     echo '```'
     echo
-    echo "or everything, self-play included: \`GAMES=<games> SP_NODES=$SP_NODES ... scripts/pipeline.sh ...\`"
-    echo "(the pipeline plays the same number of games in every variant)."
+    echo "or everything, self-play included: \`GAMES=$GAMES${GAMES_BY_VARIANT:+ GAMES_BY_VARIANT=$GAMES_BY_VARIANT} SP_NODES=$SP_NODES ... scripts/pipeline.sh ...\`."
 }
 
 for ((round = FIRST_ROUND; round <= ROUNDS; round++)); do
     seed=$((SEED + round - 1))
     for variant in "${VARIANTS[@]}"; do
         data="$DATA_DIR/r${round}-${variant}"
+        games=$(games_of "$variant")
         if [[ "$SKIP_GEN" != 1 ]]; then
-            echo "== round $round, $variant: generate ($GAMES games, $SP_NODES nodes, eval ${current[$variant]})"
+            echo "== round $round, $variant: generate ($games games, $SP_NODES nodes, eval ${current[$variant]})"
             if [[ "$RAY" == 1 ]]; then
-                "$RAY_PYTHON" scripts/ray/selfplay.py --trainer "$TRAINER" --games "$GAMES" --out "$data" \
+                "$RAY_PYTHON" scripts/ray/selfplay.py --trainer "$TRAINER" --games "$games" --out "$data" \
                     -- --variant "$variant" --nodes "$SP_NODES" --net "${current[$variant]}" --seed "$seed"
             else
-                "$TRAINER" selfplay --variant "$variant" --games "$GAMES" --nodes "$SP_NODES" \
+                "$TRAINER" selfplay --variant "$variant" --games "$games" --nodes "$SP_NODES" \
                     --net "${current[$variant]}" --threads "$THREADS" --seed "$seed" --out "$data"
             fi
         fi

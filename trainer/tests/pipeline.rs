@@ -1,0 +1,166 @@
+//! `scripts/pipeline.sh` end to end at a toy scale: two rounds of the four Persian sub-variants
+//! (self-play, joint training, SPRT matches, the rounds table), then the same command again,
+//! which must find every step done and change nothing.
+//!
+//! The pipeline calls the `trainer` and `engine` binaries of one directory (BIN_DIR); the test
+//! links the ones cargo built for this test run (`cargo test --workspace` builds both).
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .canonicalize()
+        .expect("repository root")
+}
+
+/// A directory holding `trainer` and `engine`, as the pipeline's BIN_DIR wants them.
+fn bin_dir(tmp: &Path) -> PathBuf {
+    let trainer = PathBuf::from(env!("CARGO_BIN_EXE_trainer"));
+    let engine = trainer.with_file_name(format!("engine{}", std::env::consts::EXE_SUFFIX));
+    assert!(
+        engine.exists(),
+        "{} is missing: build it first (`cargo build -p engine`, or run `cargo test --workspace`)",
+        engine.display()
+    );
+    let dir = tmp.join("bin");
+    fs::create_dir_all(&dir).expect("bin dir");
+    std::os::unix::fs::symlink(&trainer, dir.join("trainer")).expect("link trainer");
+    std::os::unix::fs::symlink(&engine, dir.join("engine")).expect("link engine");
+    dir
+}
+
+fn pipeline(tmp: &Path, bin: &Path, rounds: &str) -> String {
+    let out = Command::new("bash")
+        .arg(repo().join("scripts/pipeline.sh"))
+        .args(["all", rounds])
+        .env("BUILD", "0")
+        .env("BIN_DIR", bin)
+        .env("DATA_DIR", tmp.join("data"))
+        .env("RUNS_DIR", tmp.join("runs"))
+        .env("STRENGTH", tmp.join("strength.md"))
+        .env("INSTALL", "0")
+        .env("GAMES", "6")
+        .env("GAMES_BY_VARIANT", "egyptian-eye=8")
+        .env("SP_NODES", "40")
+        .env("HIDDEN", "8")
+        .env("EPOCHS", "1")
+        .env("WINDOW", "2")
+        .env("MATCH_NODES", "40")
+        .env("MATCH_GAMES", "4")
+        .env("THREADS", "2")
+        .output()
+        .expect("bash runs");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success(), "pipeline failed:\n{text}");
+    text
+}
+
+/// The number of games in a self-play directory, from `trainer data stats`.
+fn games(dir: &Path) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_trainer"))
+        .args(["data", "stats"])
+        .arg(dir)
+        .output()
+        .expect("trainer runs");
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    text.lines()
+        .next()
+        .and_then(|l| l.split("; ").nth(1))
+        .unwrap_or_default()
+        .to_string()
+}
+
+#[test]
+fn two_rounds_then_nothing_left_to_do() {
+    let tmp = std::env::temp_dir().join(format!("trainer-pipeline-test-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&tmp);
+    fs::create_dir_all(&tmp).expect("temp dir");
+    let bin = bin_dir(&tmp);
+
+    let first = pipeline(&tmp, &bin, "2");
+    let variants = ["celtic-citadel", "persian-princess", "egyptian-eye", "oriental-omega"];
+    for round in 1..=2 {
+        for v in variants {
+            let expected = if v == "egyptian-eye" { 8 } else { 6 };
+            assert_eq!(
+                games(&tmp.join(format!("data/r{round}-{v}"))),
+                format!("{expected} game id(s)"),
+                "round {round}, {v}"
+            );
+            assert!(
+                first.contains(&format!(
+                    "== round {round}, {v}: generate ({expected} games, 40 nodes, eval hce)"
+                )),
+                "{first}"
+            );
+            let m = fs::read_to_string(tmp.join(format!("runs/r{round}-all/match.{v}.txt"))).expect("match report");
+            assert!(m.contains("W/D/L:"), "{m}");
+        }
+    }
+    // Four games cannot prove a net stronger, so round 2 plays with the hand-crafted evaluation
+    // again and trains from scratch on the window of rounds 1 and 2.
+    let config = fs::read_to_string(tmp.join("runs/r2-all/config.toml")).expect("config");
+    for round in 1..=2 {
+        for v in variants {
+            assert!(config.contains(&format!("data/r{round}-{v}\"")), "{config}");
+        }
+    }
+    assert!(!config.contains("init_from"), "{config}");
+    assert!(config.contains("hidden = 8"), "{config}");
+
+    // One line per round and variant in the rounds table, in order, before the marker.
+    let strength = fs::read_to_string(tmp.join("strength.md")).expect("rounds table");
+    let lines: Vec<&str> = strength.lines().filter(|l| l.starts_with("| 20")).collect();
+    assert_eq!(lines.len(), 8, "{strength}");
+    for (i, line) in lines.iter().enumerate() {
+        let v = variants[i % 4];
+        let g = if v == "egyptian-eye" { 8 } else { 6 };
+        assert!(
+            line.contains(&format!(" | {} | {v} | {g} games, 40 nodes | ", i / 4 + 1)),
+            "{line}"
+        );
+    }
+    assert!(strength.trim_end().ends_with("<!-- rounds -->"), "{strength}");
+
+    // Everything is done: the same command skips every step and changes no file.
+    let summary = fs::read(tmp.join("runs/r2-all/summary.json")).expect("summary");
+    let again = pipeline(&tmp, &bin, "2");
+    for v in variants {
+        assert!(
+            again.contains(&format!("== round 2, {v}: match already played")),
+            "{again}"
+        );
+    }
+    assert_eq!(
+        fs::read_to_string(tmp.join("strength.md")).expect("rounds table"),
+        strength
+    );
+    assert_eq!(
+        fs::read(tmp.join("runs/r2-all/summary.json")).expect("summary"),
+        summary
+    );
+
+    // A bad GAMES_BY_VARIANT is refused before anything runs.
+    let bad = Command::new("bash")
+        .arg(repo().join("scripts/pipeline.sh"))
+        .args(["all", "1"])
+        .env("BUILD", "0")
+        .env("BIN_DIR", &bin)
+        .env("GAMES_BY_VARIANT", "parsi=10")
+        .output()
+        .expect("bash runs");
+    assert!(!bad.status.success());
+    assert!(
+        String::from_utf8_lossy(&bad.stderr).contains("GAMES_BY_VARIANT: parsi is not a variant of this run"),
+        "{}",
+        String::from_utf8_lossy(&bad.stderr)
+    );
+    let _ = fs::remove_dir_all(&tmp);
+}
