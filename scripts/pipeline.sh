@@ -29,6 +29,9 @@
 #   WDL [0]            weight of the game result   LR [0.002]       initial learning rate (round 1)
 #   LR_LATER [0.0005]  learning rate of rounds that start from a net (INIT=1)
 #   INIT [1]           1: rounds >= 2 start from the current net's weights; 0: from scratch
+#   INIT_FROM [""]     the weights (.nnue or a run's checkpoint.bin) the first round's training
+#                      starts from instead of the current net's, e.g. to train a second candidate
+#                      of a round from the same weights with other settings (RUNS_DIR apart)
 #   WINDOW [2]         rounds of records to train on (this round's and the WINDOW-1 before it)
 #   FIRST_ROUND [1]    the round to start at; from round 2 on the current nets are those in
 #                      data/nets (e.g. FIRST_ROUND=2 continues from the installed nets)
@@ -81,6 +84,8 @@ SKIP_GEN="${SKIP_GEN:-0}"
 RAY="${RAY:-0}"
 RAY_PYTHON="${RAY_PYTHON:-python3}"
 GAMES_BY_VARIANT="${GAMES_BY_VARIANT:-}"
+INIT_FROM="${INIT_FROM:-}"
+[[ -z "$INIT_FROM" || -f "$INIT_FROM" ]] || { echo "INIT_FROM: $INIT_FROM is not a file" >&2; exit 1; }
 
 # The number of self-play games of a variant: its entry in GAMES_BY_VARIANT, else GAMES.
 games_of() {
@@ -194,7 +199,7 @@ report() { # variant round run net match_file
     echo "settings give the same games). With them in place:"
     echo
     echo '```sh'
-    echo "SKIP_GEN=1 HIDDEN=$HIDDEN EPOCHS=$EPOCHS WDL=$WDL LR=$LR LR_LATER=$LR_LATER INIT=$INIT WINDOW=$WINDOW \\"
+    echo "SKIP_GEN=1 HIDDEN=$HIDDEN EPOCHS=$EPOCHS WDL=$WDL LR=$LR LR_LATER=$LR_LATER INIT=$INIT WINDOW=$WINDOW ${INIT_FROM:+INIT_FROM=$INIT_FROM }RUNS_DIR=$RUNS_DIR \\"
     echo "    FIRST_ROUND=$FIRST_ROUND MATCH_NODES=$MATCH_NODES MATCH_GAMES=$MATCH_GAMES SEED=$SEED \\"
     echo "    scripts/pipeline.sh $( ((JOINT)) && echo all || echo "$variant") $round"
     echo '```'
@@ -229,7 +234,10 @@ for ((round = FIRST_ROUND; round <= ROUNDS; round++)); do
 
     init=()
     lr="$LR"
-    if [[ "$INIT" == 1 && "${current[${VARIANTS[0]}]}" != hce ]]; then
+    if [[ -n "$INIT_FROM" && "$round" == "$FIRST_ROUND" ]]; then
+        init=(--init-from "$INIT_FROM")
+        lr="$LR_LATER"
+    elif [[ "$INIT" == 1 && "${current[${VARIANTS[0]}]}" != hce ]]; then
         init=(--init-from "${current[${VARIANTS[0]}]}")
         lr="$LR_LATER"
     fi

@@ -1,6 +1,7 @@
 //! `scripts/pipeline.sh` end to end at a toy scale: two rounds of the four Persian sub-variants
 //! (self-play, joint training, SPRT matches, the rounds table), then the same command again,
-//! which must find every step done and change nothing.
+//! which must find every step done and change nothing; then a second candidate of round 2
+//! (`INIT_FROM`, another `WDL`, its own `RUNS_DIR`) trained on the same records.
 //!
 //! The pipeline calls the `trainer` and `engine` binaries of one directory (BIN_DIR); the test
 //! links the ones cargo built for this test run (`cargo test --workspace` builds both).
@@ -33,6 +34,10 @@ fn bin_dir(tmp: &Path) -> PathBuf {
 }
 
 fn pipeline(tmp: &Path, bin: &Path, rounds: &str) -> String {
+    pipeline_with(tmp, bin, rounds, &[])
+}
+
+fn pipeline_with(tmp: &Path, bin: &Path, rounds: &str, extra: &[(&str, String)]) -> String {
     let out = Command::new("bash")
         .arg(repo().join("scripts/pipeline.sh"))
         .args(["all", rounds])
@@ -51,6 +56,8 @@ fn pipeline(tmp: &Path, bin: &Path, rounds: &str) -> String {
         .env("MATCH_NODES", "40")
         .env("MATCH_GAMES", "4")
         .env("THREADS", "2")
+        // The caller's settings last: they override the defaults above.
+        .envs(extra.iter().map(|(k, v)| (k, v)))
         .output()
         .expect("bash runs");
     let text = format!(
@@ -146,6 +153,34 @@ fn two_rounds_then_nothing_left_to_do() {
         fs::read(tmp.join("runs/r2-all/summary.json")).expect("summary"),
         summary
     );
+
+    // A second candidate of round 2 from the same records, trained from given weights with
+    // another target weight, in a runs directory of its own; it plays the installed nets.
+    let init = tmp.join("runs/r1-all/net.nnue");
+    let second = pipeline_with(
+        &tmp,
+        &bin,
+        "2",
+        &[
+            ("FIRST_ROUND", "2".to_string()),
+            ("SKIP_GEN", "1".to_string()),
+            ("WDL", "0.25".to_string()),
+            ("INIT_FROM", init.display().to_string()),
+            ("RUNS_DIR", tmp.join("runs-b").display().to_string()),
+            ("STRENGTH", String::new()),
+        ],
+    );
+    assert!(!second.contains(": generate ("), "{second}");
+    let config = fs::read_to_string(tmp.join("runs-b/r2-all/config.toml")).expect("config");
+    assert!(
+        config.contains(&format!("init_from = {:?}", init.display().to_string())),
+        "{config}"
+    );
+    assert!(config.contains("wdl = 0.25"), "{config}");
+    for v in variants {
+        let m = fs::read_to_string(tmp.join(format!("runs-b/r2-all/match.{v}.txt"))).expect("match report");
+        assert!(m.contains("W/D/L:"), "{m}");
+    }
 
     // A bad GAMES_BY_VARIANT is refused before anything runs.
     let bad = Command::new("bash")
