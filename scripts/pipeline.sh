@@ -32,6 +32,9 @@
 #   INIT_FROM [""]     the weights (.nnue or a run's checkpoint.bin) the first round's training
 #                      starts from instead of the current net's, e.g. to train a second candidate
 #                      of a round from the same weights with other settings (RUNS_DIR apart)
+#   NAME [r<round>]    the new nets' name in the matches, e.g. r4b for a second candidate
+#   PREVIOUS_NAME [r<round-1>]  the current nets' name in the matches (e.g. r4 for a second
+#                      candidate of round 4, which plays the first where it was installed)
 #   WINDOW [2]         rounds of records to train on (this round's and the WINDOW-1 before it)
 #   FIRST_ROUND [1]    the round to start at; from round 2 on the current nets are those in
 #                      data/nets (e.g. FIRST_ROUND=2 continues from the installed nets)
@@ -152,7 +155,7 @@ strength_line() { # round variant match hce_match installed
     fi
     local wdl line
     wdl=$(sed -n 's|^W/D/L: \([0-9/]*\).*|\1|p' "$3" | head -1)
-    line="| $(date -u +%Y-%m-%d) | $1 | $2 | $(games_of "$2") games, $SP_NODES nodes | $(verdict "$3") ($wdl) | $elo | $hce | $5 |"
+    line="| $(date -u +%Y-%m-%d) | $1${NAME:+ ($NAME)} | $2 | $(games_of "$2") games, $SP_NODES nodes | $(verdict "$3") ($wdl) | $elo | $hce | $5 |"
     # Insert before the marker so the table stays one table.
     awk -v line="$line" '/^<!-- rounds -->$/ { print line } { print }' "$STRENGTH" > "$STRENGTH.tmp" && mv "$STRENGTH.tmp" "$STRENGTH"
 }
@@ -172,7 +175,15 @@ report() { # variant round run net match_file
         v=$(sed -n 's/.*"variant": "\(.*\)".*/\1/p' "$d/run.json" | head -1)
         shards=$(find "$d" -maxdepth 1 -name 'shard_*.bin' | wc -l)
         echo "- \`$d\`: $("$TRAINER" data stats "$d" 2>/dev/null | head -1)"
-        echo "  (\`trainer selfplay --variant $v --games $((shards * 100)) $(sed -n 's/.*"nodes": \([0-9]*\).*/--nodes \1/p' "$d/run.json") --net $(sed -n 's/.*"eval": "\(.*\)".*/\1/p' "$d/run.json" | sed 's/^hand-crafted$/hce/') $(sed -n 's/.*"seed": \([0-9]*\).*/--seed \1/p' "$d/run.json") --out $d\`; settings in \`$d/run.json\`)"
+        # run.json's settings are indented by four spaces (the engine-plies ones by six); its
+        # eval reads "hand-crafted" or "NNUE (<file>, <description>)".
+        local nodes eval seed
+        nodes=$(sed -n 's/^    "nodes": \([0-9]*\),*$/\1/p' "$d/run.json" | head -1)
+        eval=$(sed -n 's/^    "eval": "\(.*\)",*$/\1/p' "$d/run.json" | head -1 | sed -e 's/^hand-crafted$/hce/' -e 's/^NNUE (\([^,]*\),.*/\1/')
+        seed=$(sed -n 's/^    "seed": \([0-9]*\),*$/\1/p' "$d/run.json" | head -1)
+        echo "  (\`trainer selfplay --variant $v --games $((shards * 100)) --nodes $nodes --net $eval --seed $seed --out $d\`"
+        [[ "$eval" != hce ]] && echo "  with \`$eval\` as it was then, the net of the round before; settings in \`$d/run.json\`)" \
+            || echo "  settings in \`$d/run.json\`)"
     done
     echo
     echo "## Training"
@@ -261,7 +272,7 @@ for ((round = FIRST_ROUND; round <= ROUNDS; round++)); do
         net="$run/net.nnue"
         [[ "$variant" != "${VARIANTS[0]}" ]] && net="$run/net.$variant.nnue"
         previous="${current[$variant]}"
-        previous_name=$([[ $previous == hce ]] && echo hce || echo "r$((round - 1))")
+        previous_name=$([[ $previous == hce ]] && echo hce || echo "${PREVIOUS_NAME:-r$((round - 1))}")
         match="$run/match.$variant.txt"
         if [[ -n "$(verdict "$match")" ]]; then
             echo "== round $round, $variant: match already played ($(verdict "$match"))"
@@ -271,13 +282,13 @@ for ((round = FIRST_ROUND; round <= ROUNDS; round++)); do
             if [[ "$RAY" == 1 ]]; then
                 "$RAY_PYTHON" scripts/ray/match.py --engine "$ENGINE" --games "$MATCH_GAMES" --sprt "$SPRT" \
                     --out "$run/match.$variant.ray" -- --variant "$variant" \
-                    --first "name=r${round},nodes=$MATCH_NODES,eval=$net" \
+                    --first "name=${NAME:-r${round}},nodes=$MATCH_NODES,eval=$net" \
                     --second "name=$previous_name,nodes=$MATCH_NODES,eval=$previous" --seed "$seed" > /dev/null
                 cp "$run/match.$variant.ray/summary.txt" "$match.part"
                 cp "$run/match.$variant.ray/games.pgn" "$run/match.$variant.pgn"
             else
                 "$ENGINE" match --variant "$variant" --games "$MATCH_GAMES" --sprt "$SPRT" \
-                    --first "name=r${round},nodes=$MATCH_NODES,eval=$net" \
+                    --first "name=${NAME:-r${round}},nodes=$MATCH_NODES,eval=$net" \
                     --second "name=$previous_name,nodes=$MATCH_NODES,eval=$previous" \
                     --concurrency "$THREADS" --seed "$seed" --pgn "$run/match.$variant.pgn" --quiet > "$match.part"
             fi
@@ -296,7 +307,7 @@ for ((round = FIRST_ROUND; round <= ROUNDS; round++)); do
             if [[ ! -f "$hce_match" ]]; then
                 echo "== round $round, $variant: $HCE_GAMES games against the hand-crafted evaluation"
                 "$ENGINE" match --variant "$variant" --games "$HCE_GAMES" \
-                    --first "name=r${round},nodes=$MATCH_NODES,eval=$net" --second "name=hce,nodes=$MATCH_NODES,eval=hce" \
+                    --first "name=${NAME:-r${round}},nodes=$MATCH_NODES,eval=$net" --second "name=hce,nodes=$MATCH_NODES,eval=hce" \
                     --concurrency "$THREADS" --seed "$seed" --quiet > "$hce_match.part"
                 mv "$hce_match.part" "$hce_match"
                 cat "$hce_match"
