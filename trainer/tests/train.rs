@@ -380,3 +380,33 @@ fn the_pure_burn_formulation_trains_too() {
     ok(&train_args(o, &["--epochs", "2", "--ft", "dense"]));
     assert!(out.join("net.nnue").is_file());
 }
+
+#[test]
+fn games_of_two_directories_are_two_sets_of_games() {
+    // Every self-play run numbers its games from 0, so two rounds' directories hold the same
+    // game ids for different games: the run counts them apart.
+    let dir = TempDir::new("two-dirs");
+    let copy = dir.join("copy");
+    fs::create_dir_all(&copy).unwrap();
+    for entry in fs::read_dir(data()).unwrap() {
+        let p = entry.unwrap().path();
+        fs::copy(&p, copy.join(p.file_name().unwrap())).unwrap();
+    }
+    let (one, two) = (dir.join("one"), dir.join("two"));
+    ok(&train_args(one.to_str().unwrap(), &["--epochs", "1"]));
+    ok(&train_args(
+        two.to_str().unwrap(),
+        &["--epochs", "1", "--data", copy.to_str().unwrap()],
+    ));
+    let data_of = |run: &Path| -> serde_json::Value {
+        let s: serde_json::Value =
+            serde_json::from_str(&fs::read_to_string(run.join("summary.json")).unwrap()).unwrap();
+        s["data"].clone()
+    };
+    let (a, b) = (data_of(&one), data_of(&two));
+    for key in ["train", "validation", "train_games", "validation_games"] {
+        let (x, y) = (a[key].as_u64().unwrap(), b[key].as_u64().unwrap());
+        assert!(x > 0 || key == "validation_games", "{key}: {a}");
+        assert_eq!(y, 2 * x, "{key}: one directory {a}, two {b}");
+    }
+}

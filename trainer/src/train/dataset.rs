@@ -1,7 +1,7 @@
 //! Training data in memory: records read from shards, decoded once into the active features of
 //! both perspectives and a target, split into training and validation sets by game id.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Result};
 use engine::rules::Variant;
@@ -129,7 +129,8 @@ pub struct DataSummary {
     pub train: u64,
     /// Validation positions.
     pub validation: u64,
-    /// Distinct games (variant and game id) in the training set.
+    /// Distinct games in the training set: a game is its directory, variant and game id (each
+    /// self-play run numbers its games from 0, so two rounds' directories share ids).
     pub train_games: u64,
     /// Distinct games in the validation set.
     pub validation_games: u64,
@@ -147,9 +148,12 @@ pub fn is_validation_game(game_id: u32, fraction: f64, seed: u64) -> bool {
     ((z >> 11) as f64 / (1u64 << 53) as f64) < fraction
 }
 
-/// A decoded record: (in the validation set, (variant, game id), our features, their features,
-/// target).
-type Decoded = (bool, (u8, u32), Vec<u16>, Vec<u16>, f32);
+/// A game: the index of its file's directory among the inputs' directories, its variant code and
+/// its game id.
+type GameKey = (u32, u8, u32);
+
+/// A decoded record: (in the validation set, its game, our features, their features, target).
+type Decoded = (bool, GameKey, Vec<u16>, Vec<u16>, f32);
 
 /// Reads every record under `inputs`, keeps those of `variant` with a score, decodes them and
 /// splits them by game id. Returns (training, validation, summary).
@@ -168,16 +172,24 @@ pub fn load(
         ..DataSummary::default()
     };
     let per_file: Vec<Result<Vec<Record>>> = files.par_iter().map(|f| read_records(f)).collect();
+    // The directory of each record's file, numbered in order of first appearance.
+    let mut dir_index: std::collections::HashMap<Option<&Path>, u32> = std::collections::HashMap::new();
     let mut records = Vec::new();
-    for r in per_file {
-        records.extend(r?);
+    let mut record_dirs: Vec<u32> = Vec::new();
+    for (file, r) in files.iter().zip(per_file) {
+        let r = r?;
+        let next = dir_index.len() as u32;
+        let dir = *dir_index.entry(file.parent()).or_insert(next);
+        record_dirs.extend(std::iter::repeat_n(dir, r.len()));
+        records.extend(r);
     }
     summary.records = records.len() as u64;
     let code = variant.code();
     let codes: Vec<u8> = std::iter::once(code).chain(also.iter().map(|v| v.code())).collect();
     let decoded: Vec<Option<Decoded>> = records
         .par_iter()
-        .map(|r| {
+        .zip(record_dirs.par_iter())
+        .map(|(r, &dir)| {
             if !codes.contains(&r.variant_code()) || r.score() == NO_SCORE {
                 return Ok(None);
             }
@@ -195,7 +207,7 @@ pub fn load(
             let score = tp.score.unwrap_or(0);
             Ok(Some((
                 is_validation_game(tp.game_id, val_fraction, split_seed),
-                (tp.variant_code, tp.game_id),
+                (dir, tp.variant_code, tp.game_id),
                 us,
                 them,
                 spec.target(score, tp.result),
