@@ -33,8 +33,10 @@
 #                      starts from instead of the current net's, e.g. to train a second candidate
 #                      of a round from the same weights with other settings (RUNS_DIR apart)
 #   NAME [r<round>]    the new nets' name in the matches, e.g. r4b for a second candidate
-#   PREVIOUS_NAME [r<round-1>]  the current nets' name in the matches (e.g. r4 for a second
-#                      candidate of round 4, which plays the first where it was installed)
+#   PREVIOUS_NAME [""] the installed nets' name in the first round's matches (e.g. r4 for a
+#                      second candidate of round 4, which plays the first where it was installed);
+#                      by default r<n>, n the round their report data/nets/<variant>.md names
+#                      (nets of different rounds can be installed side by side), else "installed"
 #   WINDOW [2]         rounds of records to train on (this round's and the WINDOW-1 before it)
 #   FIRST_ROUND [1]    the round to start at; from round 2 on the current nets are those in
 #                      data/nets (e.g. FIRST_ROUND=2 continues from the installed nets)
@@ -123,11 +125,16 @@ TRAINER="$BIN_DIR/trainer"
 ENGINE="$BIN_DIR/engine"
 
 declare -A current       # variant -> the evaluation to beat and to generate with
+declare -A current_name  # variant -> its name in the matches
 for v in "${VARIANTS[@]}"; do
     current[$v]=hce
+    current_name[$v]=hce
     if ((FIRST_ROUND > 1)); then
         [[ -f "data/nets/$v.nnue" ]] || { echo "FIRST_ROUND=$FIRST_ROUND: data/nets/$v.nnue is missing" >&2; exit 1; }
         current[$v]="data/nets/$v.nnue"
+        installed_round=$(sed -n 's/^Round \([0-9][0-9]*\) of .*/\1/p' "data/nets/$v.md" 2>/dev/null | head -1)
+        current_name[$v]="${PREVIOUS_NAME:-${installed_round:+r$installed_round}}"
+        current_name[$v]="${current_name[$v]:-installed}"
     fi
 done
 data_args=()
@@ -272,7 +279,7 @@ for ((round = FIRST_ROUND; round <= ROUNDS; round++)); do
         net="$run/net.nnue"
         [[ "$variant" != "${VARIANTS[0]}" ]] && net="$run/net.$variant.nnue"
         previous="${current[$variant]}"
-        previous_name=$([[ $previous == hce ]] && echo hce || echo "${PREVIOUS_NAME:-r$((round - 1))}")
+        previous_name="${current_name[$variant]}"
         match="$run/match.$variant.txt"
         if [[ -n "$(verdict "$match")" ]]; then
             echo "== round $round, $variant: match already played ($(verdict "$match"))"
@@ -301,6 +308,7 @@ for ((round = FIRST_ROUND; round <= ROUNDS; round++)); do
             continue
         fi
         current[$variant]="$net"
+        current_name[$variant]="${NAME:-r${round}}"
         hce_match=""
         if ((HCE_GAMES > 0)) && [[ "$previous" != hce ]]; then
             hce_match="$run/hce.$variant.txt"

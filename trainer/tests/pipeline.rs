@@ -111,6 +111,8 @@ fn two_rounds_then_nothing_left_to_do() {
             );
             let m = fs::read_to_string(tmp.join(format!("runs/r{round}-all/match.{v}.txt"))).expect("match report");
             assert!(m.contains("W/D/L:"), "{m}");
+            assert!(m.starts_with(&format!("Match r{round} (nodes=40,")), "{m}");
+            assert!(m.contains(") vs hce (nodes=40,"), "{m}");
         }
     }
     // Four games cannot prove a net stronger, so round 2 plays with the hand-crafted evaluation
@@ -182,6 +184,14 @@ fn two_rounds_then_nothing_left_to_do() {
     for v in variants {
         let m = fs::read_to_string(tmp.join(format!("runs-b/r2-all/match.{v}.txt"))).expect("match report");
         assert!(m.contains("W/D/L:"), "{m}");
+        // The installed net is named by the round its report gives, not "r1" (the round before
+        // FIRST_ROUND): nets of different rounds can be installed side by side.
+        let report = fs::read_to_string(repo().join(format!("data/nets/{v}.md"))).expect("net report");
+        let installed = report
+            .lines()
+            .find_map(|l| l.strip_prefix("Round ")?.split_once(" of ").map(|(n, _)| n.to_string()))
+            .expect("the report names its round");
+        assert!(m.contains(&format!(") vs r{installed} (nodes=40,")), "{m}");
     }
 
     // A bad GAMES_BY_VARIANT is refused before anything runs.
