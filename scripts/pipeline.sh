@@ -132,7 +132,7 @@ for v in "${VARIANTS[@]}"; do
     if ((FIRST_ROUND > 1)); then
         [[ -f "data/nets/$v.nnue" ]] || { echo "FIRST_ROUND=$FIRST_ROUND: data/nets/$v.nnue is missing" >&2; exit 1; }
         current[$v]="data/nets/$v.nnue"
-        installed_round=$(sed -n 's/^Round \([0-9][0-9]*\) of .*/\1/p' "data/nets/$v.md" 2>/dev/null | head -1)
+        installed_round=$(sed -n 's/^Round \([0-9][0-9]*\) of .*/\1/p' "data/nets/$v.md" 2>/dev/null | head -1 || true)
         current_name[$v]="${PREVIOUS_NAME:-${installed_round:+r$installed_round}}"
         current_name[$v]="${current_name[$v]:-installed}"
     fi

@@ -40,8 +40,13 @@ fn pipeline(tmp: &Path, bin: &Path, rounds: &str) -> String {
 }
 
 fn pipeline_with(tmp: &Path, bin: &Path, rounds: &str, extra: &[(&str, String)]) -> String {
+    pipeline_at(&repo(), tmp, bin, rounds, extra)
+}
+
+/// The pipeline of the checkout `root` (it works in `root`: data/nets there are the installed nets).
+fn pipeline_at(root: &Path, tmp: &Path, bin: &Path, rounds: &str, extra: &[(&str, String)]) -> String {
     let out = Command::new("bash")
-        .arg(repo().join("scripts/pipeline.sh"))
+        .arg(root.join("scripts/pipeline.sh"))
         .args(["all", rounds])
         .env("BUILD", "0")
         .env("BIN_DIR", bin)
@@ -209,5 +214,44 @@ fn two_rounds_then_nothing_left_to_do() {
         "{}",
         String::from_utf8_lossy(&bad.stderr)
     );
+    let _ = fs::remove_dir_all(&tmp);
+}
+
+/// Installed nets without their reports (copied by hand, say) are named "installed" in the
+/// matches, and their missing reports do not stop the run.
+#[test]
+fn installed_nets_without_reports() {
+    let tmp = std::env::temp_dir().join(format!("trainer-pipeline-noreport-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&tmp);
+    let root = tmp.join("checkout");
+    fs::create_dir_all(root.join("scripts")).expect("scripts dir");
+    fs::create_dir_all(root.join("data/nets")).expect("nets dir");
+    fs::copy(repo().join("scripts/pipeline.sh"), root.join("scripts/pipeline.sh")).expect("copy the pipeline");
+    let variants = ["celtic-citadel", "persian-princess", "egyptian-eye", "oriental-omega"];
+    for v in variants {
+        fs::copy(
+            repo().join(format!("data/nets/{v}.nnue")),
+            root.join(format!("data/nets/{v}.nnue")),
+        )
+        .expect("copy a net");
+    }
+    let bin = bin_dir(&tmp);
+    pipeline_at(
+        &root,
+        &tmp,
+        &bin,
+        "2",
+        &[
+            ("FIRST_ROUND", "2".to_string()),
+            ("GAMES_BY_VARIANT", String::new()),
+            // A toy net of 8 hidden neurons cannot start from the installed 256-neuron ones.
+            ("INIT", "0".to_string()),
+        ],
+    );
+    for v in variants {
+        let m = fs::read_to_string(tmp.join(format!("runs/r2-all/match.{v}.txt"))).expect("match report");
+        assert!(m.starts_with("Match r2 (nodes=40,"), "{m}");
+        assert!(m.contains(") vs installed (nodes=40,"), "{m}");
+    }
     let _ = fs::remove_dir_all(&tmp);
 }
