@@ -247,7 +247,7 @@ impl GameTask {
         }
         let setup = self.setup.as_ref()?;
         let moves = state.move_list();
-        let turn = if moves.len() % 2 == 0 {
+        let turn = if moves.len().is_multiple_of(2) {
             setup.start.turn()
         } else {
             !setup.start.turn()

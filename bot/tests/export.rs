@@ -59,7 +59,11 @@ async fn game(raw: &Raw, form: &[(&str, &str)], plies: usize, end: bool) -> (Str
     for ply in 0..plies {
         let m = g.position().legal_moves().iter().copied().next().expect("a move");
         let uci = g.position().uci(m);
-        let (token, api) = if ply % 2 == 0 { (HUMAN, "board") } else { (ALPHA, "bot") };
+        let (token, api) = if ply.is_multiple_of(2) {
+            (HUMAN, "board")
+        } else {
+            (ALPHA, "bot")
+        };
         let (status, text) = raw.post(token, &format!("/api/{api}/game/{id}/move/{uci}"), &[]).await;
         assert_eq!(status, 200, "{text}");
         g.play(m);

@@ -83,7 +83,7 @@ async fn start_game(h: &Raw, carol: &str, robo: &str) -> String {
 async fn play(h: &Raw, carol: &str, robo: &str, id: &str, moves: &mut Vec<String>, plies: usize) {
     let variant: Variant = "persian-princess".parse().expect("variant");
     for _ in 0..plies {
-        let (token, api) = if moves.len() % 2 == 0 {
+        let (token, api) = if moves.len().is_multiple_of(2) {
             (carol, "board")
         } else {
             (robo, "bot")

@@ -4,13 +4,19 @@
 
 use std::collections::HashMap;
 
-/// Reads a body as a form or as a flat JSON object.
-pub fn parse_body(content_type: &str, body: &[u8]) -> HashMap<String, String> {
+/// Reads a body as a form or as a flat JSON object. A JSON body that is not an object (or
+/// not JSON at all) is an error naming what is wrong; an empty one is an empty map.
+pub fn parse_body(content_type: &str, body: &[u8]) -> Result<HashMap<String, String>, String> {
     if content_type.starts_with("application/json") {
-        let Ok(serde_json::Value::Object(map)) = serde_json::from_slice::<serde_json::Value>(body) else {
-            return HashMap::new();
+        if body.iter().all(u8::is_ascii_whitespace) {
+            return Ok(HashMap::new());
+        }
+        let map = match serde_json::from_slice::<serde_json::Value>(body) {
+            Ok(serde_json::Value::Object(map)) => map,
+            Ok(_) => return Err("Invalid JSON body: an object of parameters is expected".into()),
+            Err(e) => return Err(format!("Invalid JSON body: {e}")),
         };
-        return map
+        return Ok(map
             .into_iter()
             .filter_map(|(k, v)| {
                 let v = match v {
@@ -20,9 +26,9 @@ pub fn parse_body(content_type: &str, body: &[u8]) -> HashMap<String, String> {
                 };
                 Some((k, v))
             })
-            .collect();
+            .collect());
     }
-    parse_urlencoded(&String::from_utf8_lossy(body))
+    Ok(parse_urlencoded(&String::from_utf8_lossy(body)))
 }
 
 /// Reads `a=1&b=x+y` (also query strings); of a repeated key, the last value.
@@ -80,14 +86,16 @@ mod tests {
         let f = parse_body(
             "application/x-www-form-urlencoded",
             b"clock.limit=60&text=hi+there%21&x=%zz",
-        );
+        )
+        .expect("a form");
         assert_eq!(f["clock.limit"], "60");
         assert_eq!(f["text"], "hi there!");
         assert_eq!(f["x"], "%zz");
         let j = parse_body(
             "application/json",
             br#"{"clock.limit": 60, "rated": true, "variant": "standard"}"#,
-        );
+        )
+        .expect("JSON");
         assert_eq!(j["clock.limit"], "60");
         assert!(truthy(j.get("rated")));
         assert_eq!(parse_urlencoded("a=%")["a"], "%");
@@ -95,9 +103,15 @@ mod tests {
         let b = parse_body(
             "application/json",
             br#"{"rated": false, "clock.limit": null, "days": null, "variant": null, "fen": null, "color": "white"}"#,
-        );
+        )
+        .expect("JSON");
         assert_eq!(b.len(), 2, "{b:?}");
         assert_eq!(b["rated"], "false");
         assert_eq!(b["color"], "white");
+        // Malformed JSON is an error, not an empty request; an empty body is no parameters.
+        let err = parse_body("application/json", b"{").expect_err("malformed");
+        assert!(err.starts_with("Invalid JSON body"), "{err}");
+        assert!(parse_body("application/json", b"[1]").is_err());
+        assert!(parse_body("application/json", b" ").expect("empty").is_empty());
     }
 }

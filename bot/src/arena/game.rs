@@ -63,6 +63,8 @@ pub struct ChatLine {
     pub username: String,
     /// The text (at most 140 characters).
     pub text: String,
+    /// Removed by a moderator (kept in its place, text wiped, shown to no one).
+    pub removed: bool,
 }
 
 /// What a game is set up with (from a challenge or a pair of seeks).
@@ -106,6 +108,7 @@ pub const UNLIMITED_MS: i64 = i32::MAX as i64;
 const DAY_MS: i64 = 86_400_000;
 
 /// A game in progress or finished.
+#[derive(Clone)]
 pub struct ArenaGame {
     /// Game id (8 characters).
     pub id: String,
@@ -259,6 +262,7 @@ impl ArenaGame {
                 room: c.room.clone(),
                 username: c.username.clone(),
                 text: c.text.clone(),
+                removed: c.removed,
             })
             .collect();
         g.ratings = row.ratings;
@@ -430,6 +434,12 @@ impl ArenaGame {
         Some((idle, limit))
     }
 
+    /// Whether [`ArenaGame::check_flag`] would end the game now.
+    pub fn flag_due(&self, now: Instant) -> bool {
+        self.first_move_window(now).is_some_and(|(idle, limit)| idle > limit)
+            || (self.clock_running() && self.time_left(self.turn(), now) <= 0)
+    }
+
     /// Ends the game on time if the side to move has flagged, or as `noStart` (no winner, not
     /// rated) if it did not make its first move in time. Returns whether it ended.
     pub fn check_flag(&mut self, now: Instant) -> bool {
@@ -533,7 +543,7 @@ impl ArenaGame {
             // A proposal needs a move of the proposer to take back.
             let start_turn = self.game.start().turn();
             let proposer_moves = (0..self.moves.len())
-                .filter(|ply| (if ply % 2 == 0 { start_turn } else { !start_turn }) == side)
+                .filter(|ply| (if ply.is_multiple_of(2) { start_turn } else { !start_turn }) == side)
                 .count();
             if proposer_moves == 0 {
                 return Err(GameError::NoTakeback);

@@ -50,6 +50,17 @@ impl<K: Hash + Eq + Clone> Limiter<K> {
         }
     }
 
+    /// Whether a call of `key` at `now` would be allowed, without taking it.
+    pub fn would_allow(&self, key: &K, now: Instant) -> bool {
+        if self.capacity <= 0.0 {
+            return true;
+        }
+        self.buckets.get(key).is_none_or(|b| {
+            let elapsed = now.saturating_duration_since(b.last).as_secs_f64();
+            (b.tokens + elapsed * self.per_second).min(self.capacity) >= 1.0
+        })
+    }
+
     /// Forgets buckets that have refilled (keeps the map small).
     pub fn prune(&mut self, now: Instant) {
         let (capacity, rate) = (self.capacity, self.per_second);

@@ -10,6 +10,8 @@ pub mod faults;
 pub mod form;
 pub mod game;
 pub mod limits;
+pub mod metrics;
+mod ops;
 pub mod ratings;
 mod routes;
 pub mod state;
@@ -111,6 +113,13 @@ pub struct ArenaConfig {
     pub storage: Storage,
     /// The folder of the opening trees for the explorer (none: the explorer says it has none).
     pub openings: Option<std::path::PathBuf>,
+    /// Serve Prometheus metrics at `/metrics`.
+    pub metrics: bool,
+    /// Write one line per request to this file (`-`: standard output); none: no access log.
+    pub access_log: Option<std::path::PathBuf>,
+    /// Tests: limit the database to this many pages (SQLite's `max_page_count`), so that a
+    /// full disk can be met without filling one.
+    pub store_page_limit: Option<u64>,
 }
 
 /// Where the arena keeps its state.
@@ -161,6 +170,9 @@ impl Default for ArenaConfig {
             header_timeout: Duration::from_secs(65),
             storage: Storage::Memory,
             openings: None,
+            metrics: true,
+            access_log: None,
+            store_page_limit: None,
         }
     }
 }
@@ -191,12 +203,11 @@ impl Admin {
     pub fn add_account(&self, name: &str, bot: bool, admin: bool, scopes: &[String]) -> anyhow::Result<String> {
         let scopes = default_scopes(scopes);
         state::check_scopes(&scopes).map_err(|r| anyhow::anyhow!("{}", r.message))?;
-        let mut inner = self.lock();
-        let id = inner
-            .create_account(name, bot, admin)
-            .map_err(|r| anyhow::anyhow!("{}", r.message))?;
-        inner
-            .create_token(&id, &scopes, "created on the command line")
+        self.lock()
+            .transact(|inner| {
+                let id = inner.create_account(name, bot, admin)?;
+                inner.create_token(&id, &scopes, "created on the command line")
+            })
             .map_err(|r| anyhow::anyhow!("{}", r.message))
     }
 
@@ -222,21 +233,55 @@ impl Admin {
             );
         }
         let phc = web::auth::hash_password(password).map_err(|e| anyhow::anyhow!("hashing the password: {e}"))?;
-        let mut inner = self.lock();
-        inner.set_password(&id, &phc);
-        inner.end_sessions_of(&id);
-        Ok(())
+        self.lock()
+            .transact(|inner| {
+                inner.set_password(&id, &phc)?;
+                inner.end_sessions_of(&id)
+            })
+            .map_err(|r| anyhow::anyhow!("{}", r.message))
     }
 
     /// Revokes a token; whether it existed.
     pub fn revoke(&self, token: &str) -> anyhow::Result<bool> {
-        Ok(self.lock().revoke_token(token))
+        self.lock()
+            .revoke_token(token)
+            .map_err(|r| anyhow::anyhow!("{}", r.message))
+    }
+
+    /// Disables or enables an account; whether it changed.
+    pub fn set_disabled(&self, name: &str, disabled: bool) -> anyhow::Result<bool> {
+        self.lock()
+            .set_disabled(name, disabled)
+            .map_err(|r| anyhow::anyhow!("{}", r.message))
     }
 
     /// One line per account: name, kind, perfs, tokens (description and scopes).
     pub fn list(&self) -> anyhow::Result<Vec<String>> {
         Ok(self.lock().account_lines())
     }
+}
+
+/// `bot arena backup`: a consistent copy of the database at `db` into `to` (a new file), made
+/// while a server may be using it (`VACUUM INTO`: one read transaction, no lock that stops
+/// the server). The copy is a complete database: serve it with `--db` to restore.
+pub fn backup(db: &std::path::Path, to: &std::path::Path) -> anyhow::Result<()> {
+    if !db.is_file() {
+        anyhow::bail!("no database at {}", db.display());
+    }
+    if to.exists() {
+        anyhow::bail!("{} exists: a backup goes to a new file", to.display());
+    }
+    let conn = rusqlite::Connection::open_with_flags(db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+        .map_err(|e| anyhow::anyhow!("opening {}: {e}", db.display()))?;
+    conn.busy_timeout(Duration::from_secs(10))?;
+    conn.execute("VACUUM INTO ?1", rusqlite::params![to.to_string_lossy().to_string()])
+        .map_err(|e| anyhow::anyhow!("copying {} to {}: {e}", db.display(), to.display()))?;
+    let copy = rusqlite::Connection::open_with_flags(to, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)?;
+    let check: String = copy.query_row("PRAGMA integrity_check", [], |r| r.get(0))?;
+    if check != "ok" {
+        anyhow::bail!("the copy at {} fails its integrity check: {check}", to.display());
+    }
+    Ok(())
 }
 
 /// What happens on the arena, for in-process observers (the demo prints it).
@@ -296,6 +341,12 @@ pub struct Shared {
     password_slots: tokio::sync::Semaphore,
     /// Sign-ups and sign-in attempts per user or address: 20 at once, then one every 10 s.
     account_budget: Mutex<limits::Limiter<String>>,
+    /// The metrics (none: `/metrics` is not served).
+    metrics: Option<Arc<metrics::Metrics>>,
+    /// The access log (none: not kept).
+    access_log: Option<Mutex<Box<dyn std::io::Write + Send>>>,
+    /// When the server started.
+    started: std::time::Instant,
 }
 
 impl Shared {
@@ -363,23 +414,44 @@ impl Arena {
         let header_timeout = config.header_timeout;
         let store = match &config.storage {
             Storage::Memory => None,
-            Storage::File(path) => Some(
-                store::Store::open(path)
-                    .map_err(|e| anyhow::anyhow!("opening the arena database {}: {e}", path.display()))?,
-            ),
+            Storage::File(path) => {
+                let store = store::Store::open_exclusive(path).map_err(|e| anyhow::anyhow!("arena database {e}"))?;
+                if let Some(pages) = config.store_page_limit {
+                    store.set_page_limit(pages)?;
+                }
+                Some(store)
+            }
+        };
+        let metrics = config.metrics.then(|| Arc::new(metrics::Metrics::new()));
+        let access_log: Option<Mutex<Box<dyn std::io::Write + Send>>> = match &config.access_log {
+            None => None,
+            Some(p) if p.as_os_str() == "-" => Some(Mutex::new(Box::new(std::io::stdout()))),
+            Some(p) => {
+                let file = std::fs::OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(p)
+                    .map_err(|e| anyhow::anyhow!("opening the access log {}: {e}", p.display()))?;
+                Some(Mutex::new(Box::new(std::io::LineWriter::new(file))))
+            }
         };
         let openings = match &config.openings {
             Some(dir) => study::Openings::load(dir)?,
             None => study::Openings::default(),
         };
+        let mut inner = Inner::new(config, log.clone(), store)?;
+        inner.metrics = metrics.clone();
         let shared = Arc::new(Shared {
-            inner: Mutex::new(Inner::new(config, log.clone(), store)?),
+            inner: Mutex::new(inner),
             next_conn: 1.into(),
             openings,
             analysis_budget: Mutex::new(limits::Limiter::new(10, 1.0 / 6.0)),
             analysis_slots: tokio::sync::Semaphore::new(2),
             password_slots: tokio::sync::Semaphore::new(2),
             account_budget: Mutex::new(limits::Limiter::new(20, 0.1)),
+            metrics,
+            access_log,
+            started: std::time::Instant::now(),
         });
         let router = routes::router(shared.clone());
         let server = tokio::spawn(serve(listener, router, header_timeout));
@@ -419,13 +491,25 @@ impl Arena {
     pub fn add_account(&self, username: &str, bot: bool, scopes: &[String]) -> anyhow::Result<String> {
         let scopes = default_scopes(scopes);
         state::check_scopes(&scopes).map_err(|r| anyhow::anyhow!("{}", r.message))?;
-        let mut inner = self.shared.lock();
-        let id = inner
-            .create_account(username, bot, false)
-            .map_err(|r| anyhow::anyhow!("{}", r.message))?;
-        inner
-            .create_token(&id, &scopes, "created by the arena")
+        self.shared
+            .lock()
+            .transact(|inner| {
+                let id = inner.create_account(username, bot, false)?;
+                inner.create_token(&id, &scopes, "created by the arena")
+            })
             .map_err(|r| anyhow::anyhow!("{}", r.message))
+    }
+
+    /// Whether the database takes no writes now, and why.
+    pub fn degraded(&self) -> Option<String> {
+        self.shared.lock().degraded().map(str::to_string)
+    }
+
+    /// Limits the database to `pages` pages (tests of a full disk: writes beyond fail as on a
+    /// full disk). Returns the limit SQLite set.
+    #[doc(hidden)]
+    pub fn set_store_page_limit(&self, pages: u64) -> anyhow::Result<u64> {
+        self.shared.lock().set_store_page_limit(pages)
     }
 
     /// The accounts, as `Name (bot|human)`.

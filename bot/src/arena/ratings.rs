@@ -171,8 +171,8 @@ mod tests {
         assert_eq!((d1.shown(), d2.shown()), (1500, 1500));
         // Many games: the deviation shrinks below the provisional mark but never below 45.
         let (mut a, mut b) = (new.clone(), new);
-        for i in 0..200 {
-            (a, b) = after_game(&a, &b, if i % 2 == 0 { 1.0 } else { 0.0 });
+        for i in 0..200u32 {
+            (a, b) = after_game(&a, &b, if i.is_multiple_of(2) { 1.0 } else { 0.0 });
         }
         assert!(!a.provisional(), "{a:?}");
         assert!(a.deviation >= MIN_DEVIATION);

@@ -1,7 +1,7 @@
 //! HTTP handlers: authentication, request parsing, and the mapping of state results to Lichess
 //! responses (`{"ok":true}`, `{"error":...}` with 400/401/404).
 
-use std::{collections::HashMap, sync::Arc};
+use std::{collections::HashMap, io::Write as _, sync::Arc};
 
 use axum::{
     body::{Body, Bytes},
@@ -55,12 +55,13 @@ fn auth(shared: &Shared, headers: &HeaderMap) -> Result<String, ApiErr> {
     token_user(shared, headers).ok_or_else(|| ApiErr(StatusCode::UNAUTHORIZED, "No such token".into()))
 }
 
-fn body_map(headers: &HeaderMap, body: &Bytes) -> HashMap<String, String> {
+/// The parameters of a form or JSON body; a malformed JSON body is a 400 naming the problem.
+fn body_map(headers: &HeaderMap, body: &Bytes) -> Result<HashMap<String, String>, ApiErr> {
     let ct = headers
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
         .unwrap_or("");
-    parse_body(ct, body)
+    parse_body(ct, body).map_err(|e| ApiErr(StatusCode::BAD_REQUEST, e))
 }
 
 pub fn router(shared: Arc<Shared>) -> Router {
@@ -94,9 +95,59 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/api/stream/game/{id}", get(spectator_stream))
         .merge(web::router())
         .merge(super::study::router())
+        .merge(super::ops::router())
+        .route_layer(middleware::from_fn(stamp_route))
         .fallback(|| async { ApiErr(StatusCode::NOT_FOUND, "Not found".into()) })
         .layer(middleware::from_fn_with_state(shared.clone(), intercept))
         .with_state(shared)
+}
+
+/// The route template a response answered (for the metrics).
+#[derive(Clone)]
+struct RouteName(String);
+
+/// Stamps the matched route's template on the response, for [`intercept`].
+async fn stamp_route(request: Request, next: Next) -> Response {
+    let route = request
+        .extensions()
+        .get::<axum::extract::MatchedPath>()
+        .map(|m| RouteName(m.as_str().to_string()));
+    let mut response = next.run(request).await;
+    if let Some(r) = route {
+        response.extensions_mut().insert(r);
+    }
+    response
+}
+
+/// Every API error is JSON, as on Lichess: the few that the HTTP layers answer by themselves
+/// (405 with no body, a path that is not UTF-8 as plain text) get `{"error": ...}` too.
+async fn json_error(response: Response, path: &str) -> Response {
+    let status = response.status();
+    let is_json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/json"));
+    if status.as_u16() < 400 || is_json || web::is_page_path(path) {
+        return response;
+    }
+    let (mut parts, body) = response.into_parts();
+    let text = axum::body::to_bytes(body, 4096)
+        .await
+        .map(|b| String::from_utf8_lossy(&b).trim().to_string())
+        .unwrap_or_default();
+    let message = if text.is_empty() {
+        status.canonical_reason().unwrap_or("Error").to_string()
+    } else {
+        text
+    };
+    parts.headers.remove(header::CONTENT_LENGTH);
+    parts.headers.insert(
+        header::CONTENT_TYPE,
+        axum::http::HeaderValue::from_static("application/json"),
+    );
+    let body = serde_json::to_vec(&ErrorBody { error: message }).unwrap_or_default();
+    Response::from_parts(parts, Body::from(body))
 }
 
 /// Drops a trailing slash of the path (`/api/x/` is `/api/x`), keeping the query.
@@ -158,9 +209,46 @@ fn client_ip(parts: &axum::http::request::Parts, trust_forwarded: bool) -> std::
     })
 }
 
-/// Logs every request, applies the rate limits and scopes, and answers the injected faults
-/// instead of serving.
+/// Around every request: serves it through [`screen`], makes its error JSON, counts it in the
+/// metrics and writes its line of the access log.
 async fn intercept(State(s): S, request: Request, next: Next) -> Response {
+    let started = std::time::Instant::now();
+    let observed = s.metrics.is_some() || s.access_log.is_some();
+    let seen = observed.then(|| {
+        let agent = request
+            .headers()
+            .get(header::USER_AGENT)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("")
+            .to_string();
+        (request.method().to_string(), agent)
+    });
+    let path = request.uri().path().to_string();
+    let (response, user, ip) = screen(&s, request, next).await;
+    let response = json_error(response, &path).await;
+    if let Some((method, agent)) = seen {
+        let status = response.status().as_u16();
+        if let Some(m) = &s.metrics {
+            let route = response
+                .extensions()
+                .get::<RouteName>()
+                .map_or("unmatched", |r| r.0.as_str());
+            m.request(&method, route, status);
+        }
+        if let Some(log) = &s.access_log {
+            let line = super::ops::access_line(ip, user.as_deref(), &method, &path, status, started.elapsed(), &agent);
+            let mut out = log.lock().unwrap_or_else(|p| p.into_inner());
+            if let Err(e) = out.write_all(line.as_bytes()) {
+                tracing::warn!("arena: writing the access log: {e}");
+            }
+        }
+    }
+    response
+}
+
+/// Logs every request, applies the rate limits and scopes, and answers the injected faults
+/// instead of serving. Returns the answer, the account and the client address.
+async fn screen(s: &Arc<Shared>, request: Request, next: Next) -> (Response, Option<String>, std::net::IpAddr) {
     let (parts, body) = request.into_parts();
     let (body_timeout, trust_forwarded) = {
         let inner = s.lock();
@@ -168,12 +256,26 @@ async fn intercept(State(s): S, request: Request, next: Next) -> Response {
     };
     let bytes = match tokio::time::timeout(body_timeout, axum::body::to_bytes(body, MAX_BODY)).await {
         Ok(Ok(b)) => b,
-        Ok(Err(_)) => return ApiErr(StatusCode::PAYLOAD_TOO_LARGE, "Request body too large".into()).into_response(),
-        Err(_) => return ApiErr(StatusCode::REQUEST_TIMEOUT, "Request body too slow".into()).into_response(),
+        Ok(Err(_)) => {
+            let ip = client_ip(&parts, trust_forwarded);
+            return (
+                ApiErr(StatusCode::PAYLOAD_TOO_LARGE, "Request body too large".into()).into_response(),
+                None,
+                ip,
+            );
+        }
+        Err(_) => {
+            let ip = client_ip(&parts, trust_forwarded);
+            return (
+                ApiErr(StatusCode::REQUEST_TIMEOUT, "Request body too slow".into()).into_response(),
+                None,
+                ip,
+            );
+        }
     };
     let ip = client_ip(&parts, trust_forwarded);
     let endpoint = Endpoint::classify(parts.method.as_str(), parts.uri.path());
-    let user = token_user(&s, &parts.headers);
+    let user = token_user(s, &parts.headers);
     let query = sorted(parse_urlencoded(parts.uri.query().unwrap_or("")));
     let content_type = parts
         .headers
@@ -183,7 +285,7 @@ async fn intercept(State(s): S, request: Request, next: Next) -> Response {
     let is_form =
         content_type.starts_with("application/x-www-form-urlencoded") || content_type.starts_with("application/json");
     let form = if is_form {
-        sorted(body_map(&parts.headers, &bytes))
+        sorted(body_map(&parts.headers, &bytes).unwrap_or_default())
     } else {
         Vec::new()
     };
@@ -211,16 +313,16 @@ async fn intercept(State(s): S, request: Request, next: Next) -> Response {
         let mut inner = s.lock();
         !inner.ip_within_rate(ip) || user.as_deref().is_some_and(|u| !inner.within_rate(u))
     };
-    if let Some(refused) = csrf_refusal(&s, &parts, &bytes) {
+    if let Some(refused) = csrf_refusal(s, &parts, &bytes) {
         record.status = refused.status().as_u16();
         s.lock().record_request(record);
-        return refused;
+        return (refused, user, ip);
     }
-    if let Some(missing) = missing_scope(&s, &parts.headers, endpoint) {
+    if let Some(missing) = missing_scope(s, &parts.headers, endpoint) {
         let response = ApiErr(StatusCode::FORBIDDEN, format!("Missing scope: {missing}")).into_response();
         record.status = response.status().as_u16();
         s.lock().record_request(record);
-        return response;
+        return (response, user, ip);
     }
     let fault = if over_limit {
         Some(Fault::new(endpoint, 429))
@@ -237,7 +339,7 @@ async fn intercept(State(s): S, request: Request, next: Next) -> Response {
     };
     record.status = response.status().as_u16();
     s.lock().record_request(record);
-    response
+    (response, user, ip)
 }
 
 /// A state-changing request from a browser (a signed-in session, or any page form) must carry
@@ -254,7 +356,7 @@ fn csrf_refusal(s: &Shared, parts: &axum::http::request::Parts, body: &Bytes) ->
         .get(web::auth::CSRF_HEADER)
         .and_then(|v| v.to_str().ok())
         .map(str::to_string)
-        .or_else(|| body_map(&parts.headers, body).remove(web::auth::CSRF_FIELD));
+        .or_else(|| body_map(&parts.headers, body).ok()?.remove(web::auth::CSRF_FIELD));
     match (expected, sent) {
         (Ok(e), Some(sent)) if web::auth::same_secret(&e, &sent) => None,
         _ => Some(
@@ -431,7 +533,7 @@ async fn export_user_games(
 /// separated; default every play scope). Answers the account and its new token, shown once.
 async fn admin_account(State(s): S, headers: HeaderMap, body: Bytes) -> Answer {
     let admin = auth(&s, &headers)?;
-    let f = body_map(&headers, &body);
+    let f = body_map(&headers, &body)?;
     let mut inner = s.lock();
     if !inner.is_admin(&admin) {
         return Err(ApiErr(StatusCode::FORBIDDEN, "Admin accounts only".into()));
@@ -450,8 +552,12 @@ async fn admin_account(State(s): S, headers: HeaderMap, body: Bytes) -> Answer {
         .unwrap_or_default();
     let scopes = super::default_scopes(&scopes);
     super::state::check_scopes(&scopes)?;
-    let id = inner.create_account(username, truthy(f.get("bot")), false)?;
-    let token = inner.create_token(&id, &scopes, "created by an admin")?;
+    let bot = truthy(f.get("bot"));
+    let (id, token) = inner.transact(|inner| {
+        let id = inner.create_account(username, bot, false)?;
+        let token = inner.create_token(&id, &scopes, "created by an admin")?;
+        Ok((id, token))
+    })?;
     Ok(Json(serde_json::json!({ "id": id, "username": username, "token": token })).into_response())
 }
 
@@ -506,7 +612,7 @@ async fn create_challenge(
     body: Bytes,
 ) -> Answer {
     let user = auth(&s, &headers)?;
-    let f = body_map(&headers, &body);
+    let f = body_map(&headers, &body)?;
     let q = parse_urlencoded(query.as_deref().unwrap_or(""));
     let params = challenge_params(&f)?;
     let keep_alive = truthy(q.get("keepAliveStream").or_else(|| f.get("keepAliveStream")));
@@ -569,7 +675,7 @@ fn form_clock(f: &HashMap<String, String>) -> Result<Option<(u64, u64)>, ApiErr>
 async fn open_challenge(State(s): S, headers: HeaderMap, body: Bytes) -> Answer {
     // Authentication is optional: with a token, its owner may cancel the challenge.
     let creator = token_user(&s, &headers);
-    let f = body_map(&headers, &body);
+    let f = body_map(&headers, &body)?;
     let params = ChallengeParams {
         color: "random".into(),
         ..challenge_params(&f)?
@@ -595,7 +701,7 @@ async fn open_challenge(State(s): S, headers: HeaderMap, body: Bytes) -> Answer 
 
 async fn seek(State(s): S, headers: HeaderMap, body: Bytes) -> Answer {
     let user = auth(&s, &headers)?;
-    let f = body_map(&headers, &body);
+    let f = body_map(&headers, &body)?;
     let bad = |k: &str, v: &str| ApiErr(StatusCode::BAD_REQUEST, format!("Invalid {k}: {v}"));
     let time = f
         .get("time")
@@ -639,7 +745,7 @@ async fn seek(State(s): S, headers: HeaderMap, body: Bytes) -> Answer {
 
 async fn decline(State(s): S, headers: HeaderMap, Path(id): Path<String>, body: Bytes) -> Answer {
     let user = auth(&s, &headers)?;
-    let f = body_map(&headers, &body);
+    let f = body_map(&headers, &body)?;
     let reason = f
         .get("reason")
         .and_then(|r| DeclineReason::from_key(r))
@@ -688,16 +794,13 @@ fn player(shared: &Shared, headers: &HeaderMap, api: Api) -> Result<String, ApiE
     }
 }
 
-/// `yes`/`true` or `no`/`false` of a path.
+/// The accept value of a path, read as Lichess reads it: `yes`, `true`, `1` or `on` (any
+/// case) say yes, anything else says no.
 fn yes_no(text: &str) -> Result<bool, ApiErr> {
-    match text {
-        "yes" | "true" => Ok(true),
-        "no" | "false" => Ok(false),
-        other => Err(ApiErr(
-            StatusCode::BAD_REQUEST,
-            format!("Invalid accept value: {other} (yes or no)"),
-        )),
-    }
+    Ok(matches!(
+        text.to_ascii_lowercase().as_str(),
+        "yes" | "true" | "1" | "on"
+    ))
 }
 
 /// The game routes of one API.
@@ -817,7 +920,7 @@ async fn make_move(
 
 async fn chat(api: Api, s: Arc<Shared>, headers: HeaderMap, id: String, body: Bytes) -> Answer {
     let user = player(&s, &headers, api)?;
-    let f = body_map(&headers, &body);
+    let f = body_map(&headers, &body)?;
     let room = f.get("room").map_or("player", String::as_str);
     let text = f.get("text").map_or("", String::as_str);
     s.lock().chat(&id, &user, room, text)?;

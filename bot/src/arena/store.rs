@@ -1,18 +1,24 @@
 //! The arena's storage: an embedded SQLite database (WAL mode, migrated on open). It holds
 //! accounts, hashed tokens, ratings, pending challenges, games (setup, moves with the clock
 //! after each, result, status) and chat. The in-memory state is a cache of it, rebuilt on
-//! start; every state change is written in one transaction.
+//! start; every state change is written in one transaction (see `state::journal`), and a
+//! request is answered only once it has committed.
+//!
+//! A server holds an exclusive lock on its database file for as long as it runs
+//! ([`Store::open_exclusive`]): a second server on the same file stops at once. The command
+//! line's account commands and backups open the file without that lock, beside a running
+//! server (SQLite's own locking keeps their writes apart; the server reads their changes).
 //!
 //! This layer knows rows, not rules: the game logic rebuilds positions from the stored moves.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use rusqlite::{params, Connection, OptionalExtension};
 
 /// The schema version this build writes.
-pub const SCHEMA_VERSION: i64 = 2;
+pub const SCHEMA_VERSION: i64 = 3;
 
-const MIGRATIONS: [&str; 2] = [
+const MIGRATIONS: [&str; 3] = [
     r#"
 CREATE TABLE accounts (
     id TEXT PRIMARY KEY,
@@ -100,10 +106,52 @@ CREATE TABLE sessions (
 );
 CREATE INDEX sessions_user ON sessions (user_id);
 "#,
+    // 3: moderation (disabled accounts) and a row the server writes to check that it can write.
+    r#"
+ALTER TABLE accounts ADD COLUMN disabled INTEGER NOT NULL DEFAULT 0;
+CREATE TABLE meta (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+ALTER TABLE chat ADD COLUMN removed INTEGER NOT NULL DEFAULT 0;
+"#,
 ];
 
+/// Why the database cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// Another process (a second arena server) holds the file's lock.
+    #[error("{0} is in use by another arena server (it holds the file's lock): stop that server first, or give this one another database")]
+    Locked(PathBuf),
+    /// The file cannot be written (read-only file or folder, full disk...).
+    #[error("{path} cannot be written: {cause}")]
+    NotWritable {
+        /// The database file.
+        path: PathBuf,
+        /// What SQLite or the system said.
+        cause: String,
+    },
+    /// Opening, locking or migrating failed.
+    #[error("{path}: {cause}")]
+    Open {
+        /// The database file.
+        path: PathBuf,
+        /// What went wrong.
+        cause: String,
+    },
+}
+
+/// Whether an error says the database cannot take a write (read-only, full, gone).
+pub fn is_write_failure(e: &rusqlite::Error) -> bool {
+    use rusqlite::ErrorCode as C;
+    matches!(
+        e.sqlite_error_code(),
+        Some(C::ReadOnly | C::DiskFull | C::CannotOpen | C::PermissionDenied | C::SystemIoFailure)
+    )
+}
+
 /// An account row.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct AccountRow {
     /// Lower-case id.
     pub id: String,
@@ -115,6 +163,8 @@ pub struct AccountRow {
     pub admin: bool,
     /// ms since the epoch.
     pub created_at: u64,
+    /// Disabled by a moderator: no sign-in, no token works, no games.
+    pub disabled: bool,
 }
 
 /// A token row (the token itself is never stored, only its SHA-256).
@@ -232,6 +282,8 @@ pub struct ChatRow {
     pub username: String,
     /// Text.
     pub text: String,
+    /// Removed by a moderator (its text is wiped).
+    pub removed: bool,
 }
 
 /// A game as stored: its row, its moves and its chat.
@@ -240,6 +292,11 @@ pub type StoredGame = (GameRow, Vec<MoveRow>, Vec<ChatRow>);
 /// The database.
 pub struct Store {
     conn: Connection,
+    /// The open file whose exclusive lock a server holds while it runs (none: the command
+    /// line, memory).
+    _lock: Option<std::fs::File>,
+    /// The file (none: in memory).
+    path: Option<PathBuf>,
 }
 
 fn opt_u64(v: Option<i64>) -> Option<u64> {
@@ -247,9 +304,59 @@ fn opt_u64(v: Option<i64>) -> Option<u64> {
 }
 
 impl Store {
-    /// Opens (creating and migrating) the database at `path`.
+    /// Opens (creating and migrating) the database at `path`, without the server's lock (the
+    /// command line, tests).
     pub fn open(path: &Path) -> rusqlite::Result<Store> {
-        Store::init(Connection::open(path)?)
+        let mut store = Store::init(Connection::open(path)?)?;
+        store.path = Some(path.to_path_buf());
+        Ok(store)
+    }
+
+    /// Opens the database of a server: takes the file's exclusive lock (held until the store
+    /// is dropped; refused at once when another server holds it), migrates, and checks that a
+    /// transaction can be written and committed (a read-only file or folder, or a full disk,
+    /// is refused here rather than found out by the first player).
+    pub fn open_exclusive(path: &Path) -> Result<Store, StoreError> {
+        let open_err = |cause: String| StoreError::Open {
+            path: path.to_path_buf(),
+            cause,
+        };
+        let not_writable = |cause: String| StoreError::NotWritable {
+            path: path.to_path_buf(),
+            cause,
+        };
+        // The lock is an advisory lock on the database file itself, so that every path to
+        // the same file (links, relative names) meets it. SQLite's own locks are of another
+        // kind and do not interfere.
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(path)
+            .map_err(|e| match e.kind() {
+                std::io::ErrorKind::PermissionDenied | std::io::ErrorKind::ReadOnlyFilesystem => {
+                    not_writable(e.to_string())
+                }
+                _ => open_err(e.to_string()),
+            })?;
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(std::fs::TryLockError::WouldBlock) => return Err(StoreError::Locked(path.to_path_buf())),
+            Err(std::fs::TryLockError::Error(e)) => return Err(open_err(format!("locking it: {e}"))),
+        }
+        let conn = Connection::open(path).map_err(|e| open_err(e.to_string()))?;
+        let mut store = Store::init(conn).map_err(|e| {
+            if is_write_failure(&e) {
+                not_writable(e.to_string())
+            } else {
+                open_err(e.to_string())
+            }
+        })?;
+        store._lock = Some(file);
+        store.path = Some(path.to_path_buf());
+        store.probe().map_err(|e| not_writable(e.to_string()))?;
+        Ok(store)
     }
 
     /// An in-memory database (tests).
@@ -264,9 +371,81 @@ impl Store {
         conn.pragma_update(None, "synchronous", "NORMAL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
-        let mut store = Store { conn };
+        let mut store = Store {
+            conn,
+            _lock: None,
+            path: None,
+        };
         store.migrate()?;
         Ok(store)
+    }
+
+    /// The file, if not in memory.
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+
+    // ---- units of work ----
+
+    /// Starts the transaction of a unit of work (taking the write lock now, so that its
+    /// writes cannot meet a busy database halfway).
+    pub fn begin(&self) -> rusqlite::Result<()> {
+        self.conn.execute_batch("BEGIN IMMEDIATE")
+    }
+
+    /// Commits the unit's transaction.
+    pub fn commit(&self) -> rusqlite::Result<()> {
+        self.conn.execute_batch("COMMIT")
+    }
+
+    /// Undoes the unit's transaction (if SQLite has not already).
+    pub fn rollback(&self) {
+        if !self.conn.is_autocommit() {
+            if let Err(e) = self.conn.execute_batch("ROLLBACK") {
+                tracing::warn!("arena database: rollback: {e}");
+            }
+        }
+    }
+
+    /// Writes a row of its own (the time): a write that changes nothing else.
+    pub fn touch(&self) -> rusqlite::Result<()> {
+        self.conn
+            .execute(
+                "INSERT INTO meta (key, value) VALUES ('probe', ?1) ON CONFLICT (key) DO UPDATE SET value = ?1",
+                params![super::game::now_ms().to_string()],
+            )
+            .map(|_| ())
+    }
+
+    /// Writes and commits a row of its own: whether the database takes writes now.
+    pub fn probe(&self) -> rusqlite::Result<()> {
+        self.begin()?;
+        let written = self.touch().and_then(|()| self.commit());
+        if written.is_err() {
+            self.rollback();
+        }
+        written
+    }
+
+    /// Limits the file to `pages` pages (SQLite's `max_page_count`): writes beyond answer
+    /// "database or disk is full", exactly as a full disk does. For tests of that case.
+    pub fn set_page_limit(&self, pages: u64) -> rusqlite::Result<u64> {
+        self.conn
+            .query_row(&format!("PRAGMA max_page_count = {pages}"), [], |r| r.get::<_, i64>(0))
+            .map(|n| n.max(0) as u64)
+    }
+
+    /// A number that changes whenever another connection (the command line) commits a change
+    /// to the file.
+    pub fn data_version(&self) -> rusqlite::Result<i64> {
+        self.conn.pragma_query_value(None, "data_version", |r| r.get(0))
+    }
+
+    /// A consistent copy of the database at `to` while it is in use (`VACUUM INTO`); `to`
+    /// must not exist.
+    pub fn backup_to(&self, to: &Path) -> rusqlite::Result<()> {
+        let target = to.to_string_lossy().to_string();
+        self.conn.execute("VACUUM INTO ?1", params![target]).map(|_| ())
     }
 
     /// The schema version of the file.
@@ -308,11 +487,19 @@ impl Store {
             .map(|_| ())
     }
 
+    /// Disables or enables an account; whether it exists.
+    pub fn set_disabled(&self, id: &str, disabled: bool) -> rusqlite::Result<bool> {
+        Ok(self
+            .conn
+            .execute("UPDATE accounts SET disabled = ?2 WHERE id = ?1", params![id, disabled])?
+            == 1)
+    }
+
     /// Every account.
     pub fn accounts(&self) -> rusqlite::Result<Vec<AccountRow>> {
         let mut st = self
             .conn
-            .prepare("SELECT id, username, bot, admin, created_at FROM accounts ORDER BY id")?;
+            .prepare("SELECT id, username, bot, admin, created_at, disabled FROM accounts ORDER BY id")?;
         let rows = st.query_map([], |r| {
             Ok(AccountRow {
                 id: r.get(0)?,
@@ -320,6 +507,7 @@ impl Store {
                 bot: r.get(2)?,
                 admin: r.get(3)?,
                 created_at: r.get::<_, i64>(4)?.max(0) as u64,
+                disabled: r.get(5)?,
             })
         })?;
         rows.collect()
@@ -344,7 +532,8 @@ impl Store {
     pub fn token(&self, hash: &str) -> rusqlite::Result<Option<(TokenRow, AccountRow)>> {
         self.conn
             .query_row(
-                "SELECT t.hash, t.user_id, t.scopes, t.description, t.created_at, a.username, a.bot, a.admin, a.created_at
+                "SELECT t.hash, t.user_id, t.scopes, t.description, t.created_at, a.username, a.bot, a.admin, a.created_at,
+                    a.disabled
                  FROM tokens t JOIN accounts a ON a.id = t.user_id WHERE t.hash = ?1",
                 params![hash],
                 |r| {
@@ -362,11 +551,19 @@ impl Store {
                             bot: r.get(6)?,
                             admin: r.get(7)?,
                             created_at: r.get::<_, i64>(8)?.max(0) as u64,
+                            disabled: r.get(9)?,
                         },
                     ))
                 },
             )
             .optional()
+    }
+
+    /// The sessions' cookie hashes.
+    pub fn session_hashes(&self) -> rusqlite::Result<Vec<String>> {
+        let mut st = self.conn.prepare("SELECT hash FROM sessions")?;
+        let rows = st.query_map([], |r| r.get(0))?;
+        rows.collect()
     }
 
     /// Every token.
@@ -541,7 +738,8 @@ impl Store {
     /// Writes a game: its row, its moves from ply `stored_plies` on (earlier moves beyond
     /// `moves.len()` are deleted: a takeback), in one transaction.
     pub fn save_game(&mut self, g: &GameRow, moves: &[MoveRow], stored_plies: usize) -> rusqlite::Result<()> {
-        let tx = self.conn.transaction()?;
+        // A savepoint: inside a unit's transaction it nests, alone it is a transaction.
+        let tx = self.conn.savepoint()?;
         tx.execute(
             "INSERT INTO games (id, variant_key, initial_fen, white, black, rated, clock_initial, clock_increment,
                 days, source, created_at, status, winner, wtime, btime, last_move_at, white_rating, black_rating,
@@ -589,12 +787,22 @@ impl Store {
         tx.commit()
     }
 
+    /// Removes a chat line (a moderator): its text is wiped, its place kept.
+    pub fn remove_chat(&self, game: &str, seq: usize) -> rusqlite::Result<()> {
+        self.conn
+            .execute(
+                "UPDATE chat SET removed = 1, text = '' WHERE game_id = ?1 AND seq = ?2",
+                params![game, seq as i64],
+            )
+            .map(|_| ())
+    }
+
     /// Adds a chat line.
     pub fn add_chat(&self, game: &str, seq: usize, line: &ChatRow) -> rusqlite::Result<()> {
         self.conn
             .execute(
-                "INSERT OR REPLACE INTO chat (game_id, seq, room, username, text) VALUES (?1, ?2, ?3, ?4, ?5)",
-                params![game, seq as i64, line.room, line.username, line.text],
+                "INSERT OR REPLACE INTO chat (game_id, seq, room, username, text, removed) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                params![game, seq as i64, line.room, line.username, line.text, line.removed],
             )
             .map(|_| ())
     }
@@ -641,7 +849,7 @@ impl Store {
             .prepare("SELECT uci, clock, at FROM moves WHERE game_id = ?1 ORDER BY ply")?;
         let mut chat_st = self
             .conn
-            .prepare("SELECT room, username, text FROM chat WHERE game_id = ?1 ORDER BY seq")?;
+            .prepare("SELECT room, username, text, removed FROM chat WHERE game_id = ?1 ORDER BY seq")?;
         let mut out = Vec::with_capacity(games.len());
         for g in games {
             let moves = moves_st
@@ -659,6 +867,7 @@ impl Store {
                         room: r.get(0)?,
                         username: r.get(1)?,
                         text: r.get(2)?,
+                        removed: r.get(3)?,
                     })
                 })?
                 .collect::<rusqlite::Result<_>>()?;
@@ -718,6 +927,7 @@ mod tests {
                     bot: id == "a",
                     admin: false,
                     created_at: 5,
+                    disabled: false,
                 })
                 .expect("account");
             assert!(added);
@@ -729,6 +939,7 @@ mod tests {
                 bot: false,
                 admin: false,
                 created_at: 6,
+                disabled: false,
             })
             .expect("ignored"));
         s.set_bot("b").expect("bot");
@@ -757,6 +968,7 @@ mod tests {
                 room: "player".into(),
                 username: "A".into(),
                 text: "hi".into(),
+                removed: false,
             },
         )
         .expect("chat");
@@ -779,6 +991,7 @@ mod tests {
                 bot: false,
                 admin: true,
                 created_at: 1,
+                disabled: false,
             })
             .expect("account");
         }
@@ -813,8 +1026,9 @@ mod tests {
             .expect("account");
         }
         let s = Store::open(&path).expect("migrated");
-        assert_eq!(s.version().expect("version"), 2);
+        assert_eq!(s.version().expect("version"), SCHEMA_VERSION);
         assert_eq!(s.accounts().expect("accounts")[0].username, "Old");
+        assert!(!s.accounts().expect("accounts")[0].disabled);
         assert_eq!(s.password("old").expect("read"), None);
         s.set_password("old", "$argon2id$v=19$m=8,t=1,p=1$c2FsdA$aGFzaA")
             .expect("set");

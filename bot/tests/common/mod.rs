@@ -223,7 +223,7 @@ impl Opponent {
     /// Whether Alpha is to move in `state`.
     pub fn to_move(&self, state: &GameState) -> bool {
         let plies = state.move_list().len();
-        let turn = if plies % 2 == 0 {
+        let turn = if plies.is_multiple_of(2) {
             self.start.turn()
         } else {
             !self.start.turn()

@@ -88,16 +88,28 @@ impl Inner {
     /// The user and scopes of a bearer token. A token not in memory is looked up in the
     /// database, so that accounts and tokens created there from the command line (while the
     /// server runs) work at once.
+    ///
+    /// A disabled account's tokens do not work.
     pub fn token(&mut self, token: &str) -> Option<TokenInfo> {
         let hash = token_hash(token);
-        if let Some(t) = self.tokens.get(&hash) {
-            return Some(t.clone());
-        }
-        let (t, a) = self.store.as_ref()?.token(&hash).ok().flatten()?;
-        let info = TokenInfo::from_row(t);
-        self.users.entry(a.id.clone()).or_insert_with(|| User::from_row(a));
-        self.tokens.insert(hash, info.clone());
-        Some(info)
+        let info = match self.tokens.get(&hash) {
+            Some(t) => t.clone(),
+            None => {
+                let (t, a) = self.store.as_ref()?.token(&hash).ok().flatten()?;
+                let info = TokenInfo::from_row(t);
+                if !self.users.contains_key(&a.id) {
+                    self.users.insert(a.id.clone(), User::from_row(a));
+                }
+                self.tokens.insert(hash, info.clone());
+                info
+            }
+        };
+        (!self.is_disabled(&info.user)).then_some(info)
+    }
+
+    /// Whether an account is disabled.
+    pub fn is_disabled(&self, user: &str) -> bool {
+        self.users.get(user).is_some_and(|u| u.disabled)
     }
 
     /// Registers a user (and stores it).
@@ -108,6 +120,7 @@ impl Inner {
             bot: user.bot,
             admin: user.admin,
             created_at: user.created_at,
+            disabled: user.disabled,
         };
         self.users.insert(user.id.clone(), user);
         self.persist("adding an account", |s| s.add_account(&row).map(|_| ()));
@@ -136,6 +149,10 @@ impl Inner {
 
     /// Creates an account; refuses a taken or malformed name.
     pub fn create_account(&mut self, username: &str, bot: bool, admin: bool) -> Result<String, Refusal> {
+        self.transact(|inner| inner.create_account_unit(username, bot, admin))
+    }
+
+    fn create_account_unit(&mut self, username: &str, bot: bool, admin: bool) -> Result<String, Refusal> {
         if !valid_username(username) {
             return Err(Refusal::bad(format!(
                 "Invalid username '{username}': 2 to 30 letters, digits, _ or -, starting with a letter or digit"
@@ -153,6 +170,7 @@ impl Inner {
             created_at: now_ms(),
             perfs: BTreeMap::new(),
             start_rating: 1500.0,
+            disabled: false,
         });
         Ok(id)
     }
@@ -167,21 +185,31 @@ impl Inner {
             status: 500,
             message: format!("No random numbers for a token: {e}"),
         })?;
-        self.add_token_hash(
-            token_hash(&token),
-            user.to_string(),
-            scopes.to_vec(),
-            description.to_string(),
-        );
+        self.transact(|inner| {
+            inner.add_token_hash(
+                token_hash(&token),
+                user.to_string(),
+                scopes.to_vec(),
+                description.to_string(),
+            );
+            Ok(())
+        })?;
         Ok(token)
     }
 
     /// Revokes a token; returns whether it existed.
-    pub fn revoke_token(&mut self, token: &str) -> bool {
+    pub fn revoke_token(&mut self, token: &str) -> Result<bool, Refusal> {
         let hash = token_hash(token);
-        let existed = self.tokens.remove(&hash).is_some();
-        self.persist("revoking a token", |s| s.revoke_token(&hash).map(|_| ()));
-        existed
+        self.transact(|inner| {
+            let mut existed = inner.tokens.remove(&hash).is_some();
+            let mut stored = false;
+            inner.persist("revoking a token", |s| {
+                stored = s.revoke_token(&hash)?;
+                Ok(())
+            });
+            existed |= stored;
+            Ok(existed)
+        })
     }
 
     /// The accounts as `Name (bot|human)`, sorted.
@@ -321,6 +349,10 @@ impl Inner {
 
     /// `POST /api/bot/account/upgrade`: a human account without games becomes a bot.
     pub fn upgrade(&mut self, user: &str) -> Result<(), Refusal> {
+        self.transact(|inner| inner.upgrade_unit(user))
+    }
+
+    fn upgrade_unit(&mut self, user: &str) -> Result<(), Refusal> {
         let played = self.games.values().any(|g| g.white == user || g.black == user);
         let u = self
             .users

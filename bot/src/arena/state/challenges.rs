@@ -51,6 +51,7 @@ pub(super) fn setup(
     }
 }
 
+#[derive(Clone)]
 pub(super) struct PendingChallenge {
     pub(super) json: Challenge,
     terms: Terms,
@@ -61,6 +62,7 @@ pub(super) struct PendingChallenge {
 }
 
 /// An open challenge: any two players join it (`POST /api/challenge/open`).
+#[derive(Clone)]
 pub(super) struct OpenChallenge {
     terms: Terms,
     rated: bool,
@@ -69,6 +71,15 @@ pub(super) struct OpenChallenge {
     users: Option<[String; 2]>,
     /// Who joined as white and as black.
     seats: [Option<String>; 2],
+}
+
+impl OpenChallenge {
+    /// Whether `user` created it, joined it or is one of the two it is for.
+    pub(super) fn involves(&self, user: &str) -> bool {
+        self.creator.as_deref() == Some(user)
+            || self.seats.iter().flatten().any(|u| u == user)
+            || self.users.as_ref().is_some_and(|us| us.iter().any(|u| u == user))
+    }
 }
 
 /// What a challenge asks for (parsed from the request).
@@ -119,8 +130,18 @@ impl Inner {
         p: ChallengeParams,
         keep_alive: Option<(u64, UnboundedSender<String>)>,
     ) -> Result<Challenge, Refusal> {
+        self.transact(|inner| inner.create_challenge_unit(from, to, p, keep_alive))
+    }
+
+    fn create_challenge_unit(
+        &mut self,
+        from: &str,
+        to: &str,
+        p: ChallengeParams,
+        keep_alive: Option<(u64, UnboundedSender<String>)>,
+    ) -> Result<Challenge, Refusal> {
         let dest = to.to_lowercase();
-        if !self.users.contains_key(&dest) {
+        if self.users.get(&dest).is_none_or(|u| u.disabled) {
             return Err(Refusal::bad(format!("No such user: {to}")));
         }
         if dest == from {
@@ -296,6 +317,15 @@ impl Inner {
         p: ChallengeParams,
         users: Option<[String; 2]>,
     ) -> Result<serde_json::Value, Refusal> {
+        self.transact(|inner| inner.create_open_challenge_unit(creator, p, users))
+    }
+
+    fn create_open_challenge_unit(
+        &mut self,
+        creator: Option<&str>,
+        p: ChallengeParams,
+        users: Option<[String; 2]>,
+    ) -> Result<serde_json::Value, Refusal> {
         let terms = terms(&p)?;
         if let Some(users) = &users {
             for u in users {
@@ -378,6 +408,10 @@ impl Inner {
     /// `POST /api/challenge/{id}/accept`: starts the game (same id). `color` is for open
     /// challenges only.
     pub fn accept_challenge(&mut self, id: &str, user: &str, color: Option<&str>) -> Result<(), Refusal> {
+        self.transact(|inner| inner.accept_challenge_unit(id, user, color))
+    }
+
+    fn accept_challenge_unit(&mut self, id: &str, user: &str, color: Option<&str>) -> Result<(), Refusal> {
         if self.open_challenges.contains_key(id) {
             return self.join_open(id, user, color);
         }
@@ -390,7 +424,7 @@ impl Inner {
         };
         let rated = c.json.rated;
         if let Some((_, tx)) = &c.keep_alive {
-            let _ = tx.send(r#"{"done":"accepted"}"#.to_string());
+            self.emit(tx, r#"{"done":"accepted"}"#.to_string());
         }
         self.start_game(setup(id, c.terms, white, black, rated, "friend"));
         Ok(())
@@ -398,16 +432,20 @@ impl Inner {
 
     /// `POST /api/challenge/{id}/decline`.
     pub fn decline_challenge(&mut self, id: &str, user: &str, reason: DeclineReason) -> Result<(), Refusal> {
+        self.transact(|inner| inner.decline_challenge_unit(id, user, reason))
+    }
+
+    fn decline_challenge_unit(&mut self, id: &str, user: &str, reason: DeclineReason) -> Result<(), Refusal> {
         let c = self.take_challenge_for(id, user, true)?;
         if let Some((_, tx)) = &c.keep_alive {
-            let _ = tx.send(r#"{"done":"declined"}"#.to_string());
+            self.emit(tx, r#"{"done":"declined"}"#.to_string());
         }
         let mut json = c.json;
         json.status = "declined".into();
         json.decline_reason = Some(reason.sentence().to_string());
         json.decline_reason_key = Some(reason.key().to_lowercase());
         let challenger = json.challenger.id.clone();
-        let _ = self.log.send(ArenaLog::ChallengeDeclined {
+        self.emit_log(ArenaLog::ChallengeDeclined {
             challenge: id.to_string(),
             reason: reason.key().to_string(),
         });
@@ -417,6 +455,10 @@ impl Inner {
 
     /// `POST /api/challenge/{id}/cancel`.
     pub fn cancel_challenge(&mut self, id: &str, user: &str) -> Result<(), Refusal> {
+        self.transact(|inner| inner.cancel_challenge_unit(id, user))
+    }
+
+    fn cancel_challenge_unit(&mut self, id: &str, user: &str) -> Result<(), Refusal> {
         if self
             .games
             .get(id)
@@ -440,13 +482,23 @@ impl Inner {
     /// `{"done":"canceled"}`.
     pub(super) fn cancel_pending(&mut self, c: PendingChallenge) {
         if let Some((_, tx)) = &c.keep_alive {
-            let _ = tx.send(r#"{"done":"canceled"}"#.to_string());
+            self.emit(tx, r#"{"done":"canceled"}"#.to_string());
         }
         self.notify_canceled(c.json);
     }
 
     /// The connection of a `keepAliveStream` challenge closed: the challenge is canceled.
     pub fn close_kept_challenge(&mut self, conn: u64) {
+        let closed = self.transact(|inner| {
+            inner.close_kept_challenge_unit(conn);
+            Ok(())
+        });
+        if let Err(e) = closed {
+            tracing::warn!("arena: canceling the challenge of a closed connection: {}", e.message);
+        }
+    }
+
+    fn close_kept_challenge_unit(&mut self, conn: u64) {
         let ids: Vec<String> = self
             .challenges
             .iter()
@@ -479,6 +531,7 @@ impl Inner {
 }
 
 /// The checked terms of a challenge.
+#[derive(Clone)]
 pub(super) struct Terms {
     pub(super) variant: VariantRef,
     pub(super) start: Position,

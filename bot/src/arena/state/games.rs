@@ -20,7 +20,7 @@ use crate::{
 
 pub(super) struct GameSub {
     conn: u64,
-    user: String,
+    pub(super) user: String,
     tx: UnboundedSender<String>,
 }
 
@@ -47,19 +47,24 @@ impl Inner {
             }),
             _ => None,
         };
+        let mut out: Vec<(UnboundedSender<String>, String)> = Vec::new();
         if let Some(subs) = self.game_subs.get_mut(game) {
             subs.retain(|s| {
+                if s.tx.is_closed() {
+                    return false;
+                }
                 if s.user.is_empty() {
-                    return match &spectator_line {
-                        Some(l) => s.tx.send(l.clone()).is_ok(),
-                        None => true,
-                    };
+                    if let Some(l) = &spectator_line {
+                        out.push((s.tx.clone(), l.clone()));
+                    }
+                } else if only.is_none_or(|u| u == s.user) {
+                    out.push((s.tx.clone(), line.clone()));
                 }
-                if only.is_some_and(|u| u != s.user) {
-                    return true;
-                }
-                s.tx.send(line.clone()).is_ok()
+                true
             });
+        }
+        for (tx, l) in out {
+            self.emit(&tx, l);
         }
     }
 
@@ -137,7 +142,7 @@ impl Inner {
         ];
         let id = game.id.clone();
         let (white, black) = (game.white.clone(), game.black.clone());
-        let _ = self.log.send(ArenaLog::GameStarted {
+        self.emit_log(ArenaLog::GameStarted {
             game: id.clone(),
             variant: game.variant().id().to_string(),
             white: white.clone(),
@@ -216,6 +221,7 @@ impl Inner {
                 room: l.room.clone(),
                 username: l.username.clone(),
                 text: l.text.clone(),
+                removed: l.removed,
             })
             .collect();
         let first_chat = g.stored_chat;
@@ -393,13 +399,13 @@ impl Inner {
         self.sync_game(id);
         self.broadcast_game(id, &GameEvent::GameState(state), None);
         if !running {
-            self.game_subs.remove(id);
+            self.close_game_streams_later(id);
             for u in players {
                 if let Some(info) = self.game_info(id, &u) {
                     self.send_event(&u, &Event::GameFinish { game: info });
                 }
             }
-            let _ = self.log.send(ArenaLog::GameFinished {
+            self.emit_log(ArenaLog::GameFinished {
                 game: id.to_string(),
                 status: status.to_string(),
                 winner: winner.map(str::to_string),
@@ -409,6 +415,10 @@ impl Inner {
 
     /// `POST /api/bot/game/{id}/move/{uci}`.
     pub fn play(&mut self, id: &str, user: &str, uci: &str, offering_draw: bool) -> Result<(), Refusal> {
+        self.transact(|inner| inner.play_unit(id, user, uci, offering_draw))
+    }
+
+    fn play_unit(&mut self, id: &str, user: &str, uci: &str, offering_draw: bool) -> Result<(), Refusal> {
         let now = Instant::now();
         let (g, _) = self.game_mut(id, user)?;
         if g.check_flag(now) {
@@ -426,7 +436,11 @@ impl Inner {
             .parse_uci(&played)
             .map(|m| before.san(m))
             .unwrap_or_else(|_| played.clone());
-        let _ = self.log.send(ArenaLog::Moved {
+        self.stats.moves += 1;
+        if let Some(m) = &self.metrics {
+            m.moved();
+        }
+        self.emit_log(ArenaLog::Moved {
             game: id.to_string(),
             ply,
             uci: played,
@@ -438,51 +452,63 @@ impl Inner {
 
     /// `POST .../abort`.
     pub fn abort(&mut self, id: &str, user: &str) -> Result<(), Refusal> {
-        self.game_mut(id, user)?.0.abort()?;
-        self.after_change(id);
-        Ok(())
+        self.transact(|inner| {
+            inner.game_mut(id, user)?.0.abort()?;
+            inner.after_change(id);
+            Ok(())
+        })
     }
 
     /// `POST .../resign`.
     pub fn resign(&mut self, id: &str, user: &str) -> Result<(), Refusal> {
-        let (g, side) = self.game_mut(id, user)?;
-        g.resign(side)?;
-        self.after_change(id);
-        Ok(())
+        self.transact(|inner| {
+            let (g, side) = inner.game_mut(id, user)?;
+            g.resign(side)?;
+            inner.after_change(id);
+            Ok(())
+        })
     }
 
     /// `POST .../draw/{accept}`.
     pub fn draw(&mut self, id: &str, user: &str, yes: bool) -> Result<(), Refusal> {
-        let (g, side) = self.game_mut(id, user)?;
-        g.draw(side, yes)?;
-        self.after_change(id);
-        Ok(())
+        self.transact(|inner| {
+            let (g, side) = inner.game_mut(id, user)?;
+            g.draw(side, yes)?;
+            inner.after_change(id);
+            Ok(())
+        })
     }
 
     /// `POST .../claim-victory`.
     pub fn claim_victory(&mut self, id: &str, user: &str) -> Result<(), Refusal> {
-        let claim = self.config.claim_win_after_s;
-        let (g, side) = self.game_mut(id, user)?;
-        g.claim_victory(side, claim, Instant::now())?;
-        self.after_change(id);
-        Ok(())
+        self.transact(|inner| {
+            let claim = inner.config.claim_win_after_s;
+            let (g, side) = inner.game_mut(id, user)?;
+            g.claim_victory(side, claim, Instant::now())?;
+            inner.after_change(id);
+            Ok(())
+        })
     }
 
     /// `POST .../takeback/{accept}`.
     pub fn takeback(&mut self, id: &str, user: &str, yes: bool) -> Result<(), Refusal> {
-        let (g, side) = self.game_mut(id, user)?;
-        g.takeback(side, yes, Instant::now())?;
-        self.after_change(id);
-        Ok(())
+        self.transact(|inner| {
+            let (g, side) = inner.game_mut(id, user)?;
+            g.takeback(side, yes, Instant::now())?;
+            inner.after_change(id);
+            Ok(())
+        })
     }
 
     /// `POST .../claim-draw`.
     pub fn claim_draw(&mut self, id: &str, user: &str) -> Result<(), Refusal> {
-        let claim = self.config.claim_win_after_s;
-        let (g, side) = self.game_mut(id, user)?;
-        g.claim_draw(side, claim, Instant::now())?;
-        self.after_change(id);
-        Ok(())
+        self.transact(|inner| {
+            let claim = inner.config.claim_win_after_s;
+            let (g, side) = inner.game_mut(id, user)?;
+            g.claim_draw(side, claim, Instant::now())?;
+            inner.after_change(id);
+            Ok(())
+        })
     }
 
     /// `POST /api/board/game/{id}/berserk`: the arena runs no tournaments.
@@ -496,26 +522,40 @@ impl Inner {
         let (g, _) = self.game_mut(id, user)?;
         Ok(g.chat
             .iter()
-            .filter(|l| l.room == "player")
+            .filter(|l| l.room == "player" && !l.removed)
             .map(|l| serde_json::json!({ "text": l.text, "user": l.username }))
             .collect())
     }
 
     /// `POST .../chat`: the line goes to every stream of the game (ours echo back).
     pub fn chat(&mut self, id: &str, user: &str, room: &str, text: &str) -> Result<(), Refusal> {
+        self.transact(|inner| inner.chat_unit(id, user, room, text))
+    }
+
+    fn chat_unit(&mut self, id: &str, user: &str, room: &str, text: &str) -> Result<(), Refusal> {
         if !matches!(room, "player" | "spectator") {
             return Err(Refusal::bad("room must be player or spectator"));
         }
-        if text.trim().is_empty() {
+        // Control characters (NUL, escapes, line breaks) become spaces: a chat line is one
+        // line of plain text.
+        let text: String = text
+            .chars()
+            .map(|c| if c.is_control() { ' ' } else { c })
+            .collect::<String>()
+            .trim()
+            .chars()
+            .take(140)
+            .collect();
+        if text.is_empty() {
             return Err(Refusal::bad("text is required"));
         }
         let username = self.users.get(user).map_or(user.to_string(), |u| u.username.clone());
-        let text: String = text.chars().take(140).collect();
         let (g, _) = self.game_mut(id, user)?;
         g.chat.push(ChatLine {
             room: room.to_string(),
             username: username.clone(),
             text: text.clone(),
+            removed: false,
         });
         self.sync_game(id);
         self.broadcast_game(
@@ -571,12 +611,14 @@ impl Inner {
 
     /// Sets the time left of `color` in game `id` (tests: a clock almost out).
     pub fn set_time_left(&mut self, id: &str, color: Color, ms: u64) -> Result<(), Refusal> {
-        let g = self
-            .games
-            .get_mut(id)
-            .ok_or_else(|| Refusal::not_found("No such game"))?;
-        g.set_time_left(color, ms as i64, Instant::now());
-        self.after_change(id);
-        Ok(())
+        self.transact(|inner| {
+            let g = inner
+                .games
+                .get_mut(id)
+                .ok_or_else(|| Refusal::not_found("No such game"))?;
+            g.set_time_left(color, ms as i64, Instant::now());
+            inner.after_change(id);
+            Ok(())
+        })
     }
 }

@@ -7,6 +7,8 @@ mod challenges;
 mod events;
 mod export;
 mod games;
+pub(crate) mod journal;
+pub mod moderation;
 mod seeks;
 mod sessions;
 mod view;
@@ -29,6 +31,7 @@ use self::{
     challenges::{OpenChallenge, PendingChallenge},
     events::Sub,
     games::GameSub,
+    journal::{Outbox, Outgoing, Tracked},
     seeks::Seek,
 };
 use super::{
@@ -66,6 +69,22 @@ impl Refusal {
             message: message.into(),
         }
     }
+    /// 403.
+    pub fn forbidden(message: impl Into<String>) -> Refusal {
+        Refusal {
+            status: 403,
+            message: message.into(),
+        }
+    }
+    /// 503: the change could not be stored, and was not made.
+    pub fn unavailable(cause: &str) -> Refusal {
+        Refusal {
+            status: 503,
+            message: format!(
+                "The arena cannot store changes right now ({cause}); nothing was changed, try again later"
+            ),
+        }
+    }
 }
 
 impl From<GameError> for Refusal {
@@ -91,6 +110,8 @@ pub struct User {
     pub perfs: BTreeMap<String, PerfRating>,
     /// The rating a perf starts from (1500 unless the account's spec says otherwise).
     pub start_rating: f64,
+    /// Disabled by a moderator.
+    pub disabled: bool,
 }
 
 impl User {
@@ -104,6 +125,7 @@ impl User {
             created_at: a.created_at,
             perfs: BTreeMap::new(),
             start_rating: 1500.0,
+            disabled: a.disabled,
         }
     }
 
@@ -164,20 +186,39 @@ pub struct ArenaStats {
     pub game_stream_opens: HashMap<(String, String), usize>,
     /// Moves refused (illegal or out of turn).
     pub refused_moves: usize,
+    /// Moves played.
+    pub moves: u64,
+    /// Units of work whose database writes failed (each answered 503, nothing changed).
+    pub store_errors: u64,
+}
+
+/// A state change in progress (see [`journal`]).
+struct Unit {
+    outbox: Outbox,
+    /// Its database transaction has begun.
+    begun: bool,
+    /// The first write that failed: the unit will be undone.
+    failed: Option<String>,
+    /// What the untracked parts of the state were before.
+    seeks: Option<Vec<Seek>>,
+    next_id: u64,
+    last_created_at: u64,
+    /// When its first write began.
+    first_write: Option<Instant>,
 }
 
 /// Everything behind the lock.
 pub struct Inner {
     pub(super) config: ArenaConfig,
-    users: HashMap<String, User>,
+    users: Tracked<User>,
     /// By token hash.
-    tokens: HashMap<String, TokenInfo>,
+    tokens: Tracked<TokenInfo>,
     /// The database (none in memory mode).
     store: Option<Store>,
-    challenges: HashMap<String, PendingChallenge>,
-    open_challenges: HashMap<String, OpenChallenge>,
+    challenges: Tracked<PendingChallenge>,
+    open_challenges: Tracked<OpenChallenge>,
     seeks: Vec<Seek>,
-    games: HashMap<String, ArenaGame>,
+    games: Tracked<ArenaGame>,
     event_subs: HashMap<String, Sub>,
     game_subs: HashMap<String, Vec<GameSub>>,
     next_id: u64,
@@ -199,11 +240,21 @@ pub struct Inner {
     ip_stream_opens: Limiter<std::net::IpAddr>,
     log: broadcast::Sender<ArenaLog>,
     /// Sign-in sessions by the hash of their cookie.
-    sessions: HashMap<String, Session>,
+    sessions: Tracked<Session>,
     /// Password hashes read or set so far, by account.
-    passwords: HashMap<String, String>,
+    passwords: Tracked<String>,
     /// Failed sign-ins per account.
     sign_in_attempts: Limiter<String>,
+    /// The state change in progress.
+    unit: Option<Unit>,
+    /// Why the database takes no writes (none: it does).
+    degraded: Option<String>,
+    /// When the database was last tried while degraded.
+    last_probe: Instant,
+    /// The database's data version last seen (changes made by the command line).
+    data_version: i64,
+    /// The server's metrics (none: not collected).
+    pub(super) metrics: Option<std::sync::Arc<super::metrics::Metrics>>,
 }
 
 fn json_line<T: serde::Serialize>(value: &T) -> String {
@@ -234,13 +285,13 @@ impl Inner {
         let opens = config.stream_opens_per_minute;
         let mut inner = Inner {
             config,
-            users: HashMap::new(),
-            tokens: HashMap::new(),
+            users: Tracked::default(),
+            tokens: Tracked::default(),
             store: None,
-            challenges: HashMap::new(),
-            open_challenges: HashMap::new(),
+            challenges: Tracked::default(),
+            open_challenges: Tracked::default(),
             seeks: Vec::new(),
-            games: HashMap::new(),
+            games: Tracked::default(),
             event_subs: HashMap::new(),
             game_subs: HashMap::new(),
             next_id: now_ms() ^ u64::from(std::process::id()).rotate_left(32),
@@ -254,32 +305,43 @@ impl Inner {
             stream_opens: Limiter::new(opens.min(10), f64::from(opens) / 60.0),
             ip_stream_opens: Limiter::new(opens.min(10) * 4, f64::from(opens) * 4.0 / 60.0),
             log,
-            sessions: HashMap::new(),
-            passwords: HashMap::new(),
+            sessions: Tracked::default(),
+            passwords: Tracked::default(),
             sign_in_attempts: Limiter::new(5, 1.0 / 60.0),
+            unit: None,
+            degraded: None,
+            last_probe: Instant::now(),
+            data_version: 0,
+            metrics: None,
         };
         if let Some(store) = store {
             inner.load(&store)?;
+            inner.data_version = store.data_version()?;
             inner.store = Some(store);
         }
-        for a in inner.config.accounts.clone() {
-            let id = a.username.to_lowercase();
-            if !inner.users.contains_key(&id) {
-                inner.add_user(User {
-                    id: id.clone(),
-                    username: a.username.clone(),
-                    bot: a.bot,
-                    admin: false,
-                    created_at: now_ms(),
-                    perfs: BTreeMap::new(),
-                    start_rating: f64::from(a.rating),
-                });
-            } else if let Some(u) = inner.users.get_mut(&id) {
-                u.start_rating = f64::from(a.rating);
+        let configured = inner.transact(|inner| {
+            for a in inner.config.accounts.clone() {
+                let id = a.username.to_lowercase();
+                if !inner.users.contains_key(&id) {
+                    inner.add_user(User {
+                        id: id.clone(),
+                        username: a.username.clone(),
+                        bot: a.bot,
+                        admin: false,
+                        created_at: now_ms(),
+                        perfs: BTreeMap::new(),
+                        start_rating: f64::from(a.rating),
+                        disabled: false,
+                    });
+                } else if let Some(u) = inner.users.get_mut(&id) {
+                    u.start_rating = f64::from(a.rating);
+                }
+                let scopes = default_scopes(&a.scopes);
+                inner.add_token_hash(token_hash(&a.token), id, scopes, "configured".into());
             }
-            let scopes = default_scopes(&a.scopes);
-            inner.add_token_hash(token_hash(&a.token), id, scopes, "configured".into());
-        }
+            Ok(())
+        });
+        configured.map_err(|r| anyhow::anyhow!("storing the configured accounts: {}", r.message))?;
         Ok(inner)
     }
 
@@ -312,12 +374,220 @@ impl Inner {
         Ok(())
     }
 
-    /// Writes with the database, if any; a failure is logged (the in-memory state goes on).
+    /// Writes with the database, if any, as part of the unit of work in progress: the first
+    /// write begins its transaction; a failure makes the whole unit fail (and be undone).
     pub(super) fn persist(&mut self, what: &str, f: impl FnOnce(&mut Store) -> rusqlite::Result<()>) {
-        if let Some(store) = self.store.as_mut() {
+        let Some(store) = self.store.as_mut() else {
+            return;
+        };
+        let Some(unit) = self.unit.as_mut() else {
+            // Every change runs in a unit (`transact`); tests catch one that does not.
+            debug_assert!(false, "a database write outside a unit of work: {what}");
             if let Err(e) = f(store) {
                 tracing::error!("arena database: {what}: {e}");
+                self.degraded = Some(e.to_string());
             }
+            return;
+        };
+        if unit.failed.is_some() {
+            return;
+        }
+        if !unit.begun {
+            if let Err(e) = store.begin() {
+                unit.failed = Some(format!("{what}: {e}"));
+                return;
+            }
+            unit.begun = true;
+            unit.first_write = Some(Instant::now());
+        }
+        if let Err(e) = f(store) {
+            unit.failed = Some(format!("{what}: {e}"));
+        }
+    }
+
+    /// Runs `f` as one unit of work: its database writes in one transaction, committed before
+    /// anything is answered or sent; its stream lines and log entries sent only after the
+    /// commit. If a write or the commit fails, the state is put back as it was before `f`,
+    /// nothing is sent, the arena reports itself degraded (until a write succeeds again), and
+    /// the answer is 503. Inside a unit, `f` is simply part of it.
+    pub fn transact<T>(&mut self, f: impl FnOnce(&mut Inner) -> Result<T, Refusal>) -> Result<T, Refusal> {
+        if self.unit.is_some() {
+            return f(self);
+        }
+        self.begin_unit();
+        let result = f(self);
+        match self.end_unit() {
+            Ok(()) => result,
+            Err(cause) => Err(Refusal::unavailable(&cause)),
+        }
+    }
+
+    fn begin_unit(&mut self) {
+        let tracked = self.store.is_some();
+        if tracked {
+            self.users.begin();
+            self.tokens.begin();
+            self.challenges.begin();
+            self.open_challenges.begin();
+            self.games.begin();
+            self.sessions.begin();
+            self.passwords.begin();
+        }
+        self.unit = Some(Unit {
+            outbox: Vec::new(),
+            begun: false,
+            failed: None,
+            seeks: (tracked && !self.seeks.is_empty()).then(|| self.seeks.clone()),
+            next_id: self.next_id,
+            last_created_at: self.last_created_at,
+            first_write: None,
+        });
+    }
+
+    fn end_unit(&mut self) -> Result<(), String> {
+        let Some(unit) = self.unit.take() else {
+            return Ok(());
+        };
+        let mut failed = unit.failed;
+        if let (true, Some(store)) = (unit.begun, self.store.as_ref()) {
+            if failed.is_none() {
+                if let Err(e) = store.commit() {
+                    failed = Some(format!("committing: {e}"));
+                }
+            }
+            if failed.is_some() {
+                store.rollback();
+            }
+        }
+        if let (Some(m), Some(t)) = (&self.metrics, unit.first_write) {
+            m.store_write(t.elapsed(), failed.is_none());
+        }
+        if let Some(cause) = failed {
+            self.users.rollback();
+            self.tokens.rollback();
+            self.challenges.rollback();
+            self.open_challenges.rollback();
+            self.games.rollback();
+            self.sessions.rollback();
+            self.passwords.rollback();
+            if let Some(seeks) = unit.seeks {
+                self.seeks = seeks;
+            } else if self.store.is_some() {
+                self.seeks.clear();
+            }
+            self.next_id = unit.next_id;
+            self.last_created_at = unit.last_created_at;
+            self.stats.store_errors += 1;
+            if self.degraded.is_none() {
+                tracing::error!("arena database: a change could not be stored and was undone: {cause}");
+            } else {
+                tracing::warn!("arena database: still failing: {cause}");
+            }
+            self.degraded = Some(cause.clone());
+            self.last_probe = Instant::now();
+            return Err(cause);
+        }
+        self.users.commit();
+        self.tokens.commit();
+        self.challenges.commit();
+        self.open_challenges.commit();
+        self.games.commit();
+        self.sessions.commit();
+        self.passwords.commit();
+        if unit.begun && self.degraded.take().is_some() {
+            tracing::info!("arena database: writes succeed again");
+        }
+        for out in unit.outbox {
+            match out {
+                Outgoing::Line(tx, line) => {
+                    let _ = tx.send(line);
+                }
+                Outgoing::Log(entry) => {
+                    let _ = self.log.send(entry);
+                }
+                Outgoing::CloseGameStreams(game) => {
+                    self.game_subs.remove(&game);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Sends a stream line: at once outside a unit, after its commit inside one. Whether the
+    /// stream is still open.
+    pub(super) fn emit(&mut self, tx: &tokio::sync::mpsc::UnboundedSender<String>, line: String) -> bool {
+        match self.unit.as_mut() {
+            Some(unit) => {
+                let open = !tx.is_closed();
+                if open {
+                    unit.outbox.push(Outgoing::Line(tx.clone(), line));
+                }
+                open
+            }
+            None => tx.send(line).is_ok(),
+        }
+    }
+
+    /// Logs for in-process observers: at once outside a unit, after its commit inside one.
+    pub(super) fn emit_log(&mut self, entry: ArenaLog) {
+        match self.unit.as_mut() {
+            Some(unit) => unit.outbox.push(Outgoing::Log(entry)),
+            None => {
+                let _ = self.log.send(entry);
+            }
+        }
+    }
+
+    /// Closes the game streams of a finished game (after the unit's commit).
+    pub(super) fn close_game_streams_later(&mut self, game: &str) {
+        match self.unit.as_mut() {
+            Some(unit) => unit.outbox.push(Outgoing::CloseGameStreams(game.to_string())),
+            None => {
+                self.game_subs.remove(game);
+            }
+        }
+    }
+
+    /// Why the database takes no writes now (none: it does).
+    pub fn degraded(&self) -> Option<&str> {
+        self.degraded.as_deref()
+    }
+
+    /// The database file, if any.
+    pub fn database_path(&self) -> Option<std::path::PathBuf> {
+        self.store
+            .as_ref()
+            .and_then(|s| s.path().map(std::path::Path::to_path_buf))
+    }
+
+    /// Limits the database to `pages` pages (tests of a full disk).
+    pub fn set_store_page_limit(&mut self, pages: u64) -> anyhow::Result<u64> {
+        match self.store.as_ref() {
+            Some(s) => Ok(s.set_page_limit(pages)?),
+            None => anyhow::bail!("the arena keeps no database"),
+        }
+    }
+
+    /// Running games and open streams (the health check, the metrics).
+    pub fn counts(&self) -> (usize, usize) {
+        let running = self.games.values().filter(|g| g.is_running()).count();
+        let streams = self.event_subs.len() + self.game_subs.values().map(Vec::len).sum::<usize>();
+        (running, streams)
+    }
+
+    /// While degraded, tries a write once a second: the arena recovers by itself once the
+    /// database takes writes again.
+    fn probe_when_degraded(&mut self) {
+        if self.degraded.is_none() || self.last_probe.elapsed() < Duration::from_secs(1) {
+            return;
+        }
+        self.last_probe = Instant::now();
+        let probed = self.transact(|inner| {
+            inner.persist("checking that the database takes writes", |s| s.touch());
+            Ok(())
+        });
+        if probed.is_ok() {
+            tracing::info!("arena database: writes succeed again");
         }
     }
 
@@ -351,8 +621,8 @@ impl Inner {
     }
 
     fn send_event(&mut self, user: &str, event: &Event) {
-        if let Some(sub) = self.event_subs.get(user) {
-            if sub.tx.send(json_line(event)).is_err() {
+        if let Some(tx) = self.event_subs.get(user).map(|s| s.tx.clone()) {
+            if !self.emit(&tx, json_line(event)) {
                 self.event_subs.remove(user);
             }
         }
@@ -370,7 +640,8 @@ impl Inner {
         self.ip_stream_opens.allow(&ip, now) && self.stream_opens.allow(&key.to_string(), now)
     }
 
-    /// Flags and expired challenges; called periodically.
+    /// Flags and expired challenges, changes made by the command line, the degraded check;
+    /// called periodically. Each change is a unit of its own.
     pub fn tick(&mut self, challenge_ttl: Duration) {
         let now = Instant::now();
         if self.next_prune <= now {
@@ -379,17 +650,28 @@ impl Inner {
             self.stream_opens.prune(now);
             self.ip_stream_opens.prune(now);
             self.sign_in_attempts.prune(now);
-            self.prune_sessions();
+            let _ = self.transact(|inner| {
+                inner.prune_sessions();
+                Ok(())
+            });
             self.rate
                 .retain(|_, (start, _)| now.saturating_duration_since(*start) < Duration::from_secs(2));
         }
-        let flagged: Vec<String> = self
+        self.follow_outside_changes();
+        self.probe_when_degraded();
+        let due: Vec<String> = self
             .games
-            .values_mut()
-            .filter_map(|g| g.check_flag(now).then(|| g.id.clone()))
+            .values()
+            .filter(|g| g.flag_due(now))
+            .map(|g| g.id.clone())
             .collect();
-        for id in flagged {
-            self.after_change(&id);
+        for id in due {
+            let _ = self.transact(|inner| {
+                if inner.games.get_mut(&id).is_some_and(|g| g.check_flag(now)) {
+                    inner.after_change(&id);
+                }
+                Ok(())
+            });
         }
         let expired: Vec<String> = self
             .challenges
@@ -398,9 +680,12 @@ impl Inner {
             .map(|(id, _)| id.clone())
             .collect();
         for id in expired {
-            if let Some(c) = self.remove_challenge(&id) {
-                self.cancel_pending(c);
-            }
+            let _ = self.transact(|inner| {
+                if let Some(c) = inner.remove_challenge(&id) {
+                    inner.cancel_pending(c);
+                }
+                Ok(())
+            });
         }
     }
 }

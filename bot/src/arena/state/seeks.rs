@@ -8,6 +8,7 @@ use super::{now_ms, Inner, Refusal};
 use crate::{api::types::GameClock, arena::game::GameSetup, variants};
 
 /// A seek (`POST /api/board/seek`), waiting for a compatible one.
+#[derive(Clone)]
 pub(super) struct Seek {
     /// The connection of a real-time seek (dropping `done` closes it); 0 for correspondence.
     conn: u64,
@@ -40,6 +41,16 @@ impl Inner {
     /// waits. `done` is the real-time seek's connection (dropped when paired); `None` for a
     /// correspondence seek, whose id is returned.
     pub fn seek(
+        &mut self,
+        user: &str,
+        p: SeekParams,
+        conn: u64,
+        done: Option<UnboundedSender<String>>,
+    ) -> Result<Option<String>, Refusal> {
+        self.transact(|inner| inner.seek_unit(user, p, conn, done))
+    }
+
+    fn seek_unit(
         &mut self,
         user: &str,
         p: SeekParams,

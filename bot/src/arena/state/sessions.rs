@@ -54,21 +54,36 @@ impl Inner {
     }
 
     /// Sets an account's password hash.
-    pub fn set_password(&mut self, user: &str, phc: &str) {
-        self.passwords.insert(user.to_string(), phc.to_string());
-        self.persist("setting a password", |s| s.set_password(user, phc));
+    pub fn set_password(&mut self, user: &str, phc: &str) -> Result<(), Refusal> {
+        self.transact(|inner| {
+            inner.passwords.insert(user.to_string(), phc.to_string());
+            inner.persist("setting a password", |s| s.set_password(user, phc));
+            Ok(())
+        })
     }
 
-    /// Counts a failed sign-in of `user`; false when the account has had too many lately
-    /// (5 at once, then one a minute).
-    pub fn allow_sign_in_attempt(&mut self, user: &str) -> bool {
-        self.sign_in_attempts.allow(&user.to_string(), Instant::now())
+    /// Whether `user` may try to sign in: false when the account has had too many failed
+    /// sign-ins lately (5 at once, then one a minute). Correct sign-ins do not count.
+    pub fn sign_in_allowed(&self, user: &str) -> bool {
+        self.sign_in_attempts.would_allow(&user.to_string(), Instant::now())
+    }
+
+    /// Counts a failed sign-in of `user`.
+    pub fn count_failed_sign_in(&mut self, user: &str) {
+        self.sign_in_attempts.allow(&user.to_string(), Instant::now());
     }
 
     /// Opens a session for `user`; returns the cookie value (stored only hashed).
     pub fn create_session(&mut self, user: &str) -> Result<(String, Session), Refusal> {
+        self.transact(|inner| inner.create_session_unit(user))
+    }
+
+    fn create_session_unit(&mut self, user: &str) -> Result<(String, Session), Refusal> {
         if !self.users.contains_key(user) {
             return Err(Refusal::not_found(format!("No such user: {user}")));
+        }
+        if self.is_disabled(user) {
+            return Err(Refusal::forbidden("This account is disabled"));
         }
         let cookie = random_text()?;
         let now = now_ms();
@@ -108,23 +123,30 @@ impl Inner {
             }
         };
         if session.expires_at <= now {
-            self.end_session(cookie);
+            // The periodic pruning removes it from the database.
+            self.sessions.remove(&hash);
             return None;
         }
-        self.users.contains_key(&session.user).then_some(session)
+        (self.users.contains_key(&session.user) && !self.is_disabled(&session.user)).then_some(session)
     }
 
     /// Ends a session (log out).
-    pub fn end_session(&mut self, cookie: &str) {
+    pub fn end_session(&mut self, cookie: &str) -> Result<(), Refusal> {
         let hash = token_hash(cookie);
-        self.sessions.remove(&hash);
-        self.persist("ending a session", |s| s.remove_session(&hash));
+        self.transact(|inner| {
+            inner.sessions.remove(&hash);
+            inner.persist("ending a session", |s| s.remove_session(&hash));
+            Ok(())
+        })
     }
 
     /// Ends every session of an account (its password changed).
-    pub fn end_sessions_of(&mut self, user: &str) {
-        self.sessions.retain(|_, s| s.user != user);
-        self.persist("ending the sessions of an account", |s| s.remove_sessions_of(user));
+    pub fn end_sessions_of(&mut self, user: &str) -> Result<(), Refusal> {
+        self.transact(|inner| {
+            inner.sessions.retain(|_, s| s.user != user);
+            inner.persist("ending the sessions of an account", |s| s.remove_sessions_of(user));
+            Ok(())
+        })
     }
 
     /// Forgets the expired sessions (in memory and in the database).
@@ -154,12 +176,14 @@ impl Inner {
     }
 
     /// Revokes a token of `user` named by its hash; whether it was one of theirs.
-    pub fn revoke_token_of(&mut self, user: &str, hash: &str) -> bool {
+    pub fn revoke_token_of(&mut self, user: &str, hash: &str) -> Result<bool, Refusal> {
         if self.tokens.get(hash).is_none_or(|t| t.user != user) {
-            return false;
+            return Ok(false);
         }
-        self.tokens.remove(hash);
-        self.persist("revoking a token", |s| s.revoke_token(hash).map(|_| ()));
-        true
+        self.transact(|inner| {
+            inner.tokens.remove(hash);
+            inner.persist("revoking a token", |s| s.revoke_token(hash).map(|_| ()));
+            Ok(true)
+        })
     }
 }

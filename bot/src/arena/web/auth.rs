@@ -103,9 +103,13 @@ pub fn same_secret(a: &str, b: &str) -> bool {
 
 /// The CSRF token a state-changing request must carry, if it needs one: the session's when
 /// signed in, else the visitor's CSRF cookie (forms before sign-in). `None`: the request needs
-/// none (a bearer token authenticates it, and the browser never sends one by itself).
+/// none: a valid bearer token authenticates it (a browser never sends one by itself). Any other
+/// `Authorization` header (a wrong token, `Basic ...`) exempts nothing: a request that a
+/// session cookie would authenticate needs the CSRF token whatever else it carries.
 pub fn expected_csrf(shared: &Shared, headers: &HeaderMap, page: bool) -> Option<Result<String, ()>> {
-    if headers.contains_key(header::AUTHORIZATION) {
+    if headers.contains_key(header::AUTHORIZATION)
+        && bearer(headers).is_some_and(|t| shared.lock().user_of_token(t).is_some())
+    {
         return None;
     }
     if let Some(s) = session(shared, headers) {

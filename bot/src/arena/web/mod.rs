@@ -113,10 +113,18 @@ fn form(body: &Bytes) -> HashMap<String, String> {
     parse_urlencoded(&String::from_utf8_lossy(body))
 }
 
-/// A safe place to go back to after signing in: a path of this site only.
+/// A safe place to go back to after signing in: a path of this site only. Browsers drop tabs
+/// and line breaks from a URL and read `\` as `/`, so `/\t/host` and `/\\host` lead to another
+/// host: any control character, space or backslash, and a second leading slash, give `/`.
 fn local_path(target: Option<&String>) -> String {
     match target {
-        Some(t) if t.starts_with('/') && !t.starts_with("//") && !t.contains('\\') => t.clone(),
+        Some(t)
+            if t.starts_with('/')
+                && !t.starts_with("//")
+                && !t.chars().any(|c| c.is_control() || c.is_whitespace() || c == '\\') =>
+        {
+            t.clone()
+        }
         _ => "/".into(),
     }
 }
@@ -228,7 +236,12 @@ fn signed_in(s: &Shared, v: &Viewer, user: &str, to: &str) -> Response {
             }
             r
         }
-        Err(e) => (StatusCode::INTERNAL_SERVER_ERROR, e.message).into_response(),
+        Err(e) => {
+            let status = StatusCode::from_u16(e.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+            Page::new("Sign in", "", html::error_line(&e.message))
+                .status(status)
+                .render(v)
+        }
     }
 }
 
@@ -286,18 +299,19 @@ async fn signup(State(s): S, headers: HeaderMap, extensions: axum::http::Extensi
         Some(Ok(h)) => h,
         _ => return (StatusCode::INTERNAL_SERVER_ERROR, "The password could not be hashed").into_response(),
     };
-    let id = {
-        let mut inner = s.lock();
-        match inner.create_account(username, false, false) {
-            Ok(id) => {
-                inner.set_password(&id, &phc);
-                id
-            }
-            Err(e) => {
-                drop(inner);
-                return refuse(&e.message);
-            }
+    let made = s.lock().transact(|inner| {
+        let id = inner.create_account(username, false, false)?;
+        inner.set_password(&id, &phc)?;
+        Ok(id)
+    });
+    let id = match made {
+        Ok(id) => id,
+        Err(e) if e.status == 503 => {
+            return Page::new("Sign up", "", signup_form(&v, &e.message, username))
+                .status(StatusCode::SERVICE_UNAVAILABLE)
+                .render(&v)
         }
+        Err(e) => return refuse(&e.message),
     };
     signed_in(&s, &v, &id, "/")
 }
@@ -311,7 +325,7 @@ async fn login(State(s): S, headers: HeaderMap, extensions: axum::http::Extensio
     let id = username.to_lowercase();
     let (allowed, phc) = if within_account_budget(&s, &headers, &extensions) {
         let mut inner = s.lock();
-        (inner.allow_sign_in_attempt(&id), inner.password_of(&id))
+        (inner.sign_in_allowed(&id), inner.password_of(&id))
     } else {
         (false, None)
     };
@@ -335,6 +349,7 @@ async fn login(State(s): S, headers: HeaderMap, extensions: axum::http::Extensio
         .await
         .unwrap_or(false);
     if !(ok && known) {
+        s.lock().count_failed_sign_in(&id);
         return Page::new(
             "Sign in",
             "",
@@ -349,7 +364,11 @@ async fn login(State(s): S, headers: HeaderMap, extensions: axum::http::Extensio
 async fn logout(State(s): S, headers: HeaderMap) -> Response {
     let v = Viewer::of(&s, &headers);
     if let Some(c) = auth::cookie(&headers, SESSION_COOKIE) {
-        s.lock().end_session(c);
+        if let Err(e) = s.lock().end_session(c) {
+            return Page::new("Sign out", "", html::error_line(&e.message))
+                .status(StatusCode::SERVICE_UNAVAILABLE)
+                .render(&v);
+        }
     }
     let mut r = redirect("/");
     if let Ok(value) = HeaderValue::from_str(&auth::set_cookie(SESSION_COOKIE, "", 0, "Lax", v.secure)) {
@@ -442,7 +461,7 @@ async fn create_token(State(s): S, headers: HeaderMap, body: Bytes) -> Response 
     match made {
         Ok(token) => Page::new("API tokens", "", tokens_body(&s, &v, &user, Some(&token))).render(&v),
         Err(e) => Page::new("API tokens", "", html::error_line(&e.message))
-            .status(StatusCode::BAD_REQUEST)
+            .status(StatusCode::from_u16(e.status).unwrap_or(StatusCode::BAD_REQUEST))
             .render(&v),
     }
 }
@@ -454,10 +473,18 @@ async fn revoke_token(State(s): S, headers: HeaderMap, body: Bytes) -> Response 
     };
     let f = form(&body);
     let hash = f.get("hash").map_or("", String::as_str);
-    if !s.lock().revoke_token_of(&user, hash) {
-        return Page::new("API tokens", "", html::error_line("No such token of yours."))
-            .status(StatusCode::NOT_FOUND)
-            .render(&v);
+    match s.lock().revoke_token_of(&user, hash) {
+        Ok(true) => {}
+        Ok(false) => {
+            return Page::new("API tokens", "", html::error_line("No such token of yours."))
+                .status(StatusCode::NOT_FOUND)
+                .render(&v)
+        }
+        Err(e) => {
+            return Page::new("API tokens", "", html::error_line(&e.message))
+                .status(StatusCode::SERVICE_UNAVAILABLE)
+                .render(&v)
+        }
     }
     redirect("/account/oauth/token")
 }
