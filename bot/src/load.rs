@@ -39,6 +39,10 @@ pub struct LoadOptions {
     pub sqlite: bool,
     /// Time bound of the whole run.
     pub seconds: u64,
+    /// Serve with the metrics on (`/metrics`; they are counted either way when on).
+    pub metrics: bool,
+    /// Write the access log (into the temporary directory).
+    pub access_log: bool,
 }
 
 /// What the load test measured.
@@ -144,6 +148,8 @@ pub async fn run(options: LoadOptions) -> anyhow::Result<LoadResult> {
         max_requests_per_second_per_ip: 0,
         stream_opens_per_minute: 0,
         storage,
+        metrics: options.metrics,
+        access_log: options.access_log.then(|| dir.join("access.log")),
         ..ArenaConfig::default()
     })
     .await

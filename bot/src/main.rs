@@ -84,6 +84,17 @@ enum Command {
         /// Run the demo on an in-memory arena instead of serving.
         #[arg(long)]
         demo: bool,
+        /// Write one line per request to this file (`-`: standard output): address, account,
+        /// time, method, path (never the query), status, milliseconds, user agent.
+        #[arg(long, value_name = "FILE")]
+        access_log: Option<PathBuf>,
+        /// Do not serve Prometheus metrics at /metrics.
+        #[arg(long)]
+        no_metrics: bool,
+        /// Tests: limit the database to N pages of 4 KiB, so that writes beyond fail as on a
+        /// full disk.
+        #[arg(long, hide = true, value_name = "N")]
+        test_max_db_pages: Option<u64>,
         #[command(subcommand)]
         action: Option<ArenaAction>,
     },
@@ -122,6 +133,11 @@ enum Command {
         /// Stop after this many seconds.
         #[arg(long, default_value_t = 120)]
         seconds: u64,
+        /// What the arena observes: `on` (metrics and an access log, as served in public),
+        /// `off` (neither), or `both` (the same load with each, alternating, three runs each,
+        /// and the cost of observing: the medians' difference of moves per second).
+        #[arg(long, default_value = "off", value_parser = ["on", "off", "both"])]
+        observe: String,
     },
     /// Play one demo game between two bots on an in-process arena.
     Demo {
@@ -156,6 +172,12 @@ enum ArenaAction {
         #[command(subcommand)]
         action: TokenAction,
     },
+    /// Copy the database, consistently, while a server may be using it (no need to stop it).
+    /// The copy is a complete database: serve it with --db to restore.
+    Backup {
+        /// The copy (a new file).
+        to: PathBuf,
+    },
 }
 
 #[derive(Subcommand, Debug)]
@@ -180,6 +202,18 @@ enum AccountAction {
     /// Set the password an account signs in with on the arena's pages (read from the first
     /// line of standard input, 8 to 256 characters); ends the account's sessions.
     Password {
+        /// User name.
+        name: String,
+    },
+    /// Disable an account: no sign-in, no token works, its running games end (aborted before
+    /// both sides moved, else lost), its challenges and seeks are withdrawn. A running server
+    /// applies it at once.
+    Disable {
+        /// User name.
+        name: String,
+    },
+    /// Enable a disabled account again.
+    Enable {
         /// User name.
         name: String,
     },
@@ -362,8 +396,14 @@ async fn bench(options: bot::bench::BenchOptions) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// `bot arena account|token ...`: changes the database directly.
+/// `bot arena account|token|backup ...`: changes (or copies) the database directly; a running
+/// server picks the changes up at once.
 fn manage_arena(db: &std::path::Path, action: ArenaAction) -> anyhow::Result<()> {
+    if let ArenaAction::Backup { to } = &action {
+        bot::arena::backup(db, to)?;
+        println!("copied {} to {} (integrity checked)", db.display(), to.display());
+        return Ok(());
+    }
     let store = bot::arena::store::Store::open(db)
         .map_err(|e| anyhow::anyhow!("opening the arena database {}: {e}", db.display()))?;
     let admin = bot::arena::Admin::new(store)?;
@@ -392,6 +432,25 @@ fn manage_arena(db: &std::path::Path, action: ArenaAction) -> anyhow::Result<()>
             println!("set the password of {name} in {}", db.display());
         }
         ArenaAction::Account {
+            action: AccountAction::Disable { name },
+        } => {
+            if admin.set_disabled(&name, true)? {
+                println!("disabled {name} in {}", db.display());
+            } else {
+                println!("{name} was already disabled");
+            }
+        }
+        ArenaAction::Account {
+            action: AccountAction::Enable { name },
+        } => {
+            if admin.set_disabled(&name, false)? {
+                println!("enabled {name} in {}", db.display());
+            } else {
+                println!("{name} was not disabled");
+            }
+        }
+        ArenaAction::Backup { .. } => {}
+        ArenaAction::Account {
             action: AccountAction::List,
         } => {
             for line in admin.list()? {
@@ -413,7 +472,7 @@ fn manage_arena(db: &std::path::Path, action: ArenaAction) -> anyhow::Result<()>
             action: TokenAction::Revoke { token },
         } => {
             if admin.revoke(&token)? {
-                println!("revoked (a running arena forgets it at its next start)");
+                println!("revoked (a running arena refuses it at once)");
             } else {
                 anyhow::bail!("no such token in {}", db.display());
             }
@@ -479,29 +538,53 @@ async fn main() -> anyhow::Result<()> {
             variant,
             memory,
             seconds,
+            observe,
         } => {
-            let r = bot::load::run(bot::load::LoadOptions {
-                games,
-                plies,
-                variant,
-                sqlite: !memory,
-                seconds,
-            })
-            .await?;
-            println!(
-                "{} games ({}) at once, {} plies each: {} moves in {:.1} s = {:.0} moves/s; move POST p50 {:.2} ms, p99 {:.2} ms; {:.2} MB per game",
-                games,
-                if memory { "in memory" } else { "SQLite" },
-                plies,
-                r.moves,
-                r.elapsed.as_secs_f64(),
-                r.moves_per_second(),
-                r.move_p50_ms,
-                r.move_p99_ms,
-                r.mb_per_game
-            );
-            if r.games < games {
-                println!("only {} of {} games finished within {seconds} s", r.games, games);
+            let modes: Vec<bool> = match observe.as_str() {
+                "on" => vec![true],
+                "off" => vec![false],
+                _ => vec![false, true, false, true, false, true],
+            };
+            let mut rates: [Vec<f64>; 2] = [Vec::new(), Vec::new()];
+            for on in modes {
+                let r = bot::load::run(bot::load::LoadOptions {
+                    games,
+                    plies,
+                    variant,
+                    sqlite: !memory,
+                    seconds,
+                    metrics: on,
+                    access_log: on,
+                })
+                .await?;
+                println!(
+                    "{} games ({}, metrics and access log {}) at once, {} plies each: {} moves in {:.1} s = {:.0} moves/s; move POST p50 {:.2} ms, p99 {:.2} ms; {:.2} MB per game",
+                    games,
+                    if memory { "in memory" } else { "SQLite" },
+                    if on { "on" } else { "off" },
+                    plies,
+                    r.moves,
+                    r.elapsed.as_secs_f64(),
+                    r.moves_per_second(),
+                    r.move_p50_ms,
+                    r.move_p99_ms,
+                    r.mb_per_game
+                );
+                if r.games < games {
+                    println!("only {} of {} games finished within {seconds} s", r.games, games);
+                }
+                rates[usize::from(on)].push(r.moves_per_second());
+            }
+            if let ([_, ..], [_, ..]) = (&rates[0][..], &rates[1][..]) {
+                let median = |v: &mut Vec<f64>| {
+                    v.sort_by(f64::total_cmp);
+                    v[v.len() / 2]
+                };
+                let (off, on) = (median(&mut rates[0]), median(&mut rates[1]));
+                println!(
+                    "median moves/s: off {off:.0}, on {on:.0}: observing costs {:.1} %",
+                    (off - on) / off.max(1e-9) * 100.0
+                );
             }
             Ok(())
         }
@@ -521,6 +604,9 @@ async fn main() -> anyhow::Result<()> {
             keepalive,
             behind_proxy,
             openings,
+            access_log,
+            no_metrics,
+            test_max_db_pages,
             ..
         } => {
             let storage = if memory { Storage::Memory } else { Storage::File(db) };
@@ -533,6 +619,9 @@ async fn main() -> anyhow::Result<()> {
                 trust_forwarded_for: behind_proxy,
                 storage,
                 openings,
+                access_log,
+                metrics: !no_metrics,
+                store_page_limit: test_max_db_pages,
                 ..ArenaConfig::default()
             };
             serve_arena(config).await

@@ -748,6 +748,20 @@ async fn a_password_set_on_the_command_line_signs_in_and_sessions_survive_a_rest
     let account = same.get("/api/account").await;
     assert_eq!(account.status, 200, "{}", account.body);
     assert!(account.body.contains("\"username\":\"Dana\""), "{}", account.body);
+    // A password changed on the command line ends the sessions in the running server at once.
+    let (ok, text) = set_password(&db, "Dana", "battery staple\n");
+    assert!(ok, "{text}");
+    let mut ended = false;
+    for _ in 0..100 {
+        if same.get("/api/account").await.status == 401 {
+            ended = true;
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(30)).await;
+    }
+    assert!(ended, "the session outlived the password change");
+    let mut fresh = Visitor::new(&again.url);
+    assert_eq!(sign_in(&mut fresh, "Dana", "battery staple", None).await.status, 303);
     // No password, no cookie or token is stored in clear.
     again.kill();
     let mut stored = Vec::new();
@@ -755,7 +769,7 @@ async fn a_password_set_on_the_command_line_signs_in_and_sessions_survive_a_rest
         stored.extend(std::fs::read(entry.path()).unwrap_or_default());
     }
     let text = String::from_utf8_lossy(&stored);
-    assert!(!text.contains("correct horse"));
+    assert!(!text.contains("correct horse") && !text.contains("battery staple"));
     assert!(!text.contains(&v.cookies["arena_session"]));
     assert!(text.contains("$argon2id$"), "the password's hash is there");
 }
@@ -875,4 +889,128 @@ async fn sign_ins_from_one_address_are_limited_whatever_the_names() {
     assert_eq!(statuses[20], 429, "the address's budget is spent");
     let signup = v.sign_up("Late", "correct horse").await;
     assert_eq!(signup.status, 429, "sign-ups share the budget");
+}
+
+/// Signs in through the form; the answer.
+async fn sign_in(v: &mut Visitor, name: &str, password: &str, referrer: Option<&str>) -> Answer {
+    let page = v.get("/login").await;
+    let csrf = Visitor::csrf_of(&page);
+    let mut form = vec![("csrf", csrf.as_str()), ("username", name), ("password", password)];
+    if let Some(r) = referrer {
+        form.push(("referrer", r));
+    }
+    v.post("/login", &form, None).await
+}
+
+#[tokio::test]
+async fn the_sign_in_referrer_never_leads_to_another_host() {
+    let arena = arena().await;
+    let mut v = Visitor::new(&arena.url());
+    assert_eq!(v.sign_up("Redirected", "correct horse").await.status, 303);
+    // Browsers drop tabs and line breaks from a URL and read a backslash as a slash: each of
+    // these would go to evil.example.
+    for bad in [
+        "/\t/evil.example",
+        "/\n/evil.example",
+        "/\\evil.example",
+        "//evil.example",
+        "/ /evil.example",
+        "https://evil.example",
+    ] {
+        let mut other = Visitor::new(&arena.url());
+        // The login page itself writes a safe referrer into its form.
+        let page = other
+            .get(&format!(
+                "/login?referrer={}",
+                bad.replace('\t', "%09").replace('\n', "%0A")
+            ))
+            .await;
+        assert!(!page.body.contains("evil.example"), "{bad:?} in the form");
+        let r = sign_in(&mut other, "Redirected", "correct horse", Some(bad)).await;
+        assert_eq!(r.status, 303, "{bad:?}: {}", r.body);
+        assert_eq!(r.headers["location"], "/", "{bad:?}");
+    }
+    let mut ok = Visitor::new(&arena.url());
+    let r = sign_in(&mut ok, "Redirected", "correct horse", Some("/games?x=1")).await;
+    assert_eq!(r.headers["location"], "/games?x=1");
+}
+
+#[tokio::test]
+async fn a_session_cookie_with_any_other_authorization_still_needs_the_csrf_token() {
+    let arena = arena().await;
+    let mut v = Visitor::new(&arena.url());
+    assert_eq!(v.sign_up("Cookie", "correct horse").await.status, 303);
+    let page = v.get("/account/oauth/token").await;
+    let csrf = Visitor::csrf_of(&page);
+    for auth in ["Bearer junk", "Basic Y29va2llOmNvcnJlY3QgaG9yc2U="] {
+        let r = v
+            .http
+            .post(format!("{}/account/oauth/token/create", arena.url()))
+            .header("cookie", v.cookie_header())
+            .header("authorization", auth)
+            .form(&[("description", "sneaky"), ("scope", "bot:play")])
+            .send()
+            .await
+            .expect("request");
+        assert_eq!(r.status().as_u16(), 403, "{auth}: no CSRF token, no token made");
+    }
+    let listed = v.get("/account/oauth/token").await;
+    assert!(!listed.body.contains("sneaky"), "no token was made");
+    // With the CSRF token it works (the Authorization header changes nothing).
+    let r = v
+        .http
+        .post(format!("{}/account/oauth/token/create", arena.url()))
+        .header("cookie", v.cookie_header())
+        .header("authorization", "Bearer junk")
+        .form(&[
+            ("csrf", csrf.as_str()),
+            ("description", "honest"),
+            ("scope", "bot:play"),
+        ])
+        .send()
+        .await
+        .expect("request");
+    assert_eq!(r.status().as_u16(), 200);
+    // A valid bearer token needs no CSRF token (a browser never sends one by itself).
+    let (status, _) = Raw::new(&arena)
+        .post("alpha-token", "/api/challenge/beta", &[("variant", "persian-princess")])
+        .await;
+    assert_eq!(status, 200);
+}
+
+#[tokio::test]
+async fn correct_sign_ins_do_not_count_toward_the_lock() {
+    let arena = arena().await;
+    let mut v = Visitor::new(&arena.url());
+    assert_eq!(v.sign_up("Often", "correct horse").await.status, 303);
+    for i in 0..7 {
+        let mut w = Visitor::new(&arena.url());
+        let r = sign_in(&mut w, "Often", "correct horse", None).await;
+        assert_eq!(r.status, 303, "correct sign-in {i}: {}", r.body);
+    }
+    // Five wrong passwords lock the account (as the docs say), the right one included.
+    let mut w = Visitor::new(&arena.url());
+    for i in 0..5 {
+        let r = sign_in(&mut w, "Often", "wrong horse", None).await;
+        assert_eq!(r.status, 401, "wrong sign-in {i}");
+    }
+    let r = sign_in(&mut w, "Often", "correct horse", None).await;
+    assert_eq!(r.status, 429, "locked after five wrong passwords");
+}
+
+#[test]
+fn the_nginx_sample_forwards_the_scheme() {
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/arena.md")).expect("docs/arena.md");
+    let sample = doc
+        .split("```nginx")
+        .nth(1)
+        .and_then(|s| s.split("```").next())
+        .expect("an nginx sample in docs/arena.md");
+    for line in [
+        "proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;",
+        "proxy_set_header X-Forwarded-Proto $scheme;",
+    ] {
+        assert!(sample.contains(line), "the sample lacks `{line}`:\n{sample}");
+    }
+    // What that header does is checked by behind_a_tls_proxy_the_session_cookie_is_secure.
 }

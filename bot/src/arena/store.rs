@@ -407,14 +407,15 @@ impl Store {
         }
     }
 
-    /// Writes a row of its own (the time): a write that changes nothing else.
+    /// Writes a row of its own: first 8 KiB (so that the file must have room to grow, as a
+    /// full disk or a size limit would refuse), then only the time. Changes nothing else.
     pub fn touch(&self) -> rusqlite::Result<()> {
-        self.conn
-            .execute(
-                "INSERT INTO meta (key, value) VALUES ('probe', ?1) ON CONFLICT (key) DO UPDATE SET value = ?1",
-                params![super::game::now_ms().to_string()],
-            )
-            .map(|_| ())
+        let mut st = self.conn.prepare_cached(
+            "INSERT INTO meta (key, value) VALUES ('probe', ?1) ON CONFLICT (key) DO UPDATE SET value = ?1",
+        )?;
+        st.execute(params!["x".repeat(8192)])?;
+        st.execute(params![super::game::now_ms().to_string()])?;
+        Ok(())
     }
 
     /// Writes and commits a row of its own: whether the database takes writes now.

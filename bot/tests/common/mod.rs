@@ -412,10 +412,16 @@ pub struct ArenaProcess {
 
 impl ArenaProcess {
     pub fn start(db: &std::path::Path) -> ArenaProcess {
+        ArenaProcess::start_with(db, &[])
+    }
+
+    /// `bot arena --port 0 --db DB ARGS...`.
+    pub fn start_with(db: &std::path::Path, args: &[&str]) -> ArenaProcess {
         use std::io::BufRead as _;
         let mut child = bot_command()
             .args(["arena", "--port", "0", "--db"])
             .arg(db)
+            .args(args)
             .stdout(std::process::Stdio::piped())
             .stderr(std::process::Stdio::inherit())
             .spawn()

@@ -44,6 +44,9 @@ pub fn new_token() -> Result<String, getrandom::Error> {
     Ok(out)
 }
 
+/// The perfs Lichess lists for every account, played or not.
+const ALWAYS_LISTED_PERFS: [&str; 5] = ["bullet", "blitz", "rapid", "classical", "correspondence"];
+
 /// Refuses scopes Lichess does not name.
 pub fn check_scopes(scopes: &[String]) -> Result<(), Refusal> {
     match scopes.iter().find(|s| !KNOWN_SCOPES.contains(&s.as_str())) {
@@ -279,9 +282,17 @@ impl Inner {
         self.users.get(user).map(|u| u.perf(perf).shown().max(0) as u32)
     }
 
-    /// The `perfs` object: every perf the user has played, as Lichess writes them.
+    /// The `perfs` object, as Lichess writes it: the five chess speeds always (provisional
+    /// with no games when never played), and every other perf the user has played.
     fn perfs_json(u: &User) -> serde_json::Value {
-        serde_json::Value::Object(u.perfs.iter().map(|(k, p)| (k.clone(), p.json())).collect())
+        let mut perfs: serde_json::Map<String, serde_json::Value> = ALWAYS_LISTED_PERFS
+            .iter()
+            .map(|k| (k.to_string(), u.perf(k).json()))
+            .collect();
+        for (k, p) in &u.perfs {
+            perfs.insert(k.clone(), p.json());
+        }
+        serde_json::Value::Object(perfs)
     }
 
     /// `GET /api/account` and `GET /api/user/{name}`: id, username, title, perfs, createdAt,

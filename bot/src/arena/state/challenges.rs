@@ -355,9 +355,12 @@ impl Inner {
         if let Some(fen) = &terms.initial_fen {
             json["initialFen"] = fen.clone().into();
         }
-        if let Some(users) = &users {
-            json["open"] = serde_json::json!({ "userIds": users });
-        }
+        // Always there (the API lists it as required); `userIds` only when the game is for
+        // two given players.
+        json["open"] = match &users {
+            Some(users) => serde_json::json!({ "userIds": users }),
+            None => serde_json::json!({}),
+        };
         self.open_challenges.insert(
             id,
             OpenChallenge {
@@ -561,6 +564,16 @@ pub(super) fn terms(p: &ChallengeParams) -> Result<Terms, Refusal> {
     };
     if initial_fen.is_some() && p.rated {
         return Err(Refusal::bad("Games from a position cannot be rated"));
+    }
+    if let Some(outcome) = start.outcome() {
+        // The game would start over, with no move to play.
+        let why = match outcome {
+            engine::rules::Outcome::Draw(reason) => format!("a draw: {reason:?}"),
+            won => format!("checkmate, {}", won.result()),
+        };
+        return Err(Refusal::bad(format!(
+            "Invalid FEN: the game is already over in this position ({why})"
+        )));
     }
     if !matches!(p.color.as_str(), "white" | "black" | "random") {
         return Err(Refusal::bad(format!("Invalid color: {}", p.color)));
