@@ -177,7 +177,7 @@ async fn acknowledged_writes_survive_a_full_disk_and_a_kill() {
         let Some(uci) = random_move(moves, i / 200 + 11) else {
             continue;
         };
-        let (token, api) = if moves.len() % 2 == 0 {
+        let (token, api) = if moves.len().is_multiple_of(2) {
             (&carol, "board")
         } else {
             (&robo, "bot")
@@ -379,7 +379,7 @@ async fn moderation_and_revocation_take_effect_in_a_running_server() {
     let mut moves = Vec::new();
     for _ in 0..2 {
         let uci = random_move(&moves, 5).expect("a move");
-        let (token, api) = if moves.len() % 2 == 0 {
+        let (token, api) = if moves.len().is_multiple_of(2) {
             (&carol, "board")
         } else {
             (&robo, "bot")

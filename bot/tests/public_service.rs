@@ -100,7 +100,7 @@ async fn a_full_store_answers_503_changes_nothing_and_recovers_by_itself() {
             moves.clear();
             continue;
         };
-        let token = if moves.len() % 2 == 0 { ALPHA } else { BETA };
+        let token = if moves.len().is_multiple_of(2) { ALPHA } else { BETA };
         let before = position(&h, &id).await;
         let (status, text) = h.post(token, &format!("/api/bot/game/{id}/move/{uci}"), &[]).await;
         match status {
@@ -150,7 +150,7 @@ async fn a_full_store_answers_503_changes_nothing_and_recovers_by_itself() {
     assert_eq!(h.get(ALPHA, "/api/arena/health").await.0, 200);
     let (fen_before, status_before) = position(&h, &id).await;
     if status_before == "started" {
-        let token = if moves.len() % 2 == 0 { ALPHA } else { BETA };
+        let token = if moves.len().is_multiple_of(2) { ALPHA } else { BETA };
         let (status, text) = h.post(token, &format!("/api/bot/game/{id}/move/{uci}"), &[]).await;
         assert_eq!(status, 200, "{text}");
         assert_ne!(position(&h, &id).await.0, fen_before);
