@@ -29,10 +29,14 @@
 
 use std::{
     fmt,
+    io::Read,
     path::{Path, PathBuf},
 };
 
-use crate::rules::{Color, Move, Position, Variant};
+use crate::{
+    input_file::{self, InputFileError},
+    rules::{Color, Move, Position, Variant},
+};
 
 /// The first eight bytes of a book file.
 pub const MAGIC: [u8; 8] = *b"PCBOOK\0\0";
@@ -44,6 +48,9 @@ pub const ENTRY_SIZE: usize = 28;
 pub const MAX_FILE_SIZE: u64 = 1 << 30;
 /// The longest variant id in a header.
 const MAX_ID_LEN: usize = 64;
+/// Bytes of the longest header a file can start with (magic, version, variant code, id length
+/// and an id of up to 255 bytes, depth, minimum games, game count, entry count).
+const MAX_HEADER_LEN: usize = 8 + 4 + 1 + 1 + u8::MAX as usize + 4 * 4;
 
 /// The statistics of one move from one position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -215,6 +222,14 @@ pub enum BookError {
         path: PathBuf,
         /// Its size.
         size: u64,
+    },
+    /// The path names no regular file (a FIFO, a device, a directory): it is not read.
+    #[error("cannot read book '{}': it is {kind}, not a regular file", .path.display())]
+    NotAFile {
+        /// The path.
+        path: PathBuf,
+        /// What it is, e.g. `a FIFO (named pipe)`.
+        kind: &'static str,
     },
     /// The contents are not a valid book.
     #[error("'{}' is not a valid opening book: {error}", .path.display())]
@@ -398,21 +413,16 @@ impl Book {
     /// Reads a book from the bytes of a file; every problem is an error, never a panic.
     pub fn from_bytes(bytes: &[u8]) -> Result<Book, FormatError> {
         let mut c = Cursor { bytes, at: 0 };
-        if c.take(8, "magic")? != MAGIC {
-            return Err(FormatError::WrongMagic);
-        }
-        let version = c.u32("version")?;
-        if version != VERSION {
-            return Err(FormatError::UnsupportedVersion(version));
-        }
-        let code = c.u8("variant code")?;
-        let id_len = c.u8("variant id length")? as usize;
-        let id_bytes = c.take(id_len, "variant id")?;
-        let plies = c.u32("depth in plies")?;
-        let min_games = c.u32("minimum games")?;
-        let source_games = c.u32("game count")?;
-        let count = c.u32("entry count")?;
-        let expected = c.at as u64 + count as u64 * ENTRY_SIZE as u64 + 4;
+        let Header {
+            code,
+            id: id_bytes,
+            plies,
+            min_games,
+            source_games,
+            count,
+        } = Header::read(&mut c)?;
+        let id_len = id_bytes.len();
+        let expected = Header::file_size(c.at, count);
         if expected != bytes.len() as u64 {
             return Err(FormatError::SizeMismatch {
                 entries: count,
@@ -471,25 +481,51 @@ impl Book {
         })
     }
 
-    /// Reads a book file of any variant.
+    /// Reads a book file of any variant. Only a regular file of at most [`MAX_FILE_SIZE`] bytes
+    /// is read ([`input_file::open`]), and only when it has the size its header announces: the
+    /// header is read first, the entries after that check.
     pub fn read(path: impl AsRef<Path>) -> Result<Book, BookError> {
         let path = path.as_ref();
         let io = |error| BookError::Io {
             path: path.to_path_buf(),
             error,
         };
-        let size = std::fs::metadata(path).map_err(io)?.len();
-        if size > MAX_FILE_SIZE {
-            return Err(BookError::TooLarge {
-                path: path.to_path_buf(),
-                size,
-            });
-        }
-        let bytes = std::fs::read(path).map_err(io)?;
-        Book::from_bytes(&bytes).map_err(|error| BookError::Format {
+        let format = |error| BookError::Format {
             path: path.to_path_buf(),
             error,
-        })
+        };
+        let (file, size) = input_file::open(path, MAX_FILE_SIZE).map_err(|error| match error {
+            InputFileError::Io(error) => io(error),
+            InputFileError::NotAFile { kind } => BookError::NotAFile {
+                path: path.to_path_buf(),
+                kind,
+            },
+            InputFileError::TooLarge { size, .. } => BookError::TooLarge {
+                path: path.to_path_buf(),
+                size,
+            },
+        })?;
+        let mut bytes = Vec::new();
+        (&file)
+            .take(MAX_HEADER_LEN as u64)
+            .read_to_end(&mut bytes)
+            .map_err(io)?;
+        let mut c = Cursor { bytes: &bytes, at: 0 };
+        let header = Header::read(&mut c).map_err(format)?;
+        let expected = Header::file_size(c.at, header.count);
+        if expected != size {
+            return Err(format(FormatError::SizeMismatch {
+                entries: header.count,
+                expected,
+                actual: size,
+            }));
+        }
+        // `expected` is the size of the file, at most `MAX_FILE_SIZE`; the bytes read so far
+        // are part of it. A file that changed meanwhile is caught by `from_bytes`.
+        bytes.reserve(usize::try_from(expected).unwrap_or(0).saturating_sub(bytes.len()));
+        let rest = expected.saturating_sub(bytes.len() as u64);
+        (&file).take(rest).read_to_end(&mut bytes).map_err(io)?;
+        Book::from_bytes(&bytes).map_err(format)
     }
 
     /// Reads a book file that must be for `variant`.
@@ -514,6 +550,45 @@ impl Book {
 impl fmt::Display for Book {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.summary())
+    }
+}
+
+/// The fields at the start of a book file, before the entries.
+struct Header<'a> {
+    code: u8,
+    id: &'a [u8],
+    plies: u32,
+    min_games: u32,
+    source_games: u32,
+    count: u32,
+}
+
+impl<'a> Header<'a> {
+    /// Reads the header (the id is checked later, with the checksum).
+    fn read(c: &mut Cursor<'a>) -> Result<Header<'a>, FormatError> {
+        if c.take(8, "magic")? != MAGIC {
+            return Err(FormatError::WrongMagic);
+        }
+        let version = c.u32("version")?;
+        if version != VERSION {
+            return Err(FormatError::UnsupportedVersion(version));
+        }
+        let code = c.u8("variant code")?;
+        let id_len = c.u8("variant id length")? as usize;
+        let id = c.take(id_len, "variant id")?;
+        Ok(Header {
+            code,
+            id,
+            plies: c.u32("depth in plies")?,
+            min_games: c.u32("minimum games")?,
+            source_games: c.u32("game count")?,
+            count: c.u32("entry count")?,
+        })
+    }
+
+    /// The size of a file whose header is `header_len` bytes and announces `count` entries.
+    fn file_size(header_len: usize, count: u32) -> u64 {
+        header_len as u64 + count as u64 * ENTRY_SIZE as u64 + 4
     }
 }
 
@@ -766,6 +841,127 @@ mod tests {
         let missing = Book::load(dir.join("missing.bin"), Variant::PersianPrincess).unwrap_err();
         assert!(matches!(missing, BookError::Io { .. }), "{missing}");
         assert!(missing.to_string().contains("missing.bin"), "{missing}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// `f()`, run on a thread and waited for at most 20 seconds: a read that blocks (a FIFO) or
+    /// runs on (`/dev/zero`) fails the test instead of hanging it.
+    fn within<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = tx.send(f());
+        });
+        rx.recv_timeout(std::time::Duration::from_secs(20))
+            .expect("no answer within 20 s")
+    }
+
+    fn read_within(path: &Path) -> Result<Book, BookError> {
+        let path = path.to_path_buf();
+        within(move || Book::read(path))
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn devices_and_fifos_are_refused_as_books_without_reading() {
+        let err = read_within(Path::new("/dev/zero")).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                BookError::NotAFile {
+                    kind: "a character device",
+                    ..
+                }
+            ),
+            "{err}"
+        );
+        assert_eq!(
+            err.to_string(),
+            "cannot read book '/dev/zero': it is a character device, not a regular file"
+        );
+        let dir = std::env::temp_dir().join(format!("engine-book-fifo-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let fifo = dir.join("book.fifo");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status().unwrap();
+        assert!(made.success());
+        let err = read_within(&fifo).unwrap_err();
+        assert!(matches!(err, BookError::NotAFile { .. }), "{err}");
+        assert!(
+            err.to_string()
+                .contains("book.fifo': it is a FIFO (named pipe), not a regular file"),
+            "{err}"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn books_are_refused_on_their_size_before_their_entries_are_read() {
+        let dir = std::env::temp_dir().join(format!("engine-book-size-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let sparse = |name: &str, head: &[u8], len: u64| {
+            let path = dir.join(name);
+            std::fs::write(&path, head).unwrap();
+            std::fs::File::options()
+                .write(true)
+                .open(&path)
+                .unwrap()
+                .set_len(len)
+                .unwrap();
+            path
+        };
+        // Larger than any book (3 GiB, sparse: no disk space taken).
+        let huge = sparse("huge.bin", b"", 3 << 30);
+        let err = read_within(&huge).unwrap_err();
+        assert!(
+            matches!(err, BookError::TooLarge { size, .. } if size == 3 << 30),
+            "{err}"
+        );
+        assert!(
+            err.to_string().contains(&format!(
+                "3221225472 bytes is more than the largest book ({MAX_FILE_SIZE} bytes)"
+            )),
+            "{err}"
+        );
+        // Within the limit, but not the size the header announces: only the header is read.
+        let book = sample().to_bytes();
+        let header_len = 30 + "persian-princess".len();
+        let big = sparse("big.bin", &book, 1 << 30);
+        let err = read_within(&big).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                BookError::Format {
+                    error: FormatError::SizeMismatch { entries: 5, expected, actual: 1_073_741_824 },
+                    ..
+                } if expected == book.len() as u64
+            ),
+            "{err}"
+        );
+        // A header that announces more entries than a file can hold.
+        let mut announced = book.clone();
+        announced[header_len - 4..header_len].copy_from_slice(&u32::MAX.to_le_bytes());
+        let path = dir.join("announced.bin");
+        std::fs::write(&path, &announced).unwrap();
+        let err = read_within(&path).unwrap_err();
+        assert!(err.to_string().contains("announces 4294967295 entries"), "{err}");
+        // A file that ends inside the header.
+        std::fs::write(&path, &book[..12]).unwrap();
+        let err = read_within(&path).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                BookError::Format {
+                    error: FormatError::Truncated {
+                        field: "variant code",
+                        offset: 12
+                    },
+                    ..
+                }
+            ),
+            "{err}"
+        );
+        // The whole book still reads.
+        std::fs::write(&path, &book).unwrap();
+        assert_eq!(read_within(&path).unwrap(), sample());
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

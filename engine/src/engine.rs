@@ -14,7 +14,11 @@ use std::{
 use crate::{
     book::{Book, BookError, BookMove, BookRng},
     eval::nnue::{NetError, NnueNet},
-    rules::{tables::Tables, FenError, Move, Position, UciError, Variant},
+    rules::{
+        perft::{self, DivideOutcome, TooDeepError},
+        tables::Tables,
+        FenError, Move, Position, UciError, Variant,
+    },
     search::{tt::TranspositionTable, Limits, SearchInfo, SearchResult, Searcher},
 };
 
@@ -117,6 +121,8 @@ pub struct Engine {
     stop: Arc<AtomicBool>,
     searchers: Arc<Mutex<Vec<Searcher>>>,
     running: Option<JoinHandle<SearchResult>>,
+    /// A perft count on a background thread (`go perft`), stopped by the same flag as a search.
+    perft: Option<JoinHandle<()>>,
     eval_source: EvalSource,
     net: Option<Arc<NnueNet>>,
     book: Option<Arc<Book>>,
@@ -193,6 +199,7 @@ impl Engine {
             stop,
             searchers: Arc::new(Mutex::new(searchers)),
             running: None,
+            perft: None,
             eval_source: EvalSource::Default,
             net: NnueNet::default_for(variant),
             book: None,
@@ -427,18 +434,47 @@ impl Engine {
         }));
     }
 
-    /// Asks a running search to stop (it still reports its result).
+    /// Counts the leaves of the current position's legal-move tree to `depth` (perft) on a
+    /// background thread, as [`perft::divide_until`]: `each` gets every root move with its count
+    /// as soon as it is known, `done` the outcome. [`Engine::stop`] and [`Engine::wait`] end the
+    /// count early, as they end a search (`done` is still called). A depth beyond
+    /// [`perft::MAX_DEPTH`] is refused and starts nothing.
+    pub fn start_perft(
+        &mut self,
+        depth: u32,
+        mut each: Box<dyn FnMut(Move, u64) + Send>,
+        done: Box<dyn FnOnce(&DivideOutcome) + Send>,
+    ) -> Result<(), TooDeepError> {
+        let depth = perft::check_depth(depth)?;
+        self.wait();
+        self.stop.store(false, Ordering::Relaxed);
+        let stop = self.stop.clone();
+        let position = self.position.clone();
+        self.perft = Some(std::thread::spawn(move || {
+            let outcome = perft::divide_until(&position, depth, &stop, &mut *each);
+            done(&outcome);
+        }));
+        Ok(())
+    }
+
+    /// Asks a running search or perft count to stop (it still reports its result).
     pub fn stop(&self) {
         self.stop.store(true, Ordering::Relaxed);
     }
 
-    /// Whether a background search is running.
+    /// Whether a background search or perft count is running.
     pub fn is_searching(&self) -> bool {
-        self.running.as_ref().is_some_and(|h| !h.is_finished())
+        self.running.as_ref().is_some_and(|h| !h.is_finished()) || self.perft.as_ref().is_some_and(|h| !h.is_finished())
     }
 
-    /// Stops and waits for a background search; returns its result if there was one.
+    /// Stops and waits for a background search or perft count; returns the search's result if
+    /// there was one.
     pub fn wait(&mut self) -> Option<SearchResult> {
+        if let Some(handle) = self.perft.take() {
+            self.stop.store(true, Ordering::Relaxed);
+            // A panic of the count has nothing to report.
+            let _ = handle.join();
+        }
         let handle = self.running.take()?;
         if !handle.is_finished() {
             // A search without limits ("go infinite") only ends when stopped.
@@ -447,9 +483,19 @@ impl Engine {
         handle.join().ok()
     }
 
-    /// Waits for a background search to end by itself (its own limits), without stopping it.
-    /// A search started with `infinite` limits never ends by itself: use [`Engine::wait`].
+    /// Waits for a background perft count to end by itself, without stopping it (a search
+    /// goes on).
+    pub fn join_perft(&mut self) {
+        if let Some(handle) = self.perft.take() {
+            let _ = handle.join();
+        }
+    }
+
+    /// Waits for a background search (or perft count) to end by itself (its own limits),
+    /// without stopping it. A search started with `infinite` limits never ends by itself: use
+    /// [`Engine::wait`].
     pub fn join(&mut self) -> Option<SearchResult> {
+        self.join_perft();
         self.running.take()?.join().ok()
     }
 }

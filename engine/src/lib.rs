@@ -13,6 +13,7 @@ pub mod book;
 pub mod cli;
 pub mod engine;
 pub mod eval;
+pub mod input_file;
 pub mod play;
 pub mod rules;
 pub mod search;

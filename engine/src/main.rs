@@ -419,9 +419,7 @@ fn main() -> Result<()> {
             depth,
         } => {
             let pos = position.load()?;
-            if depth > 12 {
-                bail!("depth {depth} is too deep for perft (at most 12)");
-            }
+            perft::check_depth(depth)?;
             let start = Instant::now();
             let nodes = if reference {
                 let counts = perft::reference_divide(&pos, depth, usize::from(threads));

@@ -5,7 +5,9 @@
 
 use std::{
     io::Write,
-    sync::{Arc, Mutex},
+    sync::{mpsc, Arc, Mutex},
+    thread,
+    time::Duration,
 };
 
 use engine::{
@@ -26,12 +28,16 @@ fn random_net_bytes(variant: Variant, hidden: usize, seed: u64) -> Vec<u8> {
     format::to_bytes(&header, &net).unwrap()
 }
 
-fn temp_file(name: &str, bytes: &[u8]) -> String {
+fn temp_path(name: &str) -> String {
     let dir = std::env::temp_dir().join(format!("engine-nnue-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
+    dir.join(name).to_string_lossy().to_string()
+}
+
+fn temp_file(name: &str, bytes: &[u8]) -> String {
+    let path = temp_path(name);
     std::fs::write(&path, bytes).unwrap();
-    path.to_string_lossy().to_string()
+    path
 }
 
 use engine::rng::SplitMix64 as Rng;
@@ -123,6 +129,135 @@ fn nets_are_checked_for_their_variant() {
     e.set_eval(EvalSource::File(princess.into())).unwrap();
     e.set_variant(Variant::OrientalOmega);
     assert!(e.net().is_none_or(|n| n.variant == Variant::OrientalOmega));
+}
+
+/// `f()`, run on a thread and waited for at most 20 seconds: a read that blocks (a FIFO) or
+/// runs on (`/dev/zero`) fails the test instead of hanging it.
+fn within<T: Send + 'static>(what: &str, f: impl FnOnce() -> T + Send + 'static) -> T {
+    let (tx, rx) = mpsc::channel();
+    thread::spawn(move || {
+        let _ = tx.send(f());
+    });
+    rx.recv_timeout(Duration::from_secs(20))
+        .unwrap_or_else(|_| panic!("{what}: no answer within 20 s"))
+}
+
+fn load(path: &str) -> Result<(), NetError> {
+    let path = path.to_string();
+    within(&path.clone(), move || {
+        NnueNet::from_file(Variant::PersianPrincess, &path).map(|_| ())
+    })
+}
+
+#[cfg(unix)]
+#[test]
+fn devices_and_fifos_are_refused_as_nets_without_reading() {
+    let err = load("/dev/zero").unwrap_err();
+    assert!(
+        matches!(
+            err,
+            NetError::NotAFile {
+                kind: "a character device",
+                ..
+            }
+        ),
+        "{err}"
+    );
+    assert_eq!(
+        err.to_string(),
+        "cannot read net file '/dev/zero': it is a character device, not a regular file"
+    );
+    // Opening a FIFO for reading waits for a writer: it must not be opened.
+    let fifo = temp_path("net.fifo");
+    let _ = std::fs::remove_file(&fifo);
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    let err = load(&fifo).unwrap_err();
+    assert!(matches!(err, NetError::NotAFile { .. }), "{err}");
+    assert!(
+        err.to_string()
+            .contains(&format!("'{fifo}': it is a FIFO (named pipe), not a regular file")),
+        "{err}"
+    );
+    // So is a directory.
+    let dir = std::env::temp_dir().to_string_lossy().to_string();
+    assert!(load(&dir).unwrap_err().to_string().contains("it is a directory"));
+    let _ = std::fs::remove_file(&fifo);
+}
+
+#[test]
+fn net_files_larger_than_any_net_are_refused_without_reading() {
+    // A 3 GiB sparse file takes no disk space, and would take 3 GiB of memory to read.
+    let path = temp_file("huge.nnue", b"");
+    std::fs::File::options()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_len(3 << 30)
+        .unwrap();
+    let err = load(&path).unwrap_err();
+    match &err {
+        NetError::TooLarge { size, max, .. } => {
+            assert_eq!(*size, 3 << 30);
+            assert_eq!(*max, format::MAX_FILE_LEN);
+        }
+        other => panic!("expected TooLarge, got {other}"),
+    }
+    let text = err.to_string();
+    assert!(text.contains(&path) && text.contains("3221225472 bytes"), "{text}");
+    assert!(text.contains(&format::MAX_FILE_LEN.to_string()), "{text}");
+    std::fs::remove_file(&path).unwrap();
+}
+
+#[test]
+fn net_files_with_a_cut_or_overblown_header_are_refused() {
+    let good = random_net_bytes(Variant::PersianPrincess, 16, 1);
+    // Cut inside the header.
+    let cut = temp_file("cut.nnue", &good[..20]);
+    let err = load(&cut).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            NetError::Load {
+                source: nnue::LoadNetError::Truncated { .. },
+                ..
+            }
+        ),
+        "{err}"
+    );
+    assert!(err.to_string().contains("truncated"), "{err}");
+    // A header that announces the largest net (4096 inputs, 4096 neurons: 33 MB of weights)
+    // in a file of a few kilobytes: refused before anything that size is allocated.
+    let mut big = good.clone();
+    let dims = 14 + Variant::PersianPrincess.id().len() + 4 + 8 + 4;
+    let max = nnue::network::MAX_FEATURES as u32;
+    let hash = nnue::network::architecture_hash(nnue::network::ARCH_V1, max, max, 1);
+    big[dims..dims + 8].copy_from_slice(&hash.to_le_bytes());
+    big[dims + 8..dims + 12].copy_from_slice(&max.to_le_bytes());
+    big[dims + 12..dims + 16].copy_from_slice(&max.to_le_bytes());
+    let big = temp_file("big-header.nnue", &big);
+    let err = load(&big).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            NetError::Load {
+                source: nnue::LoadNetError::Truncated {
+                    field: "feature-transformer weights",
+                    ..
+                },
+                ..
+            }
+        ),
+        "{err}"
+    );
+    // Dimensions beyond the architecture's.
+    let mut over = good.clone();
+    over[dims + 12..dims + 16].copy_from_slice(&(nnue::network::MAX_HIDDEN as u32 + 1).to_le_bytes());
+    let over = temp_file("over-header.nnue", &over);
+    let err = load(&over).unwrap_err();
+    assert!(err.to_string().contains("hidden = 4097 is out of range"), "{err}");
+    // The intact file still loads.
+    assert!(load(&temp_file("good.nnue", &good)).is_ok());
 }
 
 #[test]

@@ -12,7 +12,7 @@ use std::{
     time::{Duration, Instant},
 };
 
-use engine::rules::{Color, Move, Outcome, Piece, Position, Setup, Variant};
+use engine::rules::{perft, Color, Move, Outcome, Piece, Position, Setup, Variant};
 
 /// How long any single expected line may take to arrive.
 const TIMEOUT: Duration = Duration::from_secs(20);
@@ -816,6 +816,117 @@ fn go_perft_prints_each_move_and_the_total() {
 }
 
 #[test]
+fn go_perft_beyond_the_limit_is_refused() {
+    let mut uci = Uci::start();
+    uci.send("position startpos");
+    for depth in [perft::MAX_DEPTH + 1, 100, u32::MAX] {
+        uci.send(&format!("go perft {depth}"));
+        let line = uci.next_line();
+        assert!(line.starts_with("info string error: "), "{line}");
+        assert!(line.contains(&format!("depth {depth} ")), "{line}");
+        assert!(line.contains(&format!("at most {}", perft::MAX_DEPTH)), "{line}");
+        // Nothing runs: `isready` is answered at once and nothing else is printed.
+        assert_eq!(uci.sync(), Vec::<String>::new());
+    }
+    // The limit itself is allowed (and stopped).
+    uci.send(&format!("go perft {}", perft::MAX_DEPTH));
+    assert_eq!(uci.sync(), Vec::<String>::new());
+    uci.send("stop");
+    let line = uci.next_line();
+    assert!(
+        line.starts_with(&format!("info string perft {} stopped", perft::MAX_DEPTH)),
+        "{line}"
+    );
+}
+
+/// The per-move lines of a stopped `go perft`, up to its `info string perft ... stopped` line,
+/// checked against each other: the line gives the number of moves listed and their sum.
+fn stopped_perft(uci: &mut Uci, depth: u32, mut listed: Vec<String>) {
+    listed.extend(uci.until(|l| l.starts_with("info string perft") || l.starts_with("Nodes searched")));
+    let last = listed.pop().unwrap();
+    let moves = startpos(Variant::PersianPrincess).legal_moves().len();
+    let counts: Vec<u64> = listed
+        .iter()
+        .map(|l| {
+            let (_, n) = l.split_once(": ").unwrap_or_else(|| panic!("not a move count: {l:?}"));
+            n.parse().unwrap()
+        })
+        .collect();
+    assert!(counts.len() < moves, "the count ended before `stop`: {last}");
+    assert_eq!(
+        last,
+        format!(
+            "info string perft {depth} stopped: {} of {moves} root moves counted, {} nodes below them",
+            counts.len(),
+            counts.iter().sum::<u64>()
+        )
+    );
+}
+
+#[test]
+fn go_perft_answers_isready_and_ends_on_stop_and_quit() {
+    // Depth 12 from the start position takes days: before it ran on the reading thread, and
+    // `isready`, `stop` and `quit` went unanswered.
+    let mut uci = Uci::start();
+    uci.send("position startpos");
+    uci.send(&format!("go perft {}", perft::MAX_DEPTH));
+    for _ in 0..3 {
+        assert_eq!(uci.sync(), Vec::<String>::new());
+    }
+    uci.send("stop");
+    stopped_perft(&mut uci, perft::MAX_DEPTH, Vec::new());
+    // Nothing more comes, and the engine works as before.
+    assert_eq!(uci.sync(), Vec::<String>::new());
+    uci.send("go perft 2");
+    let lines = uci.until(|l| l.starts_with("Nodes searched"));
+    assert_eq!(lines.last().unwrap(), "Nodes searched: 625");
+
+    // `stop` after some root moves were counted: what was counted is printed.
+    uci.send("go perft 6");
+    let first = uci.next_line();
+    uci.send("stop");
+    stopped_perft(&mut uci, 6, vec![first]);
+    assert_eq!(uci.sync(), Vec::<String>::new());
+
+    // Another command that changes the engine's state ends it too, and then takes effect.
+    uci.send(&format!("go perft {}", perft::MAX_DEPTH));
+    uci.send("position startpos moves e3e5");
+    stopped_perft(&mut uci, perft::MAX_DEPTH, Vec::new());
+    assert_eq!(uci.fen(), play(&startpos(Variant::PersianPrincess), &["e3e5"]).fen());
+
+    // `quit` exits.
+    uci.send("position startpos");
+    uci.send(&format!("go perft {}", perft::MAX_DEPTH));
+    assert_eq!(uci.sync(), Vec::<String>::new());
+    uci.send("quit");
+    assert!(uci.wait_exit().success());
+    let rest = uci.rest();
+    assert_eq!(rest.len(), 1, "{rest:?}");
+    assert!(
+        rest[0].starts_with(&format!("info string perft {} stopped: 0 of ", perft::MAX_DEPTH)),
+        "{rest:?}"
+    );
+}
+
+#[test]
+fn end_of_input_lets_go_perft_finish() {
+    // Piped input (`echo "go perft 3" | engine`) ends right after the command: the count is
+    // still printed whole.
+    let mut uci = Uci::start();
+    uci.send("position startpos");
+    uci.send("go perft 3");
+    uci.close_stdin();
+    assert!(uci.wait_exit().success());
+    let rest = uci.rest();
+    assert_eq!(rest.last().unwrap(), "Nodes searched: 17842", "{rest:?}");
+    assert_eq!(
+        rest.len(),
+        startpos(Variant::PersianPrincess).legal_moves().len() + 2,
+        "{rest:?}"
+    );
+}
+
+#[test]
 fn multipv_three_reports_three_distinct_lines() {
     let mut uci = Uci::start();
     uci.send("setoption name MultiPV value 3");
@@ -1002,6 +1113,71 @@ fn a_rejected_variant_keeps_the_variant() {
     // A FEN of another variant's pieces is refused in Omega (no princess here).
     let princess_start = startpos(Variant::PersianPrincess).fen();
     rejected(&mut uci, format!("position fen {princess_start}").as_bytes(), true);
+}
+
+#[cfg(unix)]
+#[test]
+fn net_and_book_files_that_are_no_files_are_refused_and_uci_goes_on() {
+    let dir = std::env::temp_dir().join(format!("engine-uci-files-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("pipe");
+    let _ = std::fs::remove_file(&fifo);
+    assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let huge = dir.join("huge.bin");
+    std::fs::File::create(&huge).unwrap().set_len(3 << 30).unwrap();
+    let (fifo, huge) = (fifo.display().to_string(), huge.display().to_string());
+
+    let mut uci = Uci::start();
+    uci.send("position startpos moves e3e5");
+    let eval_in_use = |uci: &mut Uci| {
+        uci.send("eval");
+        uci.until(|l| l.starts_with("Evaluation in use: ")).pop().unwrap()
+    };
+    let before = eval_in_use(&mut uci);
+    for (option, path, why) in [
+        ("EvalFile", "/dev/zero", "it is a character device, not a regular file"),
+        (
+            "EvalFile",
+            fifo.as_str(),
+            "it is a FIFO (named pipe), not a regular file",
+        ),
+        ("EvalFile", huge.as_str(), "it is 3221225472 bytes long"),
+        ("BookFile", "/dev/zero", "it is a character device, not a regular file"),
+        (
+            "BookFile",
+            fifo.as_str(),
+            "it is a FIFO (named pipe), not a regular file",
+        ),
+        (
+            "BookFile",
+            huge.as_str(),
+            "3221225472 bytes is more than the largest book",
+        ),
+    ] {
+        // Before, the first read until memory ran out and the second never answered.
+        let what = format!("setoption name {option} value {path}");
+        uci.send(&what);
+        let lines = uci.sync();
+        assert_eq!(lines.len(), 1, "{what}: {lines:?}");
+        let line = &lines[0];
+        assert!(
+            line.starts_with(&format!("info string error: {option} not changed: ")),
+            "{what}: {line}"
+        );
+        assert!(
+            line.contains(&format!("'{path}'")) && line.contains(why),
+            "{what}: {line}"
+        );
+    }
+    // The engine goes on with its evaluation and its game.
+    assert_eq!(eval_in_use(&mut uci), before);
+    let pos = play(&startpos(Variant::PersianPrincess), &["e3e5"]);
+    assert_eq!(uci.fen(), pos.fen());
+    let (infos, best) = uci.go("depth 2");
+    check_search(&pos, &infos, &best);
+    uci.send("quit");
+    assert!(uci.wait_exit().success());
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 // ---- ending the process ---------------------------------------------------------------------------

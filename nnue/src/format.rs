@@ -41,6 +41,20 @@ pub const FORMAT_VERSION: u32 = 1;
 /// Longest variant id, in bytes (its length is stored in one byte).
 pub const MAX_VARIANT_ID_LEN: usize = u8::MAX as usize;
 
+/// Longest description [`write`] stores, in bytes (the nets trained so far carry a few hundred).
+pub const MAX_DESCRIPTION_LEN: usize = 1 << 20;
+
+/// Bytes of the longest header: magic, version, variant code, id length and id, feature set,
+/// layout hash, architecture id and hash, three dimensions, three quantisation constants.
+pub const MAX_HEADER_LEN: usize = 8 + 4 + 1 + 1 + MAX_VARIANT_ID_LEN + 4 + 8 + 4 + 8 + 3 * 4 + 3 * 4;
+
+/// The largest net file [`write`] produces: the longest header, the parameters of the largest
+/// architecture ([`MAX_FEATURES`] inputs, [`MAX_HIDDEN`] neurons), the output bias, the longest
+/// description and the checksum. Larger files are no nets: whoever reads net files from disk
+/// refuses them before reading (the engine does).
+pub const MAX_FILE_LEN: u64 =
+    (MAX_HEADER_LEN + 2 * (3 * MAX_HIDDEN + MAX_FEATURES * MAX_HIDDEN) + 4 + 4 + MAX_DESCRIPTION_LEN + 4) as u64;
+
 /// What a net file says about itself, besides its parameters.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NetHeader {
@@ -264,8 +278,8 @@ pub enum SaveNetError {
     /// The variant id is longer than [`MAX_VARIANT_ID_LEN`] bytes.
     #[error("variant id is {0} bytes long, at most {MAX_VARIANT_ID_LEN} allowed")]
     VariantIdTooLong(usize),
-    /// The description is longer than `u32::MAX` bytes.
-    #[error("description is {0} bytes long, too long for the format")]
+    /// The description is longer than [`MAX_DESCRIPTION_LEN`] bytes.
+    #[error("description is {0} bytes long, at most {MAX_DESCRIPTION_LEN} allowed")]
     DescriptionTooLong(usize),
     /// The writer failed.
     #[error("writing the net failed: {0}")]
@@ -280,7 +294,9 @@ pub fn to_bytes(header: &NetHeader, net: &Network) -> Result<Vec<u8>, SaveNetErr
     let variant_len =
         u8::try_from(header.variant_id.len()).map_err(|_| SaveNetError::VariantIdTooLong(header.variant_id.len()))?;
     let description_len = u32::try_from(header.description.len())
-        .map_err(|_| SaveNetError::DescriptionTooLong(header.description.len()))?;
+        .ok()
+        .filter(|&len| len as usize <= MAX_DESCRIPTION_LEN)
+        .ok_or(SaveNetError::DescriptionTooLong(header.description.len()))?;
     let (features, hidden) = (net.num_features(), net.hidden());
     let mut out = Vec::with_capacity(128 + 2 * (features * hidden + 3 * hidden) + header.description.len());
     out.extend_from_slice(&MAGIC);
@@ -540,6 +556,28 @@ mod tests {
         let loaded = read_any(&bytes).unwrap();
         assert_eq!(loaded.network, net);
         assert_eq!(loaded.header.variant_id, "ab");
+    }
+
+    #[test]
+    fn the_largest_file_is_the_largest_net_with_the_longest_description() {
+        // Built at the largest dimensions, a net of `MAX_FILE_LEN` bytes would take a few
+        // hundred megabytes of floats: its size is counted from a small net instead.
+        let layout = Layout::new(1, 2, 0b11, 1).unwrap();
+        let net = FloatNetwork::init_random(4, 3, 5).quantise(2).unwrap();
+        let id = "x".repeat(MAX_VARIANT_ID_LEN);
+        let header = NetHeader::new(0, id, &layout, "d".repeat(MAX_DESCRIPTION_LEN));
+        let bytes = to_bytes(&header, &net).unwrap();
+        let parameters = |features: usize, hidden: usize| 2 * (3 * hidden + features * hidden) as u64;
+        assert_eq!(
+            MAX_FILE_LEN,
+            bytes.len() as u64 - parameters(4, 3) + parameters(MAX_FEATURES, MAX_HIDDEN)
+        );
+        // One byte more of description is refused.
+        let header = NetHeader::new(0, "x", &layout, "d".repeat(MAX_DESCRIPTION_LEN + 1));
+        assert!(matches!(
+            to_bytes(&header, &net),
+            Err(SaveNetError::DescriptionTooLong(len)) if len == MAX_DESCRIPTION_LEN + 1
+        ));
     }
 
     #[test]

@@ -6,9 +6,12 @@ use std::sync::Arc;
 
 use nnue::{format, Accumulator, Layout, LoadNetError, Network, PlacedPiece};
 
-use crate::rules::{
-    delta::{MoveDelta, MAX_DELTA},
-    ByKind, Color, Piece, Position, Variant,
+use crate::{
+    input_file::{self, InputFileError},
+    rules::{
+        delta::{MoveDelta, MAX_DELTA},
+        ByKind, Color, Piece, Position, Variant,
+    },
 };
 
 include!(concat!(env!("OUT_DIR"), "/embedded_nets.rs"));
@@ -39,6 +42,24 @@ pub enum NetError {
         path: String,
         /// The I/O error.
         source: std::io::Error,
+    },
+    /// The path names no regular file (a FIFO, a device, a directory): it is not read.
+    #[error("cannot read net file '{path}': it is {kind}, not a regular file")]
+    NotAFile {
+        /// The path.
+        path: String,
+        /// What it is, e.g. `a character device`.
+        kind: &'static str,
+    },
+    /// The file is larger than any net ([`format::MAX_FILE_LEN`]): it is not read.
+    #[error("net file '{path}' refused: it is {size} bytes long, more than the largest net file ({max} bytes)")]
+    TooLarge {
+        /// The path.
+        path: String,
+        /// Its size.
+        size: u64,
+        /// The largest net file.
+        max: u64,
     },
     /// The file is not a usable net for this variant.
     #[error("net '{path}' refused: {source}")]
@@ -92,13 +113,25 @@ impl NnueNet {
         })
     }
 
-    /// Reads a net for `variant` from a file.
+    /// Reads a net for `variant` from a file. Only a regular file of at most
+    /// [`format::MAX_FILE_LEN`] bytes is read ([`input_file::read`]).
     pub fn from_file(variant: Variant, path: impl AsRef<std::path::Path>) -> Result<NnueNet, NetError> {
         let path = path.as_ref();
         let shown = path.display().to_string();
-        let bytes = std::fs::read(path).map_err(|source| NetError::Io {
-            path: shown.clone(),
-            source,
+        let bytes = input_file::read(path, format::MAX_FILE_LEN).map_err(|error| match error {
+            InputFileError::Io(source) => NetError::Io {
+                path: shown.clone(),
+                source,
+            },
+            InputFileError::NotAFile { kind } => NetError::NotAFile {
+                path: shown.clone(),
+                kind,
+            },
+            InputFileError::TooLarge { size, max } => NetError::TooLarge {
+                path: shown.clone(),
+                size,
+                max,
+            },
         })?;
         NnueNet::from_bytes(variant, &bytes, &shown)
     }

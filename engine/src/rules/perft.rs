@@ -3,11 +3,29 @@
 //! material) are ignored, as in the reference numbers.
 
 use std::sync::{
-    atomic::{AtomicUsize, Ordering},
+    atomic::{AtomicBool, AtomicUsize, Ordering},
     Mutex,
 };
 
 use super::{moves::Move, position::Position, reference};
+
+/// The deepest perft the front ends run (`engine perft`, UCI `go perft`): deeper counts take
+/// days even on the small boards.
+pub const MAX_DEPTH: u32 = 12;
+
+/// A perft depth beyond [`MAX_DEPTH`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("depth {0} is too deep for perft (at most {MAX_DEPTH})")]
+pub struct TooDeepError(pub u32);
+
+/// `depth` itself when the front ends run perft that deep, else why not.
+pub fn check_depth(depth: u32) -> Result<u32, TooDeepError> {
+    if depth > MAX_DEPTH {
+        Err(TooDeepError(depth))
+    } else {
+        Ok(depth)
+    }
+}
 
 /// Leaf nodes at `depth`.
 pub fn perft(pos: &Position, depth: u32) -> u64 {
@@ -72,4 +90,110 @@ pub fn divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
         .iter()
         .map(|&m| (m, if depth <= 1 { 1 } else { perft(&pos.after(m), depth - 1) }))
         .collect()
+}
+
+/// How [`divide_until`] ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DivideOutcome {
+    /// Leaf nodes counted (below the root moves that were counted to the end).
+    pub nodes: u64,
+    /// Root moves counted to the end.
+    pub counted: usize,
+    /// Root moves in all.
+    pub moves: usize,
+    /// Whether `stop` ended the count before every root move was counted.
+    pub stopped: bool,
+}
+
+/// [`divide`] that can be interrupted: `each` gets every root move with its count as soon as it
+/// is known, and the count ends early, leaving the current root move out, once `stop` is set
+/// (it is looked at before each move of every node two or more plies above the leaves, so the
+/// count ends within a few milliseconds). Depth 0 counts the position itself, with no moves.
+pub fn divide_until(pos: &Position, depth: u32, stop: &AtomicBool, each: &mut dyn FnMut(Move, u64)) -> DivideOutcome {
+    if depth == 0 {
+        return DivideOutcome {
+            nodes: 1,
+            counted: 0,
+            moves: 0,
+            stopped: false,
+        };
+    }
+    let moves = pos.legal_moves();
+    let mut outcome = DivideOutcome {
+        nodes: 0,
+        counted: 0,
+        moves: moves.len(),
+        stopped: false,
+    };
+    for &m in moves.iter() {
+        let n = if stop.load(Ordering::Relaxed) {
+            None
+        } else if depth == 1 {
+            Some(1)
+        } else {
+            perft_until(&pos.after(m), depth - 1, stop)
+        };
+        // A count cut short is not a count: the move is left out.
+        let Some(n) = n else {
+            outcome.stopped = true;
+            return outcome;
+        };
+        each(m, n);
+        outcome.nodes += n;
+        outcome.counted += 1;
+    }
+    outcome
+}
+
+/// [`perft`], or `None` once `stop` is set. The last two plies are counted by [`perft`] without
+/// looking at the flag: that is a few thousand moves at most.
+fn perft_until(pos: &Position, depth: u32, stop: &AtomicBool) -> Option<u64> {
+    if depth <= 2 {
+        return Some(perft(pos, depth));
+    }
+    let mut nodes = 0;
+    for &m in pos.legal_moves().iter() {
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        let mut child = pos.clone();
+        child.play_unchecked(m);
+        nodes += perft_until(&child, depth - 1, stop)?;
+    }
+    Some(nodes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Variant;
+
+    #[test]
+    fn divide_until_agrees_with_divide_when_not_stopped() {
+        let pos = Position::startpos(Variant::PersianPrincess);
+        let stop = AtomicBool::new(false);
+        for depth in 0..=3 {
+            let mut seen = Vec::new();
+            let outcome = divide_until(&pos, depth, &stop, &mut |m, n| seen.push((m, n)));
+            let expected = if depth == 0 { Vec::new() } else { divide(&pos, depth) };
+            assert_eq!(seen, expected, "depth {depth}");
+            assert_eq!(outcome.nodes, perft(&pos, depth), "depth {depth}");
+            assert_eq!(outcome.counted, expected.len());
+            assert_eq!(outcome.moves, expected.len());
+            assert!(!outcome.stopped);
+        }
+    }
+
+    #[test]
+    fn divide_until_ends_at_once_when_stopped() {
+        // Depth 12 would take days: with the flag set the count ends before the first move.
+        let pos = Position::startpos(Variant::PersianPrincess);
+        let stop = AtomicBool::new(true);
+        let mut seen = 0;
+        let outcome = divide_until(&pos, MAX_DEPTH, &stop, &mut |_, _| seen += 1);
+        assert_eq!(seen, 0);
+        assert!(outcome.stopped);
+        assert_eq!((outcome.nodes, outcome.counted), (0, 0));
+        assert_eq!(outcome.moves, pos.legal_moves().len());
+    }
 }

@@ -13,7 +13,7 @@ use super::{
 use crate::{
     engine::{parse_game_in, Engine},
     eval::{self, wdl::WdlModel},
-    rules::{perft, Color, Position, Variant},
+    rules::{Color, Position, Variant},
     search::{time, Limits, Score, SearchInfo, SearchResult},
 };
 
@@ -306,17 +306,32 @@ impl Session {
     fn go(&mut self, p: GoParams) {
         self.engine.wait();
         if let Some(depth) = p.perft {
+            // On a thread, as a search: `isready` is answered meanwhile, and `stop`, `quit` or
+            // a command that needs the engine idle ends the count.
             let pos = self.engine.position().clone();
-            // Depth 0 counts the position itself and has no moves to list.
-            let mut total = if depth == 0 { 1 } else { 0 };
-            if depth > 0 {
-                for (m, n) in perft::divide(&pos, depth) {
-                    send(&self.out, &format!("{}: {n}", pos.uci(m)));
-                    total += n;
-                }
+            let out = self.out.clone();
+            let out2 = self.out.clone();
+            let started = self.engine.start_perft(
+                depth,
+                Box::new(move |m, n| send(&out, &format!("{}: {n}", pos.uci(m)))),
+                Box::new(move |outcome| {
+                    if outcome.stopped {
+                        send(
+                            &out2,
+                            &format!(
+                                "info string perft {depth} stopped: {} of {} root moves counted, {} nodes below them",
+                                outcome.counted, outcome.moves, outcome.nodes
+                            ),
+                        );
+                    } else {
+                        send(&out2, "");
+                        send(&out2, &format!("Nodes searched: {}", outcome.nodes));
+                    }
+                }),
+            );
+            if let Err(e) = started {
+                self.error(format!("go perft: {e}"));
             }
-            send(&self.out, "");
-            send(&self.out, &format!("Nodes searched: {total}"));
             return;
         }
         let pos = self.engine.position().clone();
@@ -428,7 +443,10 @@ pub fn run_stdio() -> io::Result<()> {
             Err(e) => return Err(e),
         }
     }
-    // End of input is a quit: stop a running search (its bestmove is still printed).
+    // End of input is a quit: stop a running search (its bestmove is still printed). A perft
+    // count, whose only answer is its total, is let finish, as when it ran on this thread
+    // (`echo "go perft 5" | engine`); `quit` stops it.
+    session.engine.join_perft();
     session.engine.wait();
     Ok(())
 }
