@@ -1,4 +1,4 @@
-//! The event loop: one event stream (reconnected with backoff), challenges accepted or declined
+//! The event loop: one event stream (reconnected with back-off), challenges accepted or declined
 //! by the filters, one task per game. Replayed `challenge`/`gameStart` lines after a reconnect
 //! are handled idempotently, and a failing game task never stops the loop.
 
@@ -28,11 +28,16 @@ use crate::{
     matchmaking,
 };
 
+/// The most challenge ids remembered (to tell new challenges from replays).
+const MAX_CHALLENGES_SEEN: usize = 10_000;
+
 /// A bot: the event loop and its games.
 pub struct Bot {
     ctx: Arc<GameContext>,
     games: HashMap<String, JoinHandle<()>>,
     done: HashSet<String>,
+    /// Ids of the challenges the event stream has shown.
+    challenges_seen: HashSet<String>,
     reports: Option<UnboundedSender<GameReport>>,
     /// Games running now (shared with the matchmaking task).
     running: Arc<AtomicUsize>,
@@ -64,6 +69,7 @@ impl Bot {
             }),
             games: HashMap::new(),
             done: HashSet::new(),
+            challenges_seen: HashSet::new(),
             reports: None,
             running: Arc::new(AtomicUsize::new(0)),
         })
@@ -92,24 +98,30 @@ impl Bot {
                 shutdown.clone(),
             ))
         });
-        let mut delay = Duration::from_secs(1);
+        // Reopening the event stream: the delay doubles after each stream that ends (or
+        // fails) at once, up to the maximum, and starts again from the first after a stream
+        // that brought something new or stayed open at least as long as the longest delay.
+        let (first_delay, max_delay) = self.ctx.config.network.reconnect_delays();
+        let mut delay = first_delay;
         while !*shutdown.borrow() {
+            let opened = tokio::time::Instant::now();
+            let mut fresh = 0;
             let connected = tokio::select! {
-                r = self.follow_events() => r,
+                r = self.follow_events(&mut fresh) => r,
                 _ = shutdown.changed() => break,
             };
+            if fresh > 0 || opened.elapsed() >= max_delay {
+                delay = first_delay;
+            }
             match connected {
-                Ok(()) => {
-                    tracing::info!("event stream closed; reconnecting");
-                    delay = Duration::from_secs(1);
-                }
+                Ok(()) => tracing::info!("event stream closed; reconnecting in {delay:?}"),
                 Err(e) => tracing::warn!("event stream: {e}; reconnecting in {delay:?}"),
             }
             tokio::select! {
                 _ = tokio::time::sleep(delay) => {}
                 _ = shutdown.changed() => break,
             }
-            delay = (delay * 2).min(Duration::from_secs(60));
+            delay = (delay * 2).min(max_delay);
         }
         if let Some(task) = matchmaking {
             task.abort();
@@ -156,10 +168,14 @@ impl Bot {
         }
     }
 
-    async fn follow_events(&mut self) -> Result<(), crate::api::ApiError> {
+    /// Reads one connection of the event stream; `fresh` counts the events that were new to
+    /// us (not the replays of a reconnection).
+    async fn follow_events(&mut self, fresh: &mut usize) -> Result<(), crate::api::ApiError> {
         let mut stream = self.ctx.client.stream_events().await?;
         while let Some(event) = stream.next().await? {
-            self.on_event(event).await;
+            if self.on_event(event).await {
+                *fresh += 1;
+            }
         }
         Ok(())
     }
@@ -169,18 +185,36 @@ impl Bot {
         self.games.len()
     }
 
-    async fn on_event(&mut self, event: Event) {
+    /// Handles an event; whether it was new to us (a replayed challenge or game start, or an
+    /// event of an unknown type, is not).
+    async fn on_event(&mut self, event: Event) -> bool {
         match event {
-            Event::Challenge { challenge, compat } => self.on_challenge(challenge, compat).await,
+            Event::Challenge { challenge, compat } => {
+                if self.challenges_seen.len() >= MAX_CHALLENGES_SEEN {
+                    self.challenges_seen.clear(); // bounded; forgetting old ids is harmless
+                }
+                let new = self.challenges_seen.insert(challenge.id.clone());
+                self.on_challenge(challenge, compat).await;
+                new
+            }
             Event::GameStart { game } => self.start_game(game.game_id),
-            Event::GameFinish { game } => tracing::debug!("gameFinish {}", game.game_id),
-            Event::ChallengeCanceled { challenge } => tracing::info!("challenge {} canceled", challenge.id),
-            Event::ChallengeDeclined { challenge } => tracing::info!(
-                "challenge {} declined: {}",
-                challenge.id,
-                challenge.decline_reason_key.as_deref().unwrap_or("?")
-            ),
-            Event::Other => {}
+            Event::GameFinish { game } => {
+                tracing::debug!("gameFinish {}", game.game_id);
+                true
+            }
+            Event::ChallengeCanceled { challenge } => {
+                tracing::info!("challenge {} canceled", challenge.id);
+                true
+            }
+            Event::ChallengeDeclined { challenge } => {
+                tracing::info!(
+                    "challenge {} declined: {}",
+                    challenge.id,
+                    challenge.decline_reason_key.as_deref().unwrap_or("?")
+                );
+                true
+            }
+            Event::Other => false,
         }
     }
 
@@ -218,11 +252,12 @@ impl Bot {
         }
     }
 
-    fn start_game(&mut self, id: String) {
+    /// Starts the task of game `id`, unless it was started before; whether it was new.
+    fn start_game(&mut self, id: String) -> bool {
         self.active_games();
         if self.games.contains_key(&id) || self.done.contains(&id) {
             tracing::debug!("game {id} already handled");
-            return;
+            return false;
         }
         tracing::info!("game {id} starts");
         let ctx = self.ctx.clone();
@@ -250,6 +285,7 @@ impl Bot {
         });
         self.done.insert(id.clone());
         self.games.insert(id, task);
+        true
     }
 }
 

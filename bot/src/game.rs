@@ -71,6 +71,8 @@ struct GameTask {
     decisions: Decisions,
     /// The move list at which we last answered a draw offer.
     answered_offer: Option<String>,
+    /// Whether the last state showed the opponent's takeback proposal.
+    takeback_shown: bool,
     /// The first-move abort timer, with the move list it was started at.
     abort_timer: Option<(String, JoinHandle<()>)>,
     /// Set when a move was refused: reconnect the game stream to learn the current state.
@@ -109,6 +111,7 @@ pub async fn run(ctx: Arc<GameContext>, id: String) -> anyhow::Result<GameReport
         last: None,
         decisions,
         answered_offer: None,
+        takeback_shown: false,
         abort_timer: None,
         resync: false,
         refused_at: None,
@@ -257,6 +260,11 @@ impl GameTask {
             Color::White => state.bdraw,
             Color::Black => state.wdraw,
         };
+        let takeback = match color {
+            Color::White => state.btakeback,
+            Color::Black => state.wtakeback,
+        };
+        self.answer_takeback(takeback).await;
         self.watch_first_move(moves.len(), turn != color, &state.moves);
         let handled = self.handled.as_deref() == Some(state.moves.as_str());
         if turn != color || handled {
@@ -366,6 +374,21 @@ impl GameTask {
                 tracing::info!("game {}: draw answer refused: {e}", self.id);
                 false
             }
+        }
+    }
+
+    /// Declines the opponent's takeback proposal, once per proposal: when its flag appears in
+    /// a state (a proposal still shown in the next state, or after a reconnection, was
+    /// answered already).
+    async fn answer_takeback(&mut self, proposed: bool) {
+        let new = proposed && !self.takeback_shown;
+        self.takeback_shown = proposed;
+        if !new {
+            return;
+        }
+        tracing::info!("game {}: declining the takeback proposal", self.id);
+        if let Err(e) = self.ctx.client.takeback(&self.id, false).await {
+            tracing::info!("game {}: takeback answer refused: {e}", self.id);
         }
     }
 

@@ -30,7 +30,8 @@ pub struct GameRecord<'a> {
     /// Creation time, ms since the epoch.
     pub created_at: u64,
     /// The server's key of the variant: Lichess's `fromPosition` is written as the `Variant`
-    /// "From Position", as Lichess writes it; other keys take the variant's PGN name.
+    /// "From Position", as Lichess writes it; other keys take the variant's name
+    /// ([`crate::variants::pgn_name`]).
     pub variant_key: &'a str,
 }
 
@@ -79,9 +80,8 @@ pub fn to_pgn(rec: &GameRecord<'_>) -> String {
     game.set_tag("Event", format!("{kind} {} game", rec.start.variant().spec().name));
     game.set_tag("Site", format!("{}/{}", rec.site.trim_end_matches('/'), rec.id));
     game.set_tag("Date", engine::rules::notation::pgn::date_from_unix_ms(rec.created_at));
-    if rec.variant_key == crate::variants::LICHESS_FROM_POSITION {
-        game.set_tag("Variant", "From Position");
-    }
+    let from_position = rec.variant_key == crate::variants::LICHESS_FROM_POSITION;
+    game.set_tag("Variant", crate::variants::pgn_name(rec.start.variant(), from_position));
     game.set_tag("White", rec.white);
     game.set_tag("Black", rec.black);
     game.set_tag("Termination", termination(rec.status).tag());
@@ -142,5 +142,107 @@ mod tests {
         let text = record(&set_up, "fromPosition");
         assert!(text.contains("[Variant \"From Position\"]"), "{text}");
         assert!(text.contains(&format!("[FEN \"{fen}\"]")), "{text}");
+    }
+
+    fn record_of(start: &Position, key: &str, status: &str, winner: Option<&str>, moves: &[String]) -> String {
+        to_pgn(&GameRecord {
+            id: "abcdefgh",
+            site: "http://arena".into(),
+            start,
+            moves,
+            white: "Alpha",
+            black: "Beta",
+            status,
+            winner,
+            rated: true,
+            created_at: 1_745_112_707_998,
+            variant_key: key,
+        })
+    }
+
+    /// The tag lines of a PGN text.
+    fn tags(text: &str) -> Vec<&str> {
+        text.lines().take_while(|l| l.starts_with('[')).collect()
+    }
+
+    #[test]
+    fn golden_tags() {
+        let pp = Position::startpos(engine::rules::Variant::PersianPrincess);
+        let m = pp.legal_moves().iter().copied().next().expect("a move");
+        let text = record_of(&pp, "persian-princess", "resign", Some("white"), &[pp.uci(m)]);
+        assert_eq!(
+            tags(&text),
+            [
+                "[Event \"Rated Persian Princess game\"]",
+                "[Site \"http://arena/abcdefgh\"]",
+                "[Date \"2025.04.20\"]",
+                "[Round \"?\"]",
+                "[White \"Alpha\"]",
+                "[Black \"Beta\"]",
+                "[Result \"1-0\"]",
+                "[Variant \"Persian Princess\"]",
+                "[PlyCount \"1\"]",
+                "[Termination \"Normal\"]",
+            ],
+            "{text}"
+        );
+        // Each Termination value as the PGN standard writes it.
+        for (status, winner, termination) in [
+            ("mate", Some("black"), "Normal"),
+            ("draw", None, "Normal"),
+            ("outoftime", Some("white"), "Time forfeit"),
+            ("timeout", Some("white"), "Abandoned"),
+            ("aborted", None, "Abandoned"),
+            ("started", None, "Unterminated"),
+        ] {
+            let text = record_of(&pp, "persian-princess", status, winner, &[]);
+            let tag = format!("[Termination \"{termination}\"]");
+            assert!(tags(&text).contains(&tag.as_str()), "{status}: {text}");
+        }
+        // Every variant's tag is its name, and the engine's reader reads the game back.
+        for (id, key, name) in [
+            ("celtic-citadel", "celtic-citadel", "Celtic Citadel"),
+            ("egyptian-eye", "egyptian-eye", "Egyptian Eye"),
+            ("oriental-omega", "oriental-omega", "Oriental Omega"),
+            ("parsi", "parsi", "Parsi"),
+            ("citadel-8", "citadel-8", "Citadel 8"),
+            ("citadel-9", "citadel-9", "Citadel 9"),
+            ("chess", "standard", "Standard"),
+            // A key of the `[variants]` table: the tag still names the variant.
+            ("oriental-omega", "persian", "Oriental Omega"),
+        ] {
+            let v: engine::rules::Variant = id.parse().expect("variant");
+            let text = record_of(&Position::startpos(v), key, "draw", None, &[]);
+            let tag = format!("[Variant \"{name}\"]");
+            assert!(tags(&text).contains(&tag.as_str()), "{id}: {text}");
+            let back = engine::rules::notation::pgn::read_game(&text, engine::rules::Variant::Chess)
+                .expect("reads")
+                .expect("a game");
+            assert_eq!(back.variant(), v, "{text}");
+        }
+    }
+
+    #[test]
+    fn old_variant_tags_still_read() {
+        // PGNs written before: the key of a Persian sub-variant, lower-case terminations.
+        for (tag, id) in [
+            ("persian-princess", "persian-princess"),
+            ("Persian Princess", "persian-princess"),
+            ("celtic-citadel", "celtic-citadel"),
+            ("Celtic Citadel", "celtic-citadel"),
+            ("egyptian-eye", "egyptian-eye"),
+            ("Egyptian Eye", "egyptian-eye"),
+            ("oriental-omega", "oriental-omega"),
+            ("Oriental Omega", "oriental-omega"),
+            ("Parsi", "parsi"),
+            ("Standard", "chess"),
+            ("From Position", "chess"),
+        ] {
+            let text = format!("[Variant \"{tag}\"]\n[Termination \"normal\"]\n\n*\n");
+            let game = engine::rules::notation::pgn::read_game(&text, engine::rules::Variant::Chess)
+                .expect("reads")
+                .expect("a game");
+            assert_eq!(game.variant().id(), id, "{tag}");
+        }
     }
 }

@@ -67,6 +67,21 @@ pub fn variant_ref(variant: Variant, from_position: bool) -> VariantRef {
     }
 }
 
+/// The PGN `Variant` tag of a game: a name for every variant, never a key. Chess takes
+/// Lichess's names ("Standard", or "From Position" when the game starts from a set-up
+/// position); a variant whose engine PGN name is a name ("Parsi", "Citadel 8") keeps it, and
+/// one whose PGN name is its key (`persian-princess`) takes its display name
+/// ("Persian Princess"). Each reads back as its variant with the engine's PGN reader, as the
+/// older keys still do.
+pub fn pgn_name(variant: Variant, from_position: bool) -> &'static str {
+    let spec = variant.spec();
+    match (spec.server_key, from_position) {
+        (LICHESS_STANDARD, true) => "From Position",
+        _ if spec.pgn_name == spec.id => spec.name,
+        _ => spec.pgn_name,
+    }
+}
+
 /// Whether Lichess rates games of this variant key by speed (chess: `standard`,
 /// `fromPosition`) rather than by variant.
 fn rated_by_speed(key: &str) -> bool {
@@ -132,5 +147,30 @@ mod tests {
         assert_eq!(variant_ref(chess, true).name, "From Position");
         let pp: Variant = "persian-princess".parse().expect("known");
         assert_eq!(variant_ref(pp, true).key, "persian-princess");
+    }
+
+    #[test]
+    fn pgn_variant_names() {
+        let name = |id: &str| pgn_name(id.parse().expect("variant"), false);
+        assert_eq!(name("chess"), "Standard");
+        assert_eq!(pgn_name(Variant::Chess, true), "From Position");
+        assert_eq!(name("persian-princess"), "Persian Princess");
+        assert_eq!(name("celtic-citadel"), "Celtic Citadel");
+        assert_eq!(name("egyptian-eye"), "Egyptian Eye");
+        assert_eq!(name("oriental-omega"), "Oriental Omega");
+        assert_eq!(name("parsi"), "Parsi");
+        assert_eq!(name("citadel-8"), "Citadel 8");
+        assert_eq!(name("citadel-9"), "Citadel 9");
+        for v in Variant::ALL {
+            for from_position in [false, true] {
+                let name = pgn_name(v, from_position);
+                assert_ne!(name, v.id(), "{v}: a name, not a key");
+                assert!(name.chars().next().is_some_and(char::is_uppercase), "{v}: {name}");
+                assert_eq!(name.parse::<Variant>(), Ok(v), "{v}: '{name}' reads back");
+            }
+            // The tags written before (the key, the engine's PGN name) still read.
+            assert_eq!(v.spec().server_key.parse::<Variant>(), Ok(v));
+            assert_eq!(v.spec().pgn_name.parse::<Variant>(), Ok(v));
+        }
     }
 }

@@ -162,6 +162,7 @@ async fn the_client_sends_only_described_requests() {
     let _ = client.make_move(&ch.id, "e2e4", true).await; // not its turn: 400, still a described call
     let _ = client.chat(&ch.id, "spectator", "hello").await;
     let _ = client.draw(&ch.id, false).await;
+    let _ = client.takeback(&ch.id, false).await;
     let _ = client.claim_victory(&ch.id).await;
     let _ = client.abort(&ch.id).await;
     let _ = client.resign(&report.id).await; // over: 400
@@ -199,6 +200,7 @@ async fn the_client_sends_only_described_requests() {
         Endpoint::Abort,
         Endpoint::Resign,
         Endpoint::Draw,
+        Endpoint::BotTakeback,
         Endpoint::ClaimVictory,
     ];
     for e in client_endpoints {

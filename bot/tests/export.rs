@@ -104,7 +104,7 @@ async fn one_game_in_pgn_and_json() {
         format!("[GameId \"{id}\"]"),
         "[WhiteElo \"1500\"]".into(),
         "[BlackTitle \"BOT\"]".into(),
-        "[Variant \"persian-princess\"]".into(),
+        "[Variant \"Persian Princess\"]".into(),
         "[TimeControl \"600+5\"]".into(),
         "[Termination \"Normal\"]".into(),
     ] {

@@ -354,3 +354,129 @@ async fn two_compatible_seeks_are_paired() {
     assert_eq!(g1.game_id, g2.game_id);
     assert_eq!(g1.variant.map(|v| v.key).as_deref(), Some("persian-princess"));
 }
+
+/// The first legal move of Persian Princess after `moves` (UCI, space separated).
+fn first_legal_move(moves: &str) -> String {
+    let variant: engine::rules::Variant = "persian-princess".parse().expect("variant");
+    let mut game = engine::rules::game::Game::new(engine::rules::Position::startpos(variant));
+    for uci in moves.split_whitespace() {
+        let m = game.position().parse_uci(uci).expect("legal");
+        game.play(m);
+    }
+    let m = game.position().legal_moves().iter().copied().next().expect("a move");
+    game.position().uci(m)
+}
+
+/// The bot's answers to takeback proposals, as the arena recorded them: (path, status).
+fn takeback_answers(arena: &bot::arena::Arena) -> Vec<(String, u16)> {
+    arena
+        .requests()
+        .into_iter()
+        .filter(|r| r.endpoint == bot::arena::faults::Endpoint::BotTakeback && r.user.as_deref() == Some("beta"))
+        .map(|r| (r.path, r.status))
+        .collect()
+}
+
+/// Waits until the bot has answered `n` takeback proposals.
+async fn wait_takeback_answers(arena: &bot::arena::Arena, n: usize) -> Vec<(String, u16)> {
+    for _ in 0..250 {
+        let answers = takeback_answers(arena);
+        if answers.len() >= n {
+            return answers;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    panic!(
+        "the bot answered {:?}, not {n} takeback proposals",
+        takeback_answers(arena)
+    );
+}
+
+/// A human (Board API) asks the bot for a takeback, twice: the bot declines each proposal once
+/// (`POST /api/bot/game/{id}/takeback/no`), the proposal disappears from the game state, no
+/// move is taken back, and the game goes on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn takeback_proposals_are_declined() {
+    let arena = common::arena().await;
+    let dir = common::temp_dir("takeback");
+    let beta = common::start_bot(common::config(&arena, "persian-princess", dir.clone()), "beta-token").await;
+    common::wait_event_streams(&arena, "beta", 1).await;
+    let human = common::client(&arena, "human-token");
+    let mut events = human.stream_events().await.expect("event stream");
+    let ch = human
+        .create_challenge(
+            "beta",
+            &common::request("persian-princess", Some((600, 5)), false, "white"),
+        )
+        .await
+        .expect("challenge");
+    common::wait_game_start(&mut events, &ch.id).await;
+    let id = ch.id;
+    let raw = common::Raw::new(&arena);
+    let lines = raw.lines("human-token", &format!("/api/board/game/stream/{id}")).await;
+    common::wait_line(&lines, |v| v["type"] == "gameFull").await;
+    let state_with =
+        |moves: String| move |v: &serde_json::Value| v["type"] == "gameState" && v["moves"] == moves.as_str();
+
+    let mut moves = String::new();
+    for round in 1..=2 {
+        // The human moves, the bot answers.
+        let m = first_legal_move(&moves);
+        let (status, text) = raw
+            .post("human-token", &format!("/api/board/game/{id}/move/{m}"), &[])
+            .await;
+        assert_eq!(status, 200, "{m}: {text}");
+        moves = format!("{moves} {m}").trim().to_string();
+        let state = common::wait_line(&lines, |v| {
+            v["type"] == "gameState"
+                && v["moves"]
+                    .as_str()
+                    .is_some_and(|s| s.split(' ').count() == moves.split(' ').count() + 1)
+        })
+        .await;
+        moves = state["moves"].as_str().expect("moves").to_string();
+
+        // The human proposes a takeback: the bot declines it, once.
+        let (status, text) = raw
+            .post("human-token", &format!("/api/board/game/{id}/takeback/yes"), &[])
+            .await;
+        assert_eq!(status, 200, "{text}");
+        let answers = wait_takeback_answers(&arena, round).await;
+        assert_eq!(answers.last(), Some(&(format!("/api/bot/game/{id}/takeback/no"), 200)));
+        // The proposal was shown, then withdrawn by the decline; the moves stay.
+        let shown = common::json_lines(&lines)
+            .iter()
+            .rposition(|v| v["type"] == "gameState" && v["wtakeback"] == true)
+            .expect("the proposal was shown");
+        let mut declined = false;
+        for _ in 0..100 {
+            let all = common::json_lines(&lines);
+            declined = all[shown + 1..]
+                .iter()
+                .any(|v| state_with(moves.clone())(v) && v["wtakeback"].is_null());
+            if declined {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        assert!(
+            declined,
+            "no state without the proposal after it: {:?}",
+            common::json_lines(&lines)
+        );
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        assert_eq!(takeback_answers(&arena).len(), round, "one answer per proposal");
+    }
+    // The game goes on: the human moves again and the bot replies.
+    let m = first_legal_move(&moves);
+    let (status, text) = raw
+        .post("human-token", &format!("/api/board/game/{id}/move/{m}"), &[])
+        .await;
+    assert_eq!(status, 200, "{m}: {text}");
+    common::wait_line(&lines, |v| {
+        v["type"] == "gameState" && v["moves"].as_str().is_some_and(|s| s.split(' ').count() == 6)
+    })
+    .await;
+    beta.stop().await;
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -608,6 +608,13 @@ async fn positions_pgn_and_engine_analysis_for_the_analysis_board() {
     let g = json(&body);
     assert_eq!(g["variant"]["key"], "egyptian-eye");
     assert_eq!(g["moves"], serde_json::json!(["f3f4", "f9f8"]));
+    // The variant's name, as PGNs are written now, reads as the key of older files does.
+    let named = "[Variant \"Egyptian Eye\"]\n\n1. f4 f8 *\n";
+    let (status, body) = raw
+        .post("", "/api/arena/pgn", &[("pgn", named), ("variant", "standard")])
+        .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(json(&body)["variant"]["key"], "egyptian-eye");
     assert_eq!(
         raw.post("", "/api/arena/pgn", &[("pgn", "1. e9 *"), ("variant", "standard")])
             .await

@@ -73,7 +73,7 @@ fn tiny_match_in_every_persian_variant() {
                 replay.play(m);
             }
             // Games that end by the rules end in a final position that says so.
-            if g.tag("Termination") == Some("normal") {
+            if g.tag("Termination") == Some("Normal") {
                 let o = replay.outcome().expect("a game over by the rules");
                 assert_eq!(o.result(), g.result);
             }

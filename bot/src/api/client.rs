@@ -405,6 +405,17 @@ impl Client {
         .map(drop)
     }
 
+    /// Accepts (`true`) or declines (`false`) the opponent's takeback proposal.
+    pub async fn takeback(&self, game: &str, accept: bool) -> Result<(), ApiError> {
+        self.post_form(
+            "/api/bot/game/{gameId}/takeback/{accept}",
+            &endpoints::game_takeback(game, accept),
+            &[],
+        )
+        .await
+        .map(drop)
+    }
+
     /// Claims victory after the opponent left.
     pub async fn claim_victory(&self, game: &str) -> Result<(), ApiError> {
         self.post_form(

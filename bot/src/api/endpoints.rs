@@ -51,6 +51,14 @@ pub fn game_resign(id: &str) -> String {
 pub fn game_draw(id: &str, accept: bool) -> String {
     format!("/api/bot/game/{}/draw/{}", enc(id), if accept { "yes" } else { "no" })
 }
+/// `POST`: accept (`yes`) or decline (`no`) the opponent's takeback proposal.
+pub fn game_takeback(id: &str, accept: bool) -> String {
+    format!(
+        "/api/bot/game/{}/takeback/{}",
+        enc(id),
+        if accept { "yes" } else { "no" }
+    )
+}
 /// `POST`: claim victory after the opponent left.
 pub fn game_claim_victory(id: &str) -> String {
     format!("/api/bot/game/{}/claim-victory", enc(id))

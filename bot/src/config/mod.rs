@@ -243,7 +243,8 @@ impl Default for GamesConfig {
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct NetworkConfig {
-    /// A stream silent this long (no keep-alive) is reconnected, seconds.
+    /// A stream that sends no complete line (keep-alives included) for this long is reconnected,
+    /// seconds.
     pub stream_timeout_s: u64,
     /// Timeout of ordinary calls, seconds.
     pub request_timeout_s: u64,
@@ -255,6 +256,21 @@ pub struct NetworkConfig {
     pub backoff_max_ms: u64,
     /// Pause of an endpoint after it answered HTTP 429, seconds.
     pub rate_limit_wait_s: u64,
+    /// First delay before the event stream is reopened after it ended or failed, ms (doubled
+    /// after each stream that ends at once, back to this after one that lived).
+    pub reconnect_base_ms: u64,
+    /// Longest delay before the event stream is reopened, ms.
+    pub reconnect_max_ms: u64,
+}
+
+impl NetworkConfig {
+    /// The event stream's reconnection delays: first and longest.
+    pub fn reconnect_delays(&self) -> (Duration, Duration) {
+        (
+            Duration::from_millis(self.reconnect_base_ms),
+            Duration::from_millis(self.reconnect_max_ms),
+        )
+    }
 }
 
 impl Default for NetworkConfig {
@@ -266,6 +282,8 @@ impl Default for NetworkConfig {
             backoff_base_ms: 250,
             backoff_max_ms: 30_000,
             rate_limit_wait_s: 60,
+            reconnect_base_ms: 1000,
+            reconnect_max_ms: 60_000,
         }
     }
 }
@@ -354,6 +372,13 @@ impl Config {
             self.network.max_attempts >= 1,
             "network.max_attempts must be at least 1"
         );
+        let n = &self.network;
+        anyhow::ensure!(
+            n.reconnect_base_ms >= 1 && n.reconnect_base_ms <= n.reconnect_max_ms,
+            "network.reconnect_base_ms must be at least 1 and at most network.reconnect_max_ms ({}), got {}",
+            n.reconnect_max_ms,
+            n.reconnect_base_ms
+        );
         let d = &self.decisions;
         anyhow::ensure!(
             d.resign_score <= 0,
@@ -424,6 +449,25 @@ mod tests {
         assert!(Config::parse("[challenge]\nvariants = [\"atomic\"]\n").is_err());
         assert!(Config::parse("[challenge]\nspeeds = [\"fast\"]\n").is_err());
         assert!(Config::parse("[server]\nurl = \"ftp://x\"\n").is_err());
+    }
+
+    #[test]
+    fn event_stream_reconnection_delays() {
+        let n = Config::parse("").expect("valid").network;
+        assert_eq!(
+            n.reconnect_delays(),
+            (Duration::from_secs(1), Duration::from_secs(60)),
+            "the documented defaults"
+        );
+        let n = Config::parse("[network]\nreconnect_base_ms = 50\nreconnect_max_ms = 400\n")
+            .expect("valid")
+            .network;
+        assert_eq!(
+            n.reconnect_delays(),
+            (Duration::from_millis(50), Duration::from_millis(400))
+        );
+        assert!(Config::parse("[network]\nreconnect_base_ms = 0\n").is_err());
+        assert!(Config::parse("[network]\nreconnect_base_ms = 90000\n").is_err());
     }
 
     /// The error text of `toml` (with its causes).

@@ -98,15 +98,15 @@ pub enum PgnTermination {
 }
 
 impl PgnTermination {
-    /// The tag value, e.g. `normal` or `time forfeit`.
+    /// The tag value as the PGN standard writes it, e.g. `Normal` or `Time forfeit`.
     pub fn tag(self) -> &'static str {
         match self {
-            PgnTermination::Normal => "normal",
-            PgnTermination::Adjudication => "adjudication",
-            PgnTermination::RulesInfraction => "rules infraction",
-            PgnTermination::TimeForfeit => "time forfeit",
-            PgnTermination::Abandoned => "abandoned",
-            PgnTermination::Unterminated => "unterminated",
+            PgnTermination::Normal => "Normal",
+            PgnTermination::Adjudication => "Adjudication",
+            PgnTermination::RulesInfraction => "Rules infraction",
+            PgnTermination::TimeForfeit => "Time forfeit",
+            PgnTermination::Abandoned => "Abandoned",
+            PgnTermination::Unterminated => "Unterminated",
         }
     }
 }
@@ -225,17 +225,19 @@ mod tests {
     fn termination_texts() {
         assert_eq!(Termination::MaxPlies(400).description(), "adjudicated draw: 400 plies");
         assert_eq!(Termination::MaxPlies(401).sentence(400), "adjudicated draw: 400 plies");
-        assert_eq!(Termination::Resign.pgn_tag(), "adjudication");
+        assert_eq!(Termination::Resign.pgn_tag(), "Adjudication");
         assert_eq!(
             Termination::Rules(Outcome::Draw(DrawReason::Citadel)).pgn_tag(),
-            "normal"
+            "Normal"
         );
         let illegal = Termination::IllegalMove {
             by: Color::White,
             text: "0000".into(),
         };
-        assert_eq!(illegal.pgn_tag(), "rules infraction");
+        assert_eq!(illegal.pgn_tag(), "Rules infraction");
         assert_eq!(illegal.key(), "illegal-move");
-        assert_eq!(PgnTermination::TimeForfeit.tag(), "time forfeit");
+        assert_eq!(PgnTermination::TimeForfeit.tag(), "Time forfeit");
+        assert_eq!(PgnTermination::Abandoned.tag(), "Abandoned");
+        assert_eq!(PgnTermination::Unterminated.tag(), "Unterminated");
     }
 }

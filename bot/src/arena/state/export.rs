@@ -207,9 +207,8 @@ impl Inner {
                 game.set_tag(&format!("{side}Title"), "BOT");
             }
         }
-        if g.variant_ref.key == crate::variants::LICHESS_FROM_POSITION {
-            game.set_tag("Variant", "From Position");
-        }
+        let from_position = g.variant_ref.key == crate::variants::LICHESS_FROM_POSITION;
+        game.set_tag("Variant", crate::variants::pgn_name(g.start().variant(), from_position));
         game.set_tag(
             "TimeControl",
             g.clock.map_or("-".to_string(), |c| {

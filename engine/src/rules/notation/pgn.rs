@@ -140,8 +140,8 @@ pub fn write_game(game: &PgnGame) -> String {
     write_tag(&mut out, "PlyCount", &game.moves.len().to_string());
     let termination = match game.tag("Termination") {
         Some(t) => t,
-        None if game.result == "*" => "unterminated",
-        None => "normal",
+        None if game.result == "*" => "Unterminated",
+        None => "Normal",
     };
     write_tag(&mut out, "Termination", termination);
     for (name, value) in &game.tags {
@@ -765,11 +765,11 @@ mod tests {
         let (moves, _) = random_game(start.clone(), &mut rng, 9);
         let mut game = PgnGame::new(start.clone());
         game.moves = moves;
-        game.set_tag("Termination", "adjudication");
+        game.set_tag("Termination", "Adjudication");
         let text = game.to_pgn();
         assert!(text.contains("[SetUp \"1\"]"), "{text}");
         assert!(text.contains(&format!("[FEN \"{}\"]", start.fen())), "{text}");
-        assert!(text.contains("[Termination \"adjudication\"]"), "{text}");
+        assert!(text.contains("[Termination \"Adjudication\"]"), "{text}");
         let movetext = text.split("\n\n").nth(1).unwrap_or_default();
         assert!(movetext.starts_with("1... "), "{movetext}");
         assert!(movetext.contains(" 2. "), "{movetext}");
