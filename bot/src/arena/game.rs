@@ -54,6 +54,54 @@ pub enum GameError {
     NoBerserk,
 }
 
+/// A move's UCI text kept inline (no allocation): a game's moves copy as one block, so that
+/// the snapshot a unit of work keeps to undo a failed write (see `state::journal`) costs
+/// little. UCI texts of our boards have at most 7 characters (`a10b10q`).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Uci {
+    len: u8,
+    text: [u8; 15],
+}
+
+impl Uci {
+    /// The text of `s` (ASCII; longer than 15 bytes is cut, which no UCI text of ours is).
+    pub fn new(s: &str) -> Uci {
+        let mut text = [0u8; 15];
+        let n = s.len().min(15);
+        text[..n].copy_from_slice(&s.as_bytes()[..n]);
+        Uci { len: n as u8, text }
+    }
+
+    /// The text.
+    pub fn as_str(&self) -> &str {
+        std::str::from_utf8(&self.text[..usize::from(self.len)]).unwrap_or("")
+    }
+}
+
+impl std::fmt::Display for Uci {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::fmt::Debug for Uci {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:?}", self.as_str())
+    }
+}
+
+impl serde::Serialize for Uci {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+impl PartialEq<&str> for Uci {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
 /// One line of a game's chat.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ChatLine {
@@ -131,7 +179,7 @@ pub struct ArenaGame {
     /// The FEN the game started from, if not the start position.
     pub initial_fen: Option<String>,
     game: Game,
-    moves: Vec<String>,
+    moves: Vec<Uci>,
     times: [i64; 2],
     turn_started: Instant,
     status: &'static str,
@@ -245,7 +293,7 @@ impl ArenaGame {
                 .map_err(|e| format!("move {} ({}) does not replay: {e}", g.moves.len() + 1, m.uci))?;
             let text = g.game.position().uci(mv);
             g.game.play(mv);
-            g.moves.push(text);
+            g.moves.push(Uci::new(&text));
             g.clocks.push(m.clock);
             g.move_times.push(m.at);
         }
@@ -302,7 +350,7 @@ impl ArenaGame {
             .zip(&self.clocks)
             .zip(&self.move_times)
             .map(|((uci, &clock), &at)| MoveRow {
-                uci: uci.clone(),
+                uci: uci.to_string(),
                 clock,
                 at,
             })
@@ -385,7 +433,7 @@ impl ArenaGame {
     }
 
     /// The moves played, UCI.
-    pub fn moves(&self) -> &[String] {
+    pub fn moves(&self) -> &[Uci] {
         &self.moves
     }
 
@@ -481,7 +529,7 @@ impl ArenaGame {
         }
         let text = self.game.position().uci(m);
         self.game.play(m);
-        self.moves.push(text);
+        self.moves.push(Uci::new(&text));
         self.clocks.push(self.time_left(side, now).max(0));
         self.move_times.push(now_ms());
         self.turn_started = now;
@@ -627,7 +675,16 @@ impl ArenaGame {
         let inc = self.clock.map_or(0, |c| c.increment as i64);
         GameState {
             kind: None,
-            moves: self.moves.join(" "),
+            moves: {
+                let mut all = String::with_capacity(self.moves.len() * 5);
+                for (i, m) in self.moves.iter().enumerate() {
+                    if i > 0 {
+                        all.push(' ');
+                    }
+                    all.push_str(m.as_str());
+                }
+                all
+            },
             wtime: self.time_left(Color::White, now).max(0),
             btime: self.time_left(Color::Black, now).max(0),
             winc: inc,

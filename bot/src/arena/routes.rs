@@ -65,7 +65,7 @@ fn body_map(headers: &HeaderMap, body: &Bytes) -> Result<HashMap<String, String>
 }
 
 pub fn router(shared: Arc<Shared>) -> Router {
-    Router::new()
+    let routes = Router::new()
         .route("/api/account", get(account))
         .route("/api/account/preferences", get(preferences))
         .route("/api/user/{name}", get(user))
@@ -95,8 +95,14 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/api/stream/game/{id}", get(spectator_stream))
         .merge(web::router())
         .merge(super::study::router())
-        .merge(super::ops::router())
-        .route_layer(middleware::from_fn(stamp_route))
+        .merge(super::ops::router());
+    // The route templates are only needed for the metrics.
+    let routes = if shared.metrics.is_some() {
+        routes.route_layer(middleware::from_fn(stamp_route))
+    } else {
+        routes
+    };
+    routes
         .fallback(|| async { ApiErr(StatusCode::NOT_FOUND, "Not found".into()) })
         .layer(middleware::from_fn_with_state(shared.clone(), intercept))
         .with_state(shared)
@@ -104,14 +110,14 @@ pub fn router(shared: Arc<Shared>) -> Router {
 
 /// The route template a response answered (for the metrics).
 #[derive(Clone)]
-struct RouteName(String);
+struct RouteName(axum::extract::MatchedPath);
 
 /// Stamps the matched route's template on the response, for [`intercept`].
 async fn stamp_route(request: Request, next: Next) -> Response {
     let route = request
         .extensions()
         .get::<axum::extract::MatchedPath>()
-        .map(|m| RouteName(m.as_str().to_string()));
+        .map(|m| RouteName(m.clone()));
     let mut response = next.run(request).await;
     if let Some(r) = route {
         response.extensions_mut().insert(r);
@@ -223,9 +229,14 @@ async fn intercept(State(s): S, request: Request, next: Next) -> Response {
             .to_string();
         (request.method().to_string(), agent)
     });
-    let path = request.uri().path().to_string();
+    let path = (observed || !web::is_page_path(request.uri().path())).then(|| request.uri().path().to_string());
     let (response, user, ip) = screen(&s, request, next).await;
-    let response = json_error(response, &path).await;
+    let path = path.unwrap_or_default();
+    let response = if path.is_empty() {
+        response
+    } else {
+        json_error(response, &path).await
+    };
     if let Some((method, agent)) = seen {
         let status = response.status().as_u16();
         if let Some(m) = &s.metrics {
@@ -313,7 +324,9 @@ async fn screen(s: &Arc<Shared>, request: Request, next: Next) -> (Response, Opt
         let mut inner = s.lock();
         !inner.ip_within_rate(ip) || user.as_deref().is_some_and(|u| !inner.within_rate(u))
     };
-    if let Some(refused) = csrf_refusal(s, &parts, &bytes) {
+    // `user` with an Authorization header is the bearer token's (a session never counts then).
+    let by_token = user.is_some() && parts.headers.contains_key(header::AUTHORIZATION);
+    if let Some(refused) = csrf_refusal(s, &parts, &bytes, by_token) {
         record.status = refused.status().as_u16();
         s.lock().record_request(record);
         return (refused, user, ip);
@@ -344,13 +357,13 @@ async fn screen(s: &Arc<Shared>, request: Request, next: Next) -> (Response, Opt
 
 /// A state-changing request from a browser (a signed-in session, or any page form) must carry
 /// the CSRF token, in the `X-CSRF-Token` header or the `csrf` form field: else 403.
-fn csrf_refusal(s: &Shared, parts: &axum::http::request::Parts, body: &Bytes) -> Option<Response> {
+fn csrf_refusal(s: &Shared, parts: &axum::http::request::Parts, body: &Bytes, by_token: bool) -> Option<Response> {
     use axum::http::Method;
     if matches!(parts.method, Method::GET | Method::HEAD | Method::OPTIONS) {
         return None;
     }
     let page = web::is_page_path(parts.uri.path());
-    let expected = web::auth::expected_csrf(s, &parts.headers, page)?;
+    let expected = web::auth::expected_csrf(s, &parts.headers, page, by_token)?;
     let sent = parts
         .headers
         .get(web::auth::CSRF_HEADER)

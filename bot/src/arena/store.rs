@@ -390,12 +390,12 @@ impl Store {
     /// Starts the transaction of a unit of work (taking the write lock now, so that its
     /// writes cannot meet a busy database halfway).
     pub fn begin(&self) -> rusqlite::Result<()> {
-        self.conn.execute_batch("BEGIN IMMEDIATE")
+        self.conn.prepare_cached("BEGIN IMMEDIATE")?.execute([]).map(|_| ())
     }
 
     /// Commits the unit's transaction.
     pub fn commit(&self) -> rusqlite::Result<()> {
-        self.conn.execute_batch("COMMIT")
+        self.conn.prepare_cached("COMMIT")?.execute([]).map(|_| ())
     }
 
     /// Undoes the unit's transaction (if SQLite has not already).
@@ -739,8 +739,19 @@ impl Store {
     /// Writes a game: its row, its moves from ply `stored_plies` on (earlier moves beyond
     /// `moves.len()` are deleted: a takeback), in one transaction.
     pub fn save_game(&mut self, g: &GameRow, moves: &[MoveRow], stored_plies: usize) -> rusqlite::Result<()> {
-        // A savepoint: inside a unit's transaction it nests, alone it is a transaction.
-        let tx = self.conn.savepoint()?;
+        // Inside a unit's transaction the rows are written as part of it; alone, in a
+        // transaction of their own.
+        if self.conn.is_autocommit() {
+            let tx = self.conn.transaction()?;
+            Store::write_game(&tx, g, moves, stored_plies)?;
+            tx.commit()
+        } else {
+            Store::write_game(&self.conn, g, moves, stored_plies)
+        }
+    }
+
+    fn write_game(conn: &Connection, g: &GameRow, moves: &[MoveRow], stored_plies: usize) -> rusqlite::Result<()> {
+        let tx = conn;
         tx.execute(
             "INSERT INTO games (id, variant_key, initial_fen, white, black, rated, clock_initial, clock_increment,
                 days, source, created_at, status, winner, wtime, btime, last_move_at, white_rating, black_rating,
@@ -785,7 +796,7 @@ impl Store {
                 st.execute(params![g.id, (i + 1) as i64, m.uci, m.clock, m.at as i64])?;
             }
         }
-        tx.commit()
+        Ok(())
     }
 
     /// Removes a chat line (a moderator): its text is wiped, its place kept.

@@ -180,7 +180,7 @@ def main():
 
     # Export: one game as JSON and PGN, the user's games.
     pgn = carol.games.export(gid, as_pgn=True, clocks=True)
-    check('[Result "0-1"]' in pgn and "[%clk" in pgn and '[Variant "persian-princess"]' in pgn, pgn)
+    check('[Result "0-1"]' in pgn and "[%clk" in pgn and '[Variant "Persian Princess"]' in pgn, pgn)
     j = carol.games.export(gid, moves=True)
     check(j["status"] == "resign" and j["players"]["white"]["user"]["name"] == "Carol", j)
     games = list(carol.games.export_by_player("carol", max=10))

@@ -28,7 +28,7 @@ pub(super) struct GameSub {
 fn spectator_move(g: &ArenaGame, now: Instant) -> serde_json::Value {
     serde_json::json!({
         "fen": g.position().fen(),
-        "lm": g.moves().last().cloned().unwrap_or_default(),
+        "lm": g.moves().last().map(ToString::to_string).unwrap_or_default(),
         "wc": g.time_left(Color::White, now).max(0) / 1000,
         "bc": g.time_left(Color::Black, now).max(0) / 1000,
     })
@@ -112,7 +112,7 @@ impl Inner {
             "source": g.source,
             "status": { "id": status_id(g.status()), "name": g.status() },
             "createdAt": g.created_at,
-            "lastMove": g.moves().last().cloned().unwrap_or_default(),
+            "lastMove": g.moves().last().map(ToString::to_string).unwrap_or_default(),
             "players": { "white": player(Color::White), "black": player(Color::Black) },
         });
         if let (Some(o), Some(w)) = (v.as_object_mut(), g.winner()) {
@@ -171,7 +171,7 @@ impl Inner {
             id: Some(id.to_string()),
             fen: Some(g.position().fen()),
             color: Some(color_name(side).to_string()),
-            last_move: Some(g.moves().last().cloned().unwrap_or_default()),
+            last_move: Some(g.moves().last().map(ToString::to_string).unwrap_or_default()),
             source: Some(g.source.into()),
             status: Some(StatusRef {
                 id: status_id(g.status()),
@@ -431,7 +431,7 @@ impl Inner {
             return Err(e.into());
         }
         let ply = g.moves().len();
-        let played = g.moves().last().cloned().unwrap_or_default();
+        let played = g.moves().last().map(ToString::to_string).unwrap_or_default();
         let san = before
             .parse_uci(&played)
             .map(|m| before.san(m))

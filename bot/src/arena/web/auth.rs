@@ -106,10 +106,10 @@ pub fn same_secret(a: &str, b: &str) -> bool {
 /// none: a valid bearer token authenticates it (a browser never sends one by itself). Any other
 /// `Authorization` header (a wrong token, `Basic ...`) exempts nothing: a request that a
 /// session cookie would authenticate needs the CSRF token whatever else it carries.
-pub fn expected_csrf(shared: &Shared, headers: &HeaderMap, page: bool) -> Option<Result<String, ()>> {
-    if headers.contains_key(header::AUTHORIZATION)
-        && bearer(headers).is_some_and(|t| shared.lock().user_of_token(t).is_some())
-    {
+/// `by_token`: whether a valid bearer token authenticates the request (the caller has looked
+/// it up already).
+pub fn expected_csrf(shared: &Shared, headers: &HeaderMap, page: bool, by_token: bool) -> Option<Result<String, ()>> {
+    if by_token {
         return None;
     }
     if let Some(s) = session(shared, headers) {
