@@ -171,17 +171,13 @@ impl Default for ChallengeConfig {
     fn default() -> ChallengeConfig {
         ChallengeConfig {
             accept: true,
-            variants: [
-                "standard",
-                "fromPosition",
-                "celtic-citadel",
-                "persian-princess",
-                "egyptian-eye",
-                "oriental-omega",
-                "parsi",
-            ]
-            .map(String::from)
-            .to_vec(),
+            // Every variant the arena offers (each engine variant's server key) and Lichess's
+            // chess from a position.
+            variants: engine::rules::Variant::ALL
+                .into_iter()
+                .map(|v| crate::variants::server_key(v).to_string())
+                .chain([crate::variants::LICHESS_FROM_POSITION.to_string()])
+                .collect(),
             speeds: vec![Speed::Bullet, Speed::Blitz, Speed::Rapid, Speed::Classical],
             min_base_s: 0,
             max_base_s: 10800,
@@ -449,6 +445,17 @@ mod tests {
         assert!(Config::parse("[challenge]\nvariants = [\"atomic\"]\n").is_err());
         assert!(Config::parse("[challenge]\nspeeds = [\"fast\"]\n").is_err());
         assert!(Config::parse("[server]\nurl = \"ftp://x\"\n").is_err());
+    }
+
+    #[test]
+    fn the_default_accepts_every_variant_the_arena_offers() {
+        let accepted = Config::parse("").expect("valid").challenge.variants;
+        for v in engine::rules::Variant::ALL {
+            let key = crate::variants::server_key(v);
+            assert!(accepted.iter().any(|a| a == key), "{key} is accepted");
+        }
+        assert!(accepted.iter().any(|a| a == "fromPosition"));
+        assert!(accepted.iter().any(|a| a == "citadel-8") && accepted.iter().any(|a| a == "citadel-9"));
     }
 
     #[test]
