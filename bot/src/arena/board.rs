@@ -2,8 +2,24 @@
 //! the side to move, the checked royal pieces, the last move and the legal moves with the
 //! squares a click or a drag names. The pages know no rules: everything comes from here.
 
-use engine::rules::{Move, Position, Square};
+use engine::rules::{tables::Tables, Color, Move, PieceKind, Position, Square};
 use serde_json::{json, Value};
+
+/// A piece as the pages draw it: colour, kind, name, letter. The arena's piece set draws the
+/// built-in kinds; a piece of a variant's own on a built-in kind's index (Citadel's
+/// Plains-Marshall on the fortress's) is named by the variant and drawn as its letter.
+fn piece_json(t: &Tables, color: Color, kind: PieceKind) -> Value {
+    json!({
+        "color": color.name(),
+        "kind": if t.letter(kind) == kind.letter() {
+            kind.name().to_string()
+        } else {
+            t.name(kind).replace(' ', "-")
+        },
+        "name": t.name(kind),
+        "letter": t.letter(kind).to_string(),
+    })
+}
 
 /// The drawing of `pos`: `last` is the move that led to it (highlighted), `moves` whether to
 /// list the legal moves (a running game's current position, the analysis board).
@@ -18,20 +34,11 @@ pub fn board_json(pos: &Position, last: Option<Move>, moves: bool) -> Value {
         if !g.is_playable(sq) {
             holes.push(name(sq));
         } else if let Some(p) = pos.piece_at(sq) {
-            pieces.push(json!({
-                "sq": name(sq),
-                "color": p.color.name(),
-                // The arena's piece set draws the built-in kinds; a piece of a variant's own on
-                // a built-in kind's index (Citadel's Plains-Marshall on the fortress's) is
-                // named by the variant and drawn as its letter.
-                "kind": if t.letter(p.kind) == p.kind.letter() {
-                    p.kind.name().to_string()
-                } else {
-                    t.name(p.kind).replace(' ', "-")
-                },
-                "name": t.name(p.kind),
-                "letter": t.letter(p.kind).to_string(),
-            }));
+            let mut piece = piece_json(t, p.color, p.kind);
+            if let Some(o) = piece.as_object_mut() {
+                o.insert("sq".into(), json!(name(sq)));
+            }
+            pieces.push(piece);
         }
     }
     let marks: Vec<Value> = t
@@ -54,6 +61,7 @@ pub fn board_json(pos: &Position, last: Option<Move>, moves: bool) -> Value {
                     "san": pos.san(m),
                     "from": name(m.from()),
                     "to": name(m.to()),
+                    "promotion": m.promotion_piece().map(|k| piece_json(t, pos.turn(), k)),
                 })
             })
             .collect()

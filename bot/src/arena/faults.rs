@@ -265,7 +265,9 @@ impl Fault {
     pub fn message(&self) -> &'static str {
         match self.status {
             429 => "Too many requests. Try again later.",
-            400 if self.endpoint == Endpoint::Move => "Not your turn, or game already over",
+            400 if matches!(self.endpoint, Endpoint::Move | Endpoint::BoardMove) => {
+                "Not your turn, or game already over"
+            }
             400 => "Bad request",
             401 => "No such token",
             404 => "Not found",

@@ -659,6 +659,29 @@ impl ArenaGame {
         self.gone_since[idx(side)].is_some()
     }
 
+    /// Seconds until `side` may claim the win or a draw (the opponent gone for `after_s`
+    /// seconds): `None` while the opponent is here or the game is over, 0 when a claim made now
+    /// is accepted.
+    pub fn claim_in_seconds(&self, side: Color, after_s: u64, now: Instant) -> Option<u64> {
+        let since = self.gone_since[idx(!side)].filter(|_| self.is_running())?;
+        let left = std::time::Duration::from_secs(after_s).saturating_sub(now.saturating_duration_since(since));
+        Some(u64::try_from(left.as_nanos().div_ceil(1_000_000_000)).unwrap_or(u64::MAX))
+    }
+
+    /// The clocks after the first `ply` plies, ms, White then Black: each side's time after its
+    /// last move up to there (as `%clk` gives it), the initial time before its first move.
+    /// `None` without a real-time clock.
+    pub fn clocks_at(&self, ply: usize) -> Option<[i64; 2]> {
+        let initial = self.clock?.initial as i64;
+        let first = self.game.start().turn();
+        let mut out = [initial; 2];
+        for (i, &ms) in self.clocks.iter().take(ply).enumerate() {
+            let mover = if i % 2 == 0 { first } else { !first };
+            out[idx(mover)] = ms;
+        }
+        Some(out)
+    }
+
     /// Claims victory for `side` when the opponent has been gone for `after_s` seconds.
     pub fn claim_victory(&mut self, side: Color, after_s: u64, now: Instant) -> Result<(), GameError> {
         match self.gone_since[idx(!side)] {
@@ -722,6 +745,40 @@ mod tests {
             source: "friend",
             created_at: 0,
         })
+    }
+
+    #[test]
+    fn clocks_at_a_ply_and_the_claim_countdown() {
+        let mut g = game(Some(GameClock {
+            initial: 60_000,
+            increment: 2_000,
+        }));
+        let t0 = Instant::now();
+        for (i, user) in ["w", "b", "w", "b"].into_iter().enumerate() {
+            let m = first_move(&g);
+            g.play(user, &m, false, t0 + std::time::Duration::from_secs(i as u64))
+                .expect("legal");
+        }
+        // The clocks run once both sides have moved: White's second move took 1 s (and got
+        // the increment), Black's too.
+        assert_eq!(g.clocks_at(0), Some([60_000, 60_000]));
+        assert_eq!(g.clocks_at(2), Some([60_000, 60_000]));
+        assert_eq!(g.clocks_at(3), Some([61_000, 60_000]));
+        assert_eq!(g.clocks_at(4), Some([61_000, 61_000]));
+        assert_eq!(g.clocks_at(99), g.clocks_at(4));
+        assert_eq!(game(None).clocks_at(0), None, "no real-time clock");
+        // Black leaves: White may claim 10 s later, not a moment before.
+        assert_eq!(g.claim_in_seconds(Color::White, 10, t0), None);
+        g.set_gone(Color::Black, true, t0);
+        assert_eq!(g.claim_in_seconds(Color::Black, 10, t0), None, "White is here");
+        assert_eq!(g.claim_in_seconds(Color::White, 10, t0), Some(10));
+        let almost = t0 + std::time::Duration::from_millis(9_999);
+        assert_eq!(g.claim_in_seconds(Color::White, 10, almost), Some(1));
+        assert!(g.claim_victory(Color::White, 10, almost).is_err());
+        let then = t0 + std::time::Duration::from_secs(10);
+        assert_eq!(g.claim_in_seconds(Color::White, 10, then), Some(0));
+        assert_eq!(g.claim_victory(Color::White, 10, then), Ok(()));
+        assert_eq!(g.claim_in_seconds(Color::White, 10, then), None, "the game is over");
     }
 
     #[test]

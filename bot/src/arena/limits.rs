@@ -2,7 +2,11 @@
 //! stream opens (a client that reconnects in a loop gets 429 instead of replacing another
 //! client's stream thousands of times a second).
 
-use std::{collections::HashMap, hash::Hash, time::Instant};
+use std::{
+    collections::HashMap,
+    hash::Hash,
+    time::{Duration, Instant},
+};
 
 /// A bucket: `capacity` calls at once, refilled at `per_second`.
 #[derive(Clone, Debug)]
@@ -50,15 +54,16 @@ impl<K: Hash + Eq + Clone> Limiter<K> {
         }
     }
 
-    /// Whether a call of `key` at `now` would be allowed, without taking it.
-    pub fn would_allow(&self, key: &K, now: Instant) -> bool {
-        if self.capacity <= 0.0 {
-            return true;
+    /// How long until a call of `key` after `now` would be allowed (zero: now).
+    pub fn wait(&self, key: &K, now: Instant) -> Duration {
+        if self.capacity <= 0.0 || self.per_second <= 0.0 {
+            return Duration::ZERO;
         }
-        self.buckets.get(key).is_none_or(|b| {
+        let tokens = self.buckets.get(key).map_or(self.capacity, |b| {
             let elapsed = now.saturating_duration_since(b.last).as_secs_f64();
-            (b.tokens + elapsed * self.per_second).min(self.capacity) >= 1.0
-        })
+            (b.tokens + elapsed * self.per_second).min(self.capacity)
+        });
+        Duration::from_secs_f64(((1.0 - tokens).max(0.0) / self.per_second).min(86_400.0))
     }
 
     /// Forgets buckets that have refilled (keeps the map small).
@@ -84,7 +89,6 @@ impl<K: Hash + Eq + Clone> Limiter<K> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::time::Duration;
 
     #[test]
     fn bursts_then_the_refill_rate() {
@@ -94,7 +98,12 @@ mod tests {
         assert!(!l.allow(&"a", t0));
         assert!(l.allow(&"b", t0), "keys are apart");
         assert!(!l.allow(&"a", t0 + Duration::from_millis(500)));
+        assert_eq!(
+            l.wait(&"a", t0 + Duration::from_millis(500)),
+            Duration::from_millis(500)
+        );
         assert!(l.allow(&"a", t0 + Duration::from_millis(1600)));
+        assert_eq!(l.wait(&"c", t0), Duration::ZERO);
         l.prune(t0 + Duration::from_secs(60));
         assert!(l.is_empty());
         let mut off: Limiter<&str> = Limiter::new(0, 0.0);

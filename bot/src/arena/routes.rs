@@ -103,9 +103,20 @@ pub fn router(shared: Arc<Shared>) -> Router {
         routes
     };
     routes
-        .fallback(|| async { ApiErr(StatusCode::NOT_FOUND, "Not found".into()) })
+        .fallback(not_found)
         .layer(middleware::from_fn_with_state(shared.clone(), intercept))
         .with_state(shared)
+}
+
+/// A path the arena does not serve: 404, as an HTML page for a browser's GET of a page path,
+/// else as the API's JSON error.
+async fn not_found(State(s): S, method: axum::http::Method, uri: axum::http::Uri, headers: HeaderMap) -> Response {
+    if method == axum::http::Method::GET && web::is_page_path(uri.path()) {
+        if let Some(page) = web::not_found(&s, &headers) {
+            return page;
+        }
+    }
+    ApiErr(StatusCode::NOT_FOUND, "Not found".into()).into_response()
 }
 
 /// The route template a response answered (for the metrics).

@@ -335,15 +335,18 @@ async fn analyse(
         return Err(bad("The game is over in this position: nothing to analyse"));
     }
     let who = super::web::auth::requester(&s, &headers, &extensions);
-    if !s
-        .analysis_budget
-        .lock()
-        .unwrap_or_else(|p| p.into_inner())
-        .allow(&who, Instant::now())
-    {
+    let refused = {
+        let mut budget = s.analysis_budget.lock().unwrap_or_else(|p| p.into_inner());
+        let now = Instant::now();
+        (!budget.allow(&who, now)).then(|| budget.wait(&who, now))
+    };
+    if let Some(wait) = refused {
         return Err(Refused(
             StatusCode::TOO_MANY_REQUESTS,
-            "Too many analyses: wait a minute (the budget is per user)".into(),
+            format!(
+                "Too many analyses: try again in {} (the budget is per user)",
+                super::web::wait_text(wait)
+            ),
         ));
     }
     let _permit = s

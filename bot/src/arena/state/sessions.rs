@@ -62,10 +62,11 @@ impl Inner {
         })
     }
 
-    /// Whether `user` may try to sign in: false when the account has had too many failed
-    /// sign-ins lately (5 at once, then one a minute). Correct sign-ins do not count.
-    pub fn sign_in_allowed(&self, user: &str) -> bool {
-        self.sign_in_attempts.would_allow(&user.to_string(), Instant::now())
+    /// How long until `user` may try to sign in again: zero, unless the account has had too
+    /// many failed sign-ins lately (5 at once, then one a minute). Correct sign-ins do not
+    /// count.
+    pub fn sign_in_wait(&self, user: &str) -> std::time::Duration {
+        self.sign_in_attempts.wait(&user.to_string(), Instant::now())
     }
 
     /// Counts a failed sign-in of `user`.

@@ -12,7 +12,7 @@ use crate::{
         board::{board_json, replay},
         game::{color_name, ArenaGame},
     },
-    variants::perf_name,
+    variants::{perf_name, variant_ref},
 };
 
 /// Most games a list gives.
@@ -54,11 +54,12 @@ impl Inner {
 
     /// `GET /api/arena/game/{id}/view?ply=N`: the game at ply `ply` (the current one when none)
     /// as `viewer` sees it: the board (with the legal moves when it is the viewer's turn in a
-    /// running game), the SAN moves, both players, the clocks now, offers, and what the viewer
-    /// may do.
+    /// running game), the SAN moves, both players, the clocks now (and, when `ply` is given, the
+    /// clocks after that ply), offers, and what the viewer may do (a claim: in how many seconds).
     pub fn game_view(&self, id: &str, ply: Option<usize>, viewer: Option<&str>) -> Result<Value, Refusal> {
         let g = self.games.get(id).ok_or_else(|| Refusal::not_found("No such game"))?;
         let played = g.played();
+        let asked = ply.is_some();
         let ply = ply.unwrap_or(played.len());
         if ply > played.len() {
             return Err(Refusal::bad(format!("The game has {} plies, not {ply}", played.len())));
@@ -101,12 +102,22 @@ impl Inner {
                 "opponentGone".into(),
                 json!(you.is_some_and(|c| g.is_running() && g.is_gone(!c))),
             );
+            o.insert(
+                "claimWinInSeconds".into(),
+                json!(you.and_then(|c| g.claim_in_seconds(c, self.config.claim_win_after_s, now))),
+            );
+            if asked {
+                o.insert(
+                    "plyClocks".into(),
+                    json!(g.clocks_at(ply).map(|[w, b]| json!({ "white": w, "black": b }))),
+                );
+            }
         }
         Ok(summary)
     }
 
-    /// `GET /api/arena/lobby`: the bots online with their ratings, the open seeks, the games
-    /// in progress (newest first).
+    /// `GET /api/arena/lobby`: the variants (key and name), the bots online with their ratings,
+    /// the open seeks, the games in progress (newest first).
     pub fn lobby(&self) -> Value {
         let seeks: Vec<Value> = self
             .seeks
@@ -123,7 +134,15 @@ impl Inner {
                 })
             })
             .collect();
+        let variants: Vec<Value> = engine::rules::Variant::ALL
+            .into_iter()
+            .map(|v| {
+                let r = variant_ref(v, false);
+                json!({ "key": r.key, "name": r.name })
+            })
+            .collect();
         json!({
+            "variants": variants,
             "bots": self.online_bots(MAX_LIST),
             "seeks": seeks,
             "playing": self.game_list(true, None, None, MAX_LIST),

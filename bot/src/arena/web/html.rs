@@ -44,17 +44,15 @@ pub fn date(ms: u64) -> String {
     engine::rules::notation::pgn::date_from_unix_ms(ms).replace('.', "-")
 }
 
-/// `<option>`s of the variants the arena plays, by server key.
-pub fn variant_options() -> String {
+/// `<option>`s of the variants the arena plays, by server key, under the names the games get
+/// (chess is "Standard", as on Lichess and on the game page); `selected` is chosen.
+pub fn variant_options(selected: &str) -> String {
     Variant::ALL
         .iter()
-        .map(|v| {
-            let spec = v.spec();
-            format!(
-                r#"<option value="{}">{}</option>"#,
-                esc(spec.server_key),
-                esc(spec.name)
-            )
+        .map(|&v| {
+            let r = crate::variants::variant_ref(v, false);
+            let chosen = if r.key == selected { " selected" } else { "" };
+            format!(r#"<option value="{}"{chosen}>{}</option>"#, esc(&r.key), esc(&r.name))
         })
         .collect()
 }

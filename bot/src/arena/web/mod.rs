@@ -152,11 +152,16 @@ async fn asset(headers: HeaderMap, Path(name): Path<String>) -> Response {
 
 async fn lobby_page(State(s): S, headers: HeaderMap) -> Response {
     let v = Viewer::of(&s, &headers);
-    let variants = html::variant_options();
+    let variants = html::variant_options("persian-princess");
+    let mine = if v.user.is_some() {
+        r#"<div class="panel"><h2>Your games in progress</h2><table id="my-games" class="list"><tbody><tr><td>Loading…</td></tr></tbody></table></div>"#
+    } else {
+        ""
+    };
     let body = format!(
         r#"<section class="lobby">
 <div class="panel"><h2>Bots online</h2><table id="bots" class="list"><thead><tr><th>Bot</th><th>Ratings</th><th></th></tr></thead><tbody><tr><td colspan="3">Loading…</td></tr></tbody></table></div>
-<div class="panel"><h2>New game</h2>
+<div class="panel" id="new-game-panel"><h2 id="new-game-title">New game</h2>
 <form id="new-game" class="stack">
 <label>Opponent <select name="opponent" id="opponent"><option value="">(an open seek)</option></select></label>
 <label>Variant <select name="variant">{variants}</select></label>
@@ -166,8 +171,10 @@ async fn lobby_page(State(s): S, headers: HeaderMap) -> Response {
 <label class="check"><input name="rated" type="checkbox"> rated</label>
 <button type="submit" id="create-game">Play</button>
 <p id="new-game-status" class="status" role="status"></p>
+<button type="button" id="cancel-challenge" hidden>Cancel the challenge</button>
 </form>{login_hint}</div>
 <div class="panel"><h2>Challenges to you</h2><table id="challenges" class="list"><tbody><tr><td>None.</td></tr></tbody></table></div>
+{mine}
 <div class="panel"><h2>Open seeks</h2><table id="seeks" class="list"><tbody></tbody></table></div>
 <div class="panel"><h2>Games in progress</h2><table id="playing" class="list"><tbody></tbody></table></div>
 </section>"#,
@@ -245,13 +252,30 @@ fn signed_in(s: &Shared, v: &Viewer, user: &str, to: &str) -> Response {
     }
 }
 
-/// Counts a sign-up or sign-in from the requester; false when over its budget.
-fn within_account_budget(s: &Shared, headers: &HeaderMap, extensions: &axum::http::Extensions) -> bool {
+/// Counts a sign-up or sign-in from the requester; over its budget, the wait until the next.
+fn within_account_budget(
+    s: &Shared,
+    headers: &HeaderMap,
+    extensions: &axum::http::Extensions,
+) -> Result<(), std::time::Duration> {
     let who = auth::requester(s, headers, extensions);
-    s.account_budget
-        .lock()
-        .unwrap_or_else(|p| p.into_inner())
-        .allow(&who, std::time::Instant::now())
+    let now = std::time::Instant::now();
+    let mut budget = s.account_budget.lock().unwrap_or_else(|p| p.into_inner());
+    if budget.allow(&who, now) {
+        Ok(())
+    } else {
+        Err(budget.wait(&who, now))
+    }
+}
+
+/// A wait as people read it: "7 s", "2 minutes" (rounded up).
+pub fn wait_text(wait: std::time::Duration) -> String {
+    let secs = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
+    match secs {
+        0 | 1 => "1 s".to_string(),
+        s if s < 120 => format!("{s} s"),
+        s => format!("{} minutes", s.div_ceil(60)),
+    }
 }
 
 /// Hashes or checks a password off the async threads, a few at a time.
@@ -262,14 +286,14 @@ async fn with_password_slot<T: Send + 'static>(s: &Shared, job: impl FnOnce() ->
 
 async fn signup(State(s): S, headers: HeaderMap, extensions: axum::http::Extensions, body: Bytes) -> Response {
     let v = Viewer::of(&s, &headers);
-    if !within_account_budget(&s, &headers, &extensions) {
-        return Page::new(
-            "Sign up",
-            "",
-            signup_form(&v, "Too many sign-ups and sign-ins from here: wait a minute.", ""),
-        )
-        .status(StatusCode::TOO_MANY_REQUESTS)
-        .render(&v);
+    if let Err(wait) = within_account_budget(&s, &headers, &extensions) {
+        let text = format!(
+            "Too many sign-ups and sign-ins from here: try again in {}.",
+            wait_text(wait)
+        );
+        return Page::new("Sign up", "", signup_form(&v, &text, ""))
+            .status(StatusCode::TOO_MANY_REQUESTS)
+            .render(&v);
     }
     let f = form(&body);
     let username = f.get("username").map_or("", |u| u.trim());
@@ -323,25 +347,30 @@ async fn login(State(s): S, headers: HeaderMap, extensions: axum::http::Extensio
     let password = f.get("password").cloned().unwrap_or_default();
     let referrer = local_path(f.get("referrer"));
     let id = username.to_lowercase();
-    let (allowed, phc) = if within_account_budget(&s, &headers, &extensions) {
-        let mut inner = s.lock();
-        (inner.sign_in_allowed(&id), inner.password_of(&id))
-    } else {
-        (false, None)
+    let (refused, phc) = match within_account_budget(&s, &headers, &extensions) {
+        Ok(()) => {
+            let mut inner = s.lock();
+            let wait = inner.sign_in_wait(&id);
+            let refused = (!wait.is_zero()).then(|| {
+                format!(
+                    "Too many sign-in attempts for this account: try again in {}.",
+                    wait_text(wait)
+                )
+            });
+            (refused, inner.password_of(&id))
+        }
+        Err(wait) => (
+            Some(format!(
+                "Too many sign-in attempts from here: try again in {}.",
+                wait_text(wait)
+            )),
+            None,
+        ),
     };
-    if !allowed {
-        return Page::new(
-            "Sign in",
-            "",
-            login_form(
-                &v,
-                "Too many sign-in attempts (for this account or from here): wait a minute.",
-                username,
-                &referrer,
-            ),
-        )
-        .status(StatusCode::TOO_MANY_REQUESTS)
-        .render(&v);
+    if let Some(text) = refused {
+        return Page::new("Sign in", "", login_form(&v, &text, username, &referrer))
+            .status(StatusCode::TOO_MANY_REQUESTS)
+            .render(&v);
     }
     let known = phc.is_some();
     let phc = phc.unwrap_or_else(|| auth::decoy_hash().to_string());
@@ -489,6 +518,22 @@ async fn revoke_token(State(s): S, headers: HeaderMap, body: Bytes) -> Response 
     redirect("/account/oauth/token")
 }
 
+/// The answer to a path that is no page and no API call: a browser (which asks for HTML) gets
+/// a page saying so, anything else the API's JSON error.
+pub fn not_found(s: &Shared, headers: &HeaderMap) -> Option<Response> {
+    let wants_html = headers
+        .get(header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.contains("text/html"));
+    wants_html.then(|| {
+        let v = Viewer::of(s, headers);
+        let body = r#"<section class="panel narrow"><h1>Not found</h1><p class="error" role="alert">No such page: it was not found here.</p><p><a href="/">Back to the lobby</a></p></section>"#;
+        Page::new("Not found", "", body.to_string())
+            .status(StatusCode::NOT_FOUND)
+            .render(&v)
+    })
+}
+
 async fn game_page(State(s): S, headers: HeaderMap, Path(id): Path<String>) -> Response {
     let v = Viewer::of(&s, &headers);
     let id: String = id.chars().take(8).collect();
@@ -508,7 +553,9 @@ async fn game_page(State(s): S, headers: HeaderMap, Path(id): Path<String>) -> R
 <aside class="side">
 <div class="meta" id="meta"></div>
 <div class="result" id="result" role="status"></div>
+<p class="notice-line" id="notice" role="status" aria-live="polite"></p>
 <div class="offer" id="offer"></div>
+<p class="hint" id="claim-wait" hidden></p>
 <div class="moves" id="moves"></div>
 <div class="nav"><button id="first" title="first">|&lt;</button><button id="prev" title="previous">&lt;</button><button id="next" title="next">&gt;</button><button id="last" title="last">&gt;|</button><button id="flip" title="flip the board">flip</button></div>
 <div class="actions" id="actions">
@@ -533,7 +580,7 @@ async fn tv_page(State(s): S, headers: HeaderMap) -> Response {
 
 async fn games_page(State(s): S, headers: HeaderMap) -> Response {
     let v = Viewer::of(&s, &headers);
-    let variants = html::variant_options();
+    let variants = html::variant_options("");
     let body = format!(
         r#"<section class="panel"><h1>Games</h1>
 <form id="filters" class="row"><label>Player <input name="user" maxlength="30"></label><label>Variant <select name="variant"><option value="">any</option>{variants}</select></label><label>State <select name="state"><option value="finished">finished</option><option value="running">in progress</option></select></label><button type="submit">Show</button></form>
@@ -560,7 +607,7 @@ async fn explorer_page(State(s): S, headers: HeaderMap) -> Response {
 
 async fn analysis_page(State(s): S, headers: HeaderMap) -> Response {
     let v = Viewer::of(&s, &headers);
-    let variants = html::variant_options();
+    let variants = html::variant_options("");
     let body = format!(
         r#"<section class="game analysis">
 <div class="board-col"><div class="board-wrap"><div id="board" class="board" aria-label="board"></div></div></div>
@@ -571,9 +618,9 @@ async fn analysis_page(State(s): S, headers: HeaderMap) -> Response {
 <label>FEN (empty: the start position) <input name="fen" id="fen" spellcheck="false"></label>
 <button type="submit">Set up</button></form>
 <details><summary>Paste a PGN</summary><form id="pgn-form" class="stack"><textarea id="pgn" rows="6" spellcheck="false"></textarea><button type="submit">Load the PGN</button></form></details>
-<p id="status" class="status" role="status"></p>
+<p id="status" class="status" role="status" aria-live="polite"></p>
 <div class="moves" id="moves"></div>
-<div class="nav"><button id="back" type="button">Undo</button><button id="flip" type="button">flip</button><label>Nodes <select id="nodes"><option>50000</option><option selected>200000</option><option>1000000</option></select></label><button id="analyse" type="button">Analyse</button></div>
+<div class="nav"><button id="first" type="button" title="the start (Home)">|&lt;</button><button id="prev" type="button" title="back one move (left arrow)">&lt;</button><button id="next" type="button" title="on one move (right arrow)">&gt;</button><button id="last" type="button" title="the end of the line (End)">&gt;|</button><button id="flip" type="button">flip</button><label>Nodes <select id="nodes"><option>50000</option><option selected>200000</option><option>1000000</option></select></label><button id="analyse" type="button">Analyse</button></div>
 <div id="analysis" class="analysis-out"></div>
 </aside></section>"#
     );

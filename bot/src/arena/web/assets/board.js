@@ -53,6 +53,14 @@ class Board {
     this.render();
   }
 
+  // No board (a position that could not be set up).
+  clear() {
+    this.view = null;
+    this.selected = null;
+    this.drawn = null;
+    this.root.replaceChildren();
+  }
+
   flip() {
     this.orientation = this.orientation === 'white' ? 'black' : 'white';
     this.render();
@@ -147,6 +155,8 @@ class Board {
     if (this.selected && this.destsFrom(this.selected).includes(sq)) {
       const from = this.selected;
       this.selected = null;
+      // No mouse events after this pointer press: they would take the focus from the chooser.
+      e.preventDefault();
       this.choose(from, sq);
       return;
     }
@@ -205,21 +215,52 @@ class Board {
     this.render();
   }
 
-  // The move from `from` to `to`: played at once when it is the only one, else chosen.
+  // The move from `from` to `to`: played at once when it is the only one, else chosen in a
+  // dialog: the pieces of a promotion (else the moves' SAN), one button each, the first
+  // focused; arrow keys move between them, Enter or Space chooses, Esc or a click beside
+  // closes it.
   choose(from, to) {
     const options = this.movesOf().filter((m) => m.from === from && m.to === to);
     this.render();
     if (options.length === 1) { this.onMove(options[0].uci); return; }
     if (!options.length) return;
-    const box = Arena.el('div', { class: 'box', role: 'dialog', 'aria-label': 'choose the move' });
+    const box = Arena.el('div', { class: 'box', role: 'dialog', 'aria-modal': 'true', 'aria-label': 'Choose the move' });
     const overlay = Arena.el('div', { class: 'chooser', id: 'move-chooser' }, box);
-    for (const m of options) {
-      box.append(Arena.el('button', {
-        type: 'button', 'data-uci': m.uci,
-        onclick: () => { overlay.remove(); this.onMove(m.uci); },
-      }, m.san));
-    }
-    box.append(Arena.el('button', { type: 'button', class: 'cancel', onclick: () => overlay.remove() }, 'Cancel'));
+    const back = document.activeElement;
+    const close = () => {
+      overlay.remove();
+      document.removeEventListener('keydown', keys, true);
+      if (back && back.focus) back.focus();
+    };
+    const buttons = options.map((m) => {
+      const label = m.promotion ? `${m.promotion.name} (${m.san})` : m.san;
+      const b = Arena.el('button', {
+        type: 'button', class: m.promotion ? 'piece-choice' : 'san-choice', 'data-uci': m.uci, title: label, 'aria-label': label,
+        onclick: () => { close(); this.onMove(m.uci); },
+      });
+      if (m.promotion) b.append(pieceSvg(m.promotion));
+      else b.append(m.san);
+      return b;
+    });
+    const cancel = Arena.el('button', { type: 'button', class: 'cancel', onclick: close }, 'Cancel');
+    box.append(...buttons, cancel);
+    const all = [...buttons, cancel];
+    const keys = (e) => {
+      const i = all.indexOf(document.activeElement);
+      let next = null;
+      if (e.key === 'Escape') { e.preventDefault(); e.stopPropagation(); close(); return; }
+      if (e.key === 'ArrowRight' || e.key === 'ArrowDown') next = all[(i + 1) % all.length];
+      else if (e.key === 'ArrowLeft' || e.key === 'ArrowUp') next = all[(i - 1 + all.length) % all.length];
+      else if (e.key === 'Home') next = all[0];
+      else if (e.key === 'End') next = all[all.length - 1];
+      else if (e.key === 'Tab') next = all[(i + (e.shiftKey ? all.length - 1 : 1)) % all.length];
+      if (next) { e.preventDefault(); e.stopPropagation(); next.focus(); }
+    };
+    document.addEventListener('keydown', keys, true);
+    overlay.addEventListener('pointerdown', (e) => { if (e.target === overlay) close(); });
     document.body.append(overlay);
+    buttons[0].focus();
+    // A drag ends with a pointer release whose default action may move the focus: again after it.
+    setTimeout(() => { if (overlay.isConnected && !box.contains(document.activeElement)) buttons[0].focus(); }, 0);
   }
 }

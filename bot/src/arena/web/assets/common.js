@@ -103,5 +103,24 @@ const Arena = (() => {
     return [score, statusText[g.status] || g.status, who].filter(Boolean).join(' · ');
   }
 
-  return { api, get, post, stream, el, clock, me, csrf, playerName, resultText, ApiError };
+  // An API error in plain words for people (the arena's texts are written for programs).
+  function plain(e) {
+    const msg = (e && e.message) || String(e || '');
+    if (e && e.status === 429) {
+      const wait = /try again in ([^()]+?)(?: \(|\.|$)/.exec(msg);
+      return wait ? `Too many requests: try again in ${wait[1]}.` : 'Too many requests: wait a moment and try again.';
+    }
+    if (e && e.status === 503) return 'The arena cannot save anything right now: try again in a moment.';
+    if (e && e.status === 401) return 'You are signed out: sign in again.';
+    if (e && e.status === 403) return 'Not allowed: reload the page and try again.';
+    if (/^Not your turn/.test(msg)) return 'It is not your turn, or the game is over: nothing was played.';
+    if (/^Illegal move/.test(msg)) return 'That move is not legal in this position.';
+    if (e instanceof TypeError) return 'The arena cannot be reached: check the connection and try again.';
+    return msg;
+  }
+
+  // Names of the speeds (the perfs of chess).
+  const speedNames = { ultraBullet: 'UltraBullet', bullet: 'Bullet', blitz: 'Blitz', rapid: 'Rapid', classical: 'Classical', correspondence: 'Correspondence' };
+
+  return { api, get, post, stream, el, clock, me, csrf, playerName, resultText, plain, speedNames, ApiError };
 })();

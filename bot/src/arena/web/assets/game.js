@@ -1,6 +1,8 @@
 // The game page: plays (the signed-in player's moves through the Board API) and watches (the
-// public game stream), with clocks that tick, the SAN move list with navigation, offers and
-// the result. Every change the streams announce is read back from the arena's game view.
+// public game stream), with clocks that tick, the SAN move list with navigation (the clocks of
+// the ply shown), offers and the result. Every change the streams announce is read back from
+// the arena's game view. What happens (a refused move, a declined offer) is said in the notice
+// line until the player's next action.
 'use strict';
 
 (() => {
@@ -15,6 +17,7 @@
   let streamOpened = false;
   let refreshing = null;
   let pending = false;
+  let claimTimer = null;
 
   const board = new Board($('board'), (uci) => play(uci));
 
@@ -24,23 +27,57 @@
     try {
       await Arena.post(`${base()}/move/${encodeURIComponent(uci)}`);
     } catch (e) {
-      flash(`Move refused: ${e.message}`);
+      const plain = Arena.plain(e);
+      note(/^(Not your turn|Illegal move)/.test(e.message) ? plain : `Your move was not played: ${plain}`, 'error');
     }
     refresh();
   }
 
   async function act(path) {
-    try { await Arena.post(`${base()}/${path}`); } catch (e) { flash(e.message); }
+    try { await Arena.post(`${base()}/${path}`); } catch (e) { note(Arena.plain(e), 'error'); }
     refresh();
   }
 
-  function flash(text) { $('offer').textContent = text; }
+  // The notice line: an error (or news) stays until the player's next action.
+  function note(text, kind) {
+    const n = $('notice');
+    n.textContent = text;
+    n.className = `notice-line${kind ? ` ${kind}` : ''}`;
+    n.setAttribute('role', kind === 'error' ? 'alert' : 'status');
+  }
+  const clearNote = () => { if ($('notice').textContent) note(''); };
+  // Before the action itself runs (capture), so that what it says is shown.
+  document.addEventListener('pointerdown', clearNote, true);
+  document.addEventListener('keydown', (e) => { if (!['Shift', 'Control', 'Alt', 'Meta'].includes(e.key)) clearNote(); }, true);
+
+  // Who made ply k (1-based) of the game `v`.
+  function moverOf(v, k) {
+    const last = v.turn === 'white' ? 'black' : 'white';
+    return (v.uci.length - k) % 2 === 0 ? last : v.turn;
+  }
+
+  // Offers of ours that went away while the game goes on, not withdrawn by a move of ours:
+  // the opponent declined them (a move of theirs declines them too).
+  function offersAnswered(prev, v) {
+    const me = v.you;
+    if (!prev || !me || v.status !== 'started') return;
+    let movedByMe = false;
+    for (let k = prev.uci.length + 1; k <= v.uci.length; k++) if (moverOf(v, k) === me) movedByMe = true;
+    if (movedByMe) return;
+    if (prev.drawOffer === me && v.drawOffer !== me) note('Draw offer declined');
+    if (prev.takebackOffer === me && v.takebackOffer !== me && v.uci.length >= prev.uci.length) note('Takeback declined');
+  }
 
   async function load() {
     const q = viewing === null ? '' : `?ply=${viewing}`;
     const v = await Arena.get(`/api/arena/game/${encodeURIComponent(id)}/view${q}`);
+    offersAnswered(view, v);
     view = v;
     fetchedAt = performance.now();
+    // The claim becomes possible: read the game again then (the button shows when the arena
+    // says the claim is accepted).
+    clearTimeout(claimTimer);
+    if (v.claimWinInSeconds > 0) claimTimer = setTimeout(refresh, v.claimWinInSeconds * 1000 + 50);
     if (!orientation) {
       // For the page's figures (docs/benchmarks.md): when the first board is drawn.
       queueMicrotask(() => performance.mark('first-board'));
@@ -53,7 +90,7 @@
 
   function refresh() {
     if (refreshing) { pending = true; return refreshing; }
-    refreshing = load().catch((e) => flash(e.message)).finally(() => {
+    refreshing = load().catch((e) => note(Arena.plain(e), 'error')).finally(() => {
       refreshing = null;
       if (pending) { pending = false; refresh(); }
     });
@@ -72,15 +109,26 @@
       // after a pause while it goes on.
       refresh().then(() => {
         if (view && view.status === 'started') setTimeout(() => { if (!stopStream) openStream(); }, 1500);
+        else if (view && view.you) lastWords();
       });
     });
   }
 
-  // The players' chat: text only, never markup.
+  // The players' chat: text only, never markup. Lines of the stream name the speaker
+  // `username`, those read back (`GET .../chat`) `user`.
   function addChat(line) {
     const lines = $('chat-lines');
-    lines.append(Arena.el('div', { class: 'line' }, Arena.el('b', { class: 'who' }, line.username), ' ', Arena.el('span', { class: 'text' }, line.text)));
+    lines.append(Arena.el('div', { class: 'line' }, Arena.el('b', { class: 'who' }, line.username || line.user || ''), ' ', Arena.el('span', { class: 'text' }, line.text)));
     lines.scrollTop = lines.scrollHeight;
+  }
+
+  // The game stream closes after the final state, but the players (bots: their goodbye) may
+  // still write once they have seen the end: the chat is read again, at once and twice more in
+  // the next seconds.
+  function lastWords() {
+    loadChat();
+    setTimeout(loadChat, 1500);
+    setTimeout(loadChat, 5000);
   }
 
   async function loadChat() {
@@ -95,10 +143,14 @@
     e.preventDefault();
     const text = $('chat-text').value.trim();
     if (!text) return;
-    try { await Arena.post(`${base()}/chat`, { room: 'player', text }); $('chat-text').value = ''; } catch (err) { flash(err.message); }
+    try { await Arena.post(`${base()}/chat`, { room: 'player', text }); $('chat-text').value = ''; } catch (err) { note(Arena.plain(err), 'error'); }
   });
 
+  // Looking back: the clocks after the ply shown (real-time games); else the clocks now.
+  const lookingBack = () => viewing !== null && !!view.plyClocks;
+
   function clockMs(color) {
+    if (lookingBack()) return view.plyClocks[color];
     const c = view.clocks;
     let ms = c[color];
     if (c.running === color && view.status === 'started') ms -= performance.now() - fetchedAt;
@@ -113,9 +165,16 @@
       if (!view.clock && !view.days) { clock.textContent = ''; continue; }
       const ms = clockMs(color);
       clock.textContent = view.days ? `${Math.floor(ms / 3600000)} h` : Arena.clock(ms);
-      clock.classList.toggle('running', view.clocks.running === color && view.status === 'started');
-      clock.classList.toggle('low', view.status === 'started' && ms < 10000 && !view.days);
+      const live = view.status === 'started' && !lookingBack();
+      clock.classList.toggle('running', live && view.clocks.running === color);
+      clock.classList.toggle('low', live && ms < 10000 && !view.days);
     }
+    const wait = $('claim-wait');
+    const left = view.claimWinInSeconds > 0 ? Math.ceil(view.claimWinInSeconds - (performance.now() - fetchedAt) / 1000) : 0;
+    wait.hidden = !(view.opponentGone && view.status === 'started');
+    wait.textContent = left > 0
+      ? `Your opponent left the game. You can claim victory or call it a draw in ${left} s.`
+      : 'Your opponent left the game.';
   }
 
   function render() {
@@ -143,7 +202,12 @@
         onclick: () => goTo(i + 1),
       }, san));
     });
+    // The move shown stays in sight.
+    const cur = moves.querySelector('.mv.current');
     if (viewing === null) moves.scrollTop = moves.scrollHeight;
+    else if (!cur) moves.scrollTop = 0;
+    else if (cur.offsetTop < moves.scrollTop) moves.scrollTop = Math.max(0, cur.offsetTop - 4);
+    else if (cur.offsetTop + cur.offsetHeight > moves.scrollTop + moves.clientHeight) moves.scrollTop = cur.offsetTop + cur.offsetHeight - moves.clientHeight + 4;
     renderActions();
   }
 
@@ -155,9 +219,10 @@
     $('actions').hidden = !mine || !running;
     $('abort').disabled = !v.abortable;
     $('resign').disabled = v.abortable;
-    // The opponent left: claim the win or call it a draw (after the arena's waiting time).
-    $('claim').hidden = !v.opponentGone;
-    $('claim-draw').hidden = !v.opponentGone;
+    // The opponent left: claim the win or call it a draw, once the arena takes the claim.
+    const claimable = v.claimWinInSeconds === 0;
+    $('claim').hidden = !claimable;
+    $('claim-draw').hidden = !claimable;
     const draw = $('draw');
     draw.textContent = v.drawOffer === opp ? 'Accept draw' : v.drawOffer === mine ? 'Draw offered' : 'Offer draw';
     draw.disabled = v.drawOffer === mine;

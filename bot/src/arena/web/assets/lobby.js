@@ -1,15 +1,45 @@
 // The lobby: bots online with their ratings, a form that challenges one (or seeks any human),
-// the open seeks, the games in progress. A started game opens its page (the event stream says).
+// the challenges sent to you, your games in progress, the open seeks, every game in progress.
+// A game that starts while the lobby is open (a challenge accepted, a seek met) opens its page;
+// the games that were already running when the lobby was opened are listed, not followed.
 'use strict';
 
 (() => {
   const $ = (id) => document.getElementById(id);
   const signedIn = !!Arena.me();
-  const status = (t) => { $('new-game-status').textContent = t; };
+  const form = $('new-game');
+  let variantNames = {};
+  let bots = [];
+  let opponentChosen = false; // the player picked an opponent (or a seek): refreshes keep it
+  let known = new Set(); // the player's games running when the lobby was opened
+  let outgoing = null; // what this page is waiting for: { id, name } (a challenge) or { seek: true }
+  const settledOnes = new Map(); // challenge id -> its final state, even if it came before the POST's answer
   let seekCtrl = null;
 
+  // The line under the form: a final state (declined, canceled, refused) stays until the
+  // player does something else; a "waiting" line never replaces one (see `sent`).
+  function status(text, kind) {
+    const s = $('new-game-status');
+    s.textContent = text;
+    s.className = `status${kind ? ` ${kind}` : ''}`;
+  }
+
+  function waitingFor(what) {
+    outgoing = what;
+    $('cancel-challenge').hidden = !what;
+    $('cancel-challenge').textContent = what && what.seek ? 'Cancel the seek' : 'Cancel the challenge';
+  }
+
+  const perfName = (k) => Arena.speedNames[k] || variantNames[k] || k;
+  const botName = (id) => {
+    const b = bots.find((x) => x.id === id);
+    return `BOT ${b ? b.username : id}`;
+  };
+
+  // The perfs a bot has played, most played first, by name.
   function ratings(perfs) {
-    return Object.entries(perfs || {}).map(([k, p]) => `${k} ${p.rating}${p.prov ? '?' : ''}`).join(', ') || 'unrated';
+    const played = Object.entries(perfs || {}).filter(([, p]) => p.games > 0).sort((a, b) => b[1].games - a[1].games);
+    return played.map(([k, p]) => `${perfName(k)} ${p.rating}${p.prov ? ' (provisional)' : ''}`).join(', ') || 'no rated game yet';
   }
 
   function clockText(c, days) {
@@ -17,23 +47,45 @@
     return days ? `${days} days` : 'unlimited';
   }
 
+  function showTitle() {
+    const opp = $('opponent').value;
+    $('new-game-title').textContent = opp ? `Challenge ${botName(opp)}` : 'New game: an open seek';
+    $('create-game').textContent = opp ? 'Challenge' : 'Seek an opponent';
+  }
+
+  // Challenge: the form, for that bot, with the variant to choose first.
+  function challenge(b) {
+    opponentChosen = true;
+    $('opponent').value = b.id;
+    showTitle();
+    $('new-game-panel').scrollIntoView({ block: 'nearest' });
+    form.elements.variant.focus();
+  }
+
   async function refresh() {
     let lobby;
-    try { lobby = await Arena.get('/api/arena/lobby'); } catch (e) { status(e.message); return; }
-    const bots = $('bots').querySelector('tbody');
-    bots.replaceChildren(...lobby.bots.map((b) => Arena.el('tr', { 'data-bot': b.id },
+    try { lobby = await Arena.get('/api/arena/lobby'); } catch (e) { return; }
+    variantNames = Object.fromEntries((lobby.variants || []).map((v) => [v.key, v.name]));
+    bots = lobby.bots;
+    const rows = $('bots').querySelector('tbody');
+    rows.replaceChildren(...bots.map((b) => Arena.el('tr', { 'data-bot': b.id },
       Arena.el('td', {}, `BOT ${b.username}`),
       Arena.el('td', { class: 'hint' }, ratings(b.perfs)),
-      Arena.el('td', {}, Arena.el('button', { type: 'button', class: 'challenge', 'data-bot': b.id, onclick: () => { $('opponent').value = b.id; $('create-game').focus(); } }, 'Challenge')))));
-    if (!lobby.bots.length) bots.append(Arena.el('tr', {}, Arena.el('td', { colspan: 3 }, 'No bot is online.')));
+      Arena.el('td', {}, Arena.el('button', { type: 'button', class: 'challenge', 'data-bot': b.id, onclick: () => challenge(b) }, 'Challenge')))));
+    if (!bots.length) rows.append(Arena.el('tr', {}, Arena.el('td', { colspan: 3 }, 'No bot is online.')));
+    // The opponent: the player's choice, else the first bot online, else an open seek.
     const select = $('opponent');
     const chosen = select.value;
     select.replaceChildren(Arena.el('option', { value: '' }, '(an open seek)'),
-      ...lobby.bots.map((b) => Arena.el('option', { value: b.id }, `BOT ${b.username}`)));
-    if ([...select.options].some((o) => o.value === chosen)) select.value = chosen;
+      ...bots.map((b) => Arena.el('option', { value: b.id }, `BOT ${b.username}`)));
+    const present = (v) => [...select.options].some((o) => o.value === v);
+    if (opponentChosen && present(chosen)) select.value = chosen;
+    else if (!opponentChosen && bots.length) select.value = bots[0].id;
+    else select.value = '';
+    showTitle();
     const seeks = $('seeks').querySelector('tbody');
     seeks.replaceChildren(...lobby.seeks.map((s) => Arena.el('tr', {},
-      Arena.el('td', {}, s.user), Arena.el('td', {}, s.variant), Arena.el('td', {}, clockText(s.clock, s.days)),
+      Arena.el('td', {}, s.user), Arena.el('td', {}, variantNames[s.variant] || s.variant), Arena.el('td', {}, clockText(s.clock, s.days)),
       Arena.el('td', {}, s.rated ? 'rated' : 'casual'),
       Arena.el('td', {}, s.user.toLowerCase() === Arena.me() ? '(yours)' : Arena.el('button', { type: 'button', onclick: () => join(s) }, 'Join')))));
     if (!lobby.seeks.length) seeks.append(Arena.el('tr', {}, Arena.el('td', {}, 'No open seek.')));
@@ -42,6 +94,20 @@
       Arena.el('td', {}, Arena.el('a', { href: `/${g.id}` }, `${Arena.playerName(g.white)} – ${Arena.playerName(g.black)}`)),
       Arena.el('td', { class: 'hint' }, `${g.variant.name} · ${g.plies} plies`))));
     if (!lobby.playing.length) playing.append(Arena.el('tr', {}, Arena.el('td', {}, 'No game in progress.')));
+    if (signedIn) refreshMine();
+  }
+
+  // The player's own games in progress; null when they could not be read.
+  async function refreshMine() {
+    let list;
+    try { list = (await Arena.get('/api/account/playing')).nowPlaying || []; } catch (e) { return null; }
+    const body = $('my-games').querySelector('tbody');
+    body.replaceChildren(...list.map((g) => Arena.el('tr', { 'data-game': g.gameId },
+      Arena.el('td', {}, Arena.el('a', { href: `/${g.gameId}` }, `vs ${g.opponent ? g.opponent.username : '?'}`)),
+      Arena.el('td', { class: 'hint' }, `${g.variant ? g.variant.name : ''} · ${g.color || ''}`),
+      Arena.el('td', {}, g.isMyTurn ? Arena.el('b', {}, 'your turn') : 'their turn'))));
+    if (!list.length) body.append(Arena.el('tr', {}, Arena.el('td', {}, 'None.')));
+    return list;
   }
 
   const incoming = new Map();
@@ -58,32 +124,44 @@
   }
 
   async function answer(id, verb) {
-    try { await Arena.post(`/api/challenge/${encodeURIComponent(id)}/${verb}`); } catch (e) { status(e.message); }
+    try { await Arena.post(`/api/challenge/${encodeURIComponent(id)}/${verb}`); } catch (e) { status(Arena.plain(e), 'error'); }
     incoming.delete(id);
     showChallenges();
   }
 
+  // A challenge of ours reached its end (declined, canceled, expired): said once and for all.
+  function settle(id, text, kind) {
+    settledOnes.set(id, { text, kind });
+    if (outgoing && outgoing.id === id) {
+      waitingFor(null);
+      status(text, kind);
+    }
+  }
+
   function watchEvents() {
-    if (!signedIn) return;
     Arena.stream('/api/stream/event', (ev) => {
       const c = ev.challenge;
-      if (ev.type === 'challenge' && c && c.destUser && c.destUser.id === Arena.me()) {
-        incoming.set(c.id, c);
-        showChallenges();
-      } else if ((ev.type === 'challengeCanceled' || ev.type === 'challengeDeclined') && c && incoming.delete(c.id)) {
-        showChallenges();
-      }
-      if (ev.type === 'gameStart' && ev.game) {
-        location.href = `/${ev.game.gameId || ev.game.id}`;
-      } else if (ev.type === 'challengeDeclined' && ev.challenge) {
-        status(`Declined: ${ev.challenge.declineReason || 'no reason given'}`);
-      } else if (ev.type === 'challengeCanceled') {
-        status('The challenge was canceled.');
+      if (ev.type === 'challenge' && c) {
+        if (c.destUser && c.destUser.id === Arena.me()) { incoming.set(c.id, c); showChallenges(); }
+      } else if ((ev.type === 'challengeCanceled' || ev.type === 'challengeDeclined') && c) {
+        if (incoming.delete(c.id)) showChallenges();
+        if (c.challenger && c.challenger.id === Arena.me()) {
+          const who = c.destUser ? `${c.destUser.title === 'BOT' ? 'BOT ' : ''}${c.destUser.name}` : 'the opponent';
+          if (ev.type === 'challengeDeclined') settle(c.id, `Declined by ${who}: ${c.declineReason || 'no reason given'}`, 'error');
+          else settle(c.id, 'The challenge was canceled.', '');
+        }
+      } else if (ev.type === 'gameStart' && ev.game) {
+        const id = ev.game.gameId || ev.game.id;
+        // Running when the lobby was opened: listed under "Your games", not followed.
+        if (known.has(id)) return;
+        location.href = `/${id}`;
+      } else if (ev.type === 'gameFinish') {
+        refreshMine();
       }
     }, () => setTimeout(watchEvents, 2000));
   }
 
-  function terms(form) {
+  function terms() {
     const f = new FormData(form);
     const minutes = parseFloat(f.get('minutes') || '0');
     const inc = parseInt(f.get('increment') || '0', 10);
@@ -92,19 +170,25 @@
 
   async function seek(t) {
     if (seekCtrl) seekCtrl.abort();
-    seekCtrl = new AbortController();
+    const ctrl = new AbortController();
+    seekCtrl = ctrl;
     status('Seeking an opponent… (the seek is open while this page is)');
+    waitingFor({ seek: true });
     try {
       const body = new URLSearchParams({ variant: t.variant, time: String(t.minutes), increment: String(t.inc), color: t.color, rated: t.rated });
       const r = await fetch('/api/board/seek', {
-        method: 'POST', credentials: 'same-origin', signal: seekCtrl.signal, body,
+        method: 'POST', credentials: 'same-origin', signal: ctrl.signal, body,
         headers: { 'X-CSRF-Token': Arena.csrf(), 'Content-Type': 'application/x-www-form-urlencoded' },
       });
-      if (!r.ok) { const j = await r.json().catch(() => ({})); status(`Seek refused: ${j.error || r.statusText}`); return; }
+      if (!r.ok) {
+        const j = await r.json().catch(() => ({}));
+        status(`Seek refused: ${Arena.plain(new Arena.ApiError(r.status, j.error || r.statusText))}`, 'error');
+      }
       await r.text();
     } catch (e) {
-      if (e.name !== 'AbortError') status(e.message);
+      if (e.name !== 'AbortError') status(Arena.plain(e), 'error');
     }
+    if (seekCtrl === ctrl && outgoing && outgoing.seek) waitingFor(null);
   }
 
   function join(s) {
@@ -112,23 +196,57 @@
     seek({ variant: s.variant, minutes: c ? c.initial / 60000 : 5, inc: c ? c.increment / 1000 : 0, color: s.color === 'white' ? 'black' : s.color === 'black' ? 'white' : 'random', rated: s.rated ? 'true' : 'false' });
   }
 
-  $('new-game').addEventListener('submit', async (e) => {
+  $('opponent').addEventListener('change', () => { opponentChosen = true; showTitle(); });
+
+  form.addEventListener('submit', async (e) => {
     e.preventDefault();
     if (!signedIn) { location.href = '/login?referrer=/'; return; }
-    const t = terms(e.target);
-    const opponent = new FormData(e.target).get('opponent');
+    const t = terms();
+    const opponent = $('opponent').value;
     if (!opponent) { seek(t); return; }
+    const name = botName(opponent);
+    status(`Sending the challenge to ${name}…`);
     try {
-      const form = { variant: t.variant, color: t.color, rated: t.rated };
-      if (t.minutes > 0 || t.inc > 0) { form['clock.limit'] = String(Math.round(t.minutes * 60)); form['clock.increment'] = String(t.inc); }
-      const c = await Arena.post(`/api/challenge/${encodeURIComponent(opponent)}`, form);
-      status(`Challenge sent to ${opponent}: waiting for the answer… (${c.id || c.challenge?.id || ''})`);
+      const body = { variant: t.variant, color: t.color, rated: t.rated };
+      if (t.minutes > 0 || t.inc > 0) { body['clock.limit'] = String(Math.round(t.minutes * 60)); body['clock.increment'] = String(t.inc); }
+      const c = await Arena.post(`/api/challenge/${encodeURIComponent(opponent)}`, body);
+      const id = c.id || (c.challenge && c.challenge.id);
+      // The answer may have come first (a bot declines at once): it stays.
+      const done = settledOnes.get(id);
+      if (done) { status(done.text, done.kind); return; }
+      waitingFor({ id, name });
+      status(`Challenge sent to ${name}: waiting for the answer…`);
     } catch (err) {
-      status(`Challenge refused: ${err.message}`);
+      status(`Challenge refused: ${Arena.plain(err)}`, 'error');
     }
   });
 
-  watchEvents();
-  refresh();
-  setInterval(refresh, 3000);
+  $('cancel-challenge').addEventListener('click', async () => {
+    const what = outgoing;
+    if (!what) return;
+    if (what.seek) {
+      if (seekCtrl) seekCtrl.abort();
+      waitingFor(null);
+      status('The seek was canceled.');
+      return;
+    }
+    try {
+      await Arena.post(`/api/challenge/${encodeURIComponent(what.id)}/cancel`);
+      settle(what.id, 'The challenge was canceled.', '');
+    } catch (e) {
+      status(`The challenge could not be canceled: ${Arena.plain(e)}`, 'error');
+    }
+  });
+
+  async function start() {
+    refresh();
+    setInterval(refresh, 3000);
+    if (!signedIn) return;
+    // The games running now are known before the event stream replays their gameStart.
+    const mine = await refreshMine();
+    known = new Set((mine || []).map((g) => g.gameId));
+    watchEvents();
+  }
+
+  start();
 })();

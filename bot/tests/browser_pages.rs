@@ -1,0 +1,756 @@
+//! The pages as Lichess players expect them, in a real headless Chromium (see `browser.rs` for
+//! the requirements): the lobby with a game in progress, challenges declined and canceled, the
+//! lobby's defaults and names; the game page's messages (a refused move, declined offers, the
+//! claim of a win), the chat after a reload and at the end of a game, the replay of a game (the
+//! move list follows, the clocks of the ply shown); the analysis board's line, a bad FEN, the
+//! promotion chooser and the analysis budget's message; a page that does not exist.
+//!
+//! Each test runs its own arena and browser; screenshots go to `browser-<test>/`.
+
+mod common;
+mod webdriver;
+
+use std::time::{Duration, Instant};
+
+use bot::arena::{Arena, ArenaConfig, Endpoint, Fault};
+use serde_json::{json, Value};
+use webdriver::{get_json, key, launch, Browser};
+
+const SECOND: Duration = Duration::from_secs(1);
+
+/// An arena for the pages: fast keep-alives, no rate limit on ordinary calls, a claim of the
+/// win possible 2 s after the opponent left.
+async fn arena() -> Arena {
+    let mut accounts = ArenaConfig::builtin_accounts();
+    accounts.push(common::account("MyBot", true, &[]));
+    Arena::start(ArenaConfig {
+        accounts,
+        event_keepalive: Duration::from_millis(500),
+        game_keepalive: Duration::from_millis(500),
+        claim_win_after_s: 2,
+        max_requests_per_second: 0,
+        max_requests_per_second_per_ip: 0,
+        stream_opens_per_minute: 0,
+        ..ArenaConfig::default()
+    })
+    .await
+    .expect("arena starts")
+}
+
+/// Human (through the API) challenges Player1, who accepts in the lobby; the browser follows
+/// to the new game's page. Returns the game id.
+async fn game_with_human(b: &Browser, raw: &common::Raw, url: &str, terms: &[(&str, &str)]) -> String {
+    b.go(&format!("{url}/")).await;
+    b.find("#challenges").await;
+    // The lobby's event stream is open before the challenge is sent.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let (status, body) = raw.post("human-token", "/api/challenge/Player1", terms).await;
+    assert_eq!(status, 200, "{body}");
+    let id = serde_json::from_str::<Value>(&body).expect("json")["id"]
+        .as_str()
+        .expect("challenge id")
+        .to_string();
+    b.click("#challenges button.accept").await;
+    b.until(
+        "the game page",
+        &format!("return location.pathname === '/{id}'"),
+        20 * SECOND,
+    )
+    .await;
+    b.find("#board .cell").await;
+    id
+}
+
+/// Human's first legal move in game `id`, played through the API when it is Human's turn.
+async fn human_moves(raw: &common::Raw, url: &str, id: &str, plies_before: usize) {
+    let deadline = Instant::now() + 20 * SECOND;
+    loop {
+        let v = get_json(&format!("{url}/api/arena/game/{id}/view")).await;
+        if v["san"].as_array().map_or(0, Vec::len) == plies_before {
+            let legal = get_json(&format!("{url}/api/arena/game/{id}/legal")).await;
+            let m = legal["moves"][0]["uci"].as_str().expect("a move").to_string();
+            let (s, body) = raw
+                .post("human-token", &format!("/api/board/game/{id}/move/{m}"), &[])
+                .await;
+            assert_eq!(s, 200, "{body}");
+            return;
+        }
+        assert!(Instant::now() < deadline, "ply {plies_before} did not come");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// The first legal move of the side to move in game `id`: (from, to).
+async fn first_move(url: &str, id: &str) -> (String, String) {
+    let legal = get_json(&format!("{url}/api/arena/game/{id}/legal")).await;
+    let m = &legal["moves"][0];
+    (
+        m["from"].as_str().expect("from").to_string(),
+        m["to"].as_str().expect("to").to_string(),
+    )
+}
+
+/// The lobby with a game in progress stays the lobby: the game is listed, a challenge that
+/// comes meanwhile is shown; only a game that starts while the lobby is open is followed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_lobby_lists_running_games_instead_of_jumping_to_them() {
+    let Some(b) = launch("lobby-running").await else {
+        return;
+    };
+    let arena = arena().await;
+    let url = arena.url();
+    let raw = common::Raw::new(&arena);
+    b.sign_up(&url, "Player1").await;
+    // A game that starts while the lobby is open is followed.
+    let id = game_with_human(&b, &raw, &url, &[("variant", "persian-princess"), ("color", "black")]).await;
+    // Back in the lobby, the page stays there and lists the game.
+    b.go(&format!("{url}/")).await;
+    b.find(&format!("#my-games a[href=\"/{id}\"]")).await;
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    assert_eq!(b.path().await, "/", "the lobby stays open with a game in progress");
+    b.shot("lobby-with-a-game").await;
+    // A challenge sent now is shown, to be answered here.
+    let (status, body) = raw
+        .post("human-token", "/api/challenge/Player1", &[("variant", "egyptian-eye")])
+        .await;
+    assert_eq!(status, 200, "{body}");
+    b.find("#challenges tr[data-challenge] button.accept").await;
+    assert_eq!(b.path().await, "/");
+    b.shot("challenge-while-playing").await;
+}
+
+/// A declined challenge says so and stays said; a pending one can be canceled.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn challenges_are_declined_visibly_and_can_be_canceled() {
+    let Some(b) = launch("lobby-challenges").await else {
+        return;
+    };
+    let arena = arena().await;
+    let url = arena.url();
+    let raw = common::Raw::new(&arena);
+    // Beta plays Persian Princess only; Alpha is online but never answers.
+    let mut config = common::config(&arena, "persian-princess", common::temp_dir("pages-beta"));
+    config.challenge.variants = vec!["persian-princess".into()];
+    let beta = common::start_bot(config, "beta-token").await;
+    let alpha_events = raw.lines("alpha-token", "/api/stream/event").await;
+    b.sign_up(&url, "Player1").await;
+    b.find("tr[data-bot=beta]").await;
+    b.find("tr[data-bot=alpha]").await;
+    let choose = |opponent: &str, variant: &str| {
+        format!(
+            "document.getElementById('opponent').value = '{opponent}';\
+             document.querySelector('#new-game select[name=variant]').value = '{variant}'; return true"
+        )
+    };
+    b.js(&choose("beta", "celtic-citadel"), json!([])).await;
+    b.click("#create-game").await;
+    b.until(
+        "the decline",
+        "return document.getElementById('new-game-status').textContent.includes('Declined')",
+        10 * SECOND,
+    )
+    .await;
+    // The answer to the challenge's POST came after the decline: it does not overwrite it.
+    tokio::time::sleep(SECOND).await;
+    let status = b.text("#new-game-status").await;
+    assert!(status.contains("Declined"), "{status}");
+    b.shot("declined").await;
+    // A challenge nobody answers: Cancel withdraws it.
+    b.js(&choose("alpha", "persian-princess"), json!([])).await;
+    b.click("#create-game").await;
+    b.until(
+        "the wait",
+        "return document.getElementById('new-game-status').textContent.includes('waiting')",
+        10 * SECOND,
+    )
+    .await;
+    b.shot("waiting").await;
+    b.click("#cancel-challenge").await;
+    b.until(
+        "the cancel",
+        "return document.getElementById('new-game-status').textContent.includes('canceled') && document.getElementById('cancel-challenge').hidden",
+        10 * SECOND,
+    )
+    .await;
+    let (_, pending) = raw.get("alpha-token", "/api/challenge").await;
+    let pending: Value = serde_json::from_str(&pending).expect("json");
+    assert_eq!(pending["in"], json!([]), "the challenge is gone");
+    assert!(
+        alpha_events
+            .lock()
+            .expect("lines")
+            .iter()
+            .any(|l| l.contains("challengeCanceled")),
+        "Alpha heard of the cancel"
+    );
+    beta.stop().await;
+}
+
+/// The lobby's defaults (the first bot online, Persian Princess), its names (one per variant,
+/// the accounts' display names, no raw keys), the Challenge button that opens the form for the
+/// bot; a path that is no page gets an HTML page saying so.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_lobby_names_things_and_challenge_opens_the_form() {
+    let Some(b) = launch("lobby-names").await else {
+        return;
+    };
+    let arena = arena().await;
+    let url = arena.url();
+    let raw = common::Raw::new(&arena);
+    let _mybot = raw.lines("mybot-token", "/api/stream/event").await;
+    let _beta = raw.lines("beta-token", "/api/stream/event").await;
+    b.sign_up(&url, "Player1").await;
+    b.find("tr[data-bot=mybot]").await;
+    b.find("tr[data-bot=beta]").await;
+    let defaults = b
+        .until(
+            "the form's defaults",
+            "const o = document.getElementById('opponent'); return o.value && [o.value, document.querySelector('#new-game select[name=variant]').value]",
+            10 * SECOND,
+        )
+        .await;
+    assert_eq!(
+        defaults,
+        json!(["beta", "persian-princess"]),
+        "the first bot online, Persian Princess"
+    );
+    let chess = b
+        .js(
+            "return document.querySelector('#new-game select[name=variant] option[value=standard]').textContent",
+            json!([]),
+        )
+        .await;
+    assert_eq!(chess, "Standard", "chess has the name the game page gives it");
+    let row = b.text("tr[data-bot=mybot]").await;
+    assert!(row.contains("BOT MyBot"), "{row}");
+    for raw_key in ["bullet", "persian-princess", "?"] {
+        assert!(!row.contains(raw_key), "no raw perf key in {row:?}");
+    }
+    // Challenge: the form, for that bot, focused.
+    b.click("button.challenge[data-bot=mybot]").await;
+    let form = b
+        .js(
+            "return [document.getElementById('opponent').value, document.getElementById('new-game-title').textContent,\
+             document.activeElement === document.querySelector('#new-game select[name=variant]')]",
+            json!([]),
+        )
+        .await;
+    assert_eq!(form[0], "mybot");
+    assert!(form[1].as_str().is_some_and(|t| t.contains("BOT MyBot")), "{form}");
+    assert_eq!(form[2], true, "the variant is focused: {form}");
+    b.click("#create-game").await;
+    let status = b
+        .until(
+            "the challenge sent",
+            "const t = document.getElementById('new-game-status').textContent; return t.includes('waiting') && t",
+            10 * SECOND,
+        )
+        .await;
+    assert!(
+        status
+            .as_str()
+            .is_some_and(|s| s.contains("BOT MyBot") && !s.contains("mybot")),
+        "{status}"
+    );
+    b.shot("challenge-sent").await;
+    // A page that does not exist.
+    b.go(&format!("{url}/no/such/page")).await;
+    let missing = b.text("main .error").await;
+    assert!(
+        missing.contains("not found") || missing.contains("No such page"),
+        "{missing}"
+    );
+    b.find("header.top nav a[href=\"/\"]").await;
+    b.shot("not-found").await;
+}
+
+/// The game page's messages: a refused move says why, plainly, as an error, until the next
+/// action; a declined draw offer and a declined takeback say so; "Claim victory" appears only
+/// when the arena would accept the claim.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_game_page_says_what_happened() {
+    let Some(b) = launch("game-messages").await else {
+        return;
+    };
+    let arena = arena().await;
+    let url = arena.url();
+    let raw = common::Raw::new(&arena);
+    b.sign_up(&url, "Player1").await;
+    let id = game_with_human(&b, &raw, &url, &[("variant", "persian-princess"), ("color", "black")]).await;
+    // A move the arena refuses.
+    arena.inject(Fault::new(Endpoint::BoardMove, 400).for_user("player1"));
+    let (from, to) = first_move(&url, &id).await;
+    b.click(&format!("#board [data-sq=\"{from}\"]")).await;
+    b.click(&format!("#board [data-sq=\"{to}\"]")).await;
+    let notice = b
+        .until(
+            "the refusal",
+            "const n = document.getElementById('notice'); return n.classList.contains('error') && n.textContent",
+            10 * SECOND,
+        )
+        .await;
+    assert!(
+        notice.as_str().is_some_and(|n| n.contains("not your turn")),
+        "plain words: {notice}"
+    );
+    // The page read the game again since: the message is still there.
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    assert_eq!(b.text("#notice").await, notice.as_str().unwrap_or_default());
+    b.shot("move-refused").await;
+    // The next action clears it.
+    b.click(&format!("#board [data-sq=\"{from}\"]")).await;
+    b.click(&format!("#board [data-sq=\"{to}\"]")).await;
+    b.until(
+        "the move",
+        "return document.querySelectorAll('#moves .mv').length === 1 && document.getElementById('notice').textContent === ''",
+        10 * SECOND,
+    )
+    .await;
+    human_moves(&raw, &url, &id, 1).await;
+    b.until(
+        "the reply",
+        "return document.querySelectorAll('#moves .mv').length === 2",
+        10 * SECOND,
+    )
+    .await;
+    // A draw offer, declined.
+    b.click("#draw").await;
+    b.until(
+        "the offer",
+        "return document.getElementById('draw').textContent === 'Draw offered'",
+        10 * SECOND,
+    )
+    .await;
+    let (s, body) = raw
+        .post("human-token", &format!("/api/board/game/{id}/draw/no"), &[])
+        .await;
+    assert_eq!(s, 200, "{body}");
+    b.until(
+        "the draw declined",
+        "return document.getElementById('notice').textContent === 'Draw offer declined'",
+        10 * SECOND,
+    )
+    .await;
+    // A takeback, declined.
+    b.click("#takeback").await;
+    b.until(
+        "the request",
+        "return document.getElementById('takeback').textContent === 'Takeback asked'",
+        10 * SECOND,
+    )
+    .await;
+    let (s, body) = raw
+        .post("human-token", &format!("/api/board/game/{id}/takeback/no"), &[])
+        .await;
+    assert_eq!(s, 200, "{body}");
+    b.until(
+        "the takeback declined",
+        "return document.getElementById('notice').textContent === 'Takeback declined' && document.getElementById('takeback').textContent === 'Takeback'",
+        10 * SECOND,
+    )
+    .await;
+    b.shot("takeback-declined").await;
+    // Human opens the game's stream and leaves: the claim comes after the arena's delay.
+    let stream = reqwest::Client::new()
+        .get(format!("{url}/api/board/game/stream/{id}"))
+        .bearer_auth("human-token")
+        .send()
+        .await
+        .expect("stream");
+    assert_eq!(stream.status(), 200);
+    drop(stream);
+    let at_first = b
+        .until(
+            "the opponent gone",
+            "const w = document.getElementById('claim-wait'); const c = document.getElementById('claim');\
+             return (!c.hidden || (w && !w.hidden && w.textContent)) && [c.hidden, w ? w.textContent : '']",
+            10 * SECOND,
+        )
+        .await;
+    assert_eq!(at_first[0], true, "no claim before the arena takes it: {at_first}");
+    b.shot("opponent-gone").await;
+    b.until(
+        "the claim button",
+        "return !document.getElementById('claim').hidden",
+        10 * SECOND,
+    )
+    .await;
+    b.click("#claim").await;
+    let result = b
+        .until(
+            "the win",
+            "return document.getElementById('result').textContent",
+            10 * SECOND,
+        )
+        .await;
+    assert!(result.as_str().is_some_and(|r| r.contains("White wins")), "{result}");
+    assert!(!b.text("#notice").await.contains("cannot"), "the claim was accepted");
+}
+
+/// The chat: lines read back after a reload name their speaker; a line sent as the game ends
+/// is shown without a reload.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chat_lines_keep_their_speaker_and_the_last_word() {
+    let Some(b) = launch("game-chat").await else {
+        return;
+    };
+    let arena = arena().await;
+    let url = arena.url();
+    let raw = common::Raw::new(&arena);
+    b.sign_up(&url, "Player1").await;
+    let id = game_with_human(&b, &raw, &url, &[("variant", "persian-princess"), ("color", "black")]).await;
+    let say = |text: &'static str| {
+        let raw = &raw;
+        let id = &id;
+        async move {
+            let (s, body) = raw
+                .post(
+                    "human-token",
+                    &format!("/api/board/game/{id}/chat"),
+                    &[("room", "player"), ("text", text)],
+                )
+                .await;
+            assert_eq!(s, 200, "{body}");
+        }
+    };
+    say("hello").await;
+    b.until(
+        "the line",
+        "return [...document.querySelectorAll('#chat-lines .text')].some((t) => t.textContent === 'hello')",
+        10 * SECOND,
+    )
+    .await;
+    b.go(&format!("{url}/{id}")).await;
+    let who = b
+        .until(
+            "the line after a reload",
+            "const l = document.querySelector('#chat-lines .line'); return l && l.querySelector('.text').textContent === 'hello' && [l.querySelector('.who').textContent]",
+            10 * SECOND,
+        )
+        .await;
+    assert_eq!(who, json!(["Human"]), "the speaker after a reload");
+    // The game ends (Human aborts), then Human says goodbye, as a bot does.
+    let (s, body) = raw
+        .post("human-token", &format!("/api/board/game/{id}/abort"), &[])
+        .await;
+    assert_eq!(s, 200, "{body}");
+    b.until(
+        "the end",
+        "return document.getElementById('result').textContent.includes('Aborted')",
+        10 * SECOND,
+    )
+    .await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    say("Thanks for the game!").await;
+    b.until(
+        "the goodbye",
+        "return [...document.querySelectorAll('#chat-lines .text')].some((t) => t.textContent === 'Thanks for the game!')",
+        10 * SECOND,
+    )
+    .await;
+    b.shot("goodbye").await;
+}
+
+/// Replaying a game: the move list scrolls to the move shown, the clocks are those of the
+/// ply shown.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_replay_follows_the_ply_shown() {
+    let Some(b) = launch("game-replay").await else {
+        return;
+    };
+    let arena = arena().await;
+    let url = arena.url();
+    let raw = common::Raw::new(&arena);
+    // Human (White) and Alpha play 40 plies at 5+0 through the API; White's clock is set to a
+    // minute near the end.
+    let (s, body) = raw
+        .post(
+            "human-token",
+            "/api/challenge/Alpha",
+            &[
+                ("variant", "persian-princess"),
+                ("color", "white"),
+                ("clock.limit", "300"),
+                ("clock.increment", "0"),
+            ],
+        )
+        .await;
+    assert_eq!(s, 200, "{body}");
+    let id = serde_json::from_str::<Value>(&body).expect("json")["id"]
+        .as_str()
+        .expect("id")
+        .to_string();
+    let (s, body) = raw
+        .post("alpha-token", &format!("/api/challenge/{id}/accept"), &[])
+        .await;
+    assert_eq!(s, 200, "{body}");
+    let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut clock_set = false;
+    for ply in 0..40 {
+        let v = get_json(&format!("{url}/api/arena/game/{id}/view")).await;
+        if v["status"] != "started" {
+            break;
+        }
+        let white = ply % 2 == 0;
+        if white && ply >= 30 && !clock_set {
+            arena
+                .set_time_left(&id, engine::rules::Color::White, 60_000)
+                .expect("clock set");
+            clock_set = true;
+        }
+        let legal = get_json(&format!("{url}/api/arena/game/{id}/legal")).await;
+        let moves = legal["moves"].as_array().expect("moves");
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        let m = moves[(seed % moves.len() as u64) as usize]["uci"]
+            .as_str()
+            .expect("uci");
+        let (token, api) = if white {
+            ("human-token", "board")
+        } else {
+            ("alpha-token", "bot")
+        };
+        let (s, body) = raw.post(token, &format!("/api/{api}/game/{id}/move/{m}"), &[]).await;
+        assert_eq!(s, 200, "{body}");
+    }
+    assert!(clock_set, "the game went on long enough");
+    let plies = get_json(&format!("{url}/api/arena/game/{id}/view")).await["san"]
+        .as_array()
+        .map_or(0, Vec::len);
+    // A spectator opens the game: the list shows the last move; White's clock is about a minute.
+    b.go(&format!("{url}/{id}")).await;
+    b.until(
+        "the moves",
+        &format!("return document.querySelectorAll('#moves .mv').length === {plies}"),
+        10 * SECOND,
+    )
+    .await;
+    let now = b.text("#player-bottom .clock").await;
+    assert!(
+        now.starts_with("0:5") || now.starts_with("1:00"),
+        "White's clock now: {now}"
+    );
+    let scrolls = b
+        .js(
+            "const m = document.getElementById('moves'); return m.scrollHeight > m.clientHeight + 40",
+            json!([]),
+        )
+        .await;
+    assert_eq!(scrolls, true, "the list is long enough to scroll");
+    // Back to the start and two plies on, with the keys.
+    b.press(&[key::HOME, key::RIGHT, key::RIGHT]).await;
+    b.until(
+        "ply 2",
+        "const c = document.querySelector('#moves .mv.current'); return c && c.dataset.ply === '2'",
+        10 * SECOND,
+    )
+    .await;
+    let shown = b
+        .until(
+            "the move shown in view",
+            "const m = document.getElementById('moves'), c = m.querySelector('.mv.current');\
+             const a = m.getBoundingClientRect(), r = c.getBoundingClientRect();\
+             return r.top >= a.top - 1 && r.bottom <= a.bottom + 1",
+            5 * SECOND,
+        )
+        .await;
+    assert_eq!(shown, true);
+    let clocks = b
+        .until(
+            "the clocks at ply 2",
+            "return document.querySelector('#player-bottom .clock').textContent === '5:00' && [document.querySelector('#player-top .clock').textContent]",
+            5 * SECOND,
+        )
+        .await;
+    let black = clocks[0].as_str().unwrap_or_default();
+    assert!(black == "5:00" || black == "4:59", "Black's clock at ply 2: {black}");
+    b.shot("replay-ply-2").await;
+    // The end again: the list and the clocks of now.
+    b.press(&[key::END]).await;
+    b.until(
+        "the last ply",
+        &format!("const c = document.querySelector('#moves .mv.current'); return c && c.dataset.ply === '{plies}' && !document.querySelector('#player-bottom .clock').textContent.startsWith('5:')"),
+        10 * SECOND,
+    )
+    .await;
+}
+
+/// The analysis board keeps the line: a click on an earlier move moves a cursor, the arrow keys
+/// walk it, the same move keeps the line and another one starts a new line from there.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_analysis_board_keeps_the_line() {
+    let Some(b) = launch("analysis-line").await else {
+        return;
+    };
+    let arena = arena().await;
+    let url = arena.url();
+    b.go(&format!("{url}/analysis?variant=standard&moves=e2e4,e7e5,g1f3,b8c6"))
+        .await;
+    let at = |line: &'static str, ply: u32| {
+        let b = &b;
+        async move {
+            b.until(
+                &format!("{line} at ply {ply}"),
+                &format!(
+                    "const mv = [...document.querySelectorAll('#moves .mv')]; const c = document.querySelector('#moves .mv.current');\
+                     return mv.map((m) => m.textContent).join(' ') === '{line}' && (c ? Number(c.dataset.ply) : 0) === {ply}"
+                ),
+                10 * SECOND,
+            )
+            .await;
+        }
+    };
+    at("e4 e5 Nf3 Nc6", 4).await;
+    b.click("#moves .mv[data-ply=\"1\"]").await;
+    at("e4 e5 Nf3 Nc6", 1).await;
+    b.find("#board [data-sq=\"e4\"] .piece.white.pawn").await;
+    b.find("#board [data-sq=\"e7\"] .piece.black.pawn").await;
+    b.shot("cursor-on-e4").await;
+    b.press(&[key::RIGHT]).await;
+    at("e4 e5 Nf3 Nc6", 2).await;
+    b.press(&[key::END]).await;
+    at("e4 e5 Nf3 Nc6", 4).await;
+    b.press(&[key::HOME]).await;
+    at("e4 e5 Nf3 Nc6", 0).await;
+    b.find("#board [data-sq=\"e2\"] .piece.white.pawn").await;
+    b.press(&[key::RIGHT]).await;
+    at("e4 e5 Nf3 Nc6", 1).await;
+    // The line's own next move: the line stays.
+    b.until(
+        "Black to move",
+        "return document.getElementById('board').dataset.turn === 'black'",
+        10 * SECOND,
+    )
+    .await;
+    b.click("#board [data-sq=\"e7\"]").await;
+    b.click("#board [data-sq=\"e5\"]").await;
+    at("e4 e5 Nf3 Nc6", 2).await;
+    // Another move from an earlier position: a new line from there.
+    b.click("#moves .mv[data-ply=\"1\"]").await;
+    at("e4 e5 Nf3 Nc6", 1).await;
+    b.until(
+        "Black to move",
+        "return document.getElementById('board').dataset.turn === 'black' && document.querySelector('#board [data-sq=\"d7\"] .piece')",
+        10 * SECOND,
+    )
+    .await;
+    b.click("#board [data-sq=\"d7\"]").await;
+    b.click("#board [data-sq=\"d5\"]").await;
+    at("e4 d5", 2).await;
+    let query = b.js("return location.search", json!([])).await;
+    assert!(
+        query.as_str().is_some_and(|q| q.contains("moves=e2e4%2Cd7d5")),
+        "the address keeps the line: {query}"
+    );
+    b.shot("new-line").await;
+}
+
+/// A bad FEN on the analysis board: an error, no board, no analysis until a good one.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bad_fen_is_an_error_until_a_good_one() {
+    let Some(b) = launch("analysis-fen").await else {
+        return;
+    };
+    let arena = arena().await;
+    let url = arena.url();
+    b.go(&format!("{url}/analysis")).await;
+    b.find("#board .cell").await;
+    b.js(
+        "document.getElementById('variant').value = 'standard'; return true",
+        json!([]),
+    )
+    .await;
+    b.type_in("#fen", "8/8/8/8 w - - 0 1 not a fen").await;
+    b.click("#setup button[type=submit]").await;
+    let state = b
+        .until(
+            "the error",
+            "const s = document.getElementById('status'); return s.classList.contains('error') && s.textContent &&\
+             [document.querySelectorAll('#board .cell').length, document.getElementById('analyse').disabled]",
+            10 * SECOND,
+        )
+        .await;
+    assert_eq!(state, json!([0, true]), "no board and no analysis for a bad FEN");
+    b.shot("bad-fen").await;
+    b.type_in("#fen", "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1").await;
+    b.click("#setup button[type=submit]").await;
+    b.find("#board [data-sq=\"a1\"] .piece.white.rook").await;
+    let ok = b
+        .js(
+            "const s = document.getElementById('status'); return [s.classList.contains('error'), document.getElementById('analyse').disabled]",
+            json!([]),
+        )
+        .await;
+    assert_eq!(ok, json!([false, false]));
+}
+
+/// The promotion chooser shows the pieces and takes the keyboard; the analysis budget says how
+/// long to wait.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_promotion_chooser_and_the_analysis_budget() {
+    let Some(b) = launch("analysis-promotion").await else {
+        return;
+    };
+    let arena = arena().await;
+    let url = arena.url();
+    b.go(&format!(
+        "{url}/analysis?variant=standard&fen=8%2FP7%2F8%2F8%2F8%2F8%2Fk7%2F7K%20w%20-%20-%200%201"
+    ))
+    .await;
+    b.find("#board [data-sq=\"a7\"] .piece.white.pawn").await;
+    b.click("#board [data-sq=\"a7\"]").await;
+    b.click("#board [data-sq=\"a8\"]").await;
+    b.find("#move-chooser button[data-uci] svg.piece").await;
+    let focused = b.js("return document.activeElement.dataset.uci || ''", json!([])).await;
+    assert!(
+        focused.as_str().is_some_and(|u| u.starts_with("a7a8")),
+        "the first piece is focused: {focused}"
+    );
+    b.shot("promotion-pieces").await;
+    b.press(&[key::ESCAPE]).await;
+    b.until(
+        "the chooser closed",
+        "return !document.getElementById('move-chooser')",
+        5 * SECOND,
+    )
+    .await;
+    b.click("#board [data-sq=\"a7\"]").await;
+    b.click("#board [data-sq=\"a8\"]").await;
+    b.find("#move-chooser button[data-uci]").await;
+    b.press(&[key::RIGHT]).await;
+    let chosen = b.js("return document.activeElement.dataset.uci || ''", json!([])).await;
+    let chosen = chosen.as_str().unwrap_or_default().to_string();
+    assert!(
+        chosen.starts_with("a7a8") && chosen != focused,
+        "the arrow moves to the next piece: {chosen}"
+    );
+    b.press(&[key::ENTER]).await;
+    let played = b
+        .until(
+            "the promotion",
+            "const m = document.querySelector('#moves .mv'); return !document.getElementById('move-chooser') && m && new URLSearchParams(location.search).get('moves')",
+            10 * SECOND,
+        )
+        .await;
+    assert_eq!(played, chosen.as_str(), "Enter plays the focused piece");
+    // The analysis budget: ten at once, then one every 6 s; the message says how long.
+    b.js(
+        "window.analysesDone = 0; for (let i = 0; i < 10; i++) Arena.post('/api/arena/analyse', { variant: 'standard', nodes: '1' }).finally(() => { window.analysesDone++; }); return true",
+        json!([]),
+    )
+    .await;
+    b.until("ten analyses", "return window.analysesDone === 10", 20 * SECOND)
+        .await;
+    b.click("#analyse").await;
+    let refused = b
+        .until(
+            "the refusal",
+            "const e = document.querySelector('#analysis .error'); return e && e.textContent",
+            10 * SECOND,
+        )
+        .await;
+    let text = refused.as_str().unwrap_or_default();
+    assert!(!text.contains("minute") && text.contains(" s"), "the real wait: {text}");
+    b.shot("analysis-budget").await;
+}
