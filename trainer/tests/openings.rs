@@ -619,7 +619,7 @@ fn generate_corpus() {
             let ply = game.moves().len();
             // Varied openings: in the first four plies, half the time a random pawn move.
             let mut m = r.best;
-            if ply < 4 && rng.next_u64() % 2 == 0 {
+            if ply < 4 && rng.next_u64().is_multiple_of(2) {
                 let pawn_moves: Vec<_> = pos
                     .legal_moves()
                     .iter()

@@ -99,7 +99,7 @@ fn run_steps(
             meter.last_val.map(|v| format!("{v:.5}")).unwrap_or_else(|| "-".into()),
             lr
         ));
-        if progress.step % config.checkpoint_every == 0 {
+        if config.checkpoint_every > 0 && progress.step.is_multiple_of(config.checkpoint_every) {
             session.save(&state)?;
         }
     }
