@@ -7,12 +7,22 @@ use crate::{
     variants,
 };
 
+/// Games the bot plays now: real-time ones (with a clock) and correspondence ones (days per
+/// move, or unlimited), limited apart.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ActiveGames {
+    /// Games with a clock.
+    pub real_time: usize,
+    /// Correspondence and unlimited games.
+    pub correspondence: usize,
+}
+
 /// Accept (`Ok`) or decline with a reason.
 pub fn decide(
     ch: &Challenge,
     compat: Option<Compat>,
     config: &Config,
-    active_games: usize,
+    active: ActiveGames,
 ) -> Result<(), DeclineReason> {
     let c = &config.challenge;
     if !c.accept || compat.is_some_and(|k| !k.bot) {
@@ -64,7 +74,13 @@ pub fn decide(
             DeclineReason::Rated
         });
     }
-    if active_games >= c.max_games {
+    let correspondence = !matches!(ch.time_control, TimeControl::Clock { .. });
+    let full = if correspondence {
+        active.correspondence >= c.max_correspondence_games
+    } else {
+        active.real_time >= c.max_games
+    };
+    if full {
         return Err(DeclineReason::Later);
     }
     Ok(())
@@ -110,6 +126,31 @@ mod tests {
         }
     }
 
+    fn busy(real_time: usize, correspondence: usize) -> ActiveGames {
+        ActiveGames {
+            real_time,
+            correspondence,
+        }
+    }
+
+    #[test]
+    fn correspondence_games_are_limited_apart() {
+        let mut cfg = Config::default();
+        cfg.challenge.variants = vec!["persian-princess".into()];
+        cfg.challenge.speeds.push(Speed::Correspondence);
+        cfg.challenge.max_games = 1;
+        cfg.challenge.max_correspondence_games = 2;
+        let blitz = challenge("persian-princess", 180, 2, false, true);
+        let mut days = challenge("persian-princess", 0, 0, false, true);
+        days.time_control = TimeControl::Correspondence { days_per_turn: 3 };
+        days.speed = "correspondence".into();
+        // A correspondence game does not block a real-time challenge, nor the other way round.
+        assert_eq!(decide(&blitz, None, &cfg, busy(0, 2)), Ok(()));
+        assert_eq!(decide(&days, None, &cfg, busy(1, 1)), Ok(()));
+        assert_eq!(decide(&blitz, None, &cfg, busy(1, 0)), Err(DeclineReason::Later));
+        assert_eq!(decide(&days, None, &cfg, busy(0, 2)), Err(DeclineReason::Later));
+    }
+
     #[test]
     fn filters_in_order() {
         let mut cfg = Config::default();
@@ -117,29 +158,56 @@ mod tests {
         cfg.challenge.modes = vec![Mode::Casual];
         cfg.challenge.min_base_s = 60;
         let ok = challenge("persian-princess", 180, 2, false, true);
-        assert_eq!(decide(&ok, None, &cfg, 0), Ok(()));
-        assert_eq!(decide(&ok, None, &cfg, 1), Err(DeclineReason::Later));
+        assert_eq!(decide(&ok, None, &cfg, ActiveGames::default()), Ok(()));
+        assert_eq!(decide(&ok, None, &cfg, busy(1, 0)), Err(DeclineReason::Later));
         assert_eq!(
-            decide(&challenge("chess960", 180, 2, false, true), None, &cfg, 0),
+            decide(
+                &challenge("chess960", 180, 2, false, true),
+                None,
+                &cfg,
+                ActiveGames::default()
+            ),
             Err(DeclineReason::Variant)
         );
         assert_eq!(
-            decide(&challenge("persian-princess", 30, 0, false, true), None, &cfg, 0),
+            decide(
+                &challenge("persian-princess", 30, 0, false, true),
+                None,
+                &cfg,
+                ActiveGames::default()
+            ),
             Err(DeclineReason::TooFast)
         );
         assert_eq!(
-            decide(&challenge("persian-princess", 180, 2, true, true), None, &cfg, 0),
+            decide(
+                &challenge("persian-princess", 180, 2, true, true),
+                None,
+                &cfg,
+                ActiveGames::default()
+            ),
             Err(DeclineReason::Casual)
         );
         cfg.challenge.block_list = vec!["someone".into(), "x".into()];
-        assert_eq!(decide(&ok, None, &cfg, 0), Err(DeclineReason::Generic), "blocked");
+        assert_eq!(
+            decide(&ok, None, &cfg, ActiveGames::default()),
+            Err(DeclineReason::Generic),
+            "blocked"
+        );
         cfg.challenge.block_list.clear();
         cfg.challenge.accept_bot = false;
-        assert_eq!(decide(&ok, None, &cfg, 0), Err(DeclineReason::NoBot));
+        assert_eq!(
+            decide(&ok, None, &cfg, ActiveGames::default()),
+            Err(DeclineReason::NoBot)
+        );
         cfg.challenge.accept_bot = true;
         cfg.challenge.only_bot = true;
         assert_eq!(
-            decide(&challenge("persian-princess", 180, 2, false, false), None, &cfg, 0),
+            decide(
+                &challenge("persian-princess", 180, 2, false, false),
+                None,
+                &cfg,
+                ActiveGames::default()
+            ),
             Err(DeclineReason::OnlyBot)
         );
         assert_eq!(
@@ -150,7 +218,7 @@ mod tests {
                     board: true
                 }),
                 &cfg,
-                0
+                ActiveGames::default()
             ),
             Err(DeclineReason::Generic)
         );

@@ -22,7 +22,7 @@ use crate::{
         types::{Challenge, Compat, Event},
         Client, Token,
     },
-    challenge,
+    challenge::{self, ActiveGames},
     config::{Config, ShutdownPolicy},
     game::{self, GameContext, GameReport},
     matchmaking,
@@ -34,12 +34,14 @@ const MAX_CHALLENGES_SEEN: usize = 10_000;
 /// A bot: the event loop and its games.
 pub struct Bot {
     ctx: Arc<GameContext>,
-    games: HashMap<String, JoinHandle<()>>,
+    /// Running game tasks, and whether each is a correspondence game.
+    games: HashMap<String, (JoinHandle<()>, bool)>,
     done: HashSet<String>,
     /// Ids of the challenges the event stream has shown.
     challenges_seen: HashSet<String>,
     reports: Option<UnboundedSender<GameReport>>,
-    /// Games running now (shared with the matchmaking task).
+    /// Real-time games running now (shared with the matchmaking task, which seeks real-time
+    /// games only).
     running: Arc<AtomicUsize>,
 }
 
@@ -60,6 +62,7 @@ impl Bot {
             );
         }
         check_scopes(&client, &account.username).await?;
+        let client = client.for_account(&account.username)?;
         tracing::info!("logged in as {} on {}", account.username, client.base_url());
         Ok(Bot {
             ctx: Arc::new(GameContext {
@@ -136,9 +139,12 @@ impl Bot {
         if running > 0 {
             tracing::info!("stopping: no new games; {running} running, policy {policy:?}");
         }
-        if policy == ShutdownPolicy::Finish && running > 0 {
+        // Correspondence games are neither waited for nor resigned: they go on for days, and
+        // the bot takes them up again when it restarts (the event stream replays them).
+        let real_time = self.active_by_kind().real_time;
+        if policy == ShutdownPolicy::Finish && real_time > 0 {
             shutdown.mark_unchanged();
-            let all = futures::future::join_all(self.games.values_mut());
+            let all = futures::future::join_all(self.games.values_mut().filter(|(_, c)| !*c).map(|(t, _)| t));
             tokio::select! {
                 _ = all => {}
                 _ = shutdown.changed() => {
@@ -147,8 +153,13 @@ impl Bot {
                 }
             }
         }
-        if policy == ShutdownPolicy::Resign && self.active_games() > 0 {
-            let ids: Vec<String> = self.games.keys().cloned().collect();
+        if policy == ShutdownPolicy::Resign && self.active_by_kind().real_time > 0 {
+            let ids: Vec<String> = self
+                .games
+                .iter()
+                .filter(|(_, (_, c))| !*c)
+                .map(|(id, _)| id.clone())
+                .collect();
             for id in ids {
                 let client = &self.ctx.client;
                 if client.abort(&id).await.is_ok() {
@@ -160,10 +171,10 @@ impl Bot {
                 }
             }
             // Give the tasks a moment to see the end and save their PGN.
-            let all = futures::future::join_all(self.games.values_mut());
+            let all = futures::future::join_all(self.games.values_mut().filter(|(_, c)| !*c).map(|(t, _)| t));
             let _ = tokio::time::timeout(Duration::from_secs(5), all).await;
         }
-        for (_, task) in self.games.drain() {
+        for (_, (task, _)) in self.games.drain() {
             task.abort();
         }
     }
@@ -181,8 +192,18 @@ impl Bot {
     }
 
     fn active_games(&mut self) -> usize {
-        self.games.retain(|_, t| !t.is_finished());
+        self.games.retain(|_, (t, _)| !t.is_finished());
         self.games.len()
+    }
+
+    /// The running games, real-time and correspondence apart.
+    fn active_by_kind(&mut self) -> ActiveGames {
+        self.active_games();
+        let correspondence = self.games.values().filter(|(_, c)| *c).count();
+        ActiveGames {
+            real_time: self.games.len() - correspondence,
+            correspondence,
+        }
     }
 
     /// Handles an event; whether it was new to us (a replayed challenge or game start, or an
@@ -197,7 +218,10 @@ impl Bot {
                 self.on_challenge(challenge, compat).await;
                 new
             }
-            Event::GameStart { game } => self.start_game(game.game_id),
+            Event::GameStart { game } => {
+                let correspondence = game.speed.as_deref() == Some("correspondence");
+                self.start_game(game.game_id, correspondence)
+            }
             Event::GameFinish { game } => {
                 tracing::debug!("gameFinish {}", game.game_id);
                 true
@@ -222,7 +246,7 @@ impl Bot {
         if ch.challenger.id.eq_ignore_ascii_case(&self.ctx.account.id) {
             return; // our own outgoing challenge
         }
-        let active = self.active_games();
+        let active = self.active_by_kind();
         let client = &self.ctx.client;
         match challenge::decide(&ch, compat, &self.ctx.config, active) {
             Ok(()) => {
@@ -253,7 +277,7 @@ impl Bot {
     }
 
     /// Starts the task of game `id`, unless it was started before; whether it was new.
-    fn start_game(&mut self, id: String) -> bool {
+    fn start_game(&mut self, id: String, correspondence: bool) -> bool {
         self.active_games();
         if self.games.contains_key(&id) || self.done.contains(&id) {
             tracing::debug!("game {id} already handled");
@@ -263,14 +287,19 @@ impl Bot {
         let ctx = self.ctx.clone();
         let reports = self.reports.clone();
         let game_id = id.clone();
-        let running = self.running.clone();
-        running.fetch_add(1, Ordering::SeqCst);
+        // Real-time games count for the matchmaking (correspondence ones go on for days).
+        let running = (!correspondence).then(|| self.running.clone());
+        if let Some(r) = &running {
+            r.fetch_add(1, Ordering::SeqCst);
+        }
         let task = tokio::spawn(async move {
             // Counts the game as running until this task ends (or is aborted).
-            struct Running(Arc<AtomicUsize>);
+            struct Running(Option<Arc<AtomicUsize>>);
             impl Drop for Running {
                 fn drop(&mut self) {
-                    self.0.fetch_sub(1, Ordering::SeqCst);
+                    if let Some(r) = &self.0 {
+                        r.fetch_sub(1, Ordering::SeqCst);
+                    }
                 }
             }
             let _running = Running(running);
@@ -284,7 +313,7 @@ impl Bot {
             }
         });
         self.done.insert(id.clone());
-        self.games.insert(id, task);
+        self.games.insert(id, (task, correspondence));
         true
     }
 }

@@ -140,11 +140,35 @@ pub struct ChallengeRequest {
     pub fen: Option<String>,
 }
 
+/// The User-Agent of a client, with the account's name once it is known (Lichess asks bots to
+/// name their account there).
+pub fn user_agent(account: Option<&str>) -> String {
+    let base = concat!("persian-chess-bot/", env!("CARGO_PKG_VERSION"));
+    match account {
+        Some(name) => format!("{base} user:{name}"),
+        None => base.to_string(),
+    }
+}
+
 impl Client {
     /// A client for `options`.
     pub fn new(options: ClientOptions) -> Result<Client, ApiError> {
+        Client::with_user_agent(options, &user_agent(None))
+    }
+
+    /// The same client, with the account's name in its User-Agent.
+    pub fn for_account(self, name: &str) -> Result<Client, ApiError> {
         let http = reqwest::Client::builder()
-            .user_agent(concat!("persian-chess-bot/", env!("CARGO_PKG_VERSION")))
+            .user_agent(user_agent(Some(name)))
+            .connect_timeout(Duration::from_secs(10))
+            .build()
+            .map_err(|e| ApiError::Network(e.to_string()))?;
+        Ok(Client { http, ..self })
+    }
+
+    fn with_user_agent(options: ClientOptions, agent: &str) -> Result<Client, ApiError> {
+        let http = reqwest::Client::builder()
+            .user_agent(agent)
             .connect_timeout(Duration::from_secs(10))
             .build()
             .map_err(|e| ApiError::Network(e.to_string()))?;

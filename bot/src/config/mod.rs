@@ -161,8 +161,11 @@ pub struct ChallengeConfig {
     pub accept_bot: bool,
     /// Accept only bots.
     pub only_bot: bool,
-    /// Games at the same time.
+    /// Real-time games (with a clock) at the same time.
     pub max_games: usize,
+    /// Correspondence (and unlimited) games at the same time, counted apart from real-time
+    /// ones: a game of days per move never blocks a blitz challenge.
+    pub max_correspondence_games: usize,
     /// Accounts whose challenges are always declined (names, any case).
     pub block_list: Vec<String>,
 }
@@ -187,6 +190,7 @@ impl Default for ChallengeConfig {
             accept_bot: true,
             only_bot: false,
             max_games: 1,
+            max_correspondence_games: 5,
             block_list: Vec::new(),
         }
     }
@@ -350,6 +354,10 @@ impl Config {
             );
         }
         anyhow::ensure!(self.challenge.max_games >= 1, "challenge.max_games must be at least 1");
+        anyhow::ensure!(
+            self.challenge.max_correspondence_games >= 1,
+            "challenge.max_correspondence_games must be at least 1"
+        );
         let m = &self.matchmaking;
         if m.enabled {
             anyhow::ensure!(!m.variants.is_empty(), "matchmaking.variants must not be empty");
