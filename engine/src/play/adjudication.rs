@@ -71,6 +71,14 @@ impl Adjudicator {
         }
     }
 
+    /// Records a move without a score (another program may report none): the counts of
+    /// consecutive plies start again.
+    pub fn record_unscored(&mut self) {
+        self.white_ahead = 0;
+        self.black_ahead = 0;
+        self.near_zero = 0;
+    }
+
     /// Records the score (centipawns, White's view, mates beyond every threshold) reported for
     /// the move played at `ply` (0-based, opening included) and says whether the game is now
     /// adjudicated. The resign rule is asked first.
@@ -137,6 +145,15 @@ mod tests {
         assert_eq!(a.record(15, 600), None);
         assert_eq!(a.record(16, 600), None);
         assert_eq!(a.record(17, 99_990), Some((GameResult::WhiteWins, Termination::Resign)));
+        // A move without a score breaks the run.
+        let mut u = Adjudicator::new(rules(Some((500, 2)), Some((10, 2, 0))));
+        assert_eq!(u.record(0, 600), None);
+        u.record_unscored();
+        assert_eq!(u.record(2, 600), None);
+        assert_eq!(u.record(3, 0), None);
+        u.record_unscored();
+        assert_eq!(u.record(5, 0), None);
+        assert_eq!(u.record(6, 0), Some((GameResult::Draw, Termination::DrawScore)));
         let mut b = Adjudicator::new(rules(Some((300, 2)), None));
         assert_eq!(b.record(0, -300), None);
         assert_eq!(b.record(1, -99_000), Some((GameResult::BlackWins, Termination::Resign)));

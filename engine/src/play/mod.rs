@@ -8,8 +8,11 @@
 //! - [`openings`]: [`Opening`], [`OpeningSource`] (random plies, a list such as an openings file,
 //!   or a list followed by random plies), openings files and the seeded random numbers.
 //! - [`player`]: the [`Player`] trait and [`EnginePlayer`], the engine searching with limits.
-//! - [`game_loop`]: [`play_game`], with [`Seats`] (two players or one for both sides) and an
-//!   [`Observer`] that sees every move picked.
+//! - [`uci_engine`]: [`UciPlayer`], another program speaking UCI, run as a child process.
+//! - [`clock`]: [`TimeControl`]s (`40/60+0.6`, `10+0.1`, a time per move) and the clock of a
+//!   side during a game.
+//! - [`game_loop`]: [`play_game`] and [`play_timed_game`], with [`Seats`] (two players or one for
+//!   both sides), the clocks ([`GameTime`]) and an [`Observer`] that sees every move picked.
 //!
 //! ```
 //! use engine::{
@@ -38,13 +41,17 @@
 #![deny(missing_docs)]
 
 pub mod adjudication;
+pub mod clock;
 pub mod game_loop;
 pub mod openings;
 pub mod player;
 pub mod result;
+pub mod uci_engine;
 
 pub use adjudication::{Adjudication, Adjudicator, DrawRule, ResignRule, DEFAULT_MAX_PLIES};
-pub use game_loop::{play_game, Observer, PlayedGame, Seats, StopFlag};
+pub use clock::{SideClock, TimeControl};
+pub use game_loop::{play_game, play_timed_game, GameTime, Observer, PlayedGame, Seats, StopFlag};
 pub use openings::{random_openings, read_openings, seeded_rng, Opening, OpeningSource, OpeningsError, Rng};
-pub use player::{EnginePlayer, Pick, PickError, Player};
+pub use player::{EnginePlayer, Pick, PickError, PickFailure, Player, TimeView};
 pub use result::{GameResult, PgnTermination, Termination};
+pub use uci_engine::{UciEngineConfig, UciEngineError, UciPlayer};

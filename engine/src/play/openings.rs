@@ -284,6 +284,14 @@ pub enum OpeningsError {
         /// What is wrong.
         message: String,
     },
+    /// A PGN file cannot be read as openings.
+    #[error("openings file {path}: {message}")]
+    Pgn {
+        /// The file.
+        path: String,
+        /// What is wrong.
+        message: String,
+    },
     /// The file holds no opening.
     #[error(
         "{0}: no openings (one per line: a FEN, a FEN followed by 'moves' and UCI moves, or UCI moves from the start \
@@ -361,14 +369,211 @@ fn parse_line(variant: Variant, line: &str) -> Result<(Position, Vec<Move>), Str
     Ok((start, moves))
 }
 
-/// Reads an openings file (see [`parse_openings`]).
+/// The formats of openings files.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OpeningsFormat {
+    /// This project's lines ([`parse_openings`]): a FEN, a FEN and `moves ...`, or UCI moves.
+    Lines,
+    /// EPD: a position per line (board, side, castling, en passant, optionally more FEN
+    /// fields), then operations such as `hmvc 0; fmvn 1; id "x";` ([`parse_epd`]).
+    Epd,
+    /// PGN: each game's start position (its `FEN` tag) and moves ([`parse_pgn_openings`]).
+    Pgn,
+}
+
+impl std::str::FromStr for OpeningsFormat {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<OpeningsFormat, String> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "lines" | "txt" => Ok(OpeningsFormat::Lines),
+            "epd" => Ok(OpeningsFormat::Epd),
+            "pgn" => Ok(OpeningsFormat::Pgn),
+            other => Err(format!("openings format '{other}' is not pgn, epd or lines")),
+        }
+    }
+}
+
+impl OpeningsFormat {
+    /// The format of a file by its extension (`.pgn`, `.epd`), else by its text: PGN when its
+    /// first line that is not empty or a `#` comment starts with `[` (a tag) or `1.`, else lines.
+    pub fn detect(path: &Path, text: &str) -> OpeningsFormat {
+        match path
+            .extension()
+            .and_then(|e| e.to_str())
+            .map(str::to_ascii_lowercase)
+            .as_deref()
+        {
+            Some("pgn") => return OpeningsFormat::Pgn,
+            Some("epd") => return OpeningsFormat::Epd,
+            _ => {}
+        }
+        let first = text
+            .lines()
+            .map(str::trim)
+            .find(|l| !l.is_empty() && !l.starts_with('#'))
+            .unwrap_or("");
+        if first.starts_with('[') || first.starts_with("1.") {
+            OpeningsFormat::Pgn
+        } else {
+            OpeningsFormat::Lines
+        }
+    }
+}
+
+/// Reads EPD text: one position per line. The first four fields are the FEN's board, side,
+/// castling and en passant fields; fields after them that are FEN fields too (numbers, `-`, the
+/// rendezvous rights) are read as such; the rest are operations, of which `hmvc` and `fmvn` set
+/// the clocks and the others (`id`, `bm`, `c0`, ...) are skipped. Empty lines and `#` comments
+/// are skipped. `name` is used in labels (`name:line`) and messages.
+pub fn parse_epd(variant: Variant, text: &str, name: &str) -> Result<Vec<Opening>, OpeningsError> {
+    let mut out = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let fail = |message: String| OpeningsError::Line {
+            path: name.to_string(),
+            line: i + 1,
+            message: format!("'{line}': {message}"),
+        };
+        let tokens: Vec<&str> = line.split_whitespace().collect();
+        if tokens.len() < 2 {
+            return Err(fail("an EPD line needs at least the board and the side to move".into()));
+        }
+        let is_field =
+            |t: &str| t == "-" || t.chars().all(|c| c.is_ascii_digit()) || t.chars().all(|c| "Rr".contains(c));
+        let mut fields: Vec<&str> = tokens.iter().take(4).copied().collect();
+        let mut rest = tokens.get(4..).unwrap_or(&[]);
+        while let Some((&t, tail)) = rest.split_first() {
+            if !is_field(t) {
+                break;
+            }
+            fields.push(t);
+            rest = tail;
+        }
+        let operations = rest.join(" ");
+        let mut clocks = (None, None);
+        for op in operations.split(';').map(str::trim) {
+            let mut words = op.split_whitespace();
+            match (words.next(), words.next()) {
+                (Some("hmvc"), Some(n)) => clocks.0 = n.parse::<u32>().ok(),
+                (Some("fmvn"), Some(n)) => clocks.1 = n.parse::<u32>().ok(),
+                _ => {}
+            }
+        }
+        let mut fen = fields.join(" ");
+        if fields.len() == 4 {
+            if let (h, Some(f)) = (clocks.0.unwrap_or(0), clocks.1) {
+                fen.push_str(&format!(" {h} {f}"));
+            } else if let Some(h) = clocks.0 {
+                fen.push_str(&format!(" {h} 1"));
+            }
+        }
+        let start = Position::from_fen(variant, &fen).map_err(|e| fail(e.to_string()))?;
+        if let Some(o) = Game::new(start.clone()).outcome() {
+            return Err(fail(format!("the game is already over ({})", o.description())));
+        }
+        out.push(Opening {
+            start,
+            moves: Vec::new(),
+            label: format!("{name}:{}", i + 1),
+        });
+    }
+    if out.is_empty() {
+        return Err(OpeningsError::Empty(name.to_string()));
+    }
+    Ok(out)
+}
+
+/// Reads PGN text as openings: each game's start position and its moves, up to the first move
+/// that would end the game (a finished game is played from the position before its last move).
+/// Games of another variant and moves that are not legal are errors. `name` is used in labels
+/// (`name game N`) and messages.
+pub fn parse_pgn_openings(variant: Variant, text: &str, name: &str) -> Result<Vec<Opening>, OpeningsError> {
+    let games = crate::rules::notation::pgn::read_games(text, variant).map_err(|e| OpeningsError::Pgn {
+        path: name.to_string(),
+        message: e.to_string(),
+    })?;
+    let mut out = Vec::new();
+    for (i, g) in games.iter().enumerate() {
+        if g.variant() != variant {
+            return Err(OpeningsError::Pgn {
+                path: name.to_string(),
+                message: format!("game {} is a {} game, not {variant}", i + 1, g.variant()),
+            });
+        }
+        let mut game = Game::new(g.start.clone());
+        if let Some(o) = game.outcome() {
+            return Err(OpeningsError::Pgn {
+                path: name.to_string(),
+                message: format!(
+                    "game {}: the game is already over at its start ({})",
+                    i + 1,
+                    o.description()
+                ),
+            });
+        }
+        let mut moves = Vec::new();
+        for &m in &g.moves {
+            game.play(m);
+            if game.outcome().is_some() {
+                break;
+            }
+            moves.push(m);
+        }
+        out.push(Opening {
+            start: g.start.clone(),
+            moves,
+            label: format!("{name} game {}", i + 1),
+        });
+    }
+    if out.is_empty() {
+        return Err(OpeningsError::Empty(name.to_string()));
+    }
+    Ok(out)
+}
+
+/// Reads an openings file in its format ([`OpeningsFormat::detect`]).
 pub fn read_openings(variant: Variant, path: &Path) -> Result<Vec<Opening>, OpeningsError> {
+    read_openings_as(variant, path, None)
+}
+
+/// Reads an openings file in `format`, or in the format [`OpeningsFormat::detect`] finds.
+pub fn read_openings_as(
+    variant: Variant,
+    path: &Path,
+    format: Option<OpeningsFormat>,
+) -> Result<Vec<Opening>, OpeningsError> {
     let name = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|error| OpeningsError::Io {
         path: name.clone(),
         error,
     })?;
-    parse_openings(variant, &text, &name)
+    match format.unwrap_or_else(|| OpeningsFormat::detect(path, &text)) {
+        OpeningsFormat::Lines => parse_openings(variant, &text, &name),
+        OpeningsFormat::Epd => parse_epd(variant, &text, &name),
+        OpeningsFormat::Pgn => parse_pgn_openings(variant, &text, &name),
+    }
+}
+
+/// `openings` in a random order drawn with `seed` (the same seed, the same order).
+pub fn shuffled(mut openings: Vec<Opening>, seed: u64) -> Vec<Opening> {
+    let mut rng = seeded_rng(seed);
+    for i in (1..openings.len()).rev() {
+        let j = rng.below(i + 1);
+        openings.swap(i, j);
+    }
+    openings
+}
+
+/// `openings` with at most `plies` moves each.
+pub fn cut_to(mut openings: Vec<Opening>, plies: usize) -> Vec<Opening> {
+    for o in &mut openings {
+        o.moves.truncate(plies);
+    }
+    openings
 }
 
 #[cfg(test)]
@@ -456,6 +661,67 @@ mod tests {
         assert_eq!(distinct_ends(&lines), 2);
         let err = parse_openings(v, "zz99\n", "b.txt").expect_err("bad move");
         assert!(err.to_string().contains("b.txt:1"), "{err}");
+    }
+
+    #[test]
+    fn epd_and_pgn_openings() {
+        let v = Variant::Chess;
+        let epd = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - hmvc 0; fmvn 1; id \"e4\";\n\n\
+                   # a comment\nrnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2 c0 \"open\";\n\
+                   r1bqkbnr/pppppppp/2n5/8/8/5N2/PPPPPPPP/RNBQKB1R w KQkq -\n";
+        let ops = parse_epd(v, epd, "o.epd").expect("valid EPD");
+        assert_eq!(ops.len(), 3);
+        assert_eq!(ops[0].label, "o.epd:1");
+        assert_eq!(ops[1].label, "o.epd:4");
+        assert_eq!(ops[1].start.fullmove_number(), 2);
+        assert!(ops.iter().all(|o| o.moves.is_empty()));
+        assert_eq!(ops[2].start.turn(), crate::rules::Color::White);
+        let bad = parse_epd(v, "8/8/8/8 w - - bm e4;\n", "b.epd").expect_err("not a board");
+        assert!(bad.to_string().starts_with("b.epd:1:"), "{bad}");
+        assert!(matches!(
+            parse_epd(v, "# nothing\n", "e.epd"),
+            Err(OpeningsError::Empty(_))
+        ));
+
+        // PGN: tags, comments and a finished game (its last, mating move is left out).
+        let pgn = "[Event \"a\"]\n[Variant \"chess\"]\n\n1. e4 {[%clk 0:01:00]} e5 2. Nf3 *\n\n\
+                   [Event \"b\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n";
+        let ops = parse_pgn_openings(v, pgn, "o.pgn").expect("valid PGN");
+        assert_eq!(ops.len(), 2);
+        assert_eq!(ops[0].moves.len(), 3);
+        assert_eq!(ops[1].moves.len(), 3, "the mate is not part of the opening");
+        assert_eq!(ops[1].label, "o.pgn game 2");
+        let chess = "[Variant \"chess\"]\n\n1. e4 *\n";
+        let other = parse_pgn_openings(Variant::PersianPrincess, chess, "o.pgn").expect_err("a chess game");
+        assert!(other.to_string().contains("game 1 is a chess game"), "{other}");
+        let illegal = parse_pgn_openings(v, "1. e5 *\n", "x.pgn").expect_err("illegal move");
+        assert!(illegal.to_string().starts_with("openings file x.pgn:"), "{illegal}");
+
+        // Formats by extension, else by content.
+        assert_eq!(OpeningsFormat::detect(Path::new("a.PGN"), ""), OpeningsFormat::Pgn);
+        assert_eq!(OpeningsFormat::detect(Path::new("a.epd"), "[x]"), OpeningsFormat::Epd);
+        assert_eq!(
+            OpeningsFormat::detect(Path::new("a.txt"), "# c\n\n[Event \"x\"]"),
+            OpeningsFormat::Pgn
+        );
+        assert_eq!(
+            OpeningsFormat::detect(Path::new("book"), "e3e5\n"),
+            OpeningsFormat::Lines
+        );
+        assert_eq!("EPD".parse::<OpeningsFormat>(), Ok(OpeningsFormat::Epd));
+        assert!("json".parse::<OpeningsFormat>().is_err());
+
+        // Order and length.
+        let list = random_openings(Variant::PersianPrincess, 10, 4, 3);
+        let mixed = shuffled(list.clone(), 7);
+        assert_ne!(mixed, list);
+        assert_eq!(mixed, shuffled(list.clone(), 7));
+        let mut a: Vec<String> = mixed.iter().map(|o| o.label.clone()).collect();
+        let mut b: Vec<String> = list.iter().map(|o| o.label.clone()).collect();
+        a.sort();
+        b.sort();
+        assert_eq!(a, b);
+        assert!(cut_to(list, 2).iter().all(|o| o.moves.len() == 2));
     }
 
     #[test]

@@ -122,12 +122,25 @@ pub enum Termination {
     Resign,
     /// Adjudicated a draw by the draw rule: the scores stayed near 0.
     DrawScore,
-    /// A player returned a null or illegal move (or could not take the position) and lost.
+    /// A player returned a null or illegal move (or could not take the position, or answered
+    /// with something that is not a move) and lost.
     IllegalMove {
         /// The offender's colour.
         by: Color,
         /// The move in UCI (`0000` for the null move), or why the position was refused.
         text: String,
+    },
+    /// A player's clock ran out (beyond the margin) and it lost.
+    TimeForfeit {
+        /// The side whose time ran out.
+        by: Color,
+    },
+    /// A player's program failed: it exited, closed its output or stopped answering. It lost.
+    EngineFailure {
+        /// The side whose engine failed.
+        by: Color,
+        /// What happened, e.g. `exited (exit status: 3)`.
+        reason: String,
     },
 }
 
@@ -141,6 +154,8 @@ impl Termination {
             Termination::Resign => "adjudicated win: scores agree".to_string(),
             Termination::DrawScore => "adjudicated draw: scores near 0".to_string(),
             Termination::IllegalMove { by, text } => format!("illegal move {text} by {}", by.name()),
+            Termination::TimeForfeit { by } => format!("time forfeit by {}", by.name()),
+            Termination::EngineFailure { by, reason } => format!("engine failure by {}: {reason}", by.name()),
         }
     }
 
@@ -153,7 +168,10 @@ impl Termination {
             Termination::Resign => "adjudicated win: the scores agree that one side is winning".to_string(),
             Termination::DrawScore => "adjudicated draw: the scores stayed near 0".to_string(),
             Termination::MaxPlies(_) => format!("adjudicated draw: {max_plies} plies"),
-            Termination::Rules(_) | Termination::IllegalMove { .. } => self.description(),
+            Termination::Rules(_)
+            | Termination::IllegalMove { .. }
+            | Termination::TimeForfeit { .. }
+            | Termination::EngineFailure { .. } => self.description(),
         }
     }
 
@@ -173,6 +191,8 @@ impl Termination {
             Termination::DrawScore => "draw-adjudication",
             Termination::MaxPlies(_) => "max-plies",
             Termination::IllegalMove { .. } => "illegal-move",
+            Termination::TimeForfeit { .. } => "time-forfeit",
+            Termination::EngineFailure { .. } => "engine-failure",
         }
     }
 
@@ -182,6 +202,8 @@ impl Termination {
             Termination::Rules(_) => PgnTermination::Normal,
             Termination::MaxPlies(_) | Termination::Resign | Termination::DrawScore => PgnTermination::Adjudication,
             Termination::IllegalMove { .. } => PgnTermination::RulesInfraction,
+            Termination::TimeForfeit { .. } => PgnTermination::TimeForfeit,
+            Termination::EngineFailure { .. } => PgnTermination::Abandoned,
         }
     }
 
@@ -237,6 +259,16 @@ mod tests {
         assert_eq!(illegal.pgn_tag(), "Rules infraction");
         assert_eq!(illegal.key(), "illegal-move");
         assert_eq!(PgnTermination::TimeForfeit.tag(), "Time forfeit");
+        let time = Termination::TimeForfeit { by: Color::Black };
+        assert_eq!(time.description(), "time forfeit by black");
+        assert_eq!(time.pgn_tag(), "Time forfeit");
+        let crash = Termination::EngineFailure {
+            by: Color::White,
+            reason: "exited (exit status: 3)".into(),
+        };
+        assert_eq!(crash.description(), "engine failure by white: exited (exit status: 3)");
+        assert_eq!(crash.pgn_tag(), "Abandoned");
+        assert_eq!(crash.key(), "engine-failure");
         assert_eq!(PgnTermination::Abandoned.tag(), "Abandoned");
         assert_eq!(PgnTermination::Unterminated.tag(), "Unterminated");
     }

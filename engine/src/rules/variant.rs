@@ -41,6 +41,12 @@ impl Variant {
         TABLES[self.index()].get_or_init(|| Tables::build(self.spec()))
     }
 
+    /// Whether a UCI engine plays the variant without being told (`UCI_Variant`): orthodox
+    /// chess, the game of the protocol.
+    pub fn is_uci_default(self) -> bool {
+        self == Variant::Chess
+    }
+
     /// Whether the variant has rule settings ([`Variant::tables_with`]).
     pub fn has_rule_settings(self) -> bool {
         matches!(self, Variant::Parsi | Variant::Citadel8 | Variant::Citadel9)

@@ -184,7 +184,25 @@ pub fn write_game(game: &PgnGame) -> String {
 /// would end it early, so it becomes a parenthesis.
 fn push_comment(tokens: &mut Vec<String>, comment: &str) {
     let clean: String = comment.chars().map(|ch| if ch == '}' { ')' } else { ch }).collect();
-    let words: Vec<&str> = clean.split_whitespace().collect();
+    // Words, an embedded command such as `[%clk 0:01:00.0]` kept as one (a line is not broken
+    // inside it).
+    let mut words: Vec<String> = Vec::new();
+    let mut in_command = false;
+    for w in clean.split_whitespace() {
+        match words.last_mut() {
+            Some(last) if in_command => {
+                last.push(' ');
+                last.push_str(w);
+            }
+            _ => words.push(w.to_string()),
+        }
+        if w.starts_with("[%") {
+            in_command = true;
+        }
+        if w.ends_with(']') {
+            in_command = false;
+        }
+    }
     if words.is_empty() {
         return;
     }
@@ -826,6 +844,21 @@ mod tests {
         );
         let back = read_games(&text, Variant::Chess).expect("reads");
         assert_eq!(back[0].moves, game.moves);
+        // Lines are not broken inside a command.
+        let mut long = game.clone();
+        for _ in 0..20 {
+            for uci in ["b8c6", "f3g1", "c6b8", "g1f3"] {
+                let m = pos.parse_uci(uci).expect("legal");
+                pos.play_unchecked(m);
+                long.moves.push(m);
+            }
+        }
+        long.move_comments = vec!["[%clk 0:00:59.9]".to_string(); long.moves.len()];
+        let text = long.to_pgn();
+        for line in text.lines().filter(|l| !l.starts_with('[')) {
+            assert_eq!(line.matches("[%clk").count(), line.matches(".9]").count(), "{line}");
+            assert!(line.len() <= LINE_WIDTH, "{line}");
+        }
     }
 
     #[test]
