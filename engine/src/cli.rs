@@ -16,3 +16,21 @@ pub fn quiet_on_broken_pipe() {
 /// workspace depends on libc).
 #[cfg(not(target_os = "linux"))]
 pub fn quiet_on_broken_pipe() {}
+
+/// Makes writing to a closed pipe an error instead of the end of the program: what a program
+/// that talks to other programs through pipes needs (`engine match` with UCI engines, one of
+/// which may exit at any time). Rust programs start so; [`quiet_on_broken_pipe`] undoes it.
+#[cfg(target_os = "linux")]
+#[allow(unsafe_code)]
+pub fn error_on_broken_pipe() {
+    // SAFETY: as in `quiet_on_broken_pipe`: only the disposition of SIGPIPE changes, before the
+    // command starts any thread.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_IGN);
+    }
+}
+
+/// Makes writing to a closed pipe an error (nothing to do where the workspace does not change
+/// SIGPIPE).
+#[cfg(not(target_os = "linux"))]
+pub fn error_on_broken_pipe() {}

@@ -131,19 +131,26 @@ enum Command {
         #[arg(long, default_value_t = EvalSource::Default)]
         net: EvalSource,
     },
-    /// Plays a match between two engine configurations and reports W/D/L, score, Elo difference
-    /// with its 95% interval, LOS and optionally an SPRT.
+    /// Plays a match between two engines (this engine in-process, or any UCI engine run as a
+    /// program) and reports W/D/L, score, Elo difference with its 95% interval, LOS and
+    /// optionally an SPRT.
     #[command(
-        long_about = "Plays a match between two configurations of this engine and reports the \
-result from the first configuration's point of view: wins/draws/losses, score, Elo difference with \
-its 95% confidence interval, likelihood of superiority (LOS) and, with --sprt, the SPRT \
-log-likelihood ratio and verdict.\n\nEvery opening is played twice with colours swapped. A \
-configuration is a comma-separated list of key=value pairs: name (shown in the output and the \
-PGN), depth (plies), nodes, movetime (milliseconds per move), hash (MB, default 16), threads \
-(default 1), eval (hce, default or a .nnue file; default: the embedded net, else the hand-crafted \
-evaluation); at least one of depth, nodes and movetime is required.\n\nExample: engine match \
---variant persian-princess --games 20 --first \"name=deep,depth=5\" --second depth=1 --pgn \
-games.pgn\n\nSee docs/match.md for the meaning of the statistics."
+        long_about = "Plays a match between two players and reports the result from the first one's point \
+of view: wins/draws/losses, game pairs, score, Elo difference with its 95% confidence interval \
+(pentanomial: from game pairs, by default), likelihood of superiority (LOS) and, with --sprt, the \
+SPRT log-likelihood ratio and verdict.\n\nEvery opening is played twice with colours swapped. A \
+player is a comma-separated list of key=value pairs. This engine in-process: name, depth, nodes, \
+movetime (ms), st (s), tc (clock, e.g. 40/60+0.6 or 10+0.1), hash (MB, default 16), threads \
+(default 1), eval (hce, default or a .nnue file). A UCI engine run as a program: cmd (the \
+program), name, args, dir, option.NAME=VALUE (repeatable), tc, st, movetime, depth, nodes, hash and \
+threads (sent as its options), timeout (s, for its start and for moves without a clock). Both: \
+timemargin (ms a move may go beyond the clock before it loses on time, default 100). At least one \
+of tc, st, movetime, depth and nodes is required.\n\n--first and --second give the two sides; \
+each --engine fills the next side not given; a side still missing is this engine in-process with \
+the other side's limits. --each adds keys to both sides.\n\nExamples:\n  engine match -v persian-princess \
+-n 20 --first \"name=deep,depth=5\" --second depth=1 --pgn games.pgn\n  engine match -n 200 --engine \
+cmd=target/release/engine,name=new --engine cmd=old/engine,name=old --each tc=10+0.1 -c 2 --sprt 0,10\n\n\
+See docs/match.md for the options and the meaning of the statistics."
     )]
     Match(Box<MatchArgs>),
     /// Merges the results files of a match played in parts (`engine match --pairs ... --results
@@ -196,16 +203,24 @@ struct MatchArgs {
     /// last opening is played once, with the first configuration as White.
     #[arg(short = 'n', long, default_value_t = 10)]
     games: usize,
-    /// The first configuration, e.g. "name=deep,depth=6" or "nodes=20000,hash=16". Keys: name,
-    /// depth, nodes, movetime (ms), hash (MB), threads, eval (hce|default|FILE.nnue). The
-    /// statistics are from its point of view.
-    #[arg(long, value_name = "CONFIG")]
-    first: engine::tournament::PlayerConfig,
-    /// The second configuration (same keys as --first).
-    #[arg(long, value_name = "CONFIG")]
-    second: engine::tournament::PlayerConfig,
-    /// Games played at the same time, each on its own thread with its own two engines. Keep
-    /// concurrency times engine threads at or below the number of cores.
+    /// The first player, e.g. "name=deep,depth=6", "nodes=20000,hash=16" or
+    /// "cmd=./old-engine,tc=10+0.1,option.Hash=64" (docs/match.md lists the keys). The statistics
+    /// are from its point of view.
+    #[arg(long, value_name = "SPEC")]
+    first: Option<String>,
+    /// The second player (same keys as --first).
+    #[arg(long, value_name = "SPEC")]
+    second: Option<String>,
+    /// A player (repeatable, cutechess style): fills the first side not given by --first or
+    /// --second, e.g. "cmd=/usr/bin/fairy-stockfish,name=fairy,tc=40/60+0.6,option.Threads=1".
+    #[arg(long = "engine", value_name = "SPEC")]
+    engines: Vec<String>,
+    /// Keys for both players, e.g. "tc=10+0.1" (a player's own keys win).
+    #[arg(long, value_name = "SPEC")]
+    each: Option<String>,
+    /// Games played at the same time, each on its own thread with its own two engines (programs
+    /// are started once per game slot). Keep concurrency times engine threads at or below the
+    /// number of cores.
     #[arg(short, long, default_value_t = 1)]
     concurrency: usize,
     /// Random openings: this many random legal plies from the start position (no position on the
@@ -213,12 +228,14 @@ struct MatchArgs {
     /// Not used with --openings.
     #[arg(long, value_name = "N", default_value_t = engine::play::openings::DEFAULT_RANDOM_PLIES, conflicts_with = "openings")]
     random_plies: usize,
-    /// Openings file: one opening per line, a FEN, a FEN followed by `moves` and UCI moves, or UCI
-    /// moves from the start position; '#' starts a comment. The openings are used in order, from
-    /// the first again when the match needs more.
-    #[arg(long, value_name = "FILE")]
-    openings: Option<PathBuf>,
-    /// Seed of the random openings (the same seed gives the same openings).
+    /// Openings file: FILE, or "file=FILE,format=pgn|epd|lines,order=sequential|random,plies=N".
+    /// The format comes from the extension (.pgn, .epd) or the content; lines are this project's
+    /// (a FEN, a FEN followed by `moves` and UCI moves, or UCI moves; '#' starts a comment). The
+    /// openings are used in order (or shuffled with --seed), from the first again when the match
+    /// needs more; plies=N cuts each to N moves.
+    #[arg(long, value_name = "FILE|SPEC")]
+    openings: Option<String>,
+    /// Seed of the random openings and of order=random (the same seed gives the same openings).
     #[arg(long, default_value_t = engine::play::openings::DEFAULT_SEED)]
     seed: u64,
     /// Append every game to this PGN file as it finishes (the file is created if needed).
@@ -226,6 +243,11 @@ struct MatchArgs {
     pgn: Option<PathBuf>,
     #[command(flatten)]
     sprt: SprtArgs,
+    /// The model of the Elo interval and the SPRT: pentanomial (game pairs scoring 0, 1/2, 1,
+    /// 3/2 or 2 points: the pairs of a match are its independent trials) or trinomial (single
+    /// games: win, draw, loss).
+    #[arg(long, value_name = "MODEL", default_value_t = engine::tournament::StatsModel::Pentanomial)]
+    stats: engine::tournament::StatsModel,
     /// Adjudicate a draw when a game reaches this many plies (opening plies included).
     #[arg(long, value_name = "PLIES", default_value_t = engine::play::DEFAULT_MAX_PLIES)]
     max_plies: usize,
@@ -507,14 +529,120 @@ fn main() -> Result<()> {
     Ok(())
 }
 
+/// The two players of a match from --first, --second, --engine and --each.
+fn match_players(args: &MatchArgs) -> Result<(engine::tournament::PlayerConfig, engine::tournament::PlayerConfig)> {
+    use engine::tournament::PlayerConfig;
+    let each = args.each.as_deref();
+    let parse =
+        |spec: &str, what: &str| PlayerConfig::parse_with(spec, each).with_context(|| format!("{what} '{spec}'"));
+    let mut first = args.first.as_deref().map(|s| parse(s, "--first")).transpose()?;
+    let mut second = args.second.as_deref().map(|s| parse(s, "--second")).transpose()?;
+    for spec in &args.engines {
+        let player = parse(spec, "--engine")?;
+        if first.is_none() {
+            first = Some(player);
+        } else if second.is_none() {
+            second = Some(player);
+        } else {
+            bail!("--engine '{spec}': both players are given already (two at most, with --first and --second)");
+        }
+    }
+    // A side not given: this engine in-process, with the other side's limits.
+    let in_process = |other: &PlayerConfig| -> Result<PlayerConfig> {
+        let mut keys = vec!["name=in-process".to_string()];
+        if let Some(tc) = other.tc {
+            keys.push(format!("tc={tc}"));
+        }
+        if let Some(ms) = other.movetime_ms {
+            keys.push(format!("movetime={ms}"));
+        }
+        if let Some(d) = other.depth {
+            keys.push(format!("depth={d}"));
+        }
+        if let Some(n) = other.nodes {
+            keys.push(format!("nodes={n}"));
+        }
+        keys.push(format!("timemargin={}", other.time_margin_ms));
+        Ok(PlayerConfig::parse_with(&keys.join(","), each)?)
+    };
+    match (first, second) {
+        (Some(a), Some(b)) => Ok((a, b)),
+        (Some(a), None) => {
+            let b = in_process(&a)?;
+            Ok((a, b))
+        }
+        (None, Some(b)) => {
+            let a = in_process(&b)?;
+            Ok((a, b))
+        }
+        (None, None) => {
+            bail!("no players: give --first and --second, or --engine (twice, or once against this engine)")
+        }
+    }
+}
+
+/// The openings of `--openings FILE` or `--openings file=FILE,format=...,order=...,plies=N`.
+fn match_openings(variant: Variant, spec: &str, seed: u64) -> Result<Vec<engine::play::Opening>> {
+    use engine::play::openings::{cut_to, read_openings_as, shuffled, OpeningsFormat};
+    let (mut file, mut format, mut random, mut plies) = (None, None, false, None);
+    if spec.starts_with("file=") {
+        for item in spec.split(',').map(str::trim).filter(|i| !i.is_empty()) {
+            let Some((key, value)) = item.split_once('=') else {
+                bail!("--openings: '{item}' is not key=value (keys: file, format, order, plies)");
+            };
+            match key.trim() {
+                "file" => file = Some(PathBuf::from(value.trim())),
+                "format" => format = Some(value.parse::<OpeningsFormat>().map_err(anyhow::Error::msg)?),
+                "order" => {
+                    random = match value.trim() {
+                        "random" => true,
+                        "sequential" => false,
+                        other => bail!("--openings: order '{other}' is not sequential or random"),
+                    }
+                }
+                "plies" => {
+                    plies = Some(
+                        value
+                            .trim()
+                            .parse::<usize>()
+                            .with_context(|| format!("--openings: plies '{value}' is not a number"))?,
+                    )
+                }
+                other => bail!("--openings: unknown key '{other}' (keys: file, format, order, plies)"),
+            }
+        }
+    } else {
+        file = Some(PathBuf::from(spec));
+    }
+    let Some(file) = file else {
+        bail!("--openings: no file= given");
+    };
+    let mut openings = read_openings_as(variant, &file, format)?;
+    if let Some(p) = plies {
+        openings = cut_to(openings, p);
+    }
+    if random {
+        openings = shuffled(openings, seed);
+    }
+    Ok(openings)
+}
+
+/// Writes a line of the match's output; a closed standard output ends the program quietly.
+fn say(line: &str) {
+    use std::io::Write as _;
+    let mut out = std::io::stdout().lock();
+    if writeln!(out, "{line}").and_then(|()| out.flush()).is_err() {
+        std::process::exit(0);
+    }
+}
+
 fn run_match(args: MatchArgs) -> Result<()> {
     use engine::{
-        play::{read_openings, Adjudication, DrawRule, OpeningSource, ResignRule},
-        tournament::{progress_line, run_match, MatchConfig, PlayerConfig},
+        play::{Adjudication, DrawRule, OpeningSource, ResignRule},
+        tournament::{progress_line, run_match, MatchConfig},
     };
     let variant = args.variant;
-    let first: PlayerConfig = args.first.clone();
-    let second: PlayerConfig = args.second.clone();
+    let (first, second) = match_players(&args)?;
     if args.games == 0 {
         bail!("--games must be at least 1");
     }
@@ -535,12 +663,14 @@ fn run_match(args: MatchArgs) -> Result<()> {
     }
     let sprt = args.sprt.test()?;
     let openings = match &args.openings {
-        Some(path) => OpeningSource::List(read_openings(variant, path)?),
+        Some(spec) => OpeningSource::List(match_openings(variant, spec, args.seed)?),
         None => OpeningSource::Random {
             plies: args.random_plies,
             seed: args.seed,
         },
     };
+    // Programs may exit at any time: writing to one must be an error, not the end of the match.
+    engine::cli::error_on_broken_pipe();
     let mut config = MatchConfig::new(variant, args.games, first, second);
     config.rules = variant.tables_with(&args.rules)?;
     config.concurrency = args.concurrency;
@@ -559,10 +689,11 @@ fn run_match(args: MatchArgs) -> Result<()> {
         }),
     };
     config.sprt = sprt;
+    config.stats = args.stats;
     config.pgn = args.pgn.clone();
     config.results = args.results.clone();
     config.pairs = args.pairs.as_deref().map(parse_pairs).transpose()?;
-    println!(
+    say(&format!(
         "Match {} ({}) vs {} ({}), {}, {} games, concurrency {}",
         config.first.name,
         config.first.spec(),
@@ -571,19 +702,19 @@ fn run_match(args: MatchArgs) -> Result<()> {
         variant.spec().name,
         config.games,
         config.concurrency
-    );
+    ));
     let quiet = args.quiet;
     let report = run_match(&config, &mut |record, tally| {
         if !quiet {
-            println!("{}", progress_line(record, config.games, tally));
+            say(&progress_line(record, config.games, tally));
         }
     })?;
-    println!();
+    say("");
     for line in report.summary_lines() {
-        println!("{line}");
+        say(&line);
     }
     if let Some(path) = &args.pgn {
-        println!("Games appended to {}", path.display());
+        say(&format!("Games appended to {}", path.display()));
     }
     Ok(())
 }

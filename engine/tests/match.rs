@@ -43,7 +43,7 @@ fn tiny_match_in_every_persian_variant() {
         assert_eq!(report.wdl.games(), 2);
         assert_eq!(report.by_colour.games(), 2);
         assert_eq!(report.terminations.iter().map(|(_, n)| n).sum::<usize>(), 2);
-        assert!(report.illegal_moves.is_empty(), "{:?}", report.illegal_moves);
+        assert!(report.faults.is_empty(), "{:?}", report.faults);
         assert!(!report.stopped_early);
         assert_eq!(seen.len(), 2);
         let total = seen.iter().fold(Wdl::default(), |t, (_, g, _, _)| {

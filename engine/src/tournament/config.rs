@@ -3,7 +3,10 @@
 
 use std::path::PathBuf;
 
-use super::{elo::Sprt, player::PlayerConfig};
+use super::{
+    elo::{Sprt, StatsModel},
+    player::PlayerConfig,
+};
 use crate::{
     play::{
         openings::{DEFAULT_RANDOM_PLIES, DEFAULT_SEED},
@@ -35,6 +38,9 @@ pub struct MatchConfig {
     pub adjudication: Adjudication,
     /// Stop when this test accepts a hypothesis.
     pub sprt: Option<Sprt>,
+    /// The model of the Elo interval and the SPRT: game pairs (pentanomial, the default) or
+    /// single games (trinomial).
+    pub stats: StatsModel,
     /// Append every finished game to this PGN file.
     pub pgn: Option<PathBuf>,
     /// Play only these game pairs of the match (0-based: pair `p` is games `2p` and `2p + 1`,
@@ -63,6 +69,7 @@ impl MatchConfig {
             },
             adjudication: Adjudication::default(),
             sprt: None,
+            stats: StatsModel::default(),
             pgn: None,
             pairs: None,
             results: None,
@@ -136,12 +143,21 @@ pub(super) fn check_config(config: &MatchConfig) -> Result<Vec<Opening>, MatchEr
         .ok_or_else(|| MatchError::Config("the opening list is empty".into()))
 }
 
-/// Checks that both configurations build an engine for the match's variant.
+/// Checks that both configurations build an engine for the match's variant: the in-process
+/// engine with its evaluation, a program started (and quit again) with the variant and its
+/// options set.
 pub(super) fn check_players(config: &MatchConfig) -> Result<(), MatchError> {
     for (which, player) in [("first", &config.first), ("second", &config.second)] {
-        player
-            .engine_for(config.variant)
-            .map_err(|e| MatchError::Config(format!("{which} configuration ({}): {e}", player.name)))?;
+        let fail = |e: String| MatchError::Config(format!("{which} configuration ({}): {e}", player.name));
+        match &player.external {
+            Some(x) => {
+                crate::play::uci_engine::UciProcess::start(x, config.variant, &config.rules.rule_settings)
+                    .map_err(|e| fail(e.to_string()))?;
+            }
+            None => {
+                player.engine_for(config.variant).map_err(|e| fail(e.to_string()))?;
+            }
+        }
     }
     Ok(())
 }

@@ -26,6 +26,15 @@
 //!   `(s1 - s0) (2 s - s0 - s1) / (2 v / N)` ([`Sprt::llr_normal`]). The test accepts H1
 //!   (`elo >= elo1`) when the LLR reaches `ln((1 - beta) / alpha)` and H0 (`elo <= elo0`) when it
 //!   falls to `ln(beta / (1 - alpha))`.
+//!
+//! **Pentanomial** ([`Penta`]): a match plays each opening twice, colours swapped, and the two
+//! games of a pair are not independent (a lopsided opening tends to give each side one win).
+//! Counting pairs by the points the player scored in them (0, 1/2, 1, 3/2, 2) and treating the
+//! pairs as independent draws from that five-outcome distribution takes this into account: the
+//! per-game score of a pair is `a = (0, 1/4, 1/2, 3/4, 1)`, the mean `s = Σ n_i a_i / N` over `N`
+//! pairs, its variance `v = Σ n_i (a_i - s)^2 / N`, and the interval `s ± 1.96 sqrt(v / N)`.
+//! The SPRT is the same GSPRT over the five outcomes: `LLR = N Σ q_i ln(p1_i / p0_i)` with the
+//! most likely five-outcome distributions of expected score `s0` and `s1`.
 
 use std::fmt;
 
@@ -95,6 +104,98 @@ impl fmt::Display for Wdl {
     }
 }
 
+/// Which model of the results the statistics use.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum StatsModel {
+    /// Game pairs (the same opening with both colours) as the outcomes: 0, 1/2, 1, 3/2 or 2
+    /// points ([`Penta`]).
+    #[default]
+    Pentanomial,
+    /// Single games as the outcomes: win, draw or loss ([`Wdl`]).
+    Trinomial,
+}
+
+impl StatsModel {
+    /// The name (`pentanomial`, `trinomial`).
+    pub fn name(self) -> &'static str {
+        match self {
+            StatsModel::Pentanomial => "pentanomial",
+            StatsModel::Trinomial => "trinomial",
+        }
+    }
+}
+
+impl fmt::Display for StatsModel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for StatsModel {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<StatsModel, String> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "pentanomial" | "penta" => Ok(StatsModel::Pentanomial),
+            "trinomial" | "tri" => Ok(StatsModel::Trinomial),
+            other => Err(format!("'{other}' is not pentanomial or trinomial")),
+        }
+    }
+}
+
+/// Game pairs counted by the points one player scored in them: `counts[k]` pairs scored `k / 2`
+/// points (0, 1/2, 1, 3/2, 2: loss-loss, loss-draw, win-loss or draw-draw, win-draw, win-win).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Penta {
+    /// Pairs by points times two.
+    pub counts: [u32; 5],
+}
+
+/// The per-game score of a pair of each pentanomial outcome.
+const PAIR_SCORES: [f64; 5] = [0.0, 0.25, 0.5, 0.75, 1.0];
+
+impl Penta {
+    /// Counts.
+    pub const fn new(counts: [u32; 5]) -> Penta {
+        Penta { counts }
+    }
+
+    /// Pairs counted.
+    pub fn pairs(self) -> u32 {
+        self.counts.iter().sum()
+    }
+
+    /// The score fraction per game (1/2 without pairs).
+    pub fn score(self) -> f64 {
+        let n = self.pairs();
+        if n == 0 {
+            return 0.5;
+        }
+        (0..5).map(|i| self.counts[i] as f64 * PAIR_SCORES[i]).sum::<f64>() / n as f64
+    }
+
+    /// The variance of a pair's per-game score around the mean.
+    pub fn variance(self) -> f64 {
+        let n = self.pairs();
+        if n == 0 {
+            return 0.0;
+        }
+        let s = self.score();
+        (0..5)
+            .map(|i| self.counts[i] as f64 * (PAIR_SCORES[i] - s).powi(2))
+            .sum::<f64>()
+            / n as f64
+    }
+}
+
+impl fmt::Display for Penta {
+    /// `a/b/c/d/e`: pairs scoring 0, 1/2, 1, 3/2 and 2 points.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let [a, b, c, d, e] = self.counts;
+        write!(f, "{a}/{b}/{c}/{d}/{e}")
+    }
+}
+
 /// The Elo difference for a score fraction (infinite at 0 and 1).
 pub fn score_to_elo(score: f64) -> f64 {
     if score <= 0.0 {
@@ -158,13 +259,38 @@ impl EloEstimate {
     }
 }
 
+impl EloEstimate {
+    /// The Elo difference of game pairs (pentanomial); `None` before the first pair. When every
+    /// pair was won (or lost) the interval is the exact one of as many won games, as for
+    /// [`EloEstimate::from_wdl`].
+    pub fn from_penta(penta: Penta) -> Option<EloEstimate> {
+        let n = penta.pairs();
+        if n == 0 {
+            return None;
+        }
+        if penta.counts[4] == n {
+            return EloEstimate::from_wdl(Wdl::new(2 * n, 0, 0));
+        }
+        if penta.counts[0] == n {
+            return EloEstimate::from_wdl(Wdl::new(0, 0, 2 * n));
+        }
+        let s = penta.score();
+        let margin = Z95 * (penta.variance() / n as f64).sqrt();
+        Some(EloEstimate {
+            elo: score_to_elo(s),
+            lower: score_to_elo(s - margin),
+            upper: score_to_elo(s + margin),
+        })
+    }
+}
+
 impl fmt::Display for EloEstimate {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.lower == self.upper {
             // No spread in the results (all games drawn): no interval.
             return write!(
                 f,
-                "{} (no interval: every game had the same result)",
+                "{} (no interval: every game or pair had the same result)",
                 format_elo(self.elo)
             );
         }
@@ -327,9 +453,35 @@ impl Sprt {
         let counts = [wdl.wins, wdl.draws, wdl.losses].map(|c| (c as f64).max(1e-3));
         let n: f64 = counts.iter().sum();
         let freq = counts.map(|c| c / n);
-        let p0 = most_likely(freq, elo_to_score(self.elo0));
-        let p1 = most_likely(freq, elo_to_score(self.elo1));
+        let p0 = most_likely(freq, OUTCOME_SCORES, elo_to_score(self.elo0));
+        let p1 = most_likely(freq, OUTCOME_SCORES, elo_to_score(self.elo1));
         n * (0..3).map(|i| freq[i] * (p1[i] / p0[i]).ln()).sum::<f64>()
+    }
+
+    /// The log-likelihood ratio of H1 against H0 for game pairs (the GSPRT over the five
+    /// pentanomial outcomes, counts of 0 replaced by 0.001 as for W/D/L); 0 before the first
+    /// pair.
+    pub fn llr_penta(&self, penta: Penta) -> f64 {
+        if penta.pairs() == 0 {
+            return 0.0;
+        }
+        let counts = penta.counts.map(|c| (c as f64).max(1e-3));
+        let n: f64 = counts.iter().sum();
+        let freq = counts.map(|c| c / n);
+        let p0 = most_likely(freq, PAIR_SCORES, elo_to_score(self.elo0));
+        let p1 = most_likely(freq, PAIR_SCORES, elo_to_score(self.elo1));
+        n * (0..5).map(|i| freq[i] * (p1[i] / p0[i]).ln()).sum::<f64>()
+    }
+
+    /// The verdict for an LLR.
+    pub fn verdict_of(&self, llr: f64) -> SprtVerdict {
+        if llr >= self.upper_bound() {
+            SprtVerdict::AcceptH1
+        } else if llr <= self.lower_bound() {
+            SprtVerdict::AcceptH0
+        } else {
+            SprtVerdict::Continue
+        }
     }
 
     /// The normal approximation of the LLR: `(s1 - s0) (2 s - s0 - s1) / (2 v / N)` with the
@@ -347,27 +499,24 @@ impl Sprt {
 
     /// The verdict for a tally.
     pub fn verdict(&self, wdl: Wdl) -> SprtVerdict {
-        let llr = self.llr(wdl);
-        if llr >= self.upper_bound() {
-            SprtVerdict::AcceptH1
-        } else if llr <= self.lower_bound() {
-            SprtVerdict::AcceptH0
-        } else {
-            SprtVerdict::Continue
-        }
+        self.verdict_of(self.llr(wdl))
     }
 }
 
 /// The scores of a win, a draw and a loss.
 const OUTCOME_SCORES: [f64; 3] = [1.0, 0.5, 0.0];
 
-/// The W/D/L probabilities of largest likelihood for the observed frequencies `freq` (all
-/// positive) among those whose expected score is `target` (in (0, 1)).
-fn most_likely(freq: [f64; 3], target: f64) -> [f64; 3] {
-    let d = OUTCOME_SCORES.map(|a| a - target);
-    // f(θ) = Σ q_i d_i / (1 + θ d_i) falls from +inf to -inf on (-1/d_win, -1/d_loss).
-    let f = |theta: f64| (0..3).map(|i| freq[i] * d[i] / (1.0 + theta * d[i])).sum::<f64>();
-    let (mut lo, mut hi) = (-1.0 / d[0], -1.0 / d[2]);
+/// The outcome probabilities of largest likelihood for the observed frequencies `freq` (all
+/// positive) of outcomes scoring `scores` (the first 1, the last 0) among those whose expected
+/// score is `target` (in (0, 1)): `p_i = q_i / (1 + θ (a_i - target))` with `θ` found by
+/// bisection.
+fn most_likely<const N: usize>(freq: [f64; N], scores: [f64; N], target: f64) -> [f64; N] {
+    let d = scores.map(|a| a - target);
+    // f(θ) = Σ q_i d_i / (1 + θ d_i) falls from +inf to -inf on (-1/d_max, -1/d_min).
+    let f = |theta: f64| (0..N).map(|i| freq[i] * d[i] / (1.0 + theta * d[i])).sum::<f64>();
+    let d_max = d.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let d_min = d.iter().copied().fold(f64::INFINITY, f64::min);
+    let (mut lo, mut hi) = (-1.0 / d_max, -1.0 / d_min);
     for _ in 0..200 {
         let mid = 0.5 * (lo + hi);
         if mid <= lo || mid >= hi {
@@ -445,7 +594,7 @@ mod tests {
         assert_eq!(format_elo(f64::NEG_INFINITY), "-inf");
         assert_eq!(
             EloEstimate::from_wdl(Wdl::new(0, 7, 0)).expect("games").to_string(),
-            "0.0 (no interval: every game had the same result)"
+            "0.0 (no interval: every game or pair had the same result)"
         );
         assert_eq!(
             EloEstimate::from_wdl(Wdl::new(60, 20, 20)).expect("games").to_string(),
@@ -497,13 +646,13 @@ mod tests {
     fn most_likely_distributions() {
         // Observed 0.6/0.2/0.2 (score 0.7) under the constraint score 0.5: θ = 1 gives
         // 0.6/(1+0.5) = 0.4, 0.2/(1+0) = 0.2, 0.2/(1-0.5) = 0.4, which sums to 1 and scores 0.5.
-        let p = most_likely([0.6, 0.2, 0.2], 0.5);
+        let p = most_likely([0.6, 0.2, 0.2], OUTCOME_SCORES, 0.5);
         assert!(
             close(p[0], 0.4, 1e-12) && close(p[1], 0.2, 1e-12) && close(p[2], 0.4, 1e-12),
             "{p:?}"
         );
         // The observed score itself: θ = 0, the frequencies unchanged.
-        let q = most_likely([0.5, 0.3, 0.2], 0.65);
+        let q = most_likely([0.5, 0.3, 0.2], OUTCOME_SCORES, 0.65);
         assert!(
             close(q[0], 0.5, 1e-12) && close(q[1], 0.3, 1e-12) && close(q[2], 0.2, 1e-12),
             "{q:?}"
@@ -557,6 +706,82 @@ mod tests {
         let (exact, normal) = (small.llr(w), small.llr_normal(w));
         assert!(close(exact, 2.175_863_888_082_762_5, 1e-6), "{exact}");
         assert!((exact - normal).abs() < 0.05 * exact.abs(), "{exact} {normal}");
+    }
+
+    #[test]
+    fn pentanomial_score_and_interval() {
+        // Pairs 0/0/2/2/0 (two scoring 1, two scoring 3/2 of 2): per-game scores 1/2, 1/2, 3/4,
+        // 3/4, s = 5/8; v = 4 (1/8)^2 / 4 = 1/64; sd of the mean sqrt(1/64/4) = 1/16; margin
+        // 1.959964/16 = 0.1224977. Elo(0.625) = -400 log10(0.6) = +88.7395, Elo(0.5025023) =
+        // +1.7388, Elo(0.7474977) = +188.5379.
+        let p = Penta::new([0, 0, 2, 2, 0]);
+        assert_eq!(p.pairs(), 4);
+        assert!(close(p.score(), 0.625, 1e-15));
+        assert!(close(p.variance(), 0.015_625, 1e-15));
+        let e = EloEstimate::from_penta(p).expect("pairs");
+        assert!(close(e.elo, 88.739_499_846_542_55, 1e-9), "{e:?}");
+        assert!(close(e.lower, 1.738_756_575_004_151, 1e-9), "{e:?}");
+        assert!(close(e.upper, 188.537_854_056_808_9, 1e-9), "{e:?}");
+        // 1/2/4/2/1: s = 1/2, v = (1/4 + 2/16 + 0 + 2/16 + 1/4) / 10 = 0.075; margin 1.959964 sqrt(0.0075) = 0.1697378, Elo(0.6697378) = +122.8184.
+        let sym = EloEstimate::from_penta(Penta::new([1, 2, 4, 2, 1])).expect("pairs");
+        assert!(close(sym.elo, 0.0, 1e-12));
+        assert!(close(sym.upper, 122.818_423_864_861_2, 1e-9), "{sym:?}");
+        assert!(close(sym.lower, -122.818_423_864_861_2, 1e-9), "{sym:?}");
+        // 2/10/20/14/4 (50 pairs): s = 0.54, v = 0.0584 (checked with an independent
+        // high-precision computation: Elo +27.8544, interval -18.7685 .. +75.5066).
+        let e = EloEstimate::from_penta(Penta::new([2, 10, 20, 14, 4])).expect("pairs");
+        assert!(close(e.elo, 27.854_371_256_557_77, 1e-9), "{e:?}");
+        assert!(close(e.lower, -18.768_471_053_064_69, 1e-9), "{e:?}");
+        assert!(close(e.upper, 75.506_628_967_291_5, 1e-9), "{e:?}");
+        // Every pair won: the exact interval of as many won games (10 pairs = 20 games).
+        let all = EloEstimate::from_penta(Penta::new([0, 0, 0, 0, 10])).expect("pairs");
+        assert_eq!(all, EloEstimate::from_wdl(Wdl::new(20, 0, 0)).expect("games"));
+        // Every pair 1 point (each a win and a loss): no spread, no interval.
+        assert_eq!(
+            EloEstimate::from_penta(Penta::new([0, 0, 5, 0, 0]))
+                .expect("pairs")
+                .to_string(),
+            "0.0 (no interval: every game or pair had the same result)"
+        );
+        assert_eq!(EloEstimate::from_penta(Penta::default()), None);
+        assert_eq!(Penta::new([1, 2, 3, 4, 5]).to_string(), "1/2/3/4/5");
+    }
+
+    #[test]
+    fn pentanomial_sprt_llr() {
+        // The expected values come from an independent computation: the constrained maximum
+        // likelihood distributions found by Newton's method in 40-digit arithmetic (Python,
+        // mpmath.findroot on Σ q_i d_i / (1 + θ d_i) = 0, d_i = a_i - s), then
+        // LLR = N Σ q_i ln(p1_i / p0_i), zero counts replaced by 0.001.
+        let llr = |counts: [u32; 5], elo0: f64, elo1: f64| {
+            Sprt::new(elo0, elo1, 0.05, 0.05)
+                .expect("valid")
+                .llr_penta(Penta::new(counts))
+        };
+        // Symmetric results against symmetric hypotheses: 0 by symmetry (hand).
+        assert!(close(llr([1, 2, 4, 2, 1], -10.0, 10.0), 0.0, 1e-12));
+        assert!(close(llr([2, 10, 20, 14, 4], 0.0, 10.0), 0.395_999_672_641_653_6, 1e-9));
+        assert!(close(llr([2, 10, 20, 14, 4], 0.0, 50.0), 0.250_926_996_873_731_1, 1e-9));
+        assert!(close(llr([0, 1, 3, 2, 0], 0.0, 50.0), 0.076_739_248_595_998_44, 1e-9));
+        assert!(close(
+            llr([30, 80, 120, 60, 10], -5.0, 5.0),
+            -3.515_357_486_066_729,
+            1e-9
+        ));
+        let sprt = Sprt::new(-5.0, 5.0, 0.05, 0.05).expect("valid");
+        assert_eq!(
+            sprt.verdict_of(sprt.llr_penta(Penta::new([30, 80, 120, 60, 10]))),
+            SprtVerdict::AcceptH0
+        );
+        assert_eq!(sprt.llr_penta(Penta::default()), 0.0);
+        // The five-outcome solver on a case with a hand solution: observed 0.1/0.2/0.4/0.2/0.1
+        // (score 1/2) under the constraint 1/2 is itself (θ = 0).
+        let q = [0.1, 0.2, 0.4, 0.2, 0.1];
+        let p = most_likely(q, PAIR_SCORES, 0.5);
+        assert!((0..5).all(|i| close(p[i], q[i], 1e-12)), "{p:?}");
+        assert_eq!("trinomial".parse::<StatsModel>(), Ok(StatsModel::Trinomial));
+        assert_eq!("Penta".parse::<StatsModel>(), Ok(StatsModel::Pentanomial));
+        assert!("binomial".parse::<StatsModel>().is_err());
     }
 
     #[test]

@@ -6,15 +6,16 @@ use std::{collections::BTreeMap, time::Duration};
 
 use super::{
     config::MatchError,
-    elo::{Sprt, SprtVerdict},
+    elo::{Sprt, SprtVerdict, StatsModel},
     record::ResultLine,
     report::{MatchReport, Tally},
 };
 use crate::rules::Variant;
 
-/// The first line of a results file: what match its games belong to.
-pub fn header(variant: Variant, first: &str, second: &str, games: usize) -> String {
-    format!("# match results v1\tvariant={variant}\tfirst={first}\tsecond={second}\tgames={games}")
+/// The first line of a results file: what match its games belong to, and the model of its
+/// statistics.
+pub fn header(variant: Variant, first: &str, second: &str, games: usize, stats: StatsModel) -> String {
+    format!("# match results v1\tvariant={variant}\tfirst={first}\tsecond={second}\tgames={games}\tstats={stats}")
 }
 
 /// What a results file's header says.
@@ -24,6 +25,7 @@ struct Header {
     first: String,
     second: String,
     games: usize,
+    stats: StatsModel,
 }
 
 fn parse_header(line: &str) -> Result<Header, String> {
@@ -32,6 +34,8 @@ fn parse_header(line: &str) -> Result<Header, String> {
         return Err("not a results file of engine match (its first line is not '# match results v1 ...')".into());
     }
     let (mut variant, mut first, mut second, mut games) = (None, None, None, None);
+    // Files written before the field was added: the default model.
+    let mut stats = StatsModel::default();
     for field in fields {
         let (key, value) = field
             .split_once('=')
@@ -40,6 +44,7 @@ fn parse_header(line: &str) -> Result<Header, String> {
             "variant" => variant = Some(value.parse::<Variant>().map_err(|e| e.to_string())?),
             "first" => first = Some(value.to_string()),
             "second" => second = Some(value.to_string()),
+            "stats" => stats = value.parse::<StatsModel>()?,
             "games" => {
                 games = Some(
                     value
@@ -56,6 +61,7 @@ fn parse_header(line: &str) -> Result<Header, String> {
             first,
             second,
             games,
+            stats,
         }),
         _ => Err("the header lacks variant, first, second or games".into()),
     }
@@ -127,8 +133,8 @@ pub fn merge_results(files: &[(String, String)], sprt: Option<Sprt>) -> Result<M
         }
         tally.add_line(line);
         if let Some((s, llr, v)) = verdict.as_mut() {
-            *llr = s.llr(tally.wdl);
-            *v = s.verdict(tally.wdl);
+            *llr = tally.llr(s, header.stats);
+            *v = s.verdict_of(*llr);
             if *v != SprtVerdict::Continue && (tally.wdl.games() as usize) < header.games {
                 stopped_early = true;
             }
@@ -141,11 +147,14 @@ pub fn merge_results(files: &[(String, String)], sprt: Option<Sprt>) -> Result<M
         games_planned: header.games,
         wdl: tally.wdl,
         by_colour: tally.by_colour,
+        penta: tally.penta,
+        stats: header.stats,
         terminations: tally.sorted_terminations(),
-        illegal_moves: tally.illegal_moves,
+        faults: tally.faults,
         game_points: tally.game_points,
         sprt: verdict,
         stopped_early,
         elapsed: Duration::ZERO,
+        restarts: [0, 0],
     })
 }

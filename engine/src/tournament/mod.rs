@@ -1,6 +1,7 @@
-//! Engine matches: two configurations of the engine play each other from a set of openings
-//! (each opening twice, colours swapped), with adjudication, a PGN record and statistics. The
-//! games themselves are played by the game layer ([`crate::play`]).
+//! Engine matches: two players, each this engine in-process or any UCI engine run as a program,
+//! play each other from a set of openings (each opening twice, colours swapped), with clocks,
+//! adjudication, a PGN record and statistics (pentanomial by default). The games themselves are
+//! played by the game layer ([`crate::play`]).
 //!
 //! ```no_run
 //! use engine::rules::Variant;
@@ -18,12 +19,15 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! - [`player`]: configurations from text such as `name=deep,depth=8,hash=16`.
+//! - [`player`]: configurations from text such as `name=deep,depth=8,hash=16` or
+//!   `cmd=./old-engine,tc=10+0.1`.
 //! - [`config`]: what defines a match and the checks before it starts.
 //! - [`runner`]: scheduling the game pairs on worker threads and collecting the finished games.
 //! - [`record`]: a finished game's record, PGN and progress line.
 //! - [`report`]: the running tally and the closing summary.
-//! - [`elo`]: Elo difference with its confidence interval, LOS and the SPRT.
+//! - [`elo`]: Elo difference with its confidence interval, LOS and the SPRT, on single games
+//!   (trinomial) or game pairs (pentanomial).
+//! - [`merge`]: the results of a match played in parts, merged.
 #![deny(missing_docs)]
 
 pub mod config;
@@ -35,7 +39,7 @@ pub mod report;
 pub mod runner;
 
 pub use config::{MatchConfig, MatchError};
-pub use elo::{EloEstimate, Sprt, SprtVerdict, Wdl};
+pub use elo::{EloEstimate, Penta, Sprt, SprtVerdict, StatsModel, Wdl};
 pub use merge::merge_results;
 pub use player::{PlayerConfig, PlayerConfigError};
 pub use record::{progress_line, GameRecord, ResultLine};

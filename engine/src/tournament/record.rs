@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 
 use super::{elo::Wdl, player::PlayerConfig};
 use crate::{
-    play::{GameResult, Opening, PlayedGame, Termination},
+    play::{clock::clk_text, GameResult, Opening, PlayedGame, Termination},
     rules::{notation::pgn::PgnGame, Color, Outcome, Variant},
 };
 
@@ -40,7 +40,7 @@ impl GameRecord {
 
 /// What a match's statistics need of a finished game, and the line a match writes for it with
 /// `--results` (tab-separated: number, `w` or `b` for the first configuration's colour, result,
-/// `gem` or `-`, termination, what an illegal move was or `-`). Matches played in parts, on
+/// `gem` or `-`, termination, what an illegal move or an engine failure was or `-`). Matches played in parts, on
 /// several machines, are merged from these lines (`engine match-merge`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ResultLine {
@@ -52,12 +52,14 @@ pub struct ResultLine {
     pub first_is_white: bool,
     /// The result.
     pub result: GameResult,
-    /// Why it ended, in words ("illegal move" for those).
+    /// Why it ended, in words ("illegal move", "time forfeit" and "engine failure" without
+    /// who and what).
     pub termination: String,
     /// Whether the win was by the Green Gem (Citadel's game points).
     pub green_gem: bool,
-    /// For a game lost by an illegal move: who played what.
-    pub illegal: Option<String>,
+    /// For a game lost by an engine's fault (an illegal move, a program that failed): who did
+    /// what.
+    pub fault: Option<String>,
 }
 
 impl ResultLine {
@@ -65,12 +67,21 @@ impl ResultLine {
     pub fn of(record: &GameRecord) -> ResultLine {
         let termination = match &record.termination {
             Termination::IllegalMove { .. } => "illegal move".to_string(),
+            Termination::TimeForfeit { .. } => "time forfeit".to_string(),
+            Termination::EngineFailure { .. } => "engine failure".to_string(),
             t => t.description(),
         };
-        let illegal = match &record.termination {
-            Termination::IllegalMove { by, text } => {
-                let name = record.pgn.tag(if *by == Color::White { "White" } else { "Black" });
-                Some(format!("{} ({}) played {text}", name.unwrap_or("?"), by.name()))
+        let name = |by: Color| {
+            record
+                .pgn
+                .tag(if by == Color::White { "White" } else { "Black" })
+                .unwrap_or("?")
+                .to_string()
+        };
+        let fault = match &record.termination {
+            Termination::IllegalMove { by, text } => Some(format!("{} ({}) played {text}", name(*by), by.name())),
+            Termination::EngineFailure { by, reason } => {
+                Some(format!("{} ({}) failed: {reason}", name(*by), by.name()))
             }
             _ => None,
         };
@@ -81,7 +92,7 @@ impl ResultLine {
             result: record.result,
             termination,
             green_gem: matches!(record.termination, Termination::Rules(Outcome::GreenGem { .. })),
-            illegal,
+            fault,
         }
     }
 
@@ -104,14 +115,14 @@ impl ResultLine {
             self.result.pgn(),
             if self.green_gem { "gem" } else { "-" },
             clean(&self.termination),
-            self.illegal.as_deref().map_or("-".to_string(), clean)
+            self.fault.as_deref().map_or("-".to_string(), clean)
         )
     }
 
     /// Reads a line written by [`ResultLine::to_line`].
     pub fn parse(line: &str, variant: Variant) -> Result<ResultLine, String> {
         let fields: Vec<&str> = line.split('\t').collect();
-        let [number, colour, result, gem, termination, illegal] = fields[..] else {
+        let [number, colour, result, gem, termination, fault] = fields[..] else {
             return Err(format!("expected 6 tab-separated fields, found {}", fields.len()));
         };
         let number: usize = number
@@ -141,7 +152,7 @@ impl ResultLine {
             result,
             termination: termination.to_string(),
             green_gem,
-            illegal: (illegal != "-").then(|| illegal.to_string()),
+            fault: (fault != "-").then(|| fault.to_string()),
         })
     }
 }
@@ -179,7 +190,20 @@ pub(super) fn game_pgn(context: &GameContext<'_>, opening: &Opening, played: &Pl
     pgn.set_tag("OpeningPlies", opening.moves.len().to_string());
     pgn.set_tag("WhiteConfig", white.spec());
     pgn.set_tag("BlackConfig", black.spec());
+    if let (Some(w), Some(b)) = (white.time_control(), black.time_control()) {
+        if let (true, Some(tag)) = (w == b, w.pgn_tag()) {
+            pgn.set_tag("TimeControl", tag);
+        }
+    }
     pgn.moves = played.moves.clone();
+    // The mover's clock after each move, as `%clk` commands.
+    if played.clocks.iter().any(Option::is_some) {
+        pgn.move_comments = played
+            .clocks
+            .iter()
+            .map(|c| c.map_or(String::new(), |ms| format!("[%clk {}]", clk_text(ms))))
+            .collect();
+    }
     pgn.result = played.result.pgn().to_string();
     pgn.final_comment = Some(played.termination.description());
     pgn

@@ -1,9 +1,9 @@
 //! The outcome of a match: the running tally of finished games and the closing summary.
 
-use std::time::Duration;
+use std::{collections::BTreeMap, time::Duration};
 
 use super::{
-    elo::{los, EloEstimate, Sprt, SprtVerdict, Wdl},
+    elo::{los, EloEstimate, Penta, Sprt, SprtVerdict, StatsModel, Wdl},
     record::{GameRecord, ResultLine},
 };
 use crate::{
@@ -18,10 +18,16 @@ pub(super) struct Tally {
     pub wdl: Wdl,
     /// Wins of White, draws, wins of Black.
     pub by_colour: Wdl,
+    /// Finished game pairs (games `2p + 1` and `2p + 2`) by the first configuration's points.
+    pub penta: Penta,
+    /// Pairs with one game finished: pair index and the first configuration's points in it,
+    /// times two.
+    pub half_pairs: BTreeMap<usize, usize>,
     /// How many games ended each way, by description, in order of first appearance.
     pub terminations: Vec<(String, usize)>,
-    /// Games lost by a null or illegal move: game number and what happened.
-    pub illegal_moves: Vec<(usize, String)>,
+    /// Games lost by an engine's fault (an illegal move, a program that failed): game number
+    /// and what happened.
+    pub faults: Vec<(usize, String)>,
     /// Game points of the first and the second configuration, in variants whose rules count
     /// them (Citadel: 3 a checkmate, 5 the Green Gem, 1 each a draw).
     pub game_points: Option<(GamePoints, [u64; 2])>,
@@ -38,6 +44,14 @@ impl Tally {
         let g = line.first_wdl();
         let wdl = self.wdl;
         self.wdl = Wdl::new(wdl.wins + g.wins, wdl.draws + g.draws, wdl.losses + g.losses);
+        let points = 2 * g.wins as usize + g.draws as usize;
+        let pair = (line.number - 1) / 2;
+        match self.half_pairs.remove(&pair) {
+            Some(other) => self.penta.counts[other + points] += 1,
+            None => {
+                self.half_pairs.insert(pair, points);
+            }
+        }
         match line.result {
             GameResult::WhiteWins => self.by_colour.wins += 1,
             GameResult::Draw => self.by_colour.draws += 1,
@@ -60,8 +74,17 @@ impl Tally {
             sum[0] += u64::from(first);
             sum[1] += u64::from(second);
         }
-        if let Some(text) = &line.illegal {
-            self.illegal_moves.push((line.number, text.clone()));
+        if let Some(text) = &line.fault {
+            self.faults.push((line.number, text.clone()));
+        }
+    }
+
+    /// The log-likelihood ratio of `sprt` for the games so far, under `model` (pairs finished so
+    /// far for the pentanomial one).
+    pub fn llr(&self, sprt: &Sprt, model: StatsModel) -> f64 {
+        match model {
+            StatsModel::Pentanomial => sprt.llr_penta(self.penta),
+            StatsModel::Trinomial => sprt.llr(self.wdl),
         }
     }
 
@@ -88,10 +111,15 @@ pub struct MatchReport {
     pub wdl: Wdl,
     /// Wins of White, draws, wins of Black (as White's tally).
     pub by_colour: Wdl,
+    /// Finished game pairs by the first configuration's points (0, 1/2, 1, 3/2, 2).
+    pub penta: Penta,
+    /// The model of the Elo interval and the SPRT.
+    pub stats: StatsModel,
     /// How many games ended each way, by description, most frequent first.
     pub terminations: Vec<(String, usize)>,
-    /// Games lost by a null or illegal move (a bug in the engine): game number and what happened.
-    pub illegal_moves: Vec<(usize, String)>,
+    /// Games lost by an engine's fault: a null or illegal move, a program that exited or stopped
+    /// answering (game number and what happened).
+    pub faults: Vec<(usize, String)>,
     /// Game points of the first and the second configuration, in variants whose rules count
     /// them (Citadel).
     pub game_points: Option<(GamePoints, [u64; 2])>,
@@ -101,6 +129,9 @@ pub struct MatchReport {
     pub stopped_early: bool,
     /// Wall-clock time.
     pub elapsed: Duration,
+    /// How many times the program of the first and of the second configuration was started
+    /// again after it failed (0 for the engine in-process).
+    pub restarts: [usize; 2],
 }
 
 impl MatchReport {
@@ -137,7 +168,21 @@ impl MatchReport {
             trim_points(self.wdl.points()),
             n
         ));
-        match EloEstimate::from_wdl(self.wdl) {
+        if self.penta.pairs() > 0 {
+            out.push(format!(
+                "Pairs: {} (scoring 0, 1/2, 1, 3/2, 2 points; Elo and SPRT from {})",
+                self.penta,
+                match self.stats {
+                    StatsModel::Pentanomial => "pairs",
+                    StatsModel::Trinomial => "single games",
+                }
+            ));
+        }
+        let estimate = match self.stats {
+            StatsModel::Pentanomial if self.penta.pairs() > 0 => EloEstimate::from_penta(self.penta),
+            _ => EloEstimate::from_wdl(self.wdl),
+        };
+        match estimate {
             Some(e) => out.push(format!("Elo difference: {e}")),
             None => out.push("Elo difference: - (no games)".to_string()),
         }
@@ -169,12 +214,18 @@ impl MatchReport {
                 verdict
             ));
         }
-        if !self.illegal_moves.is_empty() {
+        if self.restarts.iter().any(|&r| r > 0) {
             out.push(format!(
-                "WARNING: {} game(s) lost by a null or illegal move (engine bug):",
-                self.illegal_moves.len()
+                "Engines started again after a failure: {} {}, {} {}",
+                self.first, self.restarts[0], self.second, self.restarts[1]
             ));
-            for (g, what) in &self.illegal_moves {
+        }
+        if !self.faults.is_empty() {
+            out.push(format!(
+                "WARNING: {} game(s) lost by an engine's fault (an illegal move, a crash, no answer):",
+                self.faults.len()
+            ));
+            for (g, what) in &self.faults {
                 out.push(format!("  game {g}: {what}"));
             }
         }

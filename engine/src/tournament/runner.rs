@@ -15,19 +15,24 @@ use std::{
 
 use super::{
     config::{check_config, check_players, distinct_names, MatchConfig, MatchError},
-    elo::{Sprt, SprtVerdict, Wdl},
+    elo::{Sprt, SprtVerdict, StatsModel, Wdl},
     player::PlayerConfig,
     record::{game_pgn, GameContext, GameRecord, ResultLine},
     report::{MatchReport, Tally},
 };
 use crate::{
     engine::Engine,
-    play::{self, Adjudication, EnginePlayer, Opening, PlayedGame, Seats, StopFlag},
+    play::{
+        self, Adjudication, EnginePlayer, GameTime, Opening, Pick, PickError, PickFailure, PlayedGame, Player, Seats,
+        StopFlag, TimeView, UciPlayer,
+    },
+    rules::{game::Game, ByColor, Variant},
+    search::Limits,
 };
 
 /// Plays one game of a match from `opening` between the engine `white` (searching with the
-/// limits of its configuration) and `black`. Returns `None` if `stop` was raised before the game
-/// ended.
+/// limits of its configuration, on its clock if it has one) and `black`. Returns `None` if `stop`
+/// was raised before the game ended.
 pub fn play_game(
     white: (&mut Engine, &PlayerConfig),
     black: (&mut Engine, &PlayerConfig),
@@ -35,13 +40,77 @@ pub fn play_game(
     rules: &Adjudication,
     stop: &AtomicBool,
 ) -> Option<PlayedGame> {
-    let mut white = EnginePlayer::new(white.0, white.1.limits());
-    let mut black = EnginePlayer::new(black.0, black.1.limits());
+    let time = game_time(white.1, black.1);
+    let mut white_player = EnginePlayer::new(white.0, white.1.limits());
+    let mut black_player = EnginePlayer::new(black.0, black.1.limits());
     let seats = Seats::Apart {
-        white: &mut white,
-        black: &mut black,
+        white: &mut white_player,
+        black: &mut black_player,
     };
-    play::play_game(opening, seats, rules, &mut StopFlag(stop))
+    play::play_timed_game(opening, seats, rules, &time, &mut StopFlag(stop))
+}
+
+/// The clocks of a game between the configurations `white` and `black`.
+pub fn game_time(white: &PlayerConfig, black: &PlayerConfig) -> GameTime {
+    GameTime {
+        controls: ByColor([white.time_control(), black.time_control()]),
+        margins_ms: ByColor([white.time_margin_ms, black.time_margin_ms]),
+    }
+}
+
+/// One side of the games of a worker: this engine in-process, or a program.
+enum Seat {
+    InProcess { engine: Box<Engine>, limits: Limits },
+    Program(Box<UciPlayer>),
+}
+
+impl Seat {
+    /// The side of `config` for a match of `variant` under `rules` (a program is started).
+    fn start(config: &PlayerConfig, variant: Variant, rules: &str) -> Result<Seat, String> {
+        match &config.external {
+            Some(x) => UciPlayer::start(x.clone(), variant, rules, config.depth, config.nodes)
+                .map(|p| Seat::Program(Box::new(p)))
+                .map_err(|e| e.to_string()),
+            None => config
+                .engine_for(variant)
+                .map(|engine| Seat::InProcess {
+                    engine: Box::new(engine),
+                    limits: config.limits(),
+                })
+                .map_err(|e| e.to_string()),
+        }
+    }
+
+    /// Starts a program again that failed in the last game; whether it had to be.
+    fn revive(&mut self) -> Result<bool, String> {
+        match self {
+            Seat::InProcess { .. } => Ok(false),
+            Seat::Program(p) => p.revive().map_err(|e| e.to_string()),
+        }
+    }
+}
+
+impl Player for Seat {
+    fn new_game(&mut self, game: &Game) {
+        match self {
+            Seat::InProcess { engine, limits } => EnginePlayer::new(engine, limits.clone()).new_game(game),
+            Seat::Program(p) => p.new_game(game),
+        }
+    }
+
+    fn pick(&mut self, game: &Game) -> Result<Pick, PickError> {
+        match self {
+            Seat::InProcess { engine, limits } => EnginePlayer::new(engine, limits.clone()).pick(game),
+            Seat::Program(p) => p.pick(game),
+        }
+    }
+
+    fn pick_timed(&mut self, game: &Game, time: &TimeView) -> Result<Pick, PickFailure> {
+        match self {
+            Seat::InProcess { engine, limits } => EnginePlayer::new(engine, limits.clone()).pick_timed(game, time),
+            Seat::Program(p) => p.pick_timed(game, time),
+        }
+    }
 }
 
 /// Plays a match. `on_game` is called on the calling thread for each finished game, in the order
@@ -63,7 +132,7 @@ pub fn run_match(config: &MatchConfig, on_game: &mut dyn FnMut(&GameRecord, Wdl)
             if file.is_empty() {
                 file.append_text(&format!(
                     "{}\n",
-                    super::merge::header(config.variant, &first.name, &second.name, config.games)
+                    super::merge::header(config.variant, &first.name, &second.name, config.games, config.stats)
                 ))?;
             }
             Some(file)
@@ -95,6 +164,7 @@ pub fn run_match(config: &MatchConfig, on_game: &mut dyn FnMut(&GameRecord, Wdl)
         games: &games,
         next: AtomicUsize::new(0),
         stop: &stop,
+        restarts: [AtomicUsize::new(0), AtomicUsize::new(0)],
     };
     let mut collector = Collector {
         games_planned: games.len(),
@@ -102,6 +172,7 @@ pub fn run_match(config: &MatchConfig, on_game: &mut dyn FnMut(&GameRecord, Wdl)
         results_file,
         tally: Tally::default(),
         sprt: config.sprt.map(|s| (s, 0.0, SprtVerdict::Continue)),
+        stats: config.stats,
         stopped_early: false,
         failure: None,
         stop: &stop,
@@ -109,21 +180,30 @@ pub fn run_match(config: &MatchConfig, on_game: &mut dyn FnMut(&GameRecord, Wdl)
     };
     let workers = config.concurrency.min(games.len());
     std::thread::scope(|scope| {
-        let (tx, rx) = mpsc::channel::<GameRecord>();
+        let (tx, rx) = mpsc::channel::<Result<GameRecord, MatchError>>();
         for _ in 0..workers {
             let tx = tx.clone();
             let schedule = &schedule;
             scope.spawn(move || schedule.work(&tx));
         }
         drop(tx);
-        for record in rx {
-            collector.receive(record);
+        for received in rx {
+            match received {
+                Ok(record) => collector.receive(record),
+                Err(e) => {
+                    if collector.failure.is_none() {
+                        collector.failure = Some(e);
+                    }
+                    stop.store(true, Ordering::Relaxed);
+                }
+            }
         }
     });
     if let Some(e) = collector.failure {
         return Err(e);
     }
     let tally = collector.tally;
+    let restarts = schedule.restarts.each_ref().map(|r| r.load(Ordering::Relaxed));
     Ok(MatchReport {
         first: first.name,
         second: second.name,
@@ -131,12 +211,15 @@ pub fn run_match(config: &MatchConfig, on_game: &mut dyn FnMut(&GameRecord, Wdl)
         games_planned: games.len(),
         wdl: tally.wdl,
         by_colour: tally.by_colour,
+        penta: tally.penta,
+        stats: config.stats,
         terminations: tally.sorted_terminations(),
-        illegal_moves: tally.illegal_moves,
+        faults: tally.faults,
         game_points: tally.game_points,
         sprt: collector.sprt,
         stopped_early: collector.stopped_early,
         elapsed: started.elapsed(),
+        restarts,
     })
 }
 
@@ -153,6 +236,8 @@ struct Schedule<'a> {
     /// Position in `games` of the next game to start.
     next: AtomicUsize,
     stop: &'a AtomicBool,
+    /// Programs of the first and the second configuration started again after a failure.
+    restarts: [AtomicUsize; 2],
 }
 
 impl Schedule<'_> {
@@ -165,24 +250,61 @@ impl Schedule<'_> {
         self.games.get(at).copied()
     }
 
-    /// A worker: its own two engines play games until none is left, each finished game sent to
-    /// `tx`.
-    fn work(&self, tx: &mpsc::Sender<GameRecord>) {
+    /// A worker: its own two sides (engines, or programs it starts) play games until none is
+    /// left, each finished game sent to `tx`. A program that failed in a game is started again
+    /// before the next; one that cannot be is an error that ends the match.
+    fn work(&self, tx: &mpsc::Sender<Result<GameRecord, MatchError>>) {
         let variant = self.config.variant;
-        // Both configurations were checked to build before the match started.
-        let (Ok(mut a), Ok(mut b)) = (self.first.engine_for(variant), self.second.engine_for(variant)) else {
-            return;
+        let rules = self.config.rules.rule_settings.as_str();
+        let start = |config: &PlayerConfig, which: &str| {
+            Seat::start(config, variant, rules)
+                .map_err(|e| MatchError::Config(format!("{which} configuration ({}): {e}", config.name)))
+        };
+        let (mut a, mut b) = match (start(self.first, "first"), start(self.second, "second")) {
+            (Ok(a), Ok(b)) => (a, b),
+            (Err(e), _) | (_, Err(e)) => {
+                let _ = tx.send(Err(e));
+                return;
+            }
         };
         while let Some(index) = self.next_game() {
+            for (seat, config, count) in [
+                (&mut a, self.first, &self.restarts[0]),
+                (&mut b, self.second, &self.restarts[1]),
+            ] {
+                match seat.revive() {
+                    Ok(true) => {
+                        count.fetch_add(1, Ordering::Relaxed);
+                    }
+                    Ok(false) => {}
+                    Err(e) => {
+                        let _ = tx.send(Err(MatchError::Config(format!(
+                            "{} failed and cannot be started again: {e}",
+                            config.name
+                        ))));
+                        return;
+                    }
+                }
+            }
             let opening_index = (index / 2) % self.openings.len();
             let opening = &self.openings[opening_index];
             let first_is_white = index % 2 == 0;
             let (first, second, rules) = (self.first, self.second, &self.config.adjudication);
-            let played = if first_is_white {
-                play_game((&mut a, first), (&mut b, second), opening, rules, self.stop)
+            let (white, black, time) = if first_is_white {
+                (
+                    &mut a as &mut dyn Player,
+                    &mut b as &mut dyn Player,
+                    game_time(first, second),
+                )
             } else {
-                play_game((&mut b, second), (&mut a, first), opening, rules, self.stop)
+                (
+                    &mut b as &mut dyn Player,
+                    &mut a as &mut dyn Player,
+                    game_time(second, first),
+                )
             };
+            let seats = Seats::Apart { white, black };
+            let played = play::play_timed_game(opening, seats, rules, &time, &mut StopFlag(self.stop));
             let Some(played) = played else { break };
             let context = GameContext {
                 index,
@@ -201,7 +323,7 @@ impl Schedule<'_> {
                 termination: played.termination,
                 pgn,
             };
-            if tx.send(record).is_err() {
+            if tx.send(Ok(record)).is_err() {
                 break;
             }
         }
@@ -257,6 +379,7 @@ struct Collector<'a, 'f> {
     results_file: Option<PgnFile>,
     tally: Tally,
     sprt: Option<(Sprt, f64, SprtVerdict)>,
+    stats: StatsModel,
     stopped_early: bool,
     failure: Option<MatchError>,
     stop: &'a AtomicBool,
@@ -287,8 +410,8 @@ impl Collector<'_, '_> {
         let wdl = self.tally.wdl;
         (self.on_game)(&record, wdl);
         if let Some((sprt, llr, verdict)) = self.sprt.as_mut() {
-            *llr = sprt.llr(wdl);
-            *verdict = sprt.verdict(wdl);
+            *llr = self.tally.llr(sprt, self.stats);
+            *verdict = sprt.verdict_of(*llr);
             if *verdict != SprtVerdict::Continue && (wdl.games() as usize) < self.games_planned {
                 self.stopped_early = true;
                 self.stop.store(true, Ordering::Relaxed);

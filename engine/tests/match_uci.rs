@@ -1,0 +1,277 @@
+//! `engine match` with UCI engines run as programs: two processes of this engine on the clock
+//! (through the command line), and small shell scripts that misbehave: one always answers with
+//! an illegal move, one exits in the middle of every game, one never answers. Each loses its
+//! games by the right termination, and the match goes on.
+#![cfg(unix)]
+
+use std::{
+    path::{Path, PathBuf},
+    process::Command,
+    sync::atomic::{AtomicUsize, Ordering},
+};
+
+use engine::{
+    rules::{game::Game, notation::pgn::read_games, Color, Variant},
+    tournament::{run_match, GameRecord, GameResult, MatchConfig, PlayerConfig, Termination},
+};
+
+const ENGINE: &str = env!("CARGO_BIN_EXE_engine");
+
+/// A fresh temporary path for this test process.
+fn temp(tag: &str) -> PathBuf {
+    static COUNTER: AtomicUsize = AtomicUsize::new(0);
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    let path = std::env::temp_dir().join(format!("engine-match-uci-{}-{tag}-{n}", std::process::id()));
+    let _ = std::fs::remove_file(&path);
+    path
+}
+
+/// Writes a shell script that answers `uci` (offering the Persian variants) and `isready`, and
+/// runs `on_go` for each `go`. It is run as `sh SCRIPT` (no executable file is written, which
+/// another test thread's fork could hold open).
+fn script(tag: &str, on_go: &str) -> PathBuf {
+    let path = temp(tag).with_extension("sh");
+    let text = format!(
+        r#"n=0
+while read -r line; do
+  case "$line" in
+    uci) echo "id name {tag}"
+         echo "option name UCI_Variant type combo default persian-princess var persian-princess var egyptian-eye"
+         echo "uciok" ;;
+    isready) echo "readyok" ;;
+    go*) n=$((n+1)); {on_go} ;;
+    quit) exit 0 ;;
+    *) ;;
+  esac
+done
+"#
+    );
+    std::fs::write(&path, text).expect("script written");
+    path
+}
+
+fn program(script: &Path, keys: &str) -> PlayerConfig {
+    format!("cmd=/bin/sh,args={},{keys}", script.display())
+        .parse()
+        .expect("valid specification")
+}
+
+fn play(config: &MatchConfig) -> Vec<GameRecord> {
+    let mut records = Vec::new();
+    let report = run_match(config, &mut |r, _| records.push(r.clone())).expect("match runs");
+    assert_eq!(report.games() as usize, config.games, "{:?}", report.summary_lines());
+    records.sort_by_key(|r| r.number);
+    records
+}
+
+/// The colour of the second configuration in a game.
+fn second_colour(r: &GameRecord) -> Color {
+    if r.first_is_white {
+        Color::Black
+    } else {
+        Color::White
+    }
+}
+
+#[test]
+fn two_processes_of_this_engine_on_the_clock() {
+    let pgn = temp("clock").with_extension("pgn");
+    // A generous margin: the test machine may be busy with other tests.
+    let out = Command::new(ENGINE)
+        .args([
+            "match",
+            "-v",
+            "princess",
+            "-n",
+            "2",
+            "--max-plies",
+            "24",
+            "--random-plies",
+            "4",
+        ])
+        .args(["--engine", &format!("cmd={ENGINE},name=one,option.Hash=4")])
+        .args(["--engine", &format!("cmd={ENGINE},name=two,hash=4")])
+        .args(["--each", "tc=1+0.05,timemargin=2000"])
+        .arg("--pgn")
+        .arg(&pgn)
+        .output()
+        .expect("engine match runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert!(
+        lines[0].starts_with(&format!(
+            "Match one (cmd={ENGINE},option.Hash=4,tc=1+0.05,timemargin=2000) vs two (cmd={ENGINE},option.Hash=4,tc=1+0.05,timemargin=2000), Persian Princess, 2 games"
+        )),
+        "{stdout}"
+    );
+    // The lines of today's matches.
+    assert!(
+        lines[1].starts_with("Game 1/2 [random #1] one (White) vs two (Black): "),
+        "{stdout}"
+    );
+    assert!(
+        lines[2].starts_with("Game 2/2 [random #1] two (White) vs one (Black): "),
+        "{stdout}"
+    );
+    for prefix in [
+        "Match one vs two (persian-princess): 2 of 2 games in ",
+        "W/D/L: ",
+        "Score: ",
+        "Pairs: ",
+        "Elo difference: ",
+        "LOS: ",
+        "White/draw/Black: ",
+        "Terminations: ",
+    ] {
+        assert!(lines.iter().any(|l| l.starts_with(prefix)), "no '{prefix}' in {stdout}");
+    }
+    assert!(!stdout.contains("WARNING"), "{stdout}");
+    assert!(!stdout.contains("time forfeit"), "{stdout}");
+
+    // The PGN reads back: every move legal, the clocks as %clk comments, the time control.
+    let text = std::fs::read_to_string(&pgn).expect("PGN written");
+    let _ = std::fs::remove_file(&pgn);
+    let games = read_games(&text, Variant::Chess).expect("PGN reads back");
+    assert_eq!(games.len(), 2, "{text}");
+    for g in &games {
+        assert_eq!(g.variant(), Variant::PersianPrincess);
+        assert_eq!(g.tag("TimeControl"), Some("1+0.05"));
+        assert_eq!(g.tag("OpeningPlies"), Some("4"));
+        let mut replay = Game::new(g.start.clone());
+        for &m in &g.moves {
+            assert!(replay.position().legal_moves().contains(m));
+            replay.play(m);
+        }
+        // One %clk per move after the opening.
+        let clocks = text.matches("[%clk 0:00:").count();
+        assert!(clocks >= g.moves.len() - 4, "{text}");
+    }
+    assert_eq!(games[0].moves[..4], games[1].moves[..4]);
+}
+
+#[test]
+fn an_engine_that_plays_illegal_moves_loses_by_them() {
+    // Garbage lines, an info line with a score, then a move that is not legal.
+    let path = script(
+        "illegal",
+        r#"echo "what is this"; echo "info depth 1 score cp 30 pv x"; echo "bestmove a1a1""#,
+    );
+    let first: PlayerConfig = "name=inproc,depth=1,hash=1".parse().expect("valid");
+    let mut config = MatchConfig::new(Variant::PersianPrincess, 2, first, program(&path, "name=bad,depth=1"));
+    config.pgn = Some(temp("illegal").with_extension("pgn"));
+    let records = play(&config);
+    for r in &records {
+        let by = second_colour(r);
+        assert_eq!(
+            r.termination,
+            Termination::IllegalMove {
+                by,
+                text: "a1a1".into()
+            }
+        );
+        assert_eq!(r.result, GameResult::win_for(!by));
+        assert_eq!(r.pgn.tag("Termination"), Some("Rules infraction"));
+    }
+    let pgn = config.pgn.as_ref().expect("a PGN file");
+    let text = std::fs::read_to_string(pgn).expect("PGN written");
+    let _ = std::fs::remove_file(pgn);
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(read_games(&text, Variant::Chess).expect("reads back").len(), 2);
+    assert!(text.contains("{illegal move a1a1 by black} 1-0"), "{text}");
+}
+
+#[test]
+fn an_engine_that_crashes_loses_and_is_started_again() {
+    // It exits at its first `go` of each game: after the opening's moves, in the middle of the
+    // game. The other side plays on a clock, in-process.
+    let path = script("crash", r#"echo "info string about to fail"; exit 3"#);
+    let first: PlayerConfig = "name=inproc,tc=5+0.1,hash=1".parse().expect("valid");
+    let mut config = MatchConfig::new(
+        Variant::PersianPrincess,
+        4,
+        first,
+        program(&path, "name=crash,nodes=100"),
+    );
+    config.concurrency = 2;
+    let mut records = Vec::new();
+    let report = run_match(&config, &mut |r, _| records.push(r.clone())).expect("the match goes on");
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(report.games(), 4);
+    for r in &records {
+        let by = second_colour(r);
+        match &r.termination {
+            Termination::EngineFailure { by: b, reason } => {
+                assert_eq!(*b, by);
+                assert_eq!(reason, "exited (exit status: 3)");
+            }
+            t => panic!("game {}: {t:?}", r.number),
+        }
+        assert_eq!(r.result, GameResult::win_for(!by));
+        assert_eq!(r.pgn.tag("Termination"), Some("Abandoned"));
+        assert_eq!(
+            r.pgn.final_comment.as_deref(),
+            Some(r.termination.description().as_str())
+        );
+    }
+    // Two game slots, each started its program once and again before each later game (a slot
+    // that happened to play three of the four games restarted it twice).
+    assert_eq!(report.restarts[0], 0);
+    assert!((2..=3).contains(&report.restarts[1]), "{:?}", report.restarts);
+    assert_eq!(report.wdl.wins, 4);
+    assert_eq!(report.faults.len(), 4);
+    assert!(
+        report
+            .summary_lines()
+            .iter()
+            .any(|l| l == "Terminations: engine failure 4"),
+        "{:?}",
+        report.summary_lines()
+    );
+}
+
+#[test]
+fn an_engine_that_never_answers_loses_on_time_or_by_its_timeout() {
+    let path = script("silent", ":");
+    let first: PlayerConfig = "name=inproc,depth=1,hash=1".parse().expect("valid");
+    // On the clock: a time forfeit once its time and margin are gone.
+    let timed = program(&path, "name=silent,tc=0.2,timemargin=50");
+    let records = play(&MatchConfig::new(Variant::EgyptianEye, 2, first.clone(), timed));
+    for r in &records {
+        assert_eq!(r.termination, Termination::TimeForfeit { by: second_colour(r) });
+        assert_eq!(r.pgn.tag("Termination"), Some("Time forfeit"));
+        // Its clock is not written for a move it never made; the other side's is.
+        assert!(r
+            .pgn
+            .move_comments
+            .iter()
+            .all(|c| c.is_empty() || c.starts_with("[%clk")));
+    }
+    // Without a clock: the timeout ends its wait.
+    let untimed = program(&path, "name=silent,nodes=1000,timeout=0.3");
+    let records = play(&MatchConfig::new(Variant::EgyptianEye, 2, first, untimed));
+    let _ = std::fs::remove_file(&path);
+    for r in &records {
+        assert_eq!(
+            r.termination,
+            Termination::EngineFailure {
+                by: second_colour(r),
+                reason: "no move within 0.3 s".into()
+            }
+        );
+    }
+}
+
+#[test]
+fn programs_that_cannot_play_the_variant_are_refused_before_the_match() {
+    let path = script("variant", ":");
+    let first: PlayerConfig = "depth=1".parse().expect("valid");
+    let config = MatchConfig::new(Variant::Chess, 2, first.clone(), program(&path, "depth=1"));
+    let e = run_match(&config, &mut |_, _| {}).expect_err("no chess");
+    assert!(e.to_string().contains("its UCI_Variant does not offer chess"), "{e}");
+    let missing: PlayerConfig = "cmd=/nonexistent/engine,depth=1".parse().expect("valid");
+    let config = MatchConfig::new(Variant::PersianPrincess, 2, first, missing);
+    let e = run_match(&config, &mut |_, _| {}).expect_err("no program");
+    assert!(e.to_string().contains("cannot start it"), "{e}");
+    let _ = std::fs::remove_file(&path);
+}
