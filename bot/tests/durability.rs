@@ -12,7 +12,7 @@ use std::{
 };
 
 use common::{bot_command as bot, ArenaProcess as Server, Raw};
-use engine::rules::{game::Game, Position, Variant};
+use engine::rules::Variant;
 use serde_json::Value;
 
 fn temp_db(name: &str) -> PathBuf {
@@ -26,23 +26,9 @@ fn parse(text: &str) -> Value {
     serde_json::from_str(text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
 }
 
-/// A pseudo-random legal move after `moves` (none when the game is over).
+/// A pseudo-random legal move of Persian Princess after `moves`.
 fn random_move(moves: &[String], seed: u64) -> Option<String> {
-    let mut game = Game::new(Position::startpos(Variant::PersianPrincess));
-    for uci in moves {
-        let m = game.position().parse_uci(uci).expect("legal");
-        game.play(m);
-    }
-    if game.outcome().is_some() {
-        return None;
-    }
-    let legal = game.position().legal_moves();
-    let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ moves.len() as u64;
-    x ^= x >> 29;
-    x = x.wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    x ^= x >> 32;
-    let m = legal.as_slice().get((x % legal.len().max(1) as u64) as usize)?;
-    Some(game.position().uci(*m))
+    common::random_move(Variant::PersianPrincess, moves, seed)
 }
 
 /// `white` challenges `black` (a bot) at 10+5, rated; the bot accepts. The game id, or the
@@ -69,33 +55,14 @@ async fn start_game(h: &Raw, white: &str, black: &str, black_name: &str) -> Resu
 
 /// The moves and status of a game as its player's stream gives them (`gameFull`).
 async fn game_full(h: &Raw, token: &str, api: &str, id: &str) -> (Vec<String>, String) {
-    let mut r = h
-        .http
-        .get(format!("{}/api/{api}/game/stream/{id}", h.base))
-        .bearer_auth(token)
-        .send()
-        .await
-        .expect("stream");
-    assert_eq!(r.status().as_u16(), 200, "stream of {id}");
-    let mut buf = Vec::new();
-    loop {
-        let chunk = tokio::time::timeout(Duration::from_secs(10), r.chunk())
-            .await
-            .expect("in time")
-            .expect("chunk")
-            .expect("more");
-        buf.extend_from_slice(&chunk);
-        if let Some(i) = buf.iter().position(|&b| b == b'\n') {
-            let v: Value = serde_json::from_slice(&buf[..i]).expect("JSON line");
-            let moves = v["state"]["moves"]
-                .as_str()
-                .expect("moves")
-                .split_whitespace()
-                .map(str::to_string)
-                .collect();
-            return (moves, v["state"]["status"].as_str().expect("status").to_string());
-        }
-    }
+    let v = common::game_full(h, token, api, id).await;
+    let moves = v["state"]["moves"]
+        .as_str()
+        .expect("moves")
+        .split_whitespace()
+        .map(str::to_string)
+        .collect();
+    (moves, v["state"]["status"].as_str().expect("status").to_string())
 }
 
 /// Runs `bot ARGS...` to its end: success, and standard output and error together.

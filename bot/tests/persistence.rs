@@ -25,30 +25,6 @@ fn add_account(db: &Path, name: &str, bot_account: bool) -> String {
     common::add_account(db, name, bot_account, &[])
 }
 
-/// The first line of a game stream (`gameFull`).
-async fn game_full(h: &Raw, token: &str, api: &str, id: &str) -> Value {
-    let mut r = h
-        .http
-        .get(format!("{}/api/{api}/game/stream/{id}", h.base))
-        .bearer_auth(token)
-        .send()
-        .await
-        .expect("stream");
-    assert_eq!(r.status().as_u16(), 200);
-    let mut buf = Vec::new();
-    loop {
-        let chunk = tokio::time::timeout(Duration::from_secs(10), r.chunk())
-            .await
-            .expect("in time")
-            .expect("chunk")
-            .expect("more");
-        buf.extend_from_slice(&chunk);
-        if let Some(i) = buf.iter().position(|&b| b == b'\n') {
-            return serde_json::from_slice(&buf[..i]).expect("JSON line");
-        }
-    }
-}
-
 fn parse(text: &str) -> Value {
     serde_json::from_str(text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
 }
@@ -127,7 +103,7 @@ async fn a_killed_server_restarts_with_its_games() {
         h.post(&carol, &format!("/api/board/game/{second}/chat"), &chat).await.0,
         200
     );
-    let full = game_full(&h, &robo, "bot", &second).await;
+    let full = common::game_full(&h, &robo, "bot", &second).await;
     let btime_before = full["state"]["btime"].as_i64().expect("btime");
     server.kill();
 
@@ -141,13 +117,13 @@ async fn a_killed_server_restarts_with_its_games() {
     assert_eq!(after["count"]["win"], 1);
     let (_, text) = h.get(&carol, "/api/user/robo").await;
     assert_eq!(parse(&text)["count"]["loss"], 1, "{text}");
-    let finished = game_full(&h, &carol, "board", &first).await;
+    let finished = common::game_full(&h, &carol, "board", &first).await;
     assert_eq!(finished["state"]["status"], "resign");
     assert_eq!(finished["state"]["moves"], moves.join(" ").as_str());
     // The running game goes on from its moves and clocks; Robo is to move.
     let (_, text) = h.get(&robo, "/api/account/playing").await;
     assert_eq!(parse(&text)["nowPlaying"][0]["gameId"], second.as_str(), "{text}");
-    let resumed = game_full(&h, &robo, "bot", &second).await;
+    let resumed = common::game_full(&h, &robo, "bot", &second).await;
     assert_eq!(resumed["state"]["moves"], running.join(" ").as_str());
     assert_eq!(resumed["state"]["status"], "started");
     let btime = resumed["state"]["btime"].as_i64().expect("btime");

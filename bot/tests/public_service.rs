@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use bot::arena::{Arena, ArenaConfig, Storage};
 use common::Raw;
-use engine::rules::{game::Game, Position, Variant};
+use engine::rules::Variant;
 use serde_json::Value;
 
 const ALPHA: &str = "alpha-token";
@@ -53,25 +53,6 @@ async fn start_game(h: &Raw, variant: &str) -> String {
     id
 }
 
-/// A pseudo-random legal move after `moves` (none when the game is over).
-fn random_move(variant: Variant, moves: &[String], seed: u64) -> Option<String> {
-    let mut game = Game::new(Position::startpos(variant));
-    for uci in moves {
-        let m = game.position().parse_uci(uci).expect("legal");
-        game.play(m);
-    }
-    if game.outcome().is_some() {
-        return None;
-    }
-    let legal = game.position().legal_moves();
-    let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ moves.len() as u64;
-    x ^= x >> 29;
-    x = x.wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    x ^= x >> 32;
-    let m = legal.as_slice().get((x % legal.len().max(1) as u64) as usize)?;
-    Some(game.position().uci(*m))
-}
-
 /// The current position and status of a game, as the arena shows it.
 async fn position(h: &Raw, id: &str) -> (String, String) {
     let (status, text) = h.get(ALPHA, &format!("/api/arena/game/{id}/legal")).await;
@@ -95,7 +76,7 @@ async fn a_full_store_answers_503_changes_nothing_and_recovers_by_itself() {
     arena.set_store_page_limit(1).expect("a limit");
     let mut refused = None;
     for i in 0..2000u64 {
-        let Some(uci) = random_move(variant, &moves, i / 300 + 7) else {
+        let Some(uci) = common::random_move(variant, &moves, i / 300 + 7) else {
             id = start_game(&h, "persian-princess").await;
             moves.clear();
             continue;
@@ -162,7 +143,7 @@ async fn accept_values_are_read_as_lichess_reads_them() {
     let arena = common::arena().await;
     let h = Raw::new(&arena);
     let id = start_game(&h, "persian-princess").await;
-    let first = random_move(Variant::PersianPrincess, &[], 1).expect("a move");
+    let first = common::random_move(Variant::PersianPrincess, &[], 1).expect("a move");
     assert_eq!(
         h.post(ALPHA, &format!("/api/bot/game/{id}/move/{first}"), &[]).await.0,
         200
@@ -322,7 +303,7 @@ async fn health_and_metrics_describe_the_running_arena() {
     let arena = common::arena().await;
     let h = Raw::new(&arena);
     let id = start_game(&h, "persian-princess").await;
-    let first = random_move(Variant::PersianPrincess, &[], 3).expect("a move");
+    let first = common::random_move(Variant::PersianPrincess, &[], 3).expect("a move");
     assert_eq!(
         h.post(ALPHA, &format!("/api/bot/game/{id}/move/{first}"), &[]).await.0,
         200

@@ -513,3 +513,46 @@ pub async fn arena_with_openings(name: &str) -> Arena {
     .await
     .expect("arena starts")
 }
+
+/// The first line of a player's game stream (`gameFull`).
+pub async fn game_full(h: &Raw, token: &str, api: &str, id: &str) -> serde_json::Value {
+    let mut r = h
+        .http
+        .get(format!("{}/api/{api}/game/stream/{id}", h.base))
+        .bearer_auth(token)
+        .send()
+        .await
+        .expect("stream");
+    assert_eq!(r.status().as_u16(), 200, "stream of {id}");
+    let mut buf = Vec::new();
+    loop {
+        let chunk = tokio::time::timeout(Duration::from_secs(10), r.chunk())
+            .await
+            .expect("in time")
+            .expect("chunk")
+            .expect("more");
+        buf.extend_from_slice(&chunk);
+        if let Some(i) = buf.iter().position(|&b| b == b'\n') {
+            return serde_json::from_slice(&buf[..i]).expect("JSON line");
+        }
+    }
+}
+
+/// A pseudo-random legal move of `variant` after `moves` (none when the game is over).
+pub fn random_move(variant: engine::rules::Variant, moves: &[String], seed: u64) -> Option<String> {
+    let mut game = engine::rules::game::Game::new(engine::rules::Position::startpos(variant));
+    for uci in moves {
+        let m = game.position().parse_uci(uci).expect("legal");
+        game.play(m);
+    }
+    if game.outcome().is_some() {
+        return None;
+    }
+    let legal = game.position().legal_moves();
+    let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ moves.len() as u64;
+    x ^= x >> 29;
+    x = x.wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x ^= x >> 32;
+    let m = legal.as_slice().get((x % legal.len().max(1) as u64) as usize)?;
+    Some(game.position().uci(*m))
+}
