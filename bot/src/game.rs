@@ -82,6 +82,10 @@ struct GameTask {
     /// See `GameReport::overhead_ms`.
     overhead_ms: Vec<f64>,
     refused_moves: usize,
+    /// Per ply (index = ply - 1): our evaluation of the move we played (`[%eval ...]`, from
+    /// White's side as Lichess writes it) and the mover's clock after it (`[%clk ...]`).
+    evals: std::collections::BTreeMap<usize, String>,
+    clocks: std::collections::BTreeMap<usize, i64>,
 }
 
 /// Moves refused at one position before the task stops trying there (and waits for the
@@ -117,6 +121,8 @@ pub async fn run(ctx: Arc<GameContext>, id: String) -> anyhow::Result<GameReport
         refused_at: None,
         overhead_ms: Vec::new(),
         refused_moves: 0,
+        evals: std::collections::BTreeMap::new(),
+        clocks: std::collections::BTreeMap::new(),
     };
     let result = task.play().await;
     if let Some(c) = task.claim.take() {
@@ -250,6 +256,14 @@ impl GameTask {
         }
         let setup = self.setup.as_ref()?;
         let moves = state.move_list();
+        // The clock of the side that made the last move, as this state shows it.
+        if let Some(last) = moves.len().checked_sub(1) {
+            if setup.clock && !self.clocks.contains_key(&last) {
+                let white_moved = last.is_multiple_of(2) == (setup.start.turn() == Color::White);
+                self.clocks
+                    .insert(last, if white_moved { state.wtime } else { state.btime });
+            }
+        }
         let turn = if moves.len().is_multiple_of(2) {
             setup.start.turn()
         } else {
@@ -298,6 +312,18 @@ impl GameTask {
             Ok(choice) => {
                 let uci = choice.uci;
                 self.decisions.record(score_cp(choice.score));
+                tracing::info!(
+                    "game {}: ply {} {uci} ({}, depth {}, {} nodes, {} ms; clocks white {} black {})",
+                    self.id,
+                    plies + 1,
+                    choice.score,
+                    choice.depth,
+                    choice.nodes,
+                    choice.search_time.as_millis(),
+                    engine::play::clock::clk_text(state.wtime),
+                    engine::play::clock::clk_text(state.btime),
+                );
+                self.evals.insert(plies, eval_text(choice.score, color));
                 // An offer that came with the opponent's move is answered with the fresh score.
                 if offered && self.answer_offer(&state.moves).await {
                     return None; // accepted: the next state ends the game
@@ -461,6 +487,20 @@ impl GameTask {
             rated: setup.full.rated,
             created_at: setup.full.created_at,
             variant_key: &setup.full.variant.key,
+            comments: &(0..moves.len())
+                .map(|i| {
+                    let parts: Vec<String> = [
+                        self.evals.get(&i).map(|e| format!("[%eval {e}]")),
+                        self.clocks
+                            .get(&i)
+                            .map(|&ms| format!("[%clk {}]", engine::play::clock::clk_text(ms))),
+                    ]
+                    .into_iter()
+                    .flatten()
+                    .collect();
+                    parts.join(" ")
+                })
+                .collect::<Vec<_>>(),
         };
         match pgn::save(&self.ctx.config.games.pgn_dir, &record) {
             Ok(path) => report.pgn = Some(path),
@@ -482,5 +522,31 @@ impl GameTask {
             self.say(&self.ctx.config.games.goodbye.clone()).await;
         }
         report
+    }
+}
+
+/// A score as Lichess's `%eval` writes it: pawns from White's side (`0.35`, `-1.20`), or mate
+/// (`#3`, `#-2`) for the side that mates. `mover` is the side the score belongs to.
+pub fn eval_text(score: engine::search::Score, mover: Color) -> String {
+    let sign = if mover == Color::White { 1 } else { -1 };
+    match score {
+        engine::search::Score::Cp(cp) => format!("{:.2}", f64::from(cp * sign) / 100.0),
+        engine::search::Score::Mate(n) => format!("#{}", n * sign),
+    }
+}
+
+#[cfg(test)]
+mod eval_tests {
+    use super::*;
+    use engine::search::Score;
+
+    #[test]
+    fn evals_are_pawns_or_mates_from_whites_side() {
+        assert_eq!(eval_text(Score::Cp(35), Color::White), "0.35");
+        assert_eq!(eval_text(Score::Cp(35), Color::Black), "-0.35");
+        assert_eq!(eval_text(Score::Cp(-120), Color::White), "-1.20");
+        assert_eq!(eval_text(Score::Mate(3), Color::White), "#3");
+        assert_eq!(eval_text(Score::Mate(2), Color::Black), "#-2");
+        assert_eq!(eval_text(Score::Mate(-4), Color::Black), "#4");
     }
 }

@@ -33,6 +33,9 @@ pub struct GameRecord<'a> {
     /// "From Position", as Lichess writes it; other keys take the variant's name
     /// ([`crate::variants::pgn_name`]).
     pub variant_key: &'a str,
+    /// A comment per move (`[%eval 0.35] [%clk 0:04:59]`, or empty), as lichess-bot writes
+    /// them; fewer than the moves (or none) is fine.
+    pub comments: &'a [String],
 }
 
 /// The game result of a Lichess status and winner (`None` while unfinished or aborted).
@@ -86,6 +89,7 @@ pub fn to_pgn(rec: &GameRecord<'_>) -> String {
     game.set_tag("Black", rec.black);
     game.set_tag("Termination", termination(rec.status).tag());
     game.result = result(rec.status, rec.winner).to_string();
+    game.move_comments = rec.comments.iter().take(game.moves.len()).cloned().collect();
     game.final_comment = Some(match rec.winner {
         Some(w) => format!("{}, {w} wins", rec.status),
         None => rec.status.to_string(),
@@ -135,6 +139,7 @@ mod tests {
                 winner: None,
                 rated: false,
                 created_at: 0,
+                comments: &[],
                 variant_key: key,
             })
         };
@@ -156,6 +161,7 @@ mod tests {
             winner,
             rated: true,
             created_at: 1_745_112_707_998,
+            comments: &[],
             variant_key: key,
         })
     }

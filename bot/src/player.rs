@@ -46,6 +46,10 @@ pub struct Choice {
     pub score: Score,
     /// Time spent in the engine's search itself.
     pub search_time: std::time::Duration,
+    /// Completed depth.
+    pub depth: u32,
+    /// Nodes searched.
+    pub nodes: u64,
 }
 
 /// An engine playing one game.
@@ -127,6 +131,8 @@ impl Player {
                 uci: engine.position().uci(result.best),
                 score: result.score,
                 search_time,
+                depth: result.depth,
+                nodes: result.nodes,
             })
         })
         .await

@@ -56,7 +56,24 @@ async fn full_game(variant: &str) {
         };
         let tag = format!("[Variant \"{name}\"]");
         assert!(text.contains(&tag), "{variant}: {tag} expected in\n{text}");
-        assert_eq!(game.moves.len(), report.plies);
+        assert_eq!(
+            game.moves.len(),
+            report.plies,
+            "the moves read back past their comments"
+        );
+        // As lichess-bot writes them: our evaluation after each of our moves, the mover's
+        // clock after every move the bot saw.
+        let own = if report.color == "white" {
+            report.plies.div_ceil(2)
+        } else {
+            report.plies / 2
+        };
+        assert_eq!(text.matches("[%eval ").count(), own, "{variant}: {text}");
+        let clocks = text.matches("[%clk ").count();
+        assert!(
+            clocks > report.plies / 2 && clocks <= report.plies,
+            "{variant}: {clocks} clocks in\n{text}"
+        );
         let mut replay = Game::new(game.start.clone());
         for &m in &game.moves {
             replay.play(m);
