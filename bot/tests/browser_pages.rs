@@ -754,3 +754,154 @@ async fn the_promotion_chooser_and_the_analysis_budget() {
     assert!(!text.contains("minute") && text.contains(" s"), "the real wait: {text}");
     b.shot("analysis-budget").await;
 }
+
+/// After a game, the panel says why it ended and offers what next: Rematch challenges the same
+/// bot with the same terms and the colours swapped, and follows the new game; New opponent is
+/// the lobby; Analyse this game opens the analysis board with the game's moves.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rematch_swaps_the_colours_against_the_same_bot() {
+    let Some(b) = launch("game-rematch").await else {
+        return;
+    };
+    let arena = arena().await;
+    let url = arena.url();
+    let config = common::config(&arena, "persian-princess", common::temp_dir("pages-rematch"));
+    let beta = common::start_bot(config, "beta-token").await;
+    b.sign_up(&url, "Player1").await;
+    b.find("tr[data-bot=beta]").await;
+    b.js(
+        "document.getElementById('opponent').value = 'beta';\
+         document.querySelector('#new-game select[name=variant]').value = 'persian-princess';\
+         document.querySelector('#new-game select[name=color]').value = 'white'; return true",
+        json!([]),
+    )
+    .await;
+    b.click("#create-game").await;
+    b.until(
+        "the game page",
+        "return /^\\/[A-Za-z0-9]{8}$/.test(location.pathname)",
+        20 * SECOND,
+    )
+    .await;
+    let first = b.path().await[1..].to_string();
+    b.until(
+        "Abort",
+        "return !document.getElementById('actions').hidden && !document.getElementById('abort').disabled",
+        10 * SECOND,
+    )
+    .await;
+    b.click("#abort").await;
+    let reason = b
+        .until(
+            "the game-over panel",
+            "return !document.getElementById('over').hidden && document.getElementById('end-reason').textContent",
+            10 * SECOND,
+        )
+        .await;
+    assert!(reason.as_str().is_some_and(|r| r.contains("aborted")), "{reason}");
+    let links = b
+        .js(
+            "return [document.getElementById('new-opponent').getAttribute('href'), document.getElementById('analyse-game').getAttribute('href')]",
+            json!([]),
+        )
+        .await;
+    assert_eq!(links[0], "/", "New opponent: the lobby");
+    assert!(
+        links[1]
+            .as_str()
+            .is_some_and(|h| h.starts_with("/analysis?variant=persian-princess")),
+        "{links}"
+    );
+    b.shot("game-over").await;
+    b.click("#rematch").await;
+    b.until(
+        "the rematch's game",
+        &format!("return /^\\/[A-Za-z0-9]{{8}}$/.test(location.pathname) && location.pathname !== '/{first}'"),
+        20 * SECOND,
+    )
+    .await;
+    let second = b.path().await[1..].to_string();
+    let (old, new) = (
+        get_json(&format!("{url}/api/arena/game/{first}/view")).await,
+        get_json(&format!("{url}/api/arena/game/{second}/view")).await,
+    );
+    assert_eq!(
+        (&old["white"]["id"], &old["black"]["id"]),
+        (&json!("player1"), &json!("beta"))
+    );
+    assert_eq!(
+        (&new["white"]["id"], &new["black"]["id"]),
+        (&json!("beta"), &json!("player1")),
+        "the colours swapped"
+    );
+    for term in ["variant", "clock", "rated"] {
+        assert_eq!(old[term], new[term], "the same {term}");
+    }
+    b.find("#board .cell").await;
+    b.shot("rematch").await;
+    // The analysis board takes the game's moves.
+    b.go(&format!("{url}{}", links[1].as_str().unwrap_or_default())).await;
+    b.find("#board .cell").await;
+    beta.stop().await;
+}
+
+/// A rated game's end: why it ended in words and each player's rating change.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_end_of_a_rated_game_says_why_and_the_rating_change() {
+    let Some(b) = launch("game-end").await else {
+        return;
+    };
+    let arena = arena().await;
+    let url = arena.url();
+    let raw = common::Raw::new(&arena);
+    b.sign_up(&url, "Player1").await;
+    let terms = [
+        ("variant", "persian-princess"),
+        ("color", "black"),
+        ("rated", "true"),
+        ("clock.limit", "300"),
+        ("clock.increment", "0"),
+    ];
+    let id = game_with_human(&b, &raw, &url, &terms).await;
+    let (from, to) = first_move(&url, &id).await;
+    b.click(&format!("#board [data-sq=\"{from}\"]")).await;
+    b.click(&format!("#board [data-sq=\"{to}\"]")).await;
+    human_moves(&raw, &url, &id, 1).await;
+    b.until(
+        "the reply",
+        "return document.querySelectorAll('#moves .mv').length === 2",
+        10 * SECOND,
+    )
+    .await;
+    let (s, body) = raw
+        .post("human-token", &format!("/api/board/game/{id}/resign"), &[])
+        .await;
+    assert_eq!(s, 200, "{body}");
+    let shown = b
+        .until(
+            "the end and the ratings",
+            "const o = document.getElementById('over'); const r = [...document.querySelectorAll('#rating-change .rating-line')];\
+             return !o.hidden && r.length === 2 && [document.getElementById('end-reason').textContent, r.map((l) => l.textContent)]",
+            10 * SECOND,
+        )
+        .await;
+    let v = get_json(&format!("{url}/api/arena/game/{id}/view")).await;
+    assert_eq!(v["endReason"], "resignation");
+    assert_eq!(shown[0], "Black resigned: White wins.");
+    let diff = |c: &str| v[c]["ratingDiff"].as_i64().expect("a rating change");
+    assert!(diff("white") > 0 && diff("black") < 0, "{v}");
+    let lines = shown[1].as_array().expect("lines");
+    assert!(
+        lines[0]
+            .as_str()
+            .is_some_and(|l| l.contains("Player1") && l.contains(&format!("(+{})", diff("white")))),
+        "{shown}"
+    );
+    assert!(
+        lines[1]
+            .as_str()
+            .is_some_and(|l| l.contains("Human") && l.contains(&format!("({})", diff("black")))),
+        "{shown}"
+    );
+    b.shot("rated-end").await;
+}

@@ -432,6 +432,35 @@ impl ArenaGame {
         self.winner
     }
 
+    /// Why the game ended, in the words of the view's `endReason` (none while it runs): the
+    /// status, and for a draw the position's own reason (a draw the position does not explain
+    /// was agreed, or called by a player whose opponent left, or decided by a moderator).
+    pub fn end_reason(&self) -> Option<&'static str> {
+        Some(match self.status {
+            "started" | "created" => return None,
+            "mate" => match self.game.outcome() {
+                Some(Outcome::GreenGem { .. }) => "greenGem",
+                _ => "checkmate",
+            },
+            "resign" => "resignation",
+            "stalemate" => "stalemate",
+            "outoftime" => "time",
+            "timeout" => "opponentLeft",
+            "noStart" => "noStart",
+            "aborted" => "aborted",
+            "draw" => match self.game.outcome() {
+                Some(Outcome::Draw(DrawReason::Repetition)) => "repetition",
+                Some(Outcome::Draw(DrawReason::FiftyMoves)) => "fiftyMoves",
+                Some(Outcome::Draw(DrawReason::Citadel)) => "citadel",
+                Some(Outcome::Draw(DrawReason::BareKing)) => "bareKing",
+                Some(Outcome::Draw(DrawReason::InsufficientMaterial)) => "insufficientMaterial",
+                Some(Outcome::Draw(DrawReason::Stalemate)) => "stalemate",
+                _ => "agreement",
+            },
+            _ => "other",
+        })
+    }
+
     /// The moves played, UCI.
     pub fn moves(&self) -> &[Uci] {
         &self.moves
@@ -877,6 +906,7 @@ mod tests {
         assert!(g.check_flag(now + std::time::Duration::from_secs(2 * 86_400 + 1)));
         assert_eq!(g.status(), "outoftime");
         assert_eq!(g.winner(), Some(Color::Black));
+        assert_eq!(g.end_reason(), Some("time"));
     }
 
     #[test]
@@ -884,8 +914,10 @@ mod tests {
         let mut g = game(None);
         assert_eq!(g.draw(Color::White, true), Ok(()));
         assert!(g.state(Instant::now()).wdraw);
+        assert_eq!(g.end_reason(), None);
         assert_eq!(g.draw(Color::Black, true), Ok(()));
         assert_eq!(g.status(), "draw");
+        assert_eq!(g.end_reason(), Some("agreement"));
         assert_eq!(g.winner(), None);
     }
 }

@@ -98,6 +98,7 @@ impl Inner {
             o.insert("drawOffer".into(), json!(offers(state.wdraw, state.bdraw)));
             o.insert("takebackOffer".into(), json!(offers(state.wtakeback, state.btakeback)));
             o.insert("abortable".into(), json!(g.abortable()));
+            o.insert("endReason".into(), json!(g.end_reason()));
             o.insert(
                 "opponentGone".into(),
                 json!(you.is_some_and(|c| g.is_running() && g.is_gone(!c))),

@@ -558,6 +558,9 @@ async fn game_page(State(s): S, headers: HeaderMap, Path(id): Path<String>) -> R
 <p class="hint" id="claim-wait" hidden></p>
 <div class="moves" id="moves"></div>
 <div class="nav"><button id="first" title="first">|&lt;</button><button id="prev" title="previous">&lt;</button><button id="next" title="next">&gt;</button><button id="last" title="last">&gt;|</button><button id="flip" title="flip the board">flip</button></div>
+<div class="over" id="over" hidden><p class="end-reason" id="end-reason"></p><div class="rating-change" id="rating-change"></div>
+<div class="actions"><button id="rematch" type="button">Rematch</button><a id="new-opponent" class="button" href="/">New opponent</a><a id="analyse-game" class="button" href="/analysis">Analyse this game</a></div>
+<p class="status" id="rematch-status" role="status"></p></div>
 <div class="actions" id="actions">
 <button id="draw">Offer draw</button><button id="takeback">Takeback</button><button id="abort">Abort</button><button id="resign" class="danger">Resign</button><button id="claim">Claim victory</button><button id="claim-draw">Call it a draw</button>
 </div>

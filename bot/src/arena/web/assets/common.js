@@ -103,6 +103,56 @@ const Arena = (() => {
     return [score, statusText[g.status] || g.status, who].filter(Boolean).join(' · ');
   }
 
+  // Why a finished game ended, in words (the view's `endReason`; docs/arena.md).
+  function endText(g) {
+    const side = (c) => (c === 'white' ? 'White' : 'Black');
+    const w = g.winner;
+    const l = w === 'white' ? 'black' : 'white';
+    switch (g.endReason) {
+      case 'checkmate': return `Checkmate: ${side(w)} wins.`;
+      case 'greenGem': return `Green Gem: ${side(w)} mated by taking a High Prince and wins.`;
+      case 'resignation': return `${side(l)} resigned: ${side(w)} wins.`;
+      case 'time': return `${side(l)} ran out of time: ${side(w)} wins.`;
+      case 'opponentLeft': return `${side(l)} left the game: ${side(w)} claimed the victory.`;
+      case 'stalemate': return 'Stalemate: a draw.';
+      case 'agreement': return 'Draw by agreement.';
+      case 'repetition': return 'Draw by threefold repetition.';
+      case 'fiftyMoves': return 'Draw by the fifty-move rule: 50 moves without a capture or a pawn move.';
+      case 'citadel': return 'Draw: a king reached the opponent\'s citadel.';
+      case 'bareKing': return 'Draw: a side has only its king left (bare king).';
+      case 'insufficientMaterial': return 'Draw: neither side can mate.';
+      case 'aborted': return 'The game was aborted: no result.';
+      case 'noStart': return 'The game did not start in time: aborted, no result.';
+      default: return resultText(g);
+    }
+  }
+
+  // The account's event stream, one per page, shared by whoever listens on the page (the
+  // arena keeps one per account, a newer one closing the older). Opened at the first listener
+  // while signed in; reopened after a pause when it closes, once the tab is in front again
+  // (two tabs then do not take it from each other in a loop: the one in front has it).
+  const listeners = [];
+  let eventsOpen = false;
+  function openEvents() {
+    eventsOpen = true;
+    stream('/api/stream/event', (ev) => {
+      for (const f of listeners.slice()) {
+        try { f(ev); } catch (e) { console.error(e); }
+      }
+    }, () => {
+      eventsOpen = false;
+      const again = () => {
+        if (document.visibilityState === 'visible') setTimeout(openEvents, 2000);
+        else document.addEventListener('visibilitychange', again, { once: true });
+      };
+      again();
+    });
+  }
+  function onEvent(f) {
+    listeners.push(f);
+    if (!eventsOpen && me()) openEvents();
+  }
+
   // An API error in plain words for people (the arena's texts are written for programs).
   function plain(e) {
     const msg = (e && e.message) || String(e || '');
@@ -122,5 +172,5 @@ const Arena = (() => {
   // Names of the speeds (the perfs of chess).
   const speedNames = { ultraBullet: 'UltraBullet', bullet: 'Bullet', blitz: 'Blitz', rapid: 'Rapid', classical: 'Classical', correspondence: 'Correspondence' };
 
-  return { api, get, post, stream, el, clock, me, csrf, playerName, resultText, plain, speedNames, ApiError };
+  return { api, get, post, stream, el, clock, me, csrf, playerName, resultText, endText, onEvent, plain, speedNames, ApiError };
 })();

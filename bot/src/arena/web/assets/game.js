@@ -18,6 +18,9 @@
   let refreshing = null;
   let pending = false;
   let claimTimer = null;
+  let rematch = null; // the id of our rematch challenge, once sent
+  const startedGames = new Set(); // games the event stream said started (maybe before the POST's answer)
+  const declinedOnes = new Map(); // challenge id -> the decline reason
 
   const board = new Board($('board'), (uci) => play(uci));
 
@@ -209,7 +212,93 @@
     else if (cur.offsetTop < moves.scrollTop) moves.scrollTop = Math.max(0, cur.offsetTop - 4);
     else if (cur.offsetTop + cur.offsetHeight > moves.scrollTop + moves.clientHeight) moves.scrollTop = cur.offsetTop + cur.offsetHeight - moves.clientHeight + 4;
     renderActions();
+    renderOver();
   }
+
+  // The game is over: why, the rating changes of a rated game, and what next (a rematch, a
+  // new opponent, the analysis board with the game).
+  function renderOver() {
+    const v = view;
+    const over = v.status !== 'started' && v.status !== 'created';
+    $('over').hidden = !over;
+    if (!over) return;
+    $('end-reason').textContent = Arena.endText(v);
+    const rc = $('rating-change');
+    rc.replaceChildren();
+    if (v.rated) {
+      for (const c of ['white', 'black']) {
+        const p = v[c];
+        if (!p || p.ratingDiff === null || p.ratingDiff === undefined) continue;
+        const d = p.ratingDiff;
+        const after = p.rating ? ` ${p.rating} → ${p.rating + d}` : '';
+        rc.append(Arena.el('div', { class: 'rating-line', 'data-color': c },
+          `${Arena.playerName({ name: p.name, bot: p.bot })}${after} `,
+          Arena.el('span', { class: `diff ${d > 0 ? 'up' : d < 0 ? 'down' : ''}` }, `(${d > 0 ? '+' : ''}${d})`)));
+      }
+    }
+    $('rematch').hidden = !v.you;
+    $('new-opponent').hidden = !v.you;
+    const q = new URLSearchParams({ variant: v.variant.key });
+    if (v.initialFen) q.set('fen', v.initialFen);
+    q.set('moves', v.uci.join(','));
+    $('analyse-game').href = `/analysis?${q}`;
+  }
+
+  function rematchStatus(text, kind) {
+    const s = $('rematch-status');
+    s.textContent = text;
+    s.className = `status${kind ? ` ${kind}` : ''}`;
+  }
+
+  const declined = (reason) => {
+    rematchStatus(`Rematch declined: ${reason || 'no reason given'}`, 'error');
+    $('rematch').disabled = false;
+  };
+
+  // The event stream (shared with the page's challenge notices): the rematch's game starts
+  // (followed), or the rematch is declined.
+  function rematchEvents(ev) {
+    const c = ev.challenge;
+    if (ev.type === 'gameStart' && ev.game) {
+      const gid = ev.game.gameId || ev.game.id;
+      startedGames.add(gid);
+      if (gid === rematch) location.href = `/${gid}`;
+    } else if (ev.type === 'challengeDeclined' && c) {
+      declinedOnes.set(c.id, c.declineReason);
+      if (c.id === rematch) declined(c.declineReason);
+    } else if (ev.type === 'challengeCanceled' && c && c.id === rematch) {
+      rematchStatus('The rematch was canceled.', 'error');
+      $('rematch').disabled = false;
+    }
+  }
+
+  // Rematch: the same opponent and terms, the colours swapped.
+  let listening = false;
+  $('rematch').addEventListener('click', async () => {
+    const v = view;
+    if (!v || !v.you) return;
+    const opp = v[v.you === 'white' ? 'black' : 'white'];
+    const body = { variant: v.variant.key, rated: v.rated ? 'true' : 'false', color: v.you === 'white' ? 'black' : 'white' };
+    if (v.clock) {
+      body['clock.limit'] = String(Math.round(v.clock.initial / 1000));
+      body['clock.increment'] = String(Math.round(v.clock.increment / 1000));
+    } else if (v.days) body.days = String(v.days);
+    if (v.initialFen) body.fen = v.initialFen;
+    if (!listening) { listening = true; Arena.onEvent(rematchEvents); }
+    $('rematch').disabled = true;
+    const name = Arena.playerName({ name: opp.name, bot: opp.bot });
+    rematchStatus(`Rematch sent to ${name}: waiting for the answer…`);
+    try {
+      const c = await Arena.post(`/api/challenge/${encodeURIComponent(opp.id)}`, body);
+      rematch = c.id || (c.challenge && c.challenge.id);
+      // The answer may have come first.
+      if (startedGames.has(rematch)) location.href = `/${rematch}`;
+      else if (declinedOnes.has(rematch)) declined(declinedOnes.get(rematch));
+    } catch (e) {
+      rematchStatus(`Rematch refused: ${Arena.plain(e)}`, 'error');
+      $('rematch').disabled = false;
+    }
+  });
 
   function renderActions() {
     const v = view;
