@@ -905,3 +905,79 @@ async fn the_end_of_a_rated_game_says_why_and_the_rating_change() {
     );
     b.shot("rated-end").await;
 }
+
+/// A challenge that comes while the player is on another page than the lobby shows a notice
+/// there; Accept opens the game, whose tab says when it is the player's move.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_challenge_is_noticed_on_every_page_and_the_tab_says_your_turn() {
+    let Some(b) = launch("challenge-notice").await else {
+        return;
+    };
+    let arena = arena().await;
+    let url = arena.url();
+    let raw = common::Raw::new(&arena);
+    b.sign_up(&url, "Player1").await;
+    b.go(&format!("{url}/games")).await;
+    b.find("#challenge-notices").await;
+    // The page's event stream is open before the challenge is sent.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let (status, body) = raw
+        .post(
+            "human-token",
+            "/api/challenge/Player1",
+            &[("variant", "persian-princess"), ("color", "black")],
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let id = serde_json::from_str::<Value>(&body).expect("json")["id"]
+        .as_str()
+        .expect("challenge id")
+        .to_string();
+    let notice = b
+        .text(&format!("#challenge-notices .challenge-notice[data-challenge=\"{id}\"]"))
+        .await;
+    assert!(notice.contains("Human") && notice.contains("Persian Princess"), "{notice}");
+    b.shot("challenge-notice").await;
+    b.click(&format!(".challenge-notice[data-challenge=\"{id}\"] button.accept")).await;
+    b.until(
+        "the game page",
+        &format!("return location.pathname === '/{id}'"),
+        10 * SECOND,
+    )
+    .await;
+    // Player1 is White: their move, said in the tab's title, until they have moved.
+    b.until("your turn", "return document.title.startsWith('● ')", 10 * SECOND)
+        .await;
+    let (from, to) = first_move(&url, &id).await;
+    b.click(&format!("#board [data-sq=\"{from}\"]")).await;
+    b.click(&format!("#board [data-sq=\"{to}\"]")).await;
+    b.until(
+        "their turn",
+        "return document.querySelectorAll('#moves .mv').length === 1 && !document.title.startsWith('● ')",
+        10 * SECOND,
+    )
+    .await;
+    // A challenge its sender cancels goes away.
+    b.go(&format!("{url}/analysis")).await;
+    b.find("#challenge-notices").await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let (status, body) = raw
+        .post("human-token", "/api/challenge/Player1", &[("variant", "egyptian-eye")])
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let second = serde_json::from_str::<Value>(&body).expect("json")["id"]
+        .as_str()
+        .expect("challenge id")
+        .to_string();
+    b.find(&format!(".challenge-notice[data-challenge=\"{second}\"]")).await;
+    let (status, body) = raw
+        .post("human-token", &format!("/api/challenge/{second}/cancel"), &[])
+        .await;
+    assert_eq!(status, 200, "{body}");
+    b.until(
+        "the notice gone",
+        "return !document.querySelector('.challenge-notice')",
+        10 * SECOND,
+    )
+    .await;
+}

@@ -153,6 +153,43 @@ const Arena = (() => {
     if (!eventsOpen && me()) openEvents();
   }
 
+  // Challenges to the signed-in player, on every page but the lobby (which lists them itself):
+  // a notice with Accept (then the game's page) and Decline, gone when the challenge is.
+  function challengeNotices() {
+    if (!me() || document.getElementById('challenges')) return;
+    const box = el('div', { id: 'challenge-notices', class: 'challenge-notices', role: 'region', 'aria-label': 'Challenges to you', 'aria-live': 'polite' });
+    document.body.append(box);
+    const drop = (id) => { const n = box.querySelector(`[data-challenge="${CSS.escape(id)}"]`); if (n) n.remove(); };
+    async function answer(c, verb, n) {
+      try {
+        await post(`/api/challenge/${encodeURIComponent(c.id)}/${verb}`);
+        if (verb === 'accept') location.href = `/${encodeURIComponent(c.id)}`;
+        else drop(c.id);
+      } catch (e) {
+        n.querySelector('.why').textContent = plain(e);
+      }
+    }
+    onEvent((ev) => {
+      const c = ev.challenge;
+      if (!c) return;
+      if (ev.type === 'challenge' && c.destUser && c.destUser.id === me()) {
+        if (box.querySelector(`[data-challenge="${CSS.escape(c.id)}"]`)) return;
+        const who = playerName({ name: c.challenger.name, bot: c.challenger.title === 'BOT', rating: c.challenger.rating });
+        const terms = `${c.variant.name} · ${c.timeControl && c.timeControl.show ? c.timeControl.show : 'unlimited'} · ${c.rated ? 'rated' : 'casual'}`;
+        const n = el('div', { class: 'challenge-notice', 'data-challenge': c.id },
+          el('div', {}, el('b', {}, who), ' challenges you: ', terms),
+          el('div', { class: 'row' },
+            el('button', { type: 'button', class: 'accept', onclick: () => answer(c, 'accept', n) }, 'Accept'),
+            el('button', { type: 'button', class: 'decline', onclick: () => answer(c, 'decline', n) }, 'Decline')),
+          el('div', { class: 'why error' }));
+        box.append(n);
+      } else if (ev.type === 'challengeCanceled' || ev.type === 'challengeDeclined') {
+        drop(c.id);
+      }
+    });
+  }
+  document.addEventListener('DOMContentLoaded', challengeNotices);
+
   // An API error in plain words for people (the arena's texts are written for programs).
   function plain(e) {
     const msg = (e && e.message) || String(e || '');

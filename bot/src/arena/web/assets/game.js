@@ -18,6 +18,7 @@
   let refreshing = null;
   let pending = false;
   let claimTimer = null;
+  const baseTitle = document.title;
   let rematch = null; // the id of our rematch challenge, once sent
   const startedGames = new Set(); // games the event stream said started (maybe before the POST's answer)
   const declinedOnes = new Map(); // challenge id -> the decline reason
@@ -213,6 +214,9 @@
     else if (cur.offsetTop + cur.offsetHeight > moves.scrollTop + moves.clientHeight) moves.scrollTop = cur.offsetTop + cur.offsetHeight - moves.clientHeight + 4;
     renderActions();
     renderOver();
+    // The tab says when it is the player's move.
+    const myMove = v.you && v.status === 'started' && v.turn === v.you;
+    document.title = `${myMove ? '● Your turn · ' : ''}${baseTitle}`;
   }
 
   // The game is over: why, the rating changes of a rated game, and what next (a rematch, a

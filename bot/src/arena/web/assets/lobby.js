@@ -138,8 +138,9 @@
     }
   }
 
+  // The page's shared event stream (common.js): one per account.
   function watchEvents() {
-    Arena.stream('/api/stream/event', (ev) => {
+    Arena.onEvent((ev) => {
       const c = ev.challenge;
       if (ev.type === 'challenge' && c) {
         if (c.destUser && c.destUser.id === Arena.me()) { incoming.set(c.id, c); showChallenges(); }
@@ -158,7 +159,7 @@
       } else if (ev.type === 'gameFinish') {
         refreshMine();
       }
-    }, () => setTimeout(watchEvents, 2000));
+    });
   }
 
   function terms() {
