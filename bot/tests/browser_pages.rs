@@ -934,11 +934,17 @@ async fn a_challenge_is_noticed_on_every_page_and_the_tab_says_your_turn() {
         .expect("challenge id")
         .to_string();
     let notice = b
-        .text(&format!("#challenge-notices .challenge-notice[data-challenge=\"{id}\"]"))
+        .text(&format!(
+            "#challenge-notices .challenge-notice[data-challenge=\"{id}\"]"
+        ))
         .await;
-    assert!(notice.contains("Human") && notice.contains("Persian Princess"), "{notice}");
+    assert!(
+        notice.contains("Human") && notice.contains("Persian Princess"),
+        "{notice}"
+    );
     b.shot("challenge-notice").await;
-    b.click(&format!(".challenge-notice[data-challenge=\"{id}\"] button.accept")).await;
+    b.click(&format!(".challenge-notice[data-challenge=\"{id}\"] button.accept"))
+        .await;
     b.until(
         "the game page",
         &format!("return location.pathname === '/{id}'"),
@@ -980,4 +986,57 @@ async fn a_challenge_is_noticed_on_every_page_and_the_tab_says_your_turn() {
         10 * SECOND,
     )
     .await;
+}
+
+/// Dark mode follows the system's colour scheme with readable contrast; the board's second
+/// theme, chosen in the header, stays chosen after a reload.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn dark_mode_and_a_board_theme_that_stays() {
+    let Some(b) = launch("themes").await else {
+        return;
+    };
+    let arena = arena().await;
+    let url = arena.url();
+    // Colours as [r, g, b], and the contrast ratio of text on its background (WCAG).
+    let colours = "const rgb = (c) => c.match(/\\d+/g).slice(0, 3).map(Number);\
+        const lum = (c) => { const [r, g, b] = rgb(c).map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; }); return 0.2126 * r + 0.7152 * g + 0.0722 * b; };\
+        const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };\
+        const body = getComputedStyle(document.body), side = getComputedStyle(document.querySelector('.side'));\
+        const cell = getComputedStyle(document.querySelector('#board .cell.light'));\
+        return [lum(body.backgroundColor), ratio(body.color, body.backgroundColor), ratio(side.color, side.backgroundColor), cell.backgroundColor];";
+    b.go(&format!("{url}/analysis?variant=standard")).await;
+    b.find("#board .cell.light").await;
+    let light = b.js(colours, json!([])).await;
+    assert!(
+        light[0].as_f64().is_some_and(|l| l > 0.5),
+        "a light page by default: {light}"
+    );
+    b.color_scheme("dark").await;
+    let dark = b.js(colours, json!([])).await;
+    assert!(dark[0].as_f64().is_some_and(|l| l < 0.05), "a dark page: {dark}");
+    for i in [1, 2] {
+        assert!(dark[i].as_f64().is_some_and(|r| r >= 7.0), "readable text: {dark}");
+    }
+    b.shot("dark").await;
+    // The second board theme, chosen, saved, kept after a reload.
+    let wood = dark[3].clone();
+    b.click("#board-theme option[value=blue]").await;
+    let chosen = b
+        .until(
+            "the blue board",
+            "return document.documentElement.classList.contains('board-blue') && getComputedStyle(document.querySelector('#board .cell.light')).backgroundColor",
+            5 * SECOND,
+        )
+        .await;
+    assert_ne!(chosen, wood, "the light squares changed colour");
+    b.go(&format!("{url}/analysis?variant=standard")).await;
+    b.find("#board .cell.light").await;
+    let kept = b
+        .js(
+            "return [document.documentElement.classList.contains('board-blue'), document.getElementById('board-theme').value, getComputedStyle(document.querySelector('#board .cell.light')).backgroundColor]",
+            json!([]),
+        )
+        .await;
+    assert_eq!(kept, json!([true, "blue", chosen]), "the theme stays after a reload");
+    b.shot("dark-blue-board").await;
 }

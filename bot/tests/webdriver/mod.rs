@@ -291,6 +291,23 @@ impl Browser {
         assert_eq!(self.text("#me").await, name);
     }
 
+    /// Runs a Chrome DevTools Protocol command (chromedriver's `goog/cdp/execute`).
+    pub async fn cdp(&self, cmd: &str, params: Value) -> Value {
+        self.post("/goog/cdp/execute", json!({ "cmd": cmd, "params": params }))
+            .await
+    }
+
+    /// Emulates the system's colour scheme, `dark` or `light`, for `prefers-color-scheme`.
+    pub async fn color_scheme(&self, scheme: &str) {
+        let r = self
+            .cdp(
+                "Emulation.setEmulatedMedia",
+                json!({ "features": [{ "name": "prefers-color-scheme", "value": scheme }] }),
+            )
+            .await;
+        assert!(r.get("error").is_none(), "the colour scheme is emulated: {r}");
+    }
+
     /// The page's path now.
     pub async fn path(&self) -> String {
         self.js("return location.pathname", json!([]))

@@ -105,7 +105,7 @@ impl Page {
 <link rel="icon" href="/assets/favicon.svg" type="image/svg+xml"><link rel="stylesheet" href="/assets/arena.css">
 <script src="/assets/common.js" defer></script><script src="/assets/board.js" defer></script>{script}
 </head><body data-csrf="{csrf}" data-user="{user}">
-<header class="top"><nav><a href="/" class="brand">Persian Chess arena</a><a href="/">Lobby</a><a href="/tv">Watch</a><a href="/games">Games</a><a href="/explorer">Openings</a><a href="/analysis">Analysis</a></nav><div class="me">{me}</div></header>
+<header class="top"><nav><a href="/" class="brand">Persian Chess arena</a><a href="/">Lobby</a><a href="/tv">Watch</a><a href="/games">Games</a><a href="/explorer">Openings</a><a href="/analysis">Analysis</a></nav><div class="me"><label class="theme">Board <select id="board-theme"><option value="wood">wood</option><option value="blue">blue</option></select></label>{me}</div></header>
 <main>{body}</main>
 </body></html>"#,
             title = esc(&self.title),

@@ -190,6 +190,20 @@ const Arena = (() => {
   }
   document.addEventListener('DOMContentLoaded', challengeNotices);
 
+  // The board's theme, saved in this browser: `wood` (the default) or `blue`, a class on <html>.
+  const THEME_KEY = 'arena.boardTheme';
+  const savedTheme = () => { try { return localStorage.getItem(THEME_KEY) === 'blue' ? 'blue' : 'wood'; } catch (e) { return 'wood'; } };
+  document.documentElement.classList.toggle('board-blue', savedTheme() === 'blue');
+  document.addEventListener('DOMContentLoaded', () => {
+    const pick = document.getElementById('board-theme');
+    if (!pick) return;
+    pick.value = savedTheme();
+    pick.addEventListener('change', () => {
+      try { localStorage.setItem(THEME_KEY, pick.value); } catch (e) { /* not saved: this page only */ }
+      document.documentElement.classList.toggle('board-blue', pick.value === 'blue');
+    });
+  });
+
   // An API error in plain words for people (the arena's texts are written for programs).
   function plain(e) {
     const msg = (e && e.message) || String(e || '');
