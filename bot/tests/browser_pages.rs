@@ -766,7 +766,7 @@ async fn rematch_swaps_the_colours_against_the_same_bot() {
     let arena = arena().await;
     let url = arena.url();
     let config = common::config(&arena, "persian-princess", common::temp_dir("pages-rematch"));
-    let beta = common::start_bot(config, "beta-token").await;
+    let mut beta = common::start_bot(config, "beta-token").await;
     b.sign_up(&url, "Player1").await;
     b.find("tr[data-bot=beta]").await;
     b.js(
@@ -813,6 +813,8 @@ async fn rematch_swaps_the_colours_against_the_same_bot() {
         "{links}"
     );
     b.shot("game-over").await;
+    // The bot is done with the first game before the rematch comes.
+    beta.next_report(20 * SECOND).await;
     b.click("#rematch").await;
     b.until(
         "the rematch's game",
