@@ -3,7 +3,10 @@
 //! lobby's defaults and names; the game page's messages (a refused move, declined offers, the
 //! claim of a win), the chat after a reload and at the end of a game, the replay of a game (the
 //! move list follows, the clocks of the ply shown); the analysis board's line, a bad FEN, the
-//! promotion chooser and the analysis budget's message; a page that does not exist.
+//! promotion chooser and the analysis budget's message; a page that does not exist; after a
+//! game, the panel (why it ended, the rating changes, Rematch with the colours swapped, New
+//! opponent, Analyse this game); a challenge noticed on another page than the lobby and the
+//! tab's "Your turn"; dark mode and the board theme.
 //!
 //! Each test runs its own arena and browser; screenshots go to `browser-<test>/`.
 
