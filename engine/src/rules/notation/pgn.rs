@@ -220,8 +220,8 @@ fn push_comment(tokens: &mut Vec<String>, comment: &str) {
     }
 }
 
-/// The PGN date (`YYYY.MM.DD`, UTC) of a time in milliseconds since the Unix epoch.
-pub fn date_from_unix_ms(ms: u64) -> String {
+/// The civil date (year, month, day; UTC) of a time in milliseconds since the Unix epoch.
+pub fn civil_date_from_unix_ms(ms: u64) -> (i64, i64, i64) {
     // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
     let z = (ms / 86_400_000) as i64 + 719_468;
     let era = z.div_euclid(146_097);
@@ -232,6 +232,12 @@ pub fn date_from_unix_ms(ms: u64) -> String {
     let day = doy - (153 * mp + 2) / 5 + 1;
     let month = if mp < 10 { mp + 3 } else { mp - 9 };
     let year = yoe + era * 400 + i64::from(month <= 2);
+    (year, month, day)
+}
+
+/// The PGN date (`YYYY.MM.DD`, UTC) of a time in milliseconds since the Unix epoch.
+pub fn date_from_unix_ms(ms: u64) -> String {
+    let (year, month, day) = civil_date_from_unix_ms(ms);
     format!("{year:04}.{month:02}.{day:02}")
 }
 
