@@ -438,25 +438,23 @@ impl ArenaGame {
     pub fn end_reason(&self) -> Option<&'static str> {
         Some(match self.status {
             "started" | "created" => return None,
-            "mate" => match self.game.outcome() {
-                Some(Outcome::GreenGem { .. }) => "greenGem",
-                _ => "checkmate",
-            },
+            // Mates and the position's own draws are named by the rules.
+            "mate" => self
+                .game
+                .outcome()
+                .filter(|o| o.winner().is_some())
+                .map_or("checkmate", |o| o.key()),
             "resign" => "resignation",
             "stalemate" => "stalemate",
             "outoftime" => "time",
             "timeout" => "opponentLeft",
             "noStart" => "noStart",
             "aborted" => "aborted",
-            "draw" => match self.game.outcome() {
-                Some(Outcome::Draw(DrawReason::Repetition)) => "repetition",
-                Some(Outcome::Draw(DrawReason::FiftyMoves)) => "fiftyMoves",
-                Some(Outcome::Draw(DrawReason::Citadel)) => "citadel",
-                Some(Outcome::Draw(DrawReason::BareKing)) => "bareKing",
-                Some(Outcome::Draw(DrawReason::InsufficientMaterial)) => "insufficientMaterial",
-                Some(Outcome::Draw(DrawReason::Stalemate)) => "stalemate",
-                _ => "agreement",
-            },
+            "draw" => self
+                .game
+                .outcome()
+                .filter(|o| o.winner().is_none())
+                .map_or("agreement", |o| o.key()),
             _ => "other",
         })
     }

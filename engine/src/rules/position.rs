@@ -66,6 +66,22 @@ impl Outcome {
         }
     }
 
+    /// A short key for programs (camelCase, as JSON APIs write them): `checkmate`,
+    /// `greenGem`, `stalemate`, `citadel`, `fiftyMoves`, `repetition`,
+    /// `insufficientMaterial`, `bareKing`.
+    pub fn key(self) -> &'static str {
+        match self {
+            Outcome::Checkmate { .. } => "checkmate",
+            Outcome::GreenGem { .. } => "greenGem",
+            Outcome::Draw(DrawReason::Stalemate) => "stalemate",
+            Outcome::Draw(DrawReason::Citadel) => "citadel",
+            Outcome::Draw(DrawReason::FiftyMoves) => "fiftyMoves",
+            Outcome::Draw(DrawReason::Repetition) => "repetition",
+            Outcome::Draw(DrawReason::InsufficientMaterial) => "insufficientMaterial",
+            Outcome::Draw(DrawReason::BareKing) => "bareKing",
+        }
+    }
+
     /// A short description, e.g. "checkmate" or "draw by citadel".
     pub fn description(self) -> &'static str {
         match self {
