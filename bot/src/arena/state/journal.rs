@@ -36,6 +36,28 @@ impl<V> Deref for Tracked<V> {
     }
 }
 
+/// What a unit of work does with each tracked map, whatever its values.
+pub(crate) trait Journaled {
+    /// A unit starts.
+    fn begin(&mut self);
+    /// The unit's changes stay.
+    fn commit(&mut self);
+    /// The unit's changes are undone.
+    fn rollback(&mut self);
+}
+
+impl<V: Clone> Journaled for Tracked<V> {
+    fn begin(&mut self) {
+        Tracked::begin(self);
+    }
+    fn commit(&mut self) {
+        Tracked::commit(self);
+    }
+    fn rollback(&mut self) {
+        Tracked::rollback(self);
+    }
+}
+
 impl<V: Clone> Tracked<V> {
     fn save(&mut self, key: &str) {
         if let Some(undo) = &mut self.undo {

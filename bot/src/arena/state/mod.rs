@@ -31,7 +31,7 @@ use self::{
     challenges::{OpenChallenge, PendingChallenge},
     events::Sub,
     games::GameSub,
-    journal::{Outbox, Outgoing, Tracked},
+    journal::{Journaled, Outbox, Outgoing, Tracked},
     seeks::Seek,
 };
 use super::{
@@ -422,16 +422,23 @@ impl Inner {
         }
     }
 
+    /// Every map a unit of work can undo (one list, so that none is forgotten).
+    fn tracked(&mut self) -> [&mut dyn Journaled; 7] {
+        [
+            &mut self.users,
+            &mut self.tokens,
+            &mut self.challenges,
+            &mut self.open_challenges,
+            &mut self.games,
+            &mut self.sessions,
+            &mut self.passwords,
+        ]
+    }
+
     fn begin_unit(&mut self) {
         let tracked = self.store.is_some();
         if tracked {
-            self.users.begin();
-            self.tokens.begin();
-            self.challenges.begin();
-            self.open_challenges.begin();
-            self.games.begin();
-            self.sessions.begin();
-            self.passwords.begin();
+            self.tracked().into_iter().for_each(Journaled::begin);
         }
         self.unit = Some(Unit {
             outbox: Vec::new(),
@@ -463,13 +470,7 @@ impl Inner {
             m.store_write(t.elapsed(), failed.is_none());
         }
         if let Some(cause) = failed {
-            self.users.rollback();
-            self.tokens.rollback();
-            self.challenges.rollback();
-            self.open_challenges.rollback();
-            self.games.rollback();
-            self.sessions.rollback();
-            self.passwords.rollback();
+            self.tracked().into_iter().for_each(Journaled::rollback);
             if let Some(seeks) = unit.seeks {
                 self.seeks = seeks;
             } else if self.store.is_some() {
@@ -487,13 +488,7 @@ impl Inner {
             self.last_probe = Instant::now();
             return Err(cause);
         }
-        self.users.commit();
-        self.tokens.commit();
-        self.challenges.commit();
-        self.open_challenges.commit();
-        self.games.commit();
-        self.sessions.commit();
-        self.passwords.commit();
+        self.tracked().into_iter().for_each(Journaled::commit);
         if unit.begun && self.degraded.take().is_some() {
             tracing::info!("arena database: writes succeed again");
         }
