@@ -434,7 +434,8 @@ impl Engine {
         }));
     }
 
-    /// Counts the leaves of the current position's legal-move tree to `depth` (perft) on a
+    /// Counts the leaves of the current position's legal-move tree to `depth` (perft, the game's
+    /// earlier positions seen by the rules that look at them) on a
     /// background thread, as [`perft::divide_until`]: `each` gets every root move with its count
     /// as soon as it is known, `done` the outcome. [`Engine::stop`] and [`Engine::wait`] end the
     /// count early, as they end a search (`done` is still called). A depth beyond
@@ -450,8 +451,9 @@ impl Engine {
         self.stop.store(false, Ordering::Relaxed);
         let stop = self.stop.clone();
         let position = self.position.clone();
+        let history = self.history.clone();
         self.perft = Some(std::thread::spawn(move || {
-            let outcome = perft::divide_until(&position, depth, &stop, &mut *each);
+            let outcome = perft::divide_until(&position, depth, &history, &stop, &mut *each);
             done(&outcome);
         }));
         Ok(())

@@ -6,7 +6,7 @@ use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
 use engine::{
     engine::EvalSource,
-    rules::{perft, tables::Tables, Color, Position, Variant},
+    rules::{game::Game, perft, tables::Tables, Color, Position, Variant},
     search::time::TimeLimit,
 };
 
@@ -50,6 +50,32 @@ impl PositionArgs {
     fn load(&self) -> Result<Position> {
         let tables = self.variant.tables_with(&self.rules)?;
         load(tables, self.fen.as_deref(), &self.moves)
+    }
+
+    /// The game of the FEN (or start position) and the moves: the position with the positions
+    /// before it, which the rules that look at the game (Parsi's perpetual-check ban) read.
+    /// A move those rules forbid is refused.
+    fn load_game(&self) -> Result<Game> {
+        let tables = self.variant.tables_with(&self.rules)?;
+        let start = match self.fen.as_deref() {
+            Some(f) => Position::from_fen_in(tables, f).with_context(|| format!("reading FEN '{f}'"))?,
+            None => Position::from_fen_in(tables, tables.spec.start_fen)?,
+        };
+        let mut game = Game::new(start);
+        for m in self.moves.iter().flat_map(|m| m.split_whitespace()) {
+            let pos = game.position();
+            let mv = pos
+                .parse_uci(m)
+                .with_context(|| format!("playing move '{m}' in {}", pos.fen()))?;
+            if !game.legal_moves().contains(mv) {
+                bail!(
+                    "playing move '{m}' in {}: the game forbids it here (it would repeat a position by perpetual check)",
+                    pos.fen()
+                );
+            }
+            game.play(mv);
+        }
+        Ok(game)
     }
 }
 
@@ -440,11 +466,12 @@ fn main() -> Result<()> {
             threads,
             depth,
         } => {
-            let pos = position.load()?;
+            let game = position.load_game()?;
+            let (pos, history) = (game.position(), game.history());
             perft::check_depth(depth)?;
             let start = Instant::now();
             let nodes = if reference {
-                let counts = perft::reference_divide(&pos, depth, usize::from(threads));
+                let counts = perft::reference_divide(pos, depth, history, usize::from(threads));
                 if divide {
                     for (m, n) in &counts {
                         println!("{}: {n}", pos.uci(*m));
@@ -454,14 +481,14 @@ fn main() -> Result<()> {
                 counts.iter().map(|(_, n)| n).sum()
             } else if divide {
                 let mut total = 0;
-                for (m, n) in perft::divide(&pos, depth) {
+                for (m, n) in perft::divide(pos, depth, history) {
                     println!("{}: {n}", pos.uci(m));
                     total += n;
                 }
                 println!();
                 total
             } else {
-                perft::perft(&pos, depth)
+                perft::perft_after(pos, depth, history)
             };
             let secs = start.elapsed().as_secs_f64();
             println!("Nodes searched: {nodes}");
@@ -472,7 +499,8 @@ fn main() -> Result<()> {
             );
         }
         Command::Show { position } => {
-            let pos = position.load()?;
+            let game = position.load_game()?;
+            let pos = game.position();
             print!("{}", pos.diagram());
             println!();
             println!("Variant:  {} ({})", pos.variant().spec().name, pos.variant());
@@ -486,9 +514,9 @@ fn main() -> Result<()> {
                 if pos.in_check() { " (in check)" } else { "" }
             );
             println!("Hash:     {:016x}", pos.hash());
-            let moves: Vec<String> = pos.legal_moves().iter().map(|&m| pos.san(m)).collect();
+            let moves: Vec<String> = game.legal_moves().iter().map(|&m| pos.san(m)).collect();
             println!("Moves:    {} {}", moves.len(), moves.join(" "));
-            if let Some(o) = pos.outcome() {
+            if let Some(o) = game.outcome() {
                 println!("Result:   {} ({})", o.result(), o.description());
             }
         }

@@ -10,7 +10,7 @@ use engine::{
     rng::SplitMix64,
     rules::{
         geometry::Geometry,
-        perft::{perft, reference_perft},
+        perft::{self, perft, reference_perft},
         reference,
         special::unmoved_double_step::UnmovedDoubleStep,
         tables::Tables,
@@ -380,6 +380,50 @@ fn perpetual_check_is_forbidden_in_a_game() {
     let quiet = fen("7k/p5p1/7p/8/4Q3/8/P7/K7 w - - 0 1");
     let after = quiet.after(quiet.parse_uci("a2a3").unwrap());
     assert_eq!(after.checking_run(engine::rules::Color::White), 0);
+}
+
+/// The listed moves and perft are the moves the game allows: a count of the legal-move tree
+/// sees the game's positions and the tree's path, so a ninth-ply Nf7+ that would repeat a
+/// position for the third time by checks alone is not counted (31,680,678 is the count of an
+/// independent implementation of the rule; without it the count was one more).
+#[test]
+fn perft_obeys_the_perpetual_check_ban() {
+    let root = fen("5b1k/4p1pp/4P3/6N1/8/8/8/K7 w - - 0 1");
+    assert_eq!(perft(&root, 9), 31_680_678);
+    let mut game = engine::rules::game::Game::new(root.clone());
+    let line = ["g5f7", "h8g8", "f7h6", "g8h8", "h6f7", "h8g8", "f7h6", "g8h8"];
+    for (i, m) in line.iter().enumerate() {
+        let mv = game.position().parse_uci(m).unwrap_or_else(|e| panic!("{m}: {e}"));
+        assert!(game.legal_moves().contains(mv), "{m} is legal in the game");
+        game.play(mv);
+        // Below each node of the line the count with the game's history agrees with the
+        // reference generator given the same history.
+        if i == 3 {
+            let (pos, history) = (game.position(), game.history());
+            let fast: u64 = perft::divide(pos, 5, history).iter().map(|&(_, n)| n).sum();
+            assert_eq!(fast, perft::perft_after(pos, 5, history));
+            let slow: u64 = perft::reference_divide(pos, 5, history, 1)
+                .iter()
+                .map(|&(_, n)| n)
+                .sum();
+            assert_eq!(fast, slow, "fast and reference counts after {:?}", &line[..=i]);
+        }
+    }
+    let (pos, history) = (game.position(), game.history());
+    let check = pos.parse_uci("h6f7").expect("Nf7+ is a move of the position");
+    assert!(pos.legal_moves().contains(check), "set up on its own, Nf7+ is legal");
+    assert!(
+        !game.legal_moves().contains(check),
+        "in the game it is a perpetual check"
+    );
+    assert_eq!(perft::perft_after(pos, 1, history), 6);
+    assert_eq!(perft::perft_after(pos, 1, history), game.legal_moves().len() as u64);
+    assert_eq!(perft(pos, 1), 7, "without the game's positions nothing is forbidden");
+    assert_eq!(
+        reference::legal_moves_with_history(pos, history).len(),
+        6,
+        "the reference generator agrees"
+    );
 }
 
 /// The double step alone (no leap, no other rule), as A.11 counts it without the leaps.

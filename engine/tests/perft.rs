@@ -127,12 +127,12 @@ fn reference_generator_agrees_at_low_depth() {
 fn reference_divide_shares_the_root_among_threads() {
     for v in [Variant::Chess, Variant::Parsi] {
         let pos = Position::startpos(v);
-        let mut fast: Vec<(u32, u64)> = engine::rules::perft::divide(&pos, 3)
+        let mut fast: Vec<(u32, u64)> = engine::rules::perft::divide(&pos, 3, &[])
             .into_iter()
             .map(|(m, n)| (m.raw(), n))
             .collect();
         for threads in [1, 3] {
-            let mut slow: Vec<(u32, u64)> = engine::rules::perft::reference_divide(&pos, 3, threads)
+            let mut slow: Vec<(u32, u64)> = engine::rules::perft::reference_divide(&pos, 3, &[], threads)
                 .into_iter()
                 .map(|(m, n)| (m.raw(), n))
                 .collect();

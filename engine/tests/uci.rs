@@ -815,6 +815,28 @@ fn go_perft_prints_each_move_and_the_total() {
     assert_eq!(uci.sync(), Vec::<String>::new());
 }
 
+/// `go perft` lists the moves the game allows: after the moves of `position`, Parsi's
+/// perpetual-check ban sees them (a third Nf7+ by checks alone is not listed).
+#[test]
+fn go_perft_sees_the_games_moves() {
+    let mut uci = Uci::start();
+    uci.send("setoption name UCI_Variant value parsi");
+    let fen = "5b1k/4p1pp/4P3/6N1/8/8/8/K7 w - - 0 1";
+    uci.send(&format!(
+        "position fen {fen} moves g5f7 h8g8 f7h6 g8h8 h6f7 h8g8 f7h6 g8h8"
+    ));
+    uci.send("go perft 1");
+    let lines = uci.until(|l| l.starts_with("Nodes searched"));
+    assert_eq!(lines.last().unwrap(), "Nodes searched: 6", "{lines:?}");
+    assert!(!lines.iter().any(|l| l.starts_with("h6f7")), "{lines:?}");
+    // The same position set up on its own allows the check.
+    uci.send("position fen 5b1k/4p1pp/4P2N/8/8/8/8/K7 w - - 8 5");
+    uci.send("go perft 1");
+    let lines = uci.until(|l| l.starts_with("Nodes searched"));
+    assert_eq!(lines.last().unwrap(), "Nodes searched: 7", "{lines:?}");
+    assert!(lines.iter().any(|l| l == "h6f7: 1"), "{lines:?}");
+}
+
 #[test]
 fn go_perft_beyond_the_limit_is_refused() {
     let mut uci = Uci::start();

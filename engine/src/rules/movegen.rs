@@ -255,6 +255,12 @@ impl Position {
     /// says it spares them ([`CustomRule::filter_spares_ordinary_moves`](special::CustomRule::filter_spares_ordinary_moves)):
     /// the other moves are listed and judged one by one.
     pub fn count_legal_moves(&self) -> u64 {
+        self.count_legal_moves_with_history(&[])
+    }
+
+    /// As [`Position::count_legal_moves`], the filters given the hashes of the earlier
+    /// positions (oldest first): the length of [`Position::legal_moves_with_history`].
+    pub fn count_legal_moves_with_history(&self, history: &[u64]) -> u64 {
         let t = self.tables;
         if t.custom_filter_rules.is_empty() {
             let mut c = Counter::default();
@@ -262,7 +268,7 @@ impl Position {
             return c.0;
         }
         let rules = || t.custom_filter_rules.iter().map(|&i| t.custom_rules[i as usize]);
-        if rules().all(|r| r.filter_spares_ordinary_moves(self, &[])) {
+        if rules().all(|r| r.filter_spares_ordinary_moves(self, history)) {
             let mut split = OrdinaryCounter::default();
             self.generate::<OrdinaryCounter, { mode::ALL }>(&mut split);
             // Without an ordinary move a filter may judge the rest together (a fallback).
@@ -270,12 +276,23 @@ impl Position {
                 let kept = split
                     .others
                     .iter()
-                    .filter(|&&m| self.is_ordinary_rule_move(m) || rules().all(|r| r.filter_keeps(self, &[], m)))
+                    .filter(|&&m| self.is_ordinary_rule_move(m) || rules().all(|r| r.filter_keeps(self, history, m)))
                     .count();
                 return split.ordinary + kept as u64;
             }
         }
-        self.legal_moves().len() as u64
+        self.legal_moves_with_history(history).len() as u64
+    }
+
+    /// Whether a filter of the rules looks at the game's earlier positions
+    /// ([`CustomRule::reads_history`](special::CustomRule::reads_history)): then the moves of
+    /// a position depend on the way it was reached, and a count of the legal-move tree keeps
+    /// the path.
+    pub fn moves_depend_on_history(&self) -> bool {
+        let t = self.tables;
+        t.custom_filter_rules
+            .iter()
+            .any(|&i| t.custom_rules[i as usize].reads_history())
     }
 
     /// Whether `m` is a rule move that its rule calls a quiet king move (the king from its from-

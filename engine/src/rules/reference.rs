@@ -490,6 +490,12 @@ pub fn pseudo_legal_moves(pos: &Position) -> Vec<Move> {
 /// The legal moves, from the pseudo-legal ones by playing each and testing the royal pieces
 /// (those royal before the move, where they stand after it).
 pub fn legal_moves(pos: &Position) -> Vec<Move> {
+    legal_moves_with_history(pos, &[])
+}
+
+/// As [`legal_moves`], the legality filters of the rules given the hashes of the game's earlier
+/// positions (oldest first).
+pub fn legal_moves_with_history(pos: &Position, history: &[u64]) -> Vec<Move> {
     let us = pos.turn();
     let royals = royal_squares(pos, us);
     let in_check = royals.iter().any(|&k| is_attacked(pos, k, !us));
@@ -537,7 +543,7 @@ pub fn legal_moves(pos: &Position) -> Vec<Move> {
         list.push(m);
     }
     for &i in &t.custom_filter_rules {
-        t.custom_rules[i as usize].filter(pos, &[], &mut list);
+        t.custom_rules[i as usize].filter(pos, history, &mut list);
     }
     list.iter().copied().collect()
 }

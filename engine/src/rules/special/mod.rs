@@ -133,6 +133,12 @@ pub trait CustomRule: Sync + std::fmt::Debug {
         false
     }
 
+    /// Whether the filter looks at the game's earlier positions (the `history` it is given):
+    /// then a count of the legal-move tree (perft) keeps the hashes of the path to each node.
+    fn reads_history(&self) -> bool {
+        false
+    }
+
     /// Counting hook of a filter: true when, in `pos` after `history`, the filter surely removes
     /// no ordinary move (kind [`Normal`](super::moves::MoveKind::Normal) or
     /// [`DoubleStep`](super::moves::MoveKind::DoubleStep), or a rule move

@@ -26,18 +26,18 @@ impl CustomRule for NoPerpetualCheck {
         true
     }
 
-    /// With fewer than four earlier positions (a bare position, perft) or during an opening
-    /// series, the filter keeps every move.
+    fn reads_history(&self) -> bool {
+        true
+    }
+
+    /// With fewer than four earlier positions, during an opening series, or when the mover's
+    /// last move gave no check, the filter keeps every move (see [`forbids_nothing`]).
     fn filter_spares_ordinary_moves(&self, pos: &Position, history: &[u64]) -> bool {
-        history.len() < 4 || pos.in_opening_series()
+        forbids_nothing(pos, history)
     }
 
     fn filter(&self, pos: &Position, history: &[u64], moves: &mut MoveList) {
-        // Not during an opening series (rules note A.9).
-        if pos.in_opening_series() {
-            return;
-        }
-        if history.len() < 4 {
+        if forbids_nothing(pos, history) {
             return;
         }
         let us = pos.turn();
@@ -54,6 +54,16 @@ impl CustomRule for NoPerpetualCheck {
             *moves = kept;
         }
     }
+}
+
+/// Whether the ban surely forbids no move of `pos`: during an opening series (rules note A.9);
+/// with fewer than four earlier positions; or when the mover's last move gave no check. A third
+/// occurrence comes at least four plies after the first (each occurrence has the same side to
+/// move, so they are an even number of plies apart), so at least two of the mover's moves
+/// separate it from the first, and [`is_perpetual`] wants every one of them a check: the last
+/// one before this move too.
+fn forbids_nothing(pos: &Position, history: &[u64]) -> bool {
+    pos.in_opening_series() || history.len() < 4 || pos.checking_run(pos.turn()) == 0
 }
 
 /// Whether `after`, reached by a checking move of `us` from the position that follows `history`,
