@@ -1,5 +1,10 @@
-//! The Persian Chess engine: rules for the four sub-variants of Anooshiravan Ahmadi's 9x9 citadel
-//! chess (Celtic Citadel, Persian Princess, Egyptian Eye, Oriental Omega) and orthodox chess.
+//! The Persian Chess engine: rules, search, evaluation and UCI for the four sub-variants of
+//! Anooshiravan Ahmadi's 9x9 citadel chess (Celtic Citadel, Persian Princess, Egyptian Eye,
+//! Oriental Omega), Parsi Chess, Glenn Nicholls' Citadel on its 9x8 and 9x9 boards, and
+//! orthodox chess (the generic move generator's yardstick). `Variant::ALL` lists them.
+//!
+//! Where to start reading: `docs/overview.md` (the crates and how they connect),
+//! `docs/design.md` (the rules layer).
 //!
 //! ```
 //! use engine::rules::{perft::perft, Position, Variant};

@@ -167,3 +167,95 @@ fn the_guards_see_leaks() {
     ));
     assert!(!compares_a_variant_id("if key == \"chess960\" {", &names));
 }
+
+/// The docs' lists that name every variant, UCI option or server key, against the code: a
+/// variant, option or key added to the code and not to the docs (or left in the docs after it
+/// went) fails here.
+mod docs_agree_with_the_code {
+    use std::{collections::BTreeSet, fs, path::Path};
+
+    use engine::{rules::Variant, uci::OPTIONS};
+
+    fn doc(name: &str) -> String {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs").join(name);
+        fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    }
+
+    /// The rows of the first table after `heading` (the lines starting with `|`, header and
+    /// rule lines left out), each split into its cells.
+    fn table_after(text: &str, heading: &str) -> Vec<Vec<String>> {
+        let start = text.find(heading).unwrap_or_else(|| panic!("no heading {heading:?}"));
+        text[start..]
+            .lines()
+            .skip_while(|l| !l.starts_with('|'))
+            .take_while(|l| l.starts_with('|'))
+            .skip(2)
+            .map(|l| l.trim_matches('|').split('|').map(|c| c.trim().to_string()).collect())
+            .collect()
+    }
+
+    /// The `code` spans of a text, in order.
+    fn code_spans(text: &str) -> Vec<String> {
+        text.split('`').skip(1).step_by(2).map(str::to_string).collect()
+    }
+
+    fn ids() -> Vec<String> {
+        Variant::ALL.iter().map(|v| v.id().to_string()).collect()
+    }
+
+    #[test]
+    fn the_variants_table_of_the_rules() {
+        let rows = table_after(&doc("rules.md"), "## Variants on the command line");
+        let documented: Vec<(String, Vec<String>)> = rows
+            .iter()
+            .map(|r| (code_spans(&r[0]).concat(), code_spans(&r[2])))
+            .collect();
+        let code: Vec<(String, Vec<String>)> = Variant::ALL
+            .iter()
+            .map(|v| {
+                (
+                    v.id().to_string(),
+                    v.spec().aliases.iter().map(|a| a.to_string()).collect(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            documented, code,
+            "docs/rules.md's variant table (id, aliases) against Variant::ALL"
+        );
+    }
+
+    #[test]
+    fn the_uci_options_of_the_engine_doc() {
+        let rows = table_after(&doc("engine.md"), "| option | type | default | meaning |");
+        let documented: BTreeSet<String> = rows.iter().map(|r| code_spans(&r[0]).concat()).collect();
+        let code: BTreeSet<String> = OPTIONS.iter().map(|o| o.name.to_string()).collect();
+        assert_eq!(
+            documented, code,
+            "docs/engine.md's UCI option table against the engine's options"
+        );
+        let variant_row = rows
+            .iter()
+            .find(|r| r[0] == "`UCI_Variant`")
+            .expect("a UCI_Variant row");
+        let listed: BTreeSet<String> = code_spans(&variant_row[3])
+            .into_iter()
+            .filter(|v| Variant::ALL.iter().any(|x| x.id() == v))
+            .collect();
+        assert_eq!(listed, ids().into_iter().collect(), "the UCI_Variant row's values");
+    }
+
+    #[test]
+    fn the_arena_variant_keys() {
+        let text = doc("arena.md");
+        let start = text.find("Variant keys: ").expect("arena.md lists the variant keys");
+        let para: String = text[start..].split("\n\n").next().unwrap_or_default().to_string();
+        let listed: BTreeSet<String> = code_spans(&para).into_iter().filter(|k| k != "chess").collect();
+        let mut keys: BTreeSet<String> = Variant::ALL.iter().map(|v| v.spec().server_key.to_string()).collect();
+        keys.insert("fromPosition".to_string());
+        assert_eq!(
+            listed, keys,
+            "docs/arena.md's variant keys against the variants' server keys"
+        );
+    }
+}

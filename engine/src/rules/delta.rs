@@ -1,7 +1,8 @@
 //! What a move changes on the board, as pieces removed and added: the input of incremental
-//! evaluation (NNUE accumulators). A move touches at most two pieces on each side of the ledger:
-//! a capture removes the victim and moves the capturer, castling moves king and rook, the
-//! rendezvous swaps two pieces, a promotion replaces the pawn.
+//! evaluation (NNUE accumulators). A built-in move touches at most two pieces on each side of
+//! the ledger: a capture removes the victim and moves the capturer, castling moves king and
+//! rook, the rendezvous swaps two pieces, a promotion replaces the pawn. A rule's compound move
+//! may touch up to [`MAX_DELTA`] (Parsi's promotion with a bonus leap that captures).
 
 use super::{
     geometry::Square,
