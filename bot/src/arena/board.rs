@@ -82,7 +82,61 @@ pub fn board_json(pos: &Position, last: Option<Move>, moves: bool) -> Value {
         "lastMove": last.map(|m| json!({ "from": name(m.from()), "to": name(m.to()) })),
         "fen": pos.fen(),
         "moves": legal,
+        "prisoners": prisoners_json(pos),
     })
+}
+
+/// Citadel's prisoners still held, per side (`null` in variants without prisoners): each the
+/// piece a release brings (`color`, `kind`, `name`, `letter`, as on the board) and `squares`,
+/// the last-rank squares on which that side's plainsman releases it.
+fn prisoners_json(pos: &Position) -> Value {
+    let t = pos.tables();
+    let Some(r) = &t.releases else {
+        return Value::Null;
+    };
+    let side = |color: Color| -> Vec<Value> {
+        r.gates[color]
+            .iter()
+            .filter(|&&(bit, _, _)| pos.rights() & (1 << bit) != 0)
+            .map(|&(_, squares, kind)| {
+                let mut p = piece_json(t, color, kind);
+                if let Some(o) = p.as_object_mut() {
+                    let names: Vec<String> = squares.into_iter().map(|sq| t.geometry.square_name(sq)).collect();
+                    o.insert("squares".into(), json!(names));
+                }
+                p
+            })
+            .collect()
+    };
+    json!({ "white": side(Color::White), "black": side(Color::Black) })
+}
+
+/// The premoves of the side not to move in `pos` (a player waiting for the opponent's move):
+/// the moves it could make if it were its turn now, and the captures back of each of its own
+/// pieces (the opponent may take there first), as `{from, to}` (several moves between the
+/// same squares, a promotion, once). Whether one is still legal is judged when it is played.
+pub fn premoves_json(pos: &Position) -> Vec<Value> {
+    let t = pos.tables();
+    let g = t.geometry;
+    let me = !pos.turn();
+    let mut pairs: Vec<(Square, Square)> = Vec::new();
+    if pos.outcome().is_none() {
+        let mut mine = pos.clone();
+        mine.play_null();
+        pairs.extend(mine.legal_moves().iter().map(|m| (m.from(), m.to())));
+        let occ = pos.occupied();
+        for sq in pos.color_bb(me) {
+            for from in pos.attackers(sq, me, occ) {
+                pairs.push((from, sq));
+            }
+        }
+    }
+    pairs.sort_by_key(|&(a, b)| (a.0, b.0));
+    pairs.dedup();
+    pairs
+        .into_iter()
+        .map(|(from, to)| json!({ "from": g.square_name(from), "to": g.square_name(to) }))
+        .collect()
 }
 
 /// The positions of a game: the start and after each of `moves` (legal moves, as a game
@@ -125,6 +179,47 @@ mod tests {
         assert!(b["lastMove"].is_null());
         let none = board_json(&pos, None, false);
         assert!(none["moves"].as_array().expect("moves").is_empty());
+        assert!(b["prisoners"].is_null(), "no prisoners outside Citadel");
+    }
+
+    #[test]
+    fn citadel_prisoners_are_listed_until_released() {
+        let v: Variant = "citadel-8".parse().expect("variant");
+        let b = board_json(&Position::startpos(v), None, false);
+        for side in ["white", "black"] {
+            let held = b["prisoners"][side].as_array().expect("prisoners");
+            assert_eq!(held.len(), 2, "{side}: {held:?}");
+            assert!(held
+                .iter()
+                .all(|p| p["color"] == side && p["squares"].as_array().is_some_and(|s| !s.is_empty())));
+            assert!(
+                held.iter().any(|p| p["kind"] == "queen"),
+                "the Chief Commander: {held:?}"
+            );
+        }
+        // White's Chief Commander released (no `Q` in the prisoners field): one left.
+        let fen = Position::startpos(v).fen();
+        let mut fields: Vec<String> = fen.split(' ').map(String::from).collect();
+        let i = fields
+            .iter()
+            .position(|f| f.contains('Q') && f.chars().all(|c| "YQyq".contains(c)))
+            .expect("the prisoners field");
+        fields[i] = fields[i].replace('Q', "");
+        let pos = Position::from_fen(v, &fields.join(" ")).expect("fen");
+        let b = board_json(&pos, None, false);
+        assert_eq!(b["prisoners"]["white"].as_array().map(Vec::len), Some(1));
+        assert_eq!(b["prisoners"]["black"].as_array().map(Vec::len), Some(2));
+    }
+
+    #[test]
+    fn premoves_include_captures_back() {
+        // White to move; Black (waiting) may premove its pawn and take back on d5 with e6xd5.
+        let pos = Position::from_fen(Variant::Chess, "4k3/8/4p3/3p4/8/8/8/3RK3 w - - 0 1").expect("fen");
+        let pre = premoves_json(&pos);
+        let has = |f: &str, t: &str| pre.iter().any(|m| m["from"] == f && m["to"] == t);
+        assert!(has("e6", "d5"), "a capture back: {pre:?}");
+        assert!(has("e8", "f8") && has("d5", "d4"));
+        assert!(!has("d1", "d5"), "only the waiting side's moves");
     }
 
     #[test]

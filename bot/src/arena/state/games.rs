@@ -24,6 +24,13 @@ pub(super) struct GameSub {
     tx: UnboundedSender<String>,
 }
 
+impl GameSub {
+    /// A watcher of the public game stream, still connected.
+    pub(super) fn is_spectator(&self) -> bool {
+        self.user.is_empty() && !self.tx.is_closed()
+    }
+}
+
 /// A move line of the public game stream: the position, the last move, both clocks in seconds.
 fn spectator_move(g: &ArenaGame, now: Instant) -> serde_json::Value {
     serde_json::json!({

@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 use super::{Inner, Refusal};
 use crate::{
     arena::{
-        board::{board_json, replay},
+        board::{board_json, premoves_json, replay},
         game::{color_name, ArenaGame},
     },
     variants::{perf_name, variant_ref},
@@ -69,7 +69,17 @@ impl Inner {
         let current = ply == played.len();
         let my_turn = current && g.is_running() && you == Some(g.turn());
         let last = ply.checked_sub(1).map(|i| played[i]);
-        let board = board_json(&positions[ply], last, my_turn);
+        let mut board = board_json(&positions[ply], last, my_turn);
+        // The player waiting for the opponent's move may premove.
+        if current && g.is_running() && you.is_some_and(|c| c != g.turn()) {
+            if let Some(o) = board.as_object_mut() {
+                o.insert("premoves".into(), json!(premoves_json(&positions[ply])));
+            }
+        }
+        let spectators = self
+            .game_subs
+            .get(id)
+            .map_or(0, |subs| subs.iter().filter(|s| s.is_spectator()).count());
         let now = Instant::now();
         let state = g.state(now);
         let offers = |w: bool, b: bool| match (w, b) {
@@ -98,6 +108,7 @@ impl Inner {
             o.insert("drawOffer".into(), json!(offers(state.wdraw, state.bdraw)));
             o.insert("takebackOffer".into(), json!(offers(state.wtakeback, state.btakeback)));
             o.insert("abortable".into(), json!(g.abortable()));
+            o.insert("spectators".into(), json!(spectators));
             o.insert("endReason".into(), json!(g.end_reason()));
             o.insert(
                 "opponentGone".into(),
