@@ -1045,3 +1045,724 @@ async fn dark_mode_and_a_board_theme_that_stays() {
     assert_eq!(kept, json!([true, "blue", chosen]), "the theme stays after a reload");
     b.shot("dark-blue-board").await;
 }
+
+/// Human plays `uci` in game `id` through the API.
+async fn human_plays(raw: &common::Raw, id: &str, uci: &str) {
+    let (s, body) = raw
+        .post("human-token", &format!("/api/board/game/{id}/move/{uci}"), &[])
+        .await;
+    assert_eq!(s, 200, "{uci}: {body}");
+}
+
+/// Clicks the square `from`, then `to`, on the game page's board.
+async fn click_move(b: &Browser, from: &str, to: &str) {
+    b.click(&format!("#board [data-sq=\"{from}\"]")).await;
+    b.click(&format!("#board [data-sq=\"{to}\"]")).await;
+}
+
+/// Waits until game `id` has `uci` as its moves.
+async fn until_moves(url: &str, id: &str, uci: &[&str]) {
+    let deadline = Instant::now() + 10 * SECOND;
+    loop {
+        let v = get_json(&format!("{url}/api/arena/game/{id}/view")).await;
+        if v["uci"] == json!(uci) {
+            return;
+        }
+        assert!(Instant::now() < deadline, "moves {uci:?}, not {}", v["uci"]);
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Premoves: picked while the opponent thinks (shown on the board), played as soon as the
+/// opponent's move comes if legal (a capture back on the square of one's own piece included),
+/// dropped without a word if not; Esc and a right click cancel one.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_premove_is_played_on_the_opponents_reply() {
+    let Some(b) = launch("game-premove").await else {
+        return;
+    };
+    let arena = arena().await;
+    let url = arena.url();
+    let raw = common::Raw::new(&arena);
+    b.sign_up(&url, "Player1").await;
+    let id = game_with_human(&b, &raw, &url, &[("variant", "standard"), ("color", "black")]).await;
+    click_move(&b, "e2", "e4").await;
+    until_moves(&url, &id, &["e2e4"]).await;
+    b.until(
+        "the premoves",
+        "return document.querySelector('#board [data-sq=\"d2\"]') && document.getElementById('moves').textContent.includes('e4')",
+        10 * SECOND,
+    )
+    .await;
+    // Esc cancels a premove, and so does a right click.
+    b.until(
+        "the view with premoves",
+        "return document.querySelectorAll('#board .cell').length === 64",
+        5 * SECOND,
+    )
+    .await;
+    click_move(&b, "g1", "f3").await;
+    b.until(
+        "the premove shown",
+        "return [...document.querySelectorAll('#board .cell.premove')].map((c) => c.dataset.sq).sort().join() === 'f3,g1'",
+        5 * SECOND,
+    )
+    .await;
+    b.press(&[key::ESCAPE]).await;
+    b.until(
+        "no premove",
+        "return !document.querySelector('#board .cell.premove')",
+        5 * SECOND,
+    )
+    .await;
+    click_move(&b, "g1", "f3").await;
+    b.find("#board .cell.premove").await;
+    b.js(
+        "document.querySelector('#board [data-sq=\"a6\"]').dispatchEvent(new PointerEvent('pointerdown', { bubbles: true, button: 2 })); return true",
+        json!([]),
+    )
+    .await;
+    b.until(
+        "no premove",
+        "return !document.querySelector('#board .cell.premove')",
+        5 * SECOND,
+    )
+    .await;
+    // A premove, played on the reply.
+    click_move(&b, "d2", "d4").await;
+    b.find("#board .cell.premove[data-sq=\"d4\"]").await;
+    b.shot("premove").await;
+    human_plays(&raw, &id, "e7e5").await;
+    until_moves(&url, &id, &["e2e4", "e7e5", "d2d4"]).await;
+    // Taking back on the square of one's own pawn, should the opponent take it.
+    b.until(
+        "the premoves again",
+        "return document.querySelectorAll('#moves .mv').length === 3",
+        10 * SECOND,
+    )
+    .await;
+    click_move(&b, "d1", "d4").await;
+    b.find("#board .cell.premove[data-sq=\"d4\"]").await;
+    human_plays(&raw, &id, "e5d4").await;
+    until_moves(&url, &id, &["e2e4", "e7e5", "d2d4", "e5d4", "d1d4"]).await;
+    // A premove the reply makes illegal is dropped, silently.
+    b.until(
+        "the premoves again",
+        "return document.querySelectorAll('#moves .mv').length === 5",
+        10 * SECOND,
+    )
+    .await;
+    click_move(&b, "d4", "a7").await;
+    b.find("#board .cell.premove[data-sq=\"a7\"]").await;
+    human_plays(&raw, &id, "b7b6").await;
+    b.until(
+        "the reply, and the premove gone",
+        "return document.querySelectorAll('#moves .mv').length === 6 && !document.querySelector('#board .cell.premove')",
+        10 * SECOND,
+    )
+    .await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let v = get_json(&format!("{url}/api/arena/game/{id}/view")).await;
+    assert_eq!(
+        v["uci"].as_array().map(Vec::len),
+        Some(6),
+        "nothing played: {}",
+        v["uci"]
+    );
+    assert_eq!(b.text("#notice").await, "", "no message");
+}
+
+/// The player's move is drawn at once, before the arena has it, and undone with a message when
+/// the arena refuses it; the opponent's move slides in (not with reduced motion).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_players_move_is_drawn_at_once_and_the_opponents_slides() {
+    let Some(b) = launch("game-optimistic").await else {
+        return;
+    };
+    let arena = arena().await;
+    let url = arena.url();
+    let raw = common::Raw::new(&arena);
+    b.sign_up(&url, "Player1").await;
+    let id = game_with_human(&b, &raw, &url, &[("variant", "standard"), ("color", "black")]).await;
+    // The move's POST held back for 1.5 s: the knight is on f3 meanwhile.
+    b.js(
+        "const f = window.fetch; window.fetch = (u, init) => /\\/move\\//.test(String(u)) ? new Promise((r) => setTimeout(r, 1500)).then(() => f(u, init)) : f(u, init); return true",
+        json!([]),
+    )
+    .await;
+    click_move(&b, "g1", "f3").await;
+    let drawn = b
+        .js(
+            "return [!!document.querySelector('#board [data-sq=\"f3\"] .piece'), !document.querySelector('#board [data-sq=\"g1\"] .piece')]",
+            json!([]),
+        )
+        .await;
+    let v = get_json(&format!("{url}/api/arena/game/{id}/view")).await;
+    assert_eq!(v["uci"], json!([]), "the arena has no move yet");
+    assert_eq!(
+        drawn,
+        json!([true, true]),
+        "the knight drawn on f3 before the arena has the move"
+    );
+    until_moves(&url, &id, &["g1f3"]).await;
+    // The opponent's move slides.
+    b.js(
+        "window.slid = []; new MutationObserver((ms) => { for (const m of ms) if (m.target.classList && m.target.classList.contains('anim')) window.slid.push(m.target.parentElement && m.target.parentElement.dataset.sq); }).observe(document.getElementById('board'), { subtree: true, attributes: true, attributeFilter: ['class'] }); return true",
+        json!([]),
+    )
+    .await;
+    human_plays(&raw, &id, "g8f6").await;
+    b.until(
+        "the knight sliding to f6",
+        "return window.slid.includes('f6') || (document.querySelector('#board [data-sq=\"f6\"] .piece.anim') && true)",
+        10 * SECOND,
+    )
+    .await;
+    // Refused: the move is undone, with a message.
+    b.until(
+        "the player's turn",
+        "return document.querySelectorAll('#moves .mv').length === 2",
+        10 * SECOND,
+    )
+    .await;
+    arena.inject(Fault::new(Endpoint::BoardMove, 400).for_user("player1"));
+    click_move(&b, "e2", "e4").await;
+    b.until(
+        "the move undone, with the refusal",
+        "const n = document.getElementById('notice'); return n.classList.contains('error') && n.textContent && !!document.querySelector('#board [data-sq=\"e2\"] .piece') && !document.querySelector('#board [data-sq=\"e4\"] .piece')",
+        10 * SECOND,
+    )
+    .await;
+    b.shot("move-undone").await;
+    // With reduced motion, nothing slides.
+    let r = b
+        .cdp(
+            "Emulation.setEmulatedMedia",
+            json!({ "features": [{ "name": "prefers-reduced-motion", "value": "reduce" }] }),
+        )
+        .await;
+    assert!(r.get("error").is_none(), "{r}");
+    click_move(&b, "e2", "e4").await;
+    until_moves(&url, &id, &["g1f3", "g8f6", "e2e4"]).await;
+    b.js("window.slid = []; return true", json!([])).await;
+    human_plays(&raw, &id, "e7e5").await;
+    b.until(
+        "the reply",
+        "return document.querySelectorAll('#moves .mv').length === 4",
+        10 * SECOND,
+    )
+    .await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(
+        b.js("return window.slid", json!([])).await,
+        json!([]),
+        "no slide with reduced motion"
+    );
+}
+
+/// Sounds: the start, moves, a capture, a check and the end, counted by the page's sound
+/// module; muted (kept in the browser), none.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sounds_say_the_game_and_mute_silences_them() {
+    let Some(b) = launch("game-sounds").await else {
+        return;
+    };
+    let arena = arena().await;
+    let url = arena.url();
+    let raw = common::Raw::new(&arena);
+    b.sign_up(&url, "Player1").await;
+    let id = game_with_human(&b, &raw, &url, &[("variant", "standard"), ("color", "black")]).await;
+    b.until(
+        "the start's sound",
+        "return window.Sound && Sound.log.join() === 'start'",
+        10 * SECOND,
+    )
+    .await;
+    click_move(&b, "e2", "e4").await;
+    until_moves(&url, &id, &["e2e4"]).await;
+    human_plays(&raw, &id, "d7d5").await;
+    b.until(
+        "the reply",
+        "return document.querySelectorAll('#moves .mv').length === 2",
+        10 * SECOND,
+    )
+    .await;
+    click_move(&b, "e4", "d5").await;
+    until_moves(&url, &id, &["e2e4", "d7d5", "e4d5"]).await;
+    human_plays(&raw, &id, "d8d5").await;
+    b.until(
+        "the reply",
+        "return document.querySelectorAll('#moves .mv').length === 4",
+        10 * SECOND,
+    )
+    .await;
+    click_move(&b, "f1", "b5").await;
+    until_moves(&url, &id, &["e2e4", "d7d5", "e4d5", "d8d5", "f1b5"]).await;
+    b.until(
+        "the sounds",
+        "return window.Sound && Sound.log.join() === 'start,move,move,capture,capture,check'",
+        10 * SECOND,
+    )
+    .await;
+    // Muted: nothing more, and it stays muted.
+    b.click("#sound").await;
+    assert_eq!(b.text("#sound").await, "Sound off");
+    human_plays(&raw, &id, "c7c6").await;
+    b.until(
+        "the reply",
+        "return document.querySelectorAll('#moves .mv').length === 6",
+        10 * SECOND,
+    )
+    .await;
+    let (s, body) = raw
+        .post("human-token", &format!("/api/board/game/{id}/resign"), &[])
+        .await;
+    assert_eq!(s, 200, "{body}");
+    b.until("the end", "return !document.getElementById('over').hidden", 10 * SECOND)
+        .await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(
+        b.js("return Sound.log.length", json!([])).await,
+        json!(6),
+        "muted: no sound"
+    );
+    b.go(&format!("{url}/{id}")).await;
+    b.find("#board .cell").await;
+    assert_eq!(b.text("#sound").await, "Sound off", "the choice is kept");
+    // Sound on again: the end of a game is heard.
+    b.click("#sound").await;
+    let id2 = game_with_human(&b, &raw, &url, &[("variant", "standard"), ("color", "black")]).await;
+    b.until(
+        "the start's sound",
+        "return window.Sound && Sound.log.join() === 'start'",
+        10 * SECOND,
+    )
+    .await;
+    let (s, body) = raw
+        .post("human-token", &format!("/api/board/game/{id2}/abort"), &[])
+        .await;
+    assert_eq!(s, 200, "{body}");
+    b.until(
+        "the end's sound",
+        "return window.Sound && Sound.log.join() === 'start,end'",
+        10 * SECOND,
+    )
+    .await;
+}
+
+/// TV: each board shows both clocks and how many watch.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tv_shows_the_clocks_and_the_spectators() {
+    let Some(b) = launch("tv-clocks").await else {
+        return;
+    };
+    let arena = arena().await;
+    let url = arena.url();
+    let raw = common::Raw::new(&arena);
+    let config = common::config(&arena, "persian-princess", common::temp_dir("pages-tv"));
+    let beta = common::start_bot(config, "beta-token").await;
+    let (s, body) = raw
+        .post(
+            "human-token",
+            "/api/challenge/beta",
+            &[
+                ("variant", "persian-princess"),
+                ("clock.limit", "300"),
+                ("clock.increment", "2"),
+                ("color", "white"),
+            ],
+        )
+        .await;
+    assert_eq!(s, 200, "{body}");
+    let id = serde_json::from_str::<Value>(&body).expect("json")["id"]
+        .as_str()
+        .expect("id")
+        .to_string();
+    let deadline = Instant::now() + 20 * SECOND;
+    while get_json(&format!("{url}/api/arena/game/{id}/view")).await["status"] != "started" {
+        assert!(Instant::now() < deadline, "the bot accepts");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    // Someone else watches too.
+    let _watcher = raw.lines("human-token", &format!("/api/stream/game/{id}")).await;
+    b.go(&format!("{url}/tv")).await;
+    let card = format!(".tv-card[data-game=\"{id}\"]");
+    b.find(&format!("{card} .board .cell")).await;
+    let clocks = b
+        .until(
+            "the clocks",
+            &format!("const c = [...document.querySelectorAll('{card} .clock')].map((e) => e.textContent); return c.length === 2 && c.every((t) => /^\\d+:\\d\\d/.test(t)) && c"),
+            10 * SECOND,
+        )
+        .await;
+    assert_eq!(clocks, json!(["5:00", "5:00"]), "no move yet: the initial times");
+    let watching = b
+        .until(
+            "the spectators",
+            &format!("const w = document.querySelector('{card} .watching'); return w && w.textContent"),
+            10 * SECOND,
+        )
+        .await;
+    assert_eq!(watching, json!("2 watching"), "this page and the other watcher");
+    let v = get_json(&format!("{url}/api/arena/game/{id}/view")).await;
+    assert_eq!(v["spectators"], 2);
+    // White's clock runs once both have moved.
+    human_moves(&raw, &url, &id, 0).await;
+    human_moves(&raw, &url, &id, 2).await;
+    b.until(
+        "White's clock running",
+        &format!("const c = document.querySelector('{card} .clock[data-color=white]'); return c.classList.contains('running') && c.textContent !== '5:00' && c.textContent"),
+        20 * SECOND,
+    )
+    .await;
+    b.shot("tv-clocks").await;
+    beta.stop().await;
+}
+
+/// The new-game form's "From position": a bad FEN is refused plainly; a good one starts the
+/// game from it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_new_game_from_a_position() {
+    let Some(b) = launch("lobby-fen").await else {
+        return;
+    };
+    let arena = arena().await;
+    let url = arena.url();
+    let config = common::config(&arena, "persian-princess", common::temp_dir("pages-fen"));
+    let beta = common::start_bot(config, "beta-token").await;
+    b.sign_up(&url, "Player1").await;
+    b.find("tr[data-bot=beta]").await;
+    // Without an opponent: said at once.
+    b.js(
+        "document.getElementById('opponent').value = ''; document.querySelector('#new-game select[name=variant]').value = 'persian-princess'; return true",
+        json!([]),
+    )
+    .await;
+    b.type_in("#new-game-fen", "not a fen").await;
+    b.click("#create-game").await;
+    let said = b
+        .until("the error", "const s = document.getElementById('new-game-status'); return s.classList.contains('error') && s.textContent", 10 * SECOND)
+        .await;
+    assert!(said.as_str().is_some_and(|t| t.contains("needs an opponent")), "{said}");
+    b.js(
+        "document.getElementById('opponent').value = 'beta'; return true",
+        json!([]),
+    )
+    .await;
+    b.click("#create-game").await;
+    let said = b
+        .until(
+            "the FEN refused",
+            "const s = document.getElementById('new-game-status'); return s.classList.contains('error') && s.textContent.includes('FEN') && s.textContent",
+            10 * SECOND,
+        )
+        .await;
+    assert!(said.as_str().is_some_and(|t| t.contains("Invalid FEN")), "{said}");
+    b.shot("bad-fen").await;
+    // A position two plies in.
+    let legal = get_json(&format!(
+        "{url}/api/arena/position?variant=persian-princess&fen=&moves="
+    ))
+    .await;
+    let first = legal["board"]["moves"][0]["uci"].as_str().expect("a move").to_string();
+    let after = get_json(&format!(
+        "{url}/api/arena/position?variant=persian-princess&fen=&moves={first}"
+    ))
+    .await;
+    let second = after["board"]["moves"][0]["uci"].as_str().expect("a move").to_string();
+    let pos = get_json(&format!(
+        "{url}/api/arena/position?variant=persian-princess&fen=&moves={first},{second}"
+    ))
+    .await;
+    let fen = pos["board"]["fen"].as_str().expect("fen").to_string();
+    b.type_in("#new-game-fen", &fen).await;
+    b.js(
+        "document.querySelector('#new-game select[name=color]').value = 'white'; return true",
+        json!([]),
+    )
+    .await;
+    b.click("#create-game").await;
+    b.until(
+        "the game page",
+        "return /^\\/[A-Za-z0-9]{8}$/.test(location.pathname)",
+        20 * SECOND,
+    )
+    .await;
+    let id = b.path().await[1..].to_string();
+    let v = get_json(&format!("{url}/api/arena/game/{id}/view")).await;
+    assert_eq!(v["initialFen"], json!(fen), "the game starts from the position");
+    assert_eq!(v["board"]["fen"], json!(fen));
+    b.find("#board .cell").await;
+    beta.stop().await;
+}
+
+/// Citadel: each side's prisoners beside its player, with what a release brings.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn citadel_prisoners_are_shown_beside_the_board() {
+    let Some(b) = launch("game-prisoners").await else {
+        return;
+    };
+    let arena = arena().await;
+    let url = arena.url();
+    let raw = common::Raw::new(&arena);
+    b.sign_up(&url, "Player1").await;
+    game_with_human(&b, &raw, &url, &[("variant", "citadel-8"), ("color", "black")]).await;
+    for side in ["top", "bottom"] {
+        let held = b
+            .until(
+                "the prisoners",
+                &format!("const p = [...document.querySelectorAll('#player-{side} .prisoners .prisoner')]; return p.length === 2 && p.map((e) => e.getAttribute('title'))"),
+                10 * SECOND,
+            )
+            .await;
+        let titles: Vec<&str> = held
+            .as_array()
+            .expect("titles")
+            .iter()
+            .filter_map(Value::as_str)
+            .collect();
+        assert!(
+            titles.iter().all(|t| t.contains("released by a plainsman reaching")),
+            "{titles:?}"
+        );
+        assert!(titles.len() == 2 && titles[0] != titles[1], "two prisoners: {titles:?}");
+    }
+    b.shot("citadel-prisoners").await;
+    // Not in other variants.
+    let id = game_with_human(&b, &raw, &url, &[("variant", "standard"), ("color", "black")]).await;
+    b.find(&format!("#game[data-game=\"{id}\"]")).await;
+    b.until(
+        "the board",
+        "return document.querySelectorAll('#board .cell').length === 64",
+        10 * SECOND,
+    )
+    .await;
+    assert_eq!(
+        b.js(
+            "return document.querySelector('#player-bottom .prisoners').hidden",
+            json!([])
+        )
+        .await,
+        json!(true)
+    );
+}
+
+/// The page's contrast checks: each coordinate against the square (or the page, on a hole) it
+/// sits on, its size, coordinates on citadels, and the move dots against their squares.
+const CONTRAST_JS: &str = r#"
+const lum = (c) => { const [r, g, b] = c.match(/[\d.]+/g).slice(0, 3).map((v) => { v = Number(v) / 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); }); return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+const opaque = (c) => { const m = c.match(/[\d.]+/g); return m && (m.length < 4 || Number(m[3]) === 1); };
+const blend = (fg, bg) => { const f = fg.match(/[\d.]+/g).map(Number); if (f.length < 4) return fg; const b = bg.match(/[\d.]+/g).map(Number); return `rgb(${[0, 1, 2].map((i) => f[i] * f[3] + b[i] * (1 - f[3])).join(', ')})`; };
+const bgOf = (el) => { for (let e = el; e; e = e.parentElement) { const c = getComputedStyle(e).backgroundColor; if (opaque(c)) return c; } return 'rgb(255, 255, 255)'; };
+const worst = { coord: 99, size: 99, dot: 99, onCitadel: document.querySelectorAll('#board .cell.citadel .coord').length, coords: 0, dots: 0 };
+for (const c of document.querySelectorAll('#board .coord')) {
+  const cs = getComputedStyle(c);
+  const bg = bgOf(c.parentElement);
+  worst.coord = Math.min(worst.coord, ratio(blend(cs.color, bg), bg));
+  worst.size = Math.min(worst.size, parseFloat(cs.fontSize));
+  worst.coords++;
+}
+for (const d of document.querySelectorAll('#board .cell.dest')) {
+  const a = getComputedStyle(d, '::after');
+  const dot = d.classList.contains('occupied') ? a.borderTopColor : a.backgroundColor;
+  worst.dot = Math.min(worst.dot, ratio(blend(dot, bgOf(d)), bgOf(d)));
+  worst.dots++;
+}
+return worst;
+"#;
+
+/// Coordinates readable on every square (4.5:1, 11 px at least) in both board themes, light
+/// and dark; none on a citadel (the a and k files, ranks 1 and 11 of the Egyptian Eye); move
+/// dots at 3:1.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn coordinates_and_move_dots_can_be_read() {
+    let Some(b) = launch("board-contrast").await else {
+        return;
+    };
+    let arena = arena().await;
+    let url = arena.url();
+    for scheme in ["light", "dark"] {
+        b.color_scheme(scheme).await;
+        for theme in ["wood", "blue"] {
+            for (variant, id, piece) in [
+                ("egyptian-eye", "egyptian-eye", "e3"),
+                ("standard", "chess", "e2"),
+                ("citadel-9", "citadel-9", "e2"),
+            ] {
+                b.js(
+                    &format!("localStorage.setItem('arena.boardTheme', '{theme}'); return true"),
+                    json!([]),
+                )
+                .await;
+                b.go(&format!("{url}/analysis?variant={variant}")).await;
+                b.find(&format!("#board[data-variant=\"{id}\"] .cell")).await;
+                b.click(&format!("#board [data-sq=\"{piece}\"]")).await;
+                b.find("#board .cell.dest").await;
+                let w = b.js(CONTRAST_JS, json!([])).await;
+                let what = format!("{variant}, {theme}, {scheme}: {w}");
+                assert!(w["coords"].as_u64() > Some(10), "{what}");
+                assert!(w["coord"].as_f64() >= Some(4.5), "coordinates at 4.5:1: {what}");
+                assert!(
+                    w["size"].as_f64() >= Some(11.0),
+                    "coordinates of 11 px at least: {what}"
+                );
+                assert!(
+                    w["dots"].as_u64() > Some(0) && w["dot"].as_f64() >= Some(3.0),
+                    "move dots at 3:1: {what}"
+                );
+                assert_eq!(w["onCitadel"], 0, "no coordinate on a citadel: {what}");
+                if variant == "egyptian-eye" && theme == "wood" {
+                    b.shot(&format!("coordinates-{scheme}")).await;
+                }
+            }
+        }
+    }
+}
+
+/// The cold game page (an empty cache): everything a first visit loads, under 60 KB
+/// transferred. Prints the figure (docs/benchmarks.md).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_cold_game_page_stays_small() {
+    let Some(b) = launch("cold-page").await else {
+        return;
+    };
+    let arena = arena().await;
+    let url = arena.url();
+    let raw = common::Raw::new(&arena);
+    b.sign_up(&url, "Player1").await;
+    let id = game_with_human(&b, &raw, &url, &[("variant", "persian-princess"), ("color", "black")]).await;
+    let r = b.cdp("Network.clearBrowserCache", json!({})).await;
+    assert!(r.get("error").is_none(), "{r}");
+    b.go(&format!("{url}/{id}")).await;
+    b.find("#board .cell").await;
+    // The start's sound loads sound.js; the figure counts it.
+    b.until("sound.js", "return !!window.Sound", 10 * SECOND).await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let sizes = b
+        .js(
+            "const n = performance.getEntriesByType('navigation')[0]; const r = performance.getEntriesByType('resource'); \
+             return { page: n.transferSize, files: r.map((e) => [e.name.replace(location.origin, ''), e.transferSize, e.encodedBodySize]), total: n.transferSize + r.reduce((s, e) => s + e.transferSize, 0) }",
+            json!([]),
+        )
+        .await;
+    println!("cold game page: {sizes}");
+    let total = sizes["total"].as_u64().expect("a total");
+    assert!(
+        sizes["files"]
+            .as_array()
+            .is_some_and(|f| f.iter().any(|e| e[0] == "/assets/board.js" && e[1].as_u64() > Some(0))),
+        "the files came over the network: {sizes}"
+    );
+    assert!(
+        total < 60 * 1024,
+        "the cold game page: {total} bytes, over 60 KB: {sizes}"
+    );
+}
+
+/// Click to piece drawn on the target square, in the page: from the pointer event to the first
+/// animation frame with the piece there, for moves drawn at once (the default) and moves drawn
+/// when the arena's answer comes (as before), alternately, on the same game. Prints the medians
+/// (docs/benchmarks.md); asserts no time.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "a measurement: cargo test -p bot --test browser_pages measure_click_to_piece -- --ignored --nocapture"]
+async fn measure_click_to_piece_drawn() {
+    let Some(b) = launch("click-latency").await else {
+        return;
+    };
+    let arena = arena().await;
+    let url = arena.url();
+    let raw = common::Raw::new(&arena);
+    b.sign_up(&url, "Player1").await;
+    let mut at_once = Vec::new();
+    let mut after_answer = Vec::new();
+    for game in 0..4 {
+        let id = game_with_human(&b, &raw, &url, &[("variant", "persian-princess"), ("color", "black")]).await;
+        b.js(
+            "window.lat = []; document.addEventListener('pointerdown', (e) => { const sq = window.target; const cell = e.target.closest('.cell'); if (!sq || !cell || cell.dataset.sq !== sq) return; const t0 = e.timeStamp; const poll = () => { if (document.querySelector(`#board [data-sq=\"${sq}\"] .piece`)) window.lat.push(performance.now() - t0); else requestAnimationFrame(poll); }; requestAnimationFrame(poll); }, true); return true",
+            json!([]),
+        )
+        .await;
+        for ply in 0..12 {
+            let drawn_at_once = (game + ply) % 2 == 0;
+            b.js(
+                if drawn_at_once {
+                    "window.showMove = window.showMove || Board.prototype.showMove; Board.prototype.showMove = window.showMove; return true"
+                } else {
+                    "window.showMove = window.showMove || Board.prototype.showMove; Board.prototype.showMove = function () {}; return true"
+                },
+                json!([]),
+            )
+            .await;
+            b.until(
+                "the player's turn",
+                &format!("return document.querySelectorAll('#moves .mv').length === {}", 2 * ply),
+                10 * SECOND,
+            )
+            .await;
+            // A quiet move (its square empty).
+            let legal = get_json(&format!("{url}/api/arena/game/{id}/legal")).await;
+            let v = get_json(&format!("{url}/api/arena/game/{id}/view")).await;
+            let occupied: Vec<&str> = v["board"]["pieces"]
+                .as_array()
+                .expect("pieces")
+                .iter()
+                .filter_map(|p| p["sq"].as_str())
+                .collect();
+            let Some(m) = legal["moves"].as_array().expect("moves").iter().find(|m| {
+                !occupied.contains(&m["to"].as_str().unwrap_or_default())
+                    && legal["moves"].as_array().is_some_and(|all| {
+                        all.iter()
+                            .filter(|o| o["from"] == m["from"] && o["to"] == m["to"])
+                            .count()
+                            == 1
+                    })
+            }) else {
+                break;
+            };
+            let (from, to) = (
+                m["from"].as_str().unwrap_or_default(),
+                m["to"].as_str().unwrap_or_default(),
+            );
+            b.js(
+                &format!("window.target = '{to}'; window.lat = []; return true"),
+                json!([]),
+            )
+            .await;
+            click_move(&b, from, to).await;
+            let ms = b
+                .until(
+                    "the piece drawn",
+                    "return window.lat.length && window.lat[0]",
+                    10 * SECOND,
+                )
+                .await;
+            let ms = ms.as_f64().unwrap_or_default();
+            if drawn_at_once {
+                at_once.push(ms)
+            } else {
+                after_answer.push(ms)
+            }
+            b.js("window.target = null; return true", json!([])).await;
+            if v["status"] != "started" {
+                break;
+            }
+            human_moves(&raw, &url, &id, 2 * ply + 1).await;
+        }
+        let _ = raw
+            .post("human-token", &format!("/api/board/game/{id}/resign"), &[])
+            .await;
+        let _ = raw
+            .post("human-token", &format!("/api/board/game/{id}/abort"), &[])
+            .await;
+    }
+    let median = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v.get(v.len() / 2).copied().unwrap_or(f64::NAN)
+    };
+    println!(
+        "click to piece drawn: drawn at once median {:.1} ms (n={}, min {:.1}, max {:.1}); after the arena's answer median {:.1} ms (n={}, min {:.1}, max {:.1})",
+        median(&mut at_once), at_once.len(), at_once.first().copied().unwrap_or(f64::NAN), at_once.last().copied().unwrap_or(f64::NAN),
+        median(&mut after_answer), after_answer.len(), after_answer.first().copied().unwrap_or(f64::NAN), after_answer.last().copied().unwrap_or(f64::NAN),
+    );
+}

@@ -21,6 +21,7 @@ const FILES: &[(&str, &str, &str)] = &[
     asset!("games.js", JS),
     asset!("explorer.js", JS),
     asset!("analysis.js", JS),
+    asset!("sound.js", JS),
     asset!("pieces.svg", SVG),
     asset!("favicon.svg", SVG),
 ];
@@ -63,6 +64,7 @@ mod tests {
             "games.js",
             "explorer.js",
             "analysis.js",
+            "sound.js",
             "pieces.svg",
         ] {
             assert!(super::get(name).is_some_and(|f| !f.1.is_empty()), "{name}");

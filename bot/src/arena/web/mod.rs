@@ -167,6 +167,7 @@ async fn lobby_page(State(s): S, headers: HeaderMap) -> Response {
 <label>Variant <select name="variant">{variants}</select></label>
 <label>Minutes <input name="minutes" type="number" min="0" max="180" step="0.5" value="5"></label>
 <label>Increment (s) <input name="increment" type="number" min="0" max="60" value="3"></label>
+<label>From position (FEN; empty: the start position) <input name="fen" id="new-game-fen" spellcheck="false" autocomplete="off"></label>
 <label>Colour <select name="color"><option value="random">random</option><option value="white">white</option><option value="black">black</option></select></label>
 <label class="check"><input name="rated" type="checkbox"> rated</label>
 <button type="submit" id="create-game">Play</button>
@@ -546,9 +547,9 @@ async fn game_page(State(s): S, headers: HeaderMap, Path(id): Path<String>) -> R
     let body = format!(
         r#"<section class="game" id="game" data-game="{id}">
 <div class="board-col">
-<div class="player top" id="player-top"><span class="name"></span><span class="clock"></span></div>
+<div class="player top" id="player-top"><span class="name"></span><span class="prisoners" hidden></span><span class="clock"></span></div>
 <div class="board-wrap"><div id="board" class="board" aria-label="board"></div></div>
-<div class="player bottom" id="player-bottom"><span class="name"></span><span class="clock"></span></div>
+<div class="player bottom" id="player-bottom"><span class="name"></span><span class="prisoners" hidden></span><span class="clock"></span></div>
 </div>
 <aside class="side">
 <div class="meta" id="meta"></div>
@@ -557,7 +558,7 @@ async fn game_page(State(s): S, headers: HeaderMap, Path(id): Path<String>) -> R
 <div class="offer" id="offer"></div>
 <p class="hint" id="claim-wait" hidden></p>
 <div class="moves" id="moves"></div>
-<div class="nav"><button id="first" title="first">|&lt;</button><button id="prev" title="previous">&lt;</button><button id="next" title="next">&gt;</button><button id="last" title="last">&gt;|</button><button id="flip" title="flip the board">flip</button></div>
+<div class="nav"><button id="first" title="first">|&lt;</button><button id="prev" title="previous">&lt;</button><button id="next" title="next">&gt;</button><button id="last" title="last">&gt;|</button><button id="flip" title="flip the board">flip</button><button id="sound" type="button" aria-pressed="true">Sound on</button></div>
 <div class="over" id="over" hidden><p class="end-reason" id="end-reason"></p><div class="rating-change" id="rating-change"></div>
 <div class="actions"><button id="rematch" type="button">Rematch</button><a id="new-opponent" class="button" href="/">New opponent</a><a id="analyse-game" class="button" href="/analysis">Analyse this game</a></div>
 <p class="status" id="rematch-status" role="status"></p></div>

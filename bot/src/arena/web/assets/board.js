@@ -1,7 +1,10 @@
 // The board of every variant: a grid of cells (holes left empty), citadels, the centre square
 // and the All-Seeing Eye marked, pieces from the arena's SVG set, the last move and checks
 // highlighted. Moves by click-click or drag, among the legal moves the server listed; where
-// several moves share the two squares (promotions), a chooser lists them.
+// several moves share the two squares (promotions), a chooser lists them. The player's move is
+// drawn at once (before the server has it; undone if refused), the others' slide in. While
+// the opponent thinks, a premove (among the server's `premoves`) is kept and shown; a click
+// beside it, a right click or Esc cancels it.
 'use strict';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
@@ -40,7 +43,13 @@ class Board {
     this.selected = null;
     this.drag = null;
     this.interactive = true;
+    this.premove = null; // { from, to, uci }: played when the opponent's move comes, if legal
+    this.onPremove = null; // told of a premove set or canceled
+    this.optimisticMoves = false; // whether the player's moves are drawn before the server has them
+    this.optimistic = null; // { fen, m }: such a move
     root.addEventListener('pointerdown', (e) => this.down(e));
+    root.addEventListener('contextmenu', (e) => { if (this.cancelPremove()) e.preventDefault(); });
+    document.addEventListener('keydown', (e) => { if (e.key === 'Escape') this.cancelPremove(); });
     document.addEventListener('pointermove', (e) => this.move(e));
     document.addEventListener('pointerup', (e) => this.up(e));
     document.addEventListener('pointercancel', () => this.cancelDrag());
@@ -49,10 +58,75 @@ class Board {
   set(view, orientation) {
     this.view = view;
     if (orientation) this.orientation = orientation;
-    if (this.selected && !this.destsFrom(this.selected).length) this.selected = null;
+    if (this.selected && !this.targets(this.selected).length) this.selected = null;
     this.render();
   }
 
+  // Cancels the premove (and a selection); whether there was one.
+  cancelPremove() {
+    if (!this.premove && !(this.selected && this.premovesOf().length)) return false;
+    const had = !!this.premove;
+    this.premove = null;
+    this.selected = null;
+    this.render();
+    if (had && this.onPremove) this.onPremove(null);
+    return true;
+  }
+
+  setPremove(from, to, uci) {
+    this.premove = { from, to, uci: uci || null };
+    this.render();
+    if (this.onPremove) this.onPremove(this.premove);
+  }
+
+  // The player's move `m` (of the listed moves) drawn now; kept over redraws of the position
+  // it was played in, until the server's next position comes (or undoMove).
+  showMove(m) {
+    if (!this.view) return;
+    this.optimistic = { fen: this.view.fen, m };
+    this.selected = null;
+    this.placePiece(m);
+    this.highlight();
+  }
+
+  undoMove() {
+    if (!this.optimistic) return;
+    this.optimistic = null;
+    this.drawn = null;
+    this.render();
+  }
+
+  placePiece(m) {
+    const at = (sq) => this.root.querySelector(`[data-sq="${CSS.escape(sq)}"]`);
+    const from = at(m.from);
+    const to = at(m.to);
+    const piece = from && from.querySelector('.piece');
+    if (!piece || !to) return;
+    to.querySelectorAll('.piece').forEach((p) => p.remove());
+    if (m.promotion) { piece.remove(); to.append(pieceSvg(m.promotion)); } else to.append(piece);
+    this.root.querySelectorAll('.cell.last, .cell.check').forEach((c) => c.classList.remove('last', 'check'));
+    from.classList.remove('occupied');
+    from.classList.add('last');
+    to.classList.add('last', 'occupied');
+  }
+
+  // The last move's piece slides from its square to the new one (not the player's own move,
+  // already drawn; not with reduced motion).
+  animate(last) {
+    if (!last || (window.matchMedia && matchMedia('(prefers-reduced-motion: reduce)').matches)) return;
+    const at = (sq) => this.root.querySelector(`[data-sq="${CSS.escape(sq)}"]`);
+    const from = at(last.from);
+    const to = at(last.to);
+    const piece = to && to.querySelector('.piece');
+    if (!from || !piece) return;
+    const a = from.getBoundingClientRect();
+    const b = to.getBoundingClientRect();
+    piece.style.transform = `translate(${a.left - b.left}px, ${a.top - b.top}px)`;
+    piece.classList.add('anim');
+    piece.getBoundingClientRect();
+    requestAnimationFrame(() => { piece.style.transform = ''; });
+    piece.addEventListener('transitionend', () => piece.classList.remove('anim'), { once: true });
+  }
   // No board (a position that could not be set up).
   clear() {
     this.view = null;
@@ -66,8 +140,14 @@ class Board {
     this.render();
   }
 
-  movesOf() { return (this.interactive && this.view && this.view.moves) || []; }
+  movesOf() { return (!this.optimistic && this.interactive && this.view && this.view.moves) || []; }
   destsFrom(sq) { return this.movesOf().filter((m) => m.from === sq).map((m) => m.to); }
+  premovesOf() { return (!this.optimistic && this.interactive && this.view && this.view.premoves) || []; }
+  // Where the piece on `sq` may go: a move on the player's turn, else a premove.
+  targets(sq) {
+    const list = this.movesOf().length ? this.movesOf() : this.premovesOf();
+    return list.filter((m) => m.from === sq).map((m) => m.to);
+  }
 
   // Redraws the cells when the position or the orientation changed; otherwise only marks the
   // selection and its destinations on the cells already there (so a click never replaces the
@@ -77,17 +157,26 @@ class Board {
     if (!v) return;
     const key = `${this.orientation}|${v.fen}|${JSON.stringify(v.lastMove)}|${v.moves.length}`;
     if (key === this.drawn && this.root.childElementCount) { this.highlight(); return; }
+    const mine = this.optimistic && this.optimistic.fen !== v.fen ? this.optimistic.m : null;
+    if (this.optimistic && this.optimistic.fen !== v.fen) this.optimistic = null;
+    const moved = this.drawnFen && this.drawnFen !== v.fen && this.drawnOrientation === this.orientation;
     this.drawn = key;
+    this.drawnFen = v.fen;
+    this.drawnOrientation = this.orientation;
     this.draw();
+    if (this.optimistic) this.placePiece(this.optimistic.m);
+    else if (moved && v.lastMove && !(mine && mine.from === v.lastMove.from && mine.to === v.lastMove.to)) this.animate(v.lastMove);
     this.highlight();
   }
 
   highlight() {
-    const dests = new Set(this.selected ? this.destsFrom(this.selected) : []);
+    const dests = new Set(this.selected ? this.targets(this.selected) : []);
+    const pre = this.premove ? [this.premove.from, this.premove.to] : [];
     for (const cell of this.root.children) {
       const sq = cell.dataset.sq;
       cell.classList.toggle('selected', sq === this.selected);
       cell.classList.toggle('dest', dests.has(sq));
+      cell.classList.toggle('premove', pre.includes(sq));
     }
   }
 
@@ -106,6 +195,22 @@ class Board {
     const last = v.lastMove ? [v.lastMove.from, v.lastMove.to] : [];
     const frag = document.createDocumentFragment();
     const white = this.orientation === 'white';
+    // The coordinates: a file's letter on its lowest cell, a rank's number on its leftmost,
+    // passing over citadels (a letter there would cover the citadel's piece).
+    const sqAt = (row, col) => v.files[white ? col : v.width - 1 - col] + ((white ? v.height - 1 - row : row) + 1);
+    const citadel = (row, col) => marks.get(sqAt(row, col)) === 'citadel';
+    const fileRow = [];
+    for (let col = 0; col < v.width; col++) {
+      let row = v.height - 1;
+      while (row > 0 && citadel(row, col)) row--;
+      fileRow.push(row);
+    }
+    const rankCol = [];
+    for (let row = 0; row < v.height; row++) {
+      let col = 0;
+      while (col < v.width - 1 && citadel(row, col)) col++;
+      rankCol.push(col);
+    }
     for (let row = 0; row < v.height; row++) {
       const rank = white ? v.height - 1 - row : row;
       for (let col = 0; col < v.width; col++) {
@@ -124,8 +229,8 @@ class Board {
         }
         cell.className = cls.join(' ');
         cell.dataset.sq = sq;
-        if (row === v.height - 1) cell.append(Arena.el('span', { class: 'coord file' }, v.files[file]));
-        if (col === 0) cell.append(Arena.el('span', { class: 'coord rank' }, String(rank + 1)));
+        if (row === fileRow[col]) cell.append(Arena.el('span', { class: 'coord file' }, v.files[file]));
+        if (col === rankCol[row]) cell.append(Arena.el('span', { class: 'coord rank' }, String(rank + 1)));
         if (marks.get(sq) === 'eye') {
           const eye = document.createElementNS(SVG_NS, 'svg');
           eye.setAttribute('viewBox', '0 0 100 100');
@@ -152,7 +257,8 @@ class Board {
     const cell = e.target.closest('.cell');
     if (!cell || !this.view) return;
     const sq = cell.dataset.sq;
-    if (this.selected && this.destsFrom(this.selected).includes(sq)) {
+    if (e.button === 2) { this.cancelPremove(); return; }
+    if (this.selected && this.targets(this.selected).includes(sq)) {
       const from = this.selected;
       this.selected = null;
       // No mouse events after this pointer press: they would take the focus from the chooser.
@@ -160,7 +266,8 @@ class Board {
       this.choose(from, sq);
       return;
     }
-    if (this.destsFrom(sq).length) {
+    if (this.premove) this.cancelPremove();
+    if (this.targets(sq).length) {
       this.selected = sq;
       this.drag = { sq, x: e.clientX, y: e.clientY, started: false, ghost: null };
       this.render();
@@ -200,7 +307,7 @@ class Board {
     this.root.querySelectorAll('.dragging').forEach((c) => c.classList.remove('dragging'));
     const cell = this.cellAt(e.clientX, e.clientY);
     const to = cell && cell.dataset.sq;
-    if (to && to !== d.sq && this.destsFrom(d.sq).includes(to)) {
+    if (to && to !== d.sq && this.targets(d.sq).includes(to)) {
       this.selected = null;
       this.choose(d.sq, to);
     } else {
@@ -220,9 +327,13 @@ class Board {
   // focused; arrow keys move between them, Enter or Space chooses, Esc or a click beside
   // closes it.
   choose(from, to) {
+    if (!this.movesOf().length && this.premovesOf().some((m) => m.from === from && m.to === to)) {
+      this.setPremove(from, to);
+      return;
+    }
     const options = this.movesOf().filter((m) => m.from === from && m.to === to);
     this.render();
-    if (options.length === 1) { this.onMove(options[0].uci); return; }
+    if (options.length === 1) { this.play(options[0]); return; }
     if (!options.length) return;
     const box = Arena.el('div', { class: 'box', role: 'dialog', 'aria-modal': 'true', 'aria-label': 'Choose the move' });
     const overlay = Arena.el('div', { class: 'chooser', id: 'move-chooser' }, box);
@@ -236,7 +347,7 @@ class Board {
       const label = m.promotion ? `${m.promotion.name} (${m.san})` : m.san;
       const b = Arena.el('button', {
         type: 'button', class: m.promotion ? 'piece-choice' : 'san-choice', 'data-uci': m.uci, title: label, 'aria-label': label,
-        onclick: () => { close(); this.onMove(m.uci); },
+        onclick: () => { close(); this.play(m); },
       });
       if (m.promotion) b.append(pieceSvg(m.promotion));
       else b.append(m.san);
@@ -262,5 +373,11 @@ class Board {
     buttons[0].focus();
     // A drag ends with a pointer release whose default action may move the focus: again after it.
     setTimeout(() => { if (overlay.isConnected && !box.contains(document.activeElement)) buttons[0].focus(); }, 0);
+  }
+
+  // A move of the list: drawn at once, then handed to the page.
+  play(m) {
+    if (this.optimisticMoves) this.showMove(m);
+    this.onMove(m.uci, m);
   }
 }

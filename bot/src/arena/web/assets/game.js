@@ -2,7 +2,9 @@
 // public game stream), with clocks that tick, the SAN move list with navigation (the clocks of
 // the ply shown), offers and the result. Every change the streams announce is read back from
 // the arena's game view. What happens (a refused move, a declined offer) is said in the notice
-// line until the player's next action.
+// line until the player's next action. The player's move is drawn at once; a premove is played
+// when the opponent's move comes, if legal; sounds (sound.js, loaded at the first one) say
+// moves, captures, checks, low time, the start and the end, unless muted.
 'use strict';
 
 (() => {
@@ -23,14 +25,47 @@
   const startedGames = new Set(); // games the event stream said started (maybe before the POST's answer)
   const declinedOnes = new Map(); // challenge id -> the decline reason
 
-  const board = new Board($('board'), (uci) => play(uci));
+  const board = new Board($('board'), (uci, m) => play(uci, m));
+  board.optimisticMoves = true;
 
   function base() { return `/api/board/game/${encodeURIComponent(id)}`; }
 
-  async function play(uci) {
+  // Sounds: sound.js is loaded at the first one; none while muted (kept in this browser).
+  const SOUND_KEY = 'arena.sound';
+  const muted = () => { try { return localStorage.getItem(SOUND_KEY) === 'off'; } catch (e) { return false; } };
+  let soundLoad = null;
+  function sfx(kind) {
+    if (muted()) return;
+    if (window.Sound) { Sound.play(kind); return; }
+    if (!soundLoad) {
+      soundLoad = new Promise((resolve) => {
+        const sc = document.createElement('script');
+        sc.src = '/assets/sound.js';
+        sc.onload = resolve;
+        document.head.append(sc);
+      });
+    }
+    soundLoad.then(() => { if (window.Sound && !muted()) Sound.play(kind); });
+  }
+  const sanSound = (san) => (/[+#]$/.test(san) ? 'check' : san.includes('x') ? 'capture' : 'move');
+  function showSound() {
+    const b = $('sound');
+    b.textContent = muted() ? 'Sound off' : 'Sound on';
+    b.setAttribute('aria-pressed', String(!muted()));
+  }
+  $('sound').addEventListener('click', () => {
+    try { localStorage.setItem(SOUND_KEY, muted() ? 'on' : 'off'); } catch (e) { /* this page only */ }
+    showSound();
+  });
+  showSound();
+  let lowSounded = false;
+
+  async function play(uci, m) {
+    if (m) sfx(sanSound(m.san));
     try {
       await Arena.post(`${base()}/move/${encodeURIComponent(uci)}`);
     } catch (e) {
+      board.undoMove();
       const plain = Arena.plain(e);
       note(/^(Not your turn|Illegal move)/.test(e.message) ? plain : `Your move was not played: ${plain}`, 'error');
     }
@@ -76,8 +111,10 @@
     const q = viewing === null ? '' : `?ply=${viewing}`;
     const v = await Arena.get(`/api/arena/game/${encodeURIComponent(id)}/view${q}`);
     offersAnswered(view, v);
+    const prev = view;
     view = v;
     fetchedAt = performance.now();
+    gameSounds(prev, v);
     // The claim becomes possible: read the game again then (the button shows when the arena
     // says the claim is accepted).
     clearTimeout(claimTimer);
@@ -89,7 +126,32 @@
       if (v.you) { $('chat').hidden = false; loadChat(); }
     }
     render();
+    playPremove(v);
     if (!streamOpened && v.status === 'started') { streamOpened = true; openStream(); }
+  }
+
+  // The start, the others' moves (the player's own sounded when played) and the end.
+  function gameSounds(prev, v) {
+    if (!prev) {
+      if (v.you && v.status === 'started' && !v.uci.length) sfx('start');
+      return;
+    }
+    if (prev.status === 'created' && v.status === 'started') sfx('start');
+    const n = v.uci.length;
+    if (n > prev.uci.length && viewing === null && v.san.length === n && (!v.you || moverOf(v, n) !== v.you)) sfx(sanSound(v.san[n - 1]));
+    if (prev.status === 'started' && v.status !== 'started') sfx('end');
+  }
+
+  // The premove, now the player's turn: played if legal (a promotion: the one chosen, else a
+  // queen, else the first), else dropped.
+  function playPremove(v) {
+    const pm = board.premove;
+    if (!pm || !v.you || v.turn !== v.you || v.status !== 'started' || viewing !== null) return;
+    board.premove = null;
+    const options = (v.board.moves || []).filter((m) => m.from === pm.from && m.to === pm.to);
+    const m = options.find((o) => o.uci === pm.uci) || options.find((o) => o.promotion && o.promotion.kind === 'queen') || options[0];
+    if (m) board.play(m);
+    else board.render();
   }
 
   function refresh() {
@@ -172,6 +234,7 @@
       const live = view.status === 'started' && !lookingBack();
       clock.classList.toggle('running', live && view.clocks.running === color);
       clock.classList.toggle('low', live && ms < 10000 && !view.days);
+      if (live && color === view.you && view.clock && ms < 10000 && !lowSounded) { lowSounded = true; sfx('lowTime'); }
     }
     const wait = $('claim-wait');
     const left = view.claimWinInSeconds > 0 ? Math.ceil(view.claimWinInSeconds - (performance.now() - fetchedAt) / 1000) : 0;
@@ -187,6 +250,7 @@
     const bottom = top === 'white' ? 'black' : 'white';
     $('player-top').querySelector('.name').textContent = Arena.playerName(v[top]);
     $('player-bottom').querySelector('.name').textContent = Arena.playerName(v[bottom]);
+    renderPrisoners(top, bottom);
     board.interactive = v.you && viewing === null && v.status === 'started';
     board.set(v.board, orientation);
     renderClocks();
@@ -217,6 +281,28 @@
     // The tab says when it is the player's move.
     const myMove = v.you && v.status === 'started' && v.turn === v.you;
     document.title = `${myMove ? '● Your turn · ' : ''}${baseTitle}`;
+  }
+
+  // Citadel's prisoners of each side beside its player's name: the pieces a release brings.
+  function renderPrisoners(top, bottom) {
+    const held = view.board.prisoners;
+    for (const [elId, color] of [['player-top', top], ['player-bottom', bottom]]) {
+      const box = $(elId).querySelector('.prisoners');
+      const list = held ? held[color] || [] : [];
+      const key = JSON.stringify(list);
+      if (box.dataset.key === key) continue;
+      box.dataset.key = key;
+      box.replaceChildren();
+      box.hidden = !held;
+      if (!held) continue;
+      box.append(Arena.el('span', { class: 'label' }, list.length ? 'Prisoners' : 'No prisoners'));
+      for (const p of list) {
+        const what = `${p.name}, released by a plainsman reaching ${p.squares.join(', ')}`;
+        const item = Arena.el('span', { class: 'prisoner', title: what, 'aria-label': what, role: 'img', 'data-kind': p.kind });
+        item.append(pieceSvg(p));
+        box.append(item);
+      }
+    }
   }
 
   // The game is over: why, the rating changes of a rated game, and what next (a rematch, a

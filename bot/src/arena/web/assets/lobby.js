@@ -204,12 +204,15 @@
     if (!signedIn) { location.href = '/login?referrer=/'; return; }
     const t = terms();
     const opponent = $('opponent').value;
+    const fen = $('new-game-fen').value.trim();
+    if (!opponent && fen) { status('A game from a position needs an opponent: choose a bot (open seeks start from the start position).', 'error'); return; }
     if (!opponent) { seek(t); return; }
     const name = botName(opponent);
     status(`Sending the challenge to ${name}…`);
     try {
       const body = { variant: t.variant, color: t.color, rated: t.rated };
       if (t.minutes > 0 || t.inc > 0) { body['clock.limit'] = String(Math.round(t.minutes * 60)); body['clock.increment'] = String(t.inc); }
+      if (fen) body.fen = fen;
       const c = await Arena.post(`/api/challenge/${encodeURIComponent(opponent)}`, body);
       const id = c.id || (c.challenge && c.challenge.id);
       // The answer may have come first (a bot declines at once): it stays.

@@ -1,4 +1,5 @@
-// Watch: every bot game in progress as a small live board; new games appear, finished ones go.
+// Watch: every bot game in progress as a small live board with both clocks (ticking) and the
+// number of people watching; new games appear, finished ones go.
 'use strict';
 
 (() => {
@@ -10,9 +11,30 @@
     const c = cards.get(id);
     if (!c) return;
     c.board.set(v.board);
-    c.names.replaceChildren(Arena.el('span', {}, Arena.playerName(v.white)), Arena.el('span', {}, Arena.playerName(v.black)));
-    c.info.textContent = `${v.variant.name} · ${v.san.length} plies${v.status === 'started' ? '' : ' · ' + Arena.resultText(v)}`;
+    c.view = v;
+    c.fetchedAt = performance.now();
+    const side = (color) => Arena.el('span', { class: `side ${color}` }, Arena.playerName(v[color]), Arena.el('span', { class: 'clock', 'data-color': color }));
+    c.names.replaceChildren(side('white'), side('black'));
+    c.info.replaceChildren(
+      `${v.variant.name} · ${v.san.length} plies${v.status === 'started' ? '' : ' · ' + Arena.resultText(v)}`,
+      Arena.el('span', { class: 'watching', title: 'people watching' }, `${v.spectators} watching`));
     c.card.dataset.plies = v.san.length;
+    tick(c);
+  }
+
+  // The clocks of a card, counting down on the side to move.
+  function tick(c) {
+    const v = c.view;
+    if (!v) return;
+    for (const el of c.names.querySelectorAll('.clock')) {
+      const color = el.dataset.color;
+      if (!v.clock) { el.textContent = v.days ? `${v.days} d` : ''; continue; }
+      let ms = v.clocks[color];
+      const running = v.status === 'started' && v.clocks.running === color;
+      if (running) ms -= performance.now() - c.fetchedAt;
+      el.textContent = Arena.clock(ms);
+      el.classList.toggle('running', running);
+    }
   }
 
   function add(g) {
@@ -23,7 +45,7 @@
     grid.append(card);
     const board = new Board(boardEl, () => {});
     board.interactive = false;
-    const entry = { card, board, names, info, stop: null };
+    const entry = { card, board, names, info, stop: null, view: null, fetchedAt: 0 };
     cards.set(g.id, entry);
     entry.stop = Arena.stream(`/api/stream/game/${encodeURIComponent(g.id)}`, () => show(g.id).catch(() => {}), () => {});
     show(g.id).catch(() => {});
@@ -50,4 +72,7 @@
 
   refresh();
   setInterval(refresh, 4000);
+  // The number watching changes without a move: read again now and then.
+  setInterval(() => { for (const id of cards.keys()) show(id).catch(() => {}); }, 10000);
+  setInterval(() => { for (const c of cards.values()) tick(c); }, 200);
 })();
