@@ -1676,7 +1676,7 @@ async fn measure_click_to_piece_drawn() {
     b.sign_up(&url, "Player1").await;
     let mut at_once = Vec::new();
     let mut after_answer = Vec::new();
-    for game in 0..4 {
+    for game in 0..6 {
         let id = game_with_human(&b, &raw, &url, &[("variant", "persian-princess"), ("color", "black")]).await;
         b.js(
             "window.lat = []; document.addEventListener('pointerdown', (e) => { const sq = window.target; const cell = e.target.closest('.cell'); if (!sq || !cell || cell.dataset.sq !== sq) return; const t0 = e.timeStamp; const poll = () => { if (document.querySelector(`#board [data-sq=\"${sq}\"] .piece`)) window.lat.push(performance.now() - t0); else requestAnimationFrame(poll); }; requestAnimationFrame(poll); }, true); return true",

@@ -13,7 +13,7 @@
     c.board.set(v.board);
     c.view = v;
     c.fetchedAt = performance.now();
-    const side = (color) => Arena.el('span', { class: `side ${color}` }, Arena.playerName(v[color]), Arena.el('span', { class: 'clock', 'data-color': color }));
+    const side = (color) => Arena.el('span', { class: `tv-player ${color}` }, Arena.playerName(v[color]), Arena.el('span', { class: 'clock', 'data-color': color }));
     c.names.replaceChildren(side('white'), side('black'));
     c.info.replaceChildren(
       `${v.variant.name} · ${v.san.length} plies${v.status === 'started' ? '' : ' · ' + Arena.resultText(v)}`,
