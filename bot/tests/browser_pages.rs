@@ -1260,8 +1260,8 @@ async fn the_players_move_is_drawn_at_once_and_the_opponents_slides() {
     );
 }
 
-/// Sounds: the start, moves, a capture, a check and the end, counted by the page's sound
-/// module; muted (kept in the browser), none.
+/// Sounds: the start, moves, a capture, a check, the player's low time and the end, counted by
+/// the page's sound module; muted (kept in the browser), none.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sounds_say_the_game_and_mute_silences_them() {
     let Some(b) = launch("game-sounds").await else {
@@ -1329,22 +1329,42 @@ async fn sounds_say_the_game_and_mute_silences_them() {
     b.go(&format!("{url}/{id}")).await;
     b.find("#board .cell").await;
     assert_eq!(b.text("#sound").await, "Sound off", "the choice is kept");
-    // Sound on again: the end of a game is heard.
+    // Sound on again, a 15 s game: the player's clock under 10 s is heard once, and the end.
     b.click("#sound").await;
-    let id2 = game_with_human(&b, &raw, &url, &[("variant", "standard"), ("color", "black")]).await;
+    let id2 = game_with_human(
+        &b,
+        &raw,
+        &url,
+        &[
+            ("variant", "standard"),
+            ("color", "black"),
+            ("clock.limit", "15"),
+            ("clock.increment", "0"),
+        ],
+    )
+    .await;
     b.until(
         "the start's sound",
         "return window.Sound && Sound.log.join() === 'start'",
         10 * SECOND,
     )
     .await;
+    click_move(&b, "e2", "e4").await;
+    until_moves(&url, &id2, &["e2e4"]).await;
+    human_plays(&raw, &id2, "e7e5").await;
+    b.until(
+        "the low time's sound",
+        "return window.Sound && Sound.log.join() === 'start,move,move,lowTime'",
+        15 * SECOND,
+    )
+    .await;
     let (s, body) = raw
-        .post("human-token", &format!("/api/board/game/{id2}/abort"), &[])
+        .post("human-token", &format!("/api/board/game/{id2}/resign"), &[])
         .await;
     assert_eq!(s, 200, "{body}");
     b.until(
         "the end's sound",
-        "return window.Sound && Sound.log.join() === 'start,end'",
+        "return window.Sound && Sound.log.join() === 'start,move,move,lowTime,end'",
         10 * SECOND,
     )
     .await;
