@@ -6,7 +6,10 @@
 //! promotion chooser and the analysis budget's message; a page that does not exist; after a
 //! game, the panel (why it ended, the rating changes, Rematch with the colours swapped, New
 //! opponent, Analyse this game); a challenge noticed on another page than the lobby and the
-//! tab's "Your turn"; dark mode and the board theme.
+//! tab's "Your turn"; dark mode and the board theme; premoves; the player's move drawn at once
+//! (undone when refused) and the opponent's sliding; sounds and the mute switch; TV's clocks and
+//! spectators; a new game from a position; Citadel's prisoners; readable coordinates and move
+//! dots; the cold game page's size; and, ignored (a measurement), click to piece drawn.
 //!
 //! Each test runs its own arena and browser; screenshots go to `browser-<test>/`.
 
