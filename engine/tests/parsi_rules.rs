@@ -331,6 +331,34 @@ fn stalemating_is_forbidden() {
 }
 
 /// A.8: a side left with only its king draws at once, unless it is mated by that move.
+/// The staged lists the search generates (captures, then the rest) obey the ban as the whole
+/// list does: Qxd3 takes Black's last piece and stalemates, and it was the only capture, so a
+/// filter that judged the captures alone took it for "nothing else to play" and kept it.
+#[test]
+fn staged_lists_obey_the_stalemate_ban() {
+    let pos = fen("5B1k/8/5N2/8/8/3n4/P5KP/R2Q2NR w - - 0 8");
+    let qxd3 = *pos
+        .legal_moves_unfiltered()
+        .iter()
+        .find(|&&m| pos.uci(m) == "d1d3")
+        .expect("Qxd3 is a move by the other rules");
+    assert!(pos.parse_uci("d1d3").is_err(), "the UCI reader refuses it");
+    assert!(!pos.legal_moves().contains(qxd3), "Qxd3 stalemates");
+    assert!(!pos.capture_moves().contains(qxd3), "nor is it a legal capture");
+    let mut quiets = engine::rules::MoveList::new();
+    pos.generate_quiets(&mut quiets);
+    let mut staged: Vec<u32> = pos
+        .capture_moves()
+        .iter()
+        .chain(quiets.iter())
+        .map(|m| m.raw())
+        .collect();
+    let mut whole: Vec<u32> = pos.legal_moves().iter().map(|m| m.raw()).collect();
+    staged.sort_unstable();
+    whole.sort_unstable();
+    assert_eq!(staged, whole, "captures and the rest make the whole list");
+}
+
 #[test]
 fn a_bare_king_draws_unless_mated() {
     let bare = fen("k7/8/8/8/8/8/P7/4K3 b - - 0 1");

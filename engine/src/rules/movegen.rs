@@ -238,7 +238,7 @@ impl Position {
     pub fn generate_captures_with_history(&self, list: &mut MoveList, history: &[u64]) {
         list.clear();
         self.generate::<MoveList, { mode::CAPTURES }>(list);
-        self.filter_moves(list, history);
+        self.filter_part(list, history, true);
     }
 
     /// As [`Position::generate_quiets`], with the game's earlier positions for the filters.
@@ -246,7 +246,7 @@ impl Position {
     pub fn generate_quiets_with_history(&self, list: &mut MoveList, history: &[u64]) {
         list.clear();
         self.generate::<MoveList, { mode::QUIETS }>(list);
-        self.filter_moves(list, history);
+        self.filter_part(list, history, false);
     }
 
     /// The number of legal moves (faster than listing them).
@@ -312,6 +312,36 @@ impl Position {
         let t = self.tables;
         for &i in &t.custom_filter_rules {
             t.custom_rules[i as usize].filter(self, history, list);
+        }
+    }
+
+    /// Runs the legality filters over one part of the legal list (`captures`: the captures and
+    /// promotions, else the other moves), leaving what the whole list's filtering keeps of it.
+    ///
+    /// A filter's fallback ("nothing else to play: the forbidden moves stay legal") is judged
+    /// on the whole list, so each filter judges a part without it
+    /// ([`CustomRule::filter_part`](special::CustomRule::filter_part)). While moves remain, that
+    /// is the whole list's answer: a part with an allowed move means the whole list has one, so
+    /// no fallback applies. Where the part ends empty, or a filter cannot judge a part alone,
+    /// the whole list is filtered and its part kept.
+    fn filter_part(&self, list: &mut MoveList, history: &[u64], captures: bool) {
+        let t = self.tables;
+        if t.custom_filter_rules.is_empty() || list.is_empty() {
+            return;
+        }
+        let judged = t
+            .custom_filter_rules
+            .iter()
+            .all(|&i| t.custom_rules[i as usize].filter_part(self, history, list));
+        if judged && !list.is_empty() {
+            return;
+        }
+        let whole = self.legal_moves_with_history(history);
+        list.clear();
+        for &m in whole.iter() {
+            if self.is_capture_or_promotion(m) == captures {
+                list.push(m);
+            }
         }
     }
 

@@ -128,6 +128,15 @@ pub trait CustomRule: Sync + std::fmt::Debug {
     /// Use [`Position::legal_moves_unfiltered`] to look ahead without running the filters again.
     fn filter(&self, _pos: &Position, _history: &[u64], _moves: &mut MoveList) {}
 
+    /// The filter over a part of the legal list (the captures, or the other moves, as the search
+    /// generates them in stages): removes the moves the rule forbids, with no fallback for a
+    /// part where it forbids every move, and adds none. Returns false where the rule cannot
+    /// judge a part alone (the default): the engine then filters the whole list and keeps
+    /// its part.
+    fn filter_part(&self, _pos: &Position, _history: &[u64], _moves: &mut MoveList) -> bool {
+        false
+    }
+
     /// Whether the rule has a legality filter ([`CustomRule::filter`]).
     fn has_filter(&self) -> bool {
         false

@@ -41,30 +41,41 @@ impl CustomRule for NoStalemating {
     }
 
     fn filter(&self, pos: &Position, _history: &[u64], moves: &mut MoveList) {
-        // Not during an opening series (rules note A.9).
-        if pos.in_opening_series() {
-            return;
-        }
-        let witnesses = Witnesses::of(pos);
-        let stalemates = |m: Move| !witnesses.survive(m) && stalemates(pos, m);
-        // Most lists lose nothing: copy only from the first move that stalemates.
-        let Some(first) = moves.iter().position(|&m| stalemates(m)) else {
-            return;
-        };
-        let mut kept = MoveList::new();
-        for &m in &moves.as_slice()[..first] {
-            kept.push(m);
-        }
-        for &m in &moves.as_slice()[first + 1..] {
-            if !stalemates(m) {
-                kept.push(m);
-            }
-        }
+        let kept = allowed(pos, moves);
         // The fallback: nothing but stalemating moves, so they stay legal.
-        if !kept.is_empty() {
+        if let Some(kept) = kept.filter(|k| !k.is_empty()) {
             *moves = kept;
         }
     }
+
+    fn filter_part(&self, pos: &Position, _history: &[u64], moves: &mut MoveList) -> bool {
+        if let Some(kept) = allowed(pos, moves) {
+            *moves = kept;
+        }
+        true
+    }
+}
+
+/// The moves of `moves` that do not stalemate, or `None` when that is all of them (the usual
+/// case: most lists lose nothing, so a copy is made only from the first move that stalemates).
+fn allowed(pos: &Position, moves: &MoveList) -> Option<MoveList> {
+    // Not during an opening series (rules note A.9).
+    if pos.in_opening_series() {
+        return None;
+    }
+    let witnesses = Witnesses::of(pos);
+    let stalemates = |m: Move| !witnesses.survive(m) && stalemates(pos, m);
+    let first = moves.iter().position(|&m| stalemates(m))?;
+    let mut kept = MoveList::new();
+    for &m in &moves.as_slice()[..first] {
+        kept.push(m);
+    }
+    for &m in &moves.as_slice()[first + 1..] {
+        if !stalemates(m) {
+            kept.push(m);
+        }
+    }
+    Some(kept)
 }
 
 /// Whether `m` leaves the opponent out of check and without a legal move (played out).

@@ -37,23 +37,36 @@ impl CustomRule for NoPerpetualCheck {
     }
 
     fn filter(&self, pos: &Position, history: &[u64], moves: &mut MoveList) {
-        if forbids_nothing(pos, history) {
-            return;
-        }
-        let us = pos.turn();
-        let mut kept = MoveList::new();
-        for &m in moves.iter() {
-            let after = pos.after(m);
-            if after.in_check() && is_perpetual(&after, history, us) {
-                continue;
-            }
-            kept.push(m);
-        }
         // Nothing else to play: the checks stay legal (and the repetition draws).
-        if !kept.is_empty() {
+        if let Some(kept) = allowed(pos, history, moves).filter(|k| !k.is_empty()) {
             *moves = kept;
         }
     }
+
+    fn filter_part(&self, pos: &Position, history: &[u64], moves: &mut MoveList) -> bool {
+        if let Some(kept) = allowed(pos, history, moves) {
+            *moves = kept;
+        }
+        true
+    }
+}
+
+/// The moves of `moves` that are not perpetual checks, or `None` where the ban surely forbids
+/// nothing.
+fn allowed(pos: &Position, history: &[u64], moves: &MoveList) -> Option<MoveList> {
+    if forbids_nothing(pos, history) {
+        return None;
+    }
+    let us = pos.turn();
+    let mut kept = MoveList::new();
+    for &m in moves.iter() {
+        let after = pos.after(m);
+        if after.in_check() && is_perpetual(&after, history, us) {
+            continue;
+        }
+        kept.push(m);
+    }
+    Some(kept)
 }
 
 /// Whether the ban surely forbids no move of `pos`: during an opening series (rules note A.9);
