@@ -23,6 +23,8 @@ pub(crate) struct Stats {
     under_promotions: u64,
     rendezvous: u64,
     releases: u64,
+    /// Moves of the rules' own (`MoveKind::Rule`: Parsi's king leap and bonus leap).
+    rule_moves: u64,
     king_to_own_citadel: u64,
     king_to_enemy_citadel: u64,
     checkmates: u64,
@@ -95,7 +97,7 @@ pub(crate) fn check_position(pos: &Position, check_san: bool, rng: &mut Rng, sta
     let expected: Vec<Move> = fast
         .iter()
         .copied()
-        .filter(|&m| is_capture(pos, m) || m.kind() == MoveKind::Promotion)
+        .filter(|&m| is_capture(pos, m) || m.kind() == MoveKind::Promotion || pos.rule_move_is_tactical(m))
         .collect();
     assert_same_moves(pos, "capture_moves and filtered legal moves", &captures, &expected);
 
@@ -191,8 +193,11 @@ pub(crate) fn check_position(pos: &Position, check_san: bool, rng: &mut Rng, sta
             Ok(m),
             "{v}: UCI '{text}' does not read back in {fen}"
         );
-        let parsed: UciMove = text.parse().unwrap_or_else(|e| panic!("{v}: {e}"));
-        assert_eq!(parsed.to_string(), text);
+        // A rule's move may have a text of its own (Parsi's `c7b8na6`); the others are plain UCI.
+        if m.kind() != MoveKind::Rule {
+            let parsed: UciMove = text.parse().unwrap_or_else(|e| panic!("{v}: {e}"));
+            assert_eq!(parsed.to_string(), text);
+        }
         texts.push(text);
         stats.moves_checked += 1;
     }
@@ -234,8 +239,12 @@ pub(crate) fn check_position(pos: &Position, check_san: bool, rng: &mut Rng, sta
     if !pos.is_citadel_draw() {
         let outcome = pos.outcome();
         if fast.is_empty() {
+            // A bare-king rule draws a bare side that is not mated before the stalemate does.
+            let bare = pos.color_bb(Color::White).count() == 1 || pos.color_bb(Color::Black).count() == 1;
             let expected = if pos.in_check() {
                 Outcome::Checkmate { winner: !us }
+            } else if bare && has_rule(v, |r| matches!(r, Rule::BareKing(_))) {
+                Outcome::Draw(DrawReason::BareKing)
             } else {
                 Outcome::Draw(DrawReason::Stalemate)
             };
@@ -347,7 +356,9 @@ pub(crate) fn check_transition(pos: &Position, m: Move, after: &Position, stats:
     );
 
     match m.kind() {
-        MoveKind::Rule => panic!("no registered variant has custom rules: {}", ctx()),
+        // A rule's own move: the mover left its square (checked above); its text, hash and
+        // delta are checked with every move of the list.
+        MoveKind::Rule => stats.rule_moves += 1,
         MoveKind::Normal | MoveKind::DoubleStep => {
             assert_eq!(after.piece_at(m.to()), Some(mover), "{}", ctx());
             if m.kind() == MoveKind::DoubleStep {
@@ -483,9 +494,17 @@ pub(crate) fn playout(start: Position, max_plies: usize, style: Style, rng: &mut
             stats.repetitions += 1;
         }
         if !moves.is_empty() {
-            // Two bare kings are dead, in variants with an insufficient-material rule at all.
-            let bare_kings = pos.occupied().count() == 2 && !v_of(&pos).spec().dead_material.is_empty();
-            let expected = if pos.halfmove_clock() >= 100 {
+            // Two bare kings are dead, in variants with an insufficient-material rule at all
+            // (a bare-king rule draws them first).
+            let v = v_of(&pos);
+            let bare_kings = pos.occupied().count() == 2 && !v.spec().dead_material.is_empty();
+            // A bare-king rule ends the game at once, before the other draws are looked at.
+            let bare_side = [Color::White, Color::Black]
+                .iter()
+                .any(|&c| pos.color_bb(c).count() == 1);
+            let expected = if bare_side && has_rule(v, |r| matches!(r, Rule::BareKing(_))) {
+                Some(Outcome::Draw(DrawReason::BareKing))
+            } else if pos.halfmove_clock() >= 100 {
                 Some(Outcome::Draw(DrawReason::FiftyMoves))
             } else if bare_kings {
                 Some(Outcome::Draw(DrawReason::InsufficientMaterial))
@@ -505,7 +524,15 @@ pub(crate) fn playout(start: Position, max_plies: usize, style: Style, rng: &mut
             }
             break;
         }
-        let m = choose(&pos, &moves, rng, style);
+        // The move is one the game allows (a rule that reads the game's history, Parsi's
+        // perpetual-check ban, may forbid some of the position's moves, never all).
+        let allowed: Vec<Move> = game.legal_moves().iter().copied().collect();
+        assert!(
+            !allowed.is_empty() && allowed.iter().all(|m| moves.contains(m)),
+            "{}",
+            pos.fen()
+        );
+        let m = choose(&pos, &allowed, rng, style);
         game.play(m);
         check_transition(&pos, m, game.position(), stats);
         keys.push(repetition_key(game.position()));
@@ -825,13 +852,39 @@ pub(crate) fn run_playouts(v: Variant, seed: u64, from_start: usize, per_open: u
     stats
 }
 
+/// What the variant's spec says must occur in its playouts: captures, checks and mates always;
+/// en passant and both castlings where the spec has them; promotions, and under-promotions where
+/// the pawn chooses its piece; releases before promotions by file (Citadel); the rendezvous and
+/// the citadels by their rules.
 pub(crate) fn assert_special_moves_occur(v: Variant, s: &Stats) {
-    assert!(s.en_passant > 0, "{v}: no en passant played: {s:?}");
-    assert!(s.castle_king_side > 0, "{v}: no king-side castling played: {s:?}");
-    assert!(s.castle_queen_side > 0, "{v}: no queen-side castling played: {s:?}");
-    assert!(s.promotions > 0, "{v}: no promotion played: {s:?}");
-    assert!(s.under_promotions > 0, "{v}: no under-promotion played: {s:?}");
+    let spec = v.spec();
     assert!(s.captures > 0 && s.checks > 0, "{v}: {s:?}");
+    assert!(s.checkmates > 0, "{v}: no mate: {s:?}");
+    if spec.pawns.en_passant {
+        assert!(s.en_passant > 0, "{v}: no en passant played: {s:?}");
+    } else {
+        assert_eq!(s.en_passant, 0, "{v}: en passant without the rule: {s:?}");
+    }
+    if spec.castling.is_empty() {
+        assert_eq!(s.castle_king_side + s.castle_queen_side, 0, "{v}: {s:?}");
+    } else {
+        assert!(s.castle_king_side > 0, "{v}: no king-side castling played: {s:?}");
+        assert!(s.castle_queen_side > 0, "{v}: no queen-side castling played: {s:?}");
+    }
+    assert!(s.promotions > 0, "{v}: no promotion played: {s:?}");
+    let releases = has_rule(v, |r| matches!(r, Rule::Releases(_)));
+    let by_square = has_rule(v, |r| matches!(r, Rule::SquarePromotion(_)));
+    if releases {
+        assert!(s.releases > 0, "{v}: no release played: {s:?}");
+        assert!(s.promotions > s.releases, "{v}: no promotion by file: {s:?}");
+    } else if !by_square && spec.pawns.promotion_kinds.len() > 1 {
+        assert!(s.under_promotions > 0, "{v}: no under-promotion played: {s:?}");
+    }
+    if v.tables().custom_move_rules.is_empty() {
+        assert_eq!(s.rule_moves, 0, "{v}: {s:?}");
+    } else {
+        assert!(s.rule_moves > 0, "{v}: no move of the rules' own played: {s:?}");
+    }
     if has_rendezvous(v) {
         assert!(s.rendezvous > 0, "{v}: no rendezvous played: {s:?}");
     } else {
@@ -849,83 +902,37 @@ pub(crate) fn assert_special_moves_occur(v: Variant, s: &Stats) {
     }
 }
 
+/// Playouts in every registered variant, each on a thread of its own, checked against what its
+/// spec says must occur. Variants whose legal moves are found by playing them out (Citadel's bent
+/// riders) get fewer games, and those whose filters read the game's history (Parsi) fewer still.
 #[test]
-pub(crate) fn playouts_celtic_citadel() {
-    let s = run_playouts(
-        Variant::CelticCitadel,
-        11,
-        PLAYOUTS_FROM_START,
-        PLAYOUTS_PER_OPEN_POSITION,
-        PLAYOUTS_FROM_RANDOM_SETUPS,
-    );
-    assert_special_moves_occur(Variant::CelticCitadel, &s);
-}
-
-#[test]
-pub(crate) fn playouts_persian_princess() {
-    let s = run_playouts(
-        Variant::PersianPrincess,
-        12,
-        PLAYOUTS_FROM_START,
-        PLAYOUTS_PER_OPEN_POSITION,
-        PLAYOUTS_FROM_RANDOM_SETUPS,
-    );
-    assert_special_moves_occur(Variant::PersianPrincess, &s);
-}
-
-#[test]
-pub(crate) fn playouts_egyptian_eye() {
-    let s = run_playouts(
-        Variant::EgyptianEye,
-        13,
-        PLAYOUTS_FROM_START,
-        PLAYOUTS_PER_OPEN_POSITION,
-        PLAYOUTS_FROM_RANDOM_SETUPS,
-    );
-    assert_special_moves_occur(Variant::EgyptianEye, &s);
-}
-
-#[test]
-pub(crate) fn playouts_oriental_omega() {
-    let s = run_playouts(
-        Variant::OrientalOmega,
-        14,
-        PLAYOUTS_FROM_START,
-        PLAYOUTS_PER_OPEN_POSITION,
-        PLAYOUTS_FROM_RANDOM_SETUPS,
-    );
-    assert_special_moves_occur(Variant::OrientalOmega, &s);
-}
-
-/// Citadel plays its moves out (bent riders, royalty by the princes' number), so it gets fewer
-/// games than the other variants.
-fn citadel_playouts(v: Variant, seed: u64) {
-    let s = run_playouts(v, seed, 40, 8, 200);
-    assert!(s.en_passant > 0, "{v}: no en passant played: {s:?}");
-    assert!(s.castle_king_side > 0 && s.castle_queen_side > 0, "{v}: {s:?}");
-    assert!(s.promotions > s.releases, "{v}: no promotion by file: {s:?}");
-    assert!(s.releases > 0, "{v}: no release played: {s:?}");
-    assert!(s.checkmates > 0, "{v}: no mate: {s:?}");
-}
-
-#[test]
-pub(crate) fn playouts_citadel_8() {
-    citadel_playouts(Variant::Citadel8, 16);
-}
-
-#[test]
-pub(crate) fn playouts_citadel_9() {
-    citadel_playouts(Variant::Citadel9, 17);
-}
-
-#[test]
-pub(crate) fn playouts_chess() {
-    let s = run_playouts(
-        Variant::Chess,
-        15,
-        PLAYOUTS_FROM_START,
-        PLAYOUTS_PER_OPEN_POSITION,
-        PLAYOUTS_FROM_RANDOM_SETUPS,
-    );
-    assert_special_moves_occur(Variant::Chess, &s);
+pub(crate) fn playouts_every_variant() {
+    std::thread::scope(|scope| {
+        // `PLAYOUTS_ONLY=<id>` runs one variant (to debug it).
+        let only = std::env::var("PLAYOUTS_ONLY").ok();
+        for (i, &v) in Variant::ALL.iter().enumerate() {
+            if only.as_deref().is_some_and(|o| o != v.id()) {
+                continue;
+            }
+            scope.spawn(move || {
+                let seed = 11 + i as u64;
+                let start = Position::startpos(v);
+                let s = if start.moves_depend_on_history() {
+                    // Parsi: its filters judge every move played out, against the history too.
+                    run_playouts(v, seed, 20, 4, 100)
+                } else if v.tables().legal_by_playing {
+                    run_playouts(v, seed, 40, 8, 200)
+                } else {
+                    run_playouts(
+                        v,
+                        seed,
+                        PLAYOUTS_FROM_START,
+                        PLAYOUTS_PER_OPEN_POSITION,
+                        PLAYOUTS_FROM_RANDOM_SETUPS,
+                    )
+                };
+                assert_special_moves_occur(v, &s);
+            });
+        }
+    });
 }
