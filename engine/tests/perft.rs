@@ -1,4 +1,6 @@
-//! The one perft runner: every suite in `data/perft/*.perft`, every position, every depth.
+//! The one perft runner: every suite in `data/perft/*.perft`, every position, every depth up to
+//! a node limit per count (every depth with `PERFT_FULL=1`: `.ci/run` runs that as a step of
+//! its own).
 //!
 //! File format (one record per blank-line-separated block):
 //! `variant <id>` (once, before the positions), `id <name>`, `fen <FEN>`, `perft <depth> <nodes>`;
@@ -70,24 +72,61 @@ fn load_suites() -> Vec<Case> {
     cases
 }
 
+/// Counts above this many nodes are left to the full run (`PERFT_FULL=1`, a CI step of its
+/// own): the default test run stays quick, yet meets every position at several depths.
+const DEFAULT_NODE_LIMIT: u64 = 2_000_000;
+
+/// Every count of every suite up to the node limit (all of them with `PERFT_FULL=1`), the
+/// positions shared among the machine's cores.
 #[test]
 fn perft_suites() {
+    let full = std::env::var("PERFT_FULL").is_ok_and(|v| v == "1");
+    let limit = if full { u64::MAX } else { DEFAULT_NODE_LIMIT };
     let cases = load_suites();
-    let mut failures = Vec::new();
-    for case in &cases {
-        let pos = Position::from_fen(case.variant, &case.fen)
-            .unwrap_or_else(|e| panic!("{} {}: bad FEN: {e}", case.file, case.id));
-        for &(depth, expected) in &case.depths {
-            let got = perft(&pos, depth);
-            if got != expected {
-                failures.push(format!(
-                    "{} {} depth {depth}: expected {expected}, got {got}",
-                    case.file, case.id
-                ));
-            }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results = std::sync::Mutex::new((Vec::new(), 0u64, 0usize));
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(case) = cases.get(i) else { break };
+                let pos = Position::from_fen(case.variant, &case.fen)
+                    .unwrap_or_else(|e| panic!("{} {}: bad FEN: {e}", case.file, case.id));
+                for &(depth, expected) in &case.depths {
+                    if expected > limit {
+                        results.lock().unwrap().2 += 1;
+                        continue;
+                    }
+                    let got = perft(&pos, depth);
+                    let mut r = results.lock().unwrap();
+                    r.1 += got;
+                    if got != expected {
+                        r.0.push(format!(
+                            "{} {} depth {depth}: expected {expected}, got {got}",
+                            case.file, case.id
+                        ));
+                    }
+                }
+            });
         }
-    }
+    });
+    let (failures, nodes, skipped) = results.into_inner().unwrap();
+    eprintln!("perft suites: {nodes} nodes counted, {skipped} counts above {limit} nodes left to PERFT_FULL=1");
     assert!(failures.is_empty(), "perft mismatches:\n{}", failures.join("\n"));
+}
+
+/// The default run still checks every position: each has at least one count within the limit.
+#[test]
+fn every_position_is_counted_in_the_default_run() {
+    for case in load_suites() {
+        assert!(
+            case.depths.iter().any(|&(_, n)| n <= DEFAULT_NODE_LIMIT),
+            "{} {}: no count within {DEFAULT_NODE_LIMIT} nodes",
+            case.file,
+            case.id
+        );
+    }
 }
 
 #[test]
