@@ -91,17 +91,15 @@ pub fn board_json(pos: &Position, last: Option<Move>, moves: bool) -> Value {
 /// the last-rank squares on which that side's plainsman releases it.
 fn prisoners_json(pos: &Position) -> Value {
     let t = pos.tables();
-    let Some(r) = &t.releases else {
+    if !pos.has_reserves() {
         return Value::Null;
-    };
+    }
     let side = |color: Color| -> Vec<Value> {
-        r.gates[color]
-            .iter()
-            .filter(|&&(bit, _, _)| pos.rights() & (1 << bit) != 0)
-            .map(|&(_, squares, kind)| {
-                let mut p = piece_json(t, color, kind);
+        pos.reserves(color)
+            .map(|r| {
+                let mut p = piece_json(t, color, r.kind);
                 if let Some(o) = p.as_object_mut() {
-                    let names: Vec<String> = squares.into_iter().map(|sq| t.geometry.square_name(sq)).collect();
+                    let names: Vec<String> = r.arrival.into_iter().map(|sq| t.geometry.square_name(sq)).collect();
                     o.insert("squares".into(), json!(names));
                 }
                 p

@@ -455,22 +455,14 @@ fn evaluate_impl<const TRACE: bool, const LAZY: bool>(
     // Terms of the variant's rules: stuck pawns (promotion by arrival square), rights that
     // custom rules value.
     let mut rule_terms = Pair::default();
-    if let Some(sp) = &t.square_promotion {
-        for c in Color::ALL {
-            for sq in pos.color_bb(c) & pawns & t.promotion_approach[c] {
-                if sp.is_stuck(pos, c, sq) {
-                    rule_terms += params::STUCK_PAWN * sign(c);
-                }
-            }
-        }
+    for c in Color::ALL {
+        rule_terms += params::STUCK_PAWN * (sign(c) * pos.stuck_pawns(c).count() as i32);
     }
     for &i in &t.custom_eval_rules {
         let (mg, eg) = t.custom_rules[i as usize].eval_terms(pos, i);
         rule_terms += Pair(mg, eg);
     }
-    if let Some(r) = &t.releases {
-        rule_terms += release_terms(pos, r, et);
-    }
+    rule_terms += reserve_terms(pos, et);
     let phase = (phase * 256 / et.full_phase).min(256);
     let taper = |p: Pair| (p.0 * phase + p.1 * (256 - phase)) / 256;
     let stm = sign(pos.turn());
@@ -545,21 +537,18 @@ fn royal_pieces(pos: &Position, color: Color, kings: Bitboard) -> Bitboard {
     }
 }
 
-/// Citadel's prisoners (White's view): each prisoner still held is a piece to come, worth a
-/// little; a plainsman one move from its release square (a step or a capture away) brings it
-/// near, worth a third of the prisoner.
-fn release_terms(pos: &Position, r: &crate::rules::special::releases::ReleaseTables, et: &EvalTables) -> Pair {
+/// Pieces a side may still bring onto the board (Citadel's prisoners; White's view): each is a
+/// piece to come, worth a little; a pawn one move from its arrival square (a step or a capture
+/// away) brings it near, worth a third of the piece.
+fn reserve_terms(pos: &Position, et: &EvalTables) -> Pair {
     let mut terms = Pair::default();
     for c in Color::ALL {
         let s = sign(c);
         let my_pawns = pos.pieces(c, PieceKind::Pawn);
-        for (&(bit, _, kind), &feeders) in r.gates[c].iter().zip(&r.feeders[c]) {
-            if pos.rights() & (1 << bit) == 0 {
-                continue;
-            }
+        for r in pos.reserves(c) {
             terms += params::PRISONER_HELD * s;
-            if (feeders & my_pawns).any() {
-                let m = et.material[kind.index()];
+            if (r.approach & my_pawns).any() {
+                let m = et.material[r.kind.index()];
                 terms += Pair(m.0 / 3, m.1 / 3) * s;
             }
         }

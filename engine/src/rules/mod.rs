@@ -12,6 +12,7 @@ pub mod notation;
 pub mod perft;
 pub mod piece;
 pub mod position;
+pub mod questions;
 pub mod reference;
 pub mod setup;
 pub mod special;
@@ -30,6 +31,7 @@ pub use notation::{
 };
 pub use piece::{ByColor, ByKind, Color, Piece, PieceKind};
 pub use position::{AttackClasses, DrawReason, Outcome, Position};
+pub use questions::Reserve;
 pub use setup::{PositionError, Setup};
 pub use special::Rule;
 pub use variant::{RuleSettingsError, UnknownVariantError, Variant, VariantSpec};

@@ -183,12 +183,8 @@ fn outcome_score(outcome: Outcome, pos: &Position, ply: usize) -> i32 {
     }
 }
 
-fn is_capture(pos: &Position, m: Move) -> bool {
-    m.kind() == MoveKind::EnPassant || (m.kind() != MoveKind::Rendezvous && pos.piece_at(m.to()).is_some())
-}
-
 fn is_tactical(pos: &Position, m: Move) -> bool {
-    is_capture(pos, m) || m.kind() == MoveKind::Promotion || pos.rule_move_is_tactical(m)
+    pos.is_capture(m) || m.kind() == MoveKind::Promotion || pos.rule_move_is_tactical(m)
 }
 
 fn mvv_lva(pos: &Position, m: Move) -> i32 {
@@ -682,7 +678,7 @@ impl Searcher {
                 && static_eval >= beta
                 && !self.prev_move[ply].is_null()
                 && eval::has_non_pawn_material(pos, pos.turn())
-                && !pos.in_opening_series()
+                && pos.null_move_allowed()
             {
                 let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
                 let mut child = pos.clone();

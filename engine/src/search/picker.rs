@@ -1,7 +1,7 @@
 //! Staged move picking: the moves of one node in the order the search tries them, generated
 //! stage by stage so that a cutoff spares the later stages (see [`Picker`]).
 
-use super::{is_capture, mvv_lva, see, Searcher};
+use super::{mvv_lva, see, Searcher};
 use crate::rules::{moves::MAX_MOVES, Move, MoveList, PieceKind, Position};
 
 pub(super) const SCORE_TT: i32 = 4_000_000;
@@ -158,7 +158,7 @@ impl Searcher {
                     let see_value = |k: PieceKind| values.of(k);
                     for (i, &m) in picker.moves.as_slice().iter().enumerate() {
                         let promotion = m.promotion_piece();
-                        picker.scores[i] = if is_capture(pos, m) {
+                        picker.scores[i] = if pos.is_capture(m) {
                             // Tried before anything else: fetch their children's entries now.
                             self.prefetch_child(pos, m);
                             // Positive: the victim is worth more than a sixteenth of the capturer.
@@ -202,7 +202,7 @@ impl Searcher {
                             || m == picker.tt_move
                             || picker.tried_refutations[..i].contains(&m)
                             || m.promotion_piece().is_some()
-                            || is_capture(pos, m)
+                            || pos.is_capture(m)
                             || !pos.is_legal_move(m)
                         {
                             continue;

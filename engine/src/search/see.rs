@@ -214,7 +214,7 @@ mod tests {
                 let mut pos = Position::startpos(v);
                 for _ in 0..120 {
                     let moves = pos.legal_moves();
-                    if moves.is_empty() || pos.is_citadel_draw() {
+                    if moves.is_empty() || pos.immediate_outcome().is_some() {
                         break;
                     }
                     let mut exchanges = Exchanges::new(&pos);

@@ -112,10 +112,7 @@ pub fn from_text(line: &str, variant: Variant) -> Result<Record> {
     let best = best.unwrap_or(0);
     let noisy = noisy.unwrap_or_else(|| {
         let m = Move::from_raw(best);
-        best != 0
-            && (m.kind() == MoveKind::Promotion
-                || m.kind() == MoveKind::EnPassant
-                || (m.kind() != MoveKind::Rendezvous && pos.piece_at(m.to()).is_some()))
+        best != 0 && (m.kind() == MoveKind::Promotion || pos.is_capture(m))
     });
     let black = pos.turn() == Color::Black;
     let tp = TrainingPosition {
