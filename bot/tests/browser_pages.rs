@@ -10,6 +10,8 @@
 //! (undone when refused) and the opponent's sliding; sounds and the mute switch; TV's clocks and
 //! spectators; a new game from a position; Citadel's prisoners; readable coordinates and move
 //! dots; the cold game page's size; and, ignored (a measurement), click to piece drawn.
+//! Also: the explorer of the games played on the arena (a game just finished, move orders
+//! that meet, the filters).
 //!
 //! Each test runs its own arena and browser; screenshots go to `browser-<test>/`.
 
@@ -1788,4 +1790,160 @@ async fn measure_click_to_piece_drawn() {
         median(&mut at_once), at_once.len(), at_once.first().copied().unwrap_or(f64::NAN), at_once.last().copied().unwrap_or(f64::NAN),
         median(&mut after_answer), after_answer.len(), after_answer.first().copied().unwrap_or(f64::NAN), after_answer.last().copied().unwrap_or(f64::NAN),
     );
+}
+
+/// Alpha (White) and Beta play `moves` (UCI) in a blitz game of chess (3+2), then `loser`
+/// resigns. The game id.
+async fn bot_game(raw: &common::Raw, moves: &[&str], loser: &str) -> String {
+    let terms = [
+        ("variant", "standard"),
+        ("color", "white"),
+        ("clock.limit", "180"),
+        ("clock.increment", "2"),
+    ];
+    let (status, body) = raw.post("alpha-token", "/api/challenge/beta", &terms).await;
+    assert_eq!(status, 200, "{body}");
+    let id = serde_json::from_str::<Value>(&body).expect("json")["id"]
+        .as_str()
+        .expect("id")
+        .to_string();
+    let (status, body) = raw
+        .post("beta-token", &format!("/api/challenge/{id}/accept"), &[])
+        .await;
+    assert_eq!(status, 200, "{body}");
+    for (i, m) in moves.iter().enumerate() {
+        let token = if i % 2 == 0 { "alpha-token" } else { "beta-token" };
+        let (status, body) = raw.post(token, &format!("/api/bot/game/{id}/move/{m}"), &[]).await;
+        assert_eq!(status, 200, "{m}: {body}");
+    }
+    let (status, body) = raw
+        .post(&format!("{loser}-token"), &format!("/api/bot/game/{id}/resign"), &[])
+        .await;
+    assert_eq!(status, 200, "{body}");
+    id
+}
+
+/// The explorer shows the arena's games: one just finished is there, two move orders that
+/// reach one position meet, and a filter (speed, mean rating) that excludes them hides them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_explorer_shows_the_games_played_here() {
+    let Some(b) = launch("explorer-games").await else {
+        return;
+    };
+    let arena = arena().await;
+    let url = arena.url();
+    let raw = common::Raw::new(&arena);
+    b.go(&format!("{url}/explorer?variant=standard&play=g1f3,g8f6,b1c3"))
+        .await;
+    b.until(
+        "no game yet",
+        "return document.getElementById('games-summary').textContent.startsWith('No game')",
+        20 * SECOND,
+    )
+    .await;
+    // Nf3 Nf6 Nc3 Nc6 (Black wins) and Nc3 Nf6 Nf3 e5 (White wins): one position after 3 plies.
+    let first = bot_game(&raw, &["g1f3", "g8f6", "b1c3", "b8c6"], "alpha").await;
+    let second = bot_game(&raw, &["b1c3", "g8f6", "g1f3", "e7e5"], "beta").await;
+    b.go(&format!("{url}/explorer?variant=standard&play=g1f3,g8f6,b1c3"))
+        .await;
+    b.until(
+        "both games through the position",
+        "return document.getElementById('games-summary').textContent.startsWith('2 games')",
+        20 * SECOND,
+    )
+    .await;
+    let summary = b.text("#games-summary").await;
+    assert!(summary.contains("White 1 · draws 0 · Black 1"), "{summary}");
+    for id in [&first, &second] {
+        b.find(&format!("#recent-games li[data-game=\"{id}\"] a[href=\"/{id}\"]"))
+            .await;
+    }
+    let next: Value = b
+        .js(
+            "return [...document.querySelectorAll('#games-moves tr.move')].map(r => r.dataset.uci).sort()",
+            json!([]),
+        )
+        .await;
+    assert_eq!(next, json!(["b8c6", "e7e5"]));
+    b.shot("two-move-orders").await;
+    // The other move order shows the same games.
+    b.go(&format!("{url}/explorer?variant=standard&play=b1c3,g8f6,g1f3"))
+        .await;
+    b.until(
+        "the transposition",
+        "return document.getElementById('games-summary').textContent.startsWith('2 games')",
+        20 * SECOND,
+    )
+    .await;
+    // A click on a move goes on: after e5, only the second game.
+    b.click("#games-moves tr.move[data-uci=e7e5] button").await;
+    b.until(
+        "the line after e5",
+        "return document.getElementById('games-summary').textContent.startsWith('1 game ')",
+        20 * SECOND,
+    )
+    .await;
+    b.find(&format!("#recent-games li[data-game=\"{second}\"]")).await;
+    assert_eq!(
+        b.js(
+            "return document.querySelectorAll('#recent-games li[data-game]').length",
+            json!([])
+        )
+        .await,
+        1
+    );
+    // Blitz games: a bullet-only filter hides them, and so does a mean rating above 1500.
+    b.click("#start").await;
+    b.until(
+        "both games at the start",
+        "return document.getElementById('games-summary').textContent.startsWith('2 games')",
+        20 * SECOND,
+    )
+    .await;
+    b.js(
+        "document.querySelectorAll('#games-filter input[name=speed]').forEach(i => { i.checked = i.value === 'bullet'; });
+         document.getElementById('games-filter').dispatchEvent(new Event('change'));",
+        json!([]),
+    )
+    .await;
+    b.until(
+        "bullet only: no game",
+        "return document.getElementById('games-summary').textContent.startsWith('No game') && !document.querySelector('#recent-games li[data-game]')",
+        20 * SECOND,
+    )
+    .await;
+    b.shot("bullet-only").await;
+    b.click("#games-filter input[value=blitz]").await;
+    b.until(
+        "blitz again",
+        "return document.getElementById('games-summary').textContent.startsWith('2 games')",
+        20 * SECOND,
+    )
+    .await;
+    b.type_in("#min-rating", "1600").await;
+    b.js(
+        "document.getElementById('games-filter').dispatchEvent(new Event('change'))",
+        json!([]),
+    )
+    .await;
+    b.until(
+        "a mean rating from 1600: no game",
+        "return document.getElementById('games-summary').textContent.startsWith('No game')",
+        20 * SECOND,
+    )
+    .await;
+    // A position given by its FEN finds the games too.
+    b.type_in("#min-rating", "").await;
+    let fen = "r1bqkb1r/pppppppp/2n2n2/8/8/2N2N2/PPPPPPPP/R1BQKB1R w KQkq - 4 3";
+    b.go(&format!("{url}/explorer?variant=standard")).await;
+    b.find("#games-moves tbody tr").await;
+    b.type_in("#fen", fen).await;
+    b.click("#fen-form button[type=submit]").await;
+    b.until(
+        "the FEN's position",
+        &format!("return document.getElementById('recent-games').querySelector('li[data-game=\"{first}\"]') && document.getElementById('games-summary').textContent.startsWith('1 game ')"),
+        20 * SECOND,
+    )
+    .await;
+    b.shot("by-fen").await;
 }

@@ -234,3 +234,71 @@ async fn accounts_tokens_and_scopes() {
     drop(server);
     let _ = std::fs::remove_dir_all(db.parent().expect("dir"));
 }
+
+/// The explorer of arena games: a finished game is there at once, still there after a restart
+/// (the index is built from the stored games), and a game finished after the restart joins it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_explorer_keeps_its_games_across_a_restart() {
+    let db = temp_db("explorer");
+    let carol = add_account(&db, "Carol", false);
+    let robo = add_account(&db, "Robo", true);
+    let server = Server::start(&db);
+    let h = Raw::at(&server.url);
+    let first = start_game(&h, &carol, &robo).await;
+    let mut moves = Vec::new();
+    play(&h, &carol, &robo, &first, &mut moves, 4).await;
+    assert_eq!(
+        h.post(&robo, &format!("/api/bot/game/{first}/resign"), &[]).await.0,
+        200
+    );
+    let line = moves[..2].join(",");
+    let v = explorer_games(&h, &line, 1).await;
+    assert_eq!((v["games"].clone(), v["white"].clone()), (1.into(), 1.into()), "{v}");
+    assert_eq!(v["moves"][0]["uci"], moves[2].as_str());
+    assert_eq!(v["recentGames"][0]["id"], first.as_str());
+    assert_eq!(v["recentGames"][0]["white"]["name"], "Carol");
+    server.kill();
+
+    let server = Server::start(&db);
+    let h = Raw::at(&server.url);
+    let v = explorer_games(&h, &line, 1).await;
+    assert_eq!(v["recentGames"][0]["id"], first.as_str());
+    let (_, text) = h.get("", "/api/arena/explorer").await;
+    let list = parse(&text);
+    let princess = list["arena"]
+        .as_array()
+        .expect("arena variants")
+        .iter()
+        .find(|x| x["key"] == "persian-princess")
+        .cloned()
+        .expect("persian-princess listed");
+    assert_eq!(princess["games"], 1, "{list}");
+    // A game finished after the restart joins the index (Carol resigns this one).
+    let second = start_game(&h, &carol, &robo).await;
+    let mut again = Vec::new();
+    play(&h, &carol, &robo, &second, &mut again, 4).await;
+    assert_eq!(
+        h.post(&carol, &format!("/api/board/game/{second}/resign"), &[]).await.0,
+        200
+    );
+    let v = explorer_games(&h, &line, 2).await;
+    assert_eq!((v["white"].clone(), v["black"].clone()), (1.into(), 1.into()), "{v}");
+    assert_eq!(v["recentGames"][0]["id"], second.as_str(), "newest first: {v}");
+}
+
+/// The explorer's games through the line of Persian Princess `line` (UCI, commas), once they
+/// are `want` (the index follows a game's end a moment after it is stored).
+async fn explorer_games(h: &Raw, line: &str, want: u64) -> Value {
+    let path = format!("/api/arena/explorer/games?variant=persian-princess&play={line}");
+    let mut last = Value::Null;
+    for _ in 0..100 {
+        let (status, text) = h.get("", &path).await;
+        assert_eq!(status, 200, "{text}");
+        last = parse(&text);
+        if last["games"].as_u64() == Some(want) {
+            return last;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("{want} games wanted through {line}: {last}");
+}

@@ -549,6 +549,59 @@ async fn the_explorer_walks_the_opening_tree() {
     assert_eq!(get("/api/arena/explorer?variant=nonsense".into()).await.0, 400);
 }
 
+/// The explorer of arena games without any: every variant listed with no game, an empty answer
+/// for a legal position, and clear errors for a bad filter, FEN or line.
+#[tokio::test]
+async fn the_explorer_of_arena_games_checks_what_it_is_asked() {
+    let arena = arena().await;
+    let raw = Raw::new(&arena);
+    let (status, body) = raw.get("", "/api/arena/explorer").await;
+    assert_eq!(status, 200, "{body}");
+    let list: serde_json::Value = serde_json::from_str(&body).expect("json");
+    let arena_variants = list["arena"].as_array().expect("arena");
+    assert_eq!(arena_variants.len(), engine::rules::Variant::ALL.len());
+    assert!(arena_variants.iter().all(|v| v["games"] == 0), "{list}");
+    assert!(arena_variants
+        .iter()
+        .any(|v| v["key"] == "standard" && v["name"] == "Standard"));
+    let (status, body) = raw
+        .get(
+            "",
+            "/api/arena/explorer/games?variant=standard&play=e2e4&speeds=blitz,rapid&minRating=1000",
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let v: serde_json::Value = serde_json::from_str(&body).expect("json");
+    assert_eq!(v["games"], 0);
+    assert_eq!(v["line"], serde_json::json!(["e4"]));
+    assert_eq!(v["moves"], serde_json::json!([]));
+    assert_eq!(v["recentGames"], serde_json::json!([]));
+    assert_eq!(v["board"]["turn"], "black");
+    let fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+    let (status, body) = raw
+        .get(
+            "",
+            &format!(
+                "/api/arena/explorer/games?variant=standard&fen={}",
+                fen.replace(' ', "%20")
+            ),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    for (query, error) in [
+        ("variant=standard&speeds=lightning", "Unknown speed: lightning"),
+        ("variant=standard&minRating=high", "Invalid minRating: high"),
+        ("variant=standard&maxRating=99999", "Invalid maxRating: 99999"),
+        ("variant=standard&fen=nonsense", "Invalid FEN"),
+        ("variant=standard&play=e2e5", "Not a legal line"),
+        ("variant=nonsense", "Unknown variant: nonsense"),
+    ] {
+        let (status, body) = raw.get("", &format!("/api/arena/explorer/games?{query}")).await;
+        assert_eq!(status, 400, "{query}: {body}");
+        assert!(body.contains(error), "{query}: {body}");
+    }
+}
+
 #[tokio::test]
 async fn a_bad_openings_folder_stops_the_start_with_the_file_named() {
     let dir = common::temp_dir("bad-openings");

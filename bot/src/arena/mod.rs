@@ -6,6 +6,7 @@
 //! log of every request. Variant keys: `standard` and our ids (`persian-princess`, ...).
 
 pub mod board;
+pub mod explorer;
 pub mod faults;
 pub mod form;
 pub mod game;
@@ -333,6 +334,8 @@ pub struct Shared {
     next_conn: std::sync::atomic::AtomicU64,
     /// The opening trees of the explorer (read-only).
     openings: study::Openings,
+    /// The explorer's index of the finished games (built at start, grows as games finish).
+    game_index: Mutex<explorer::GameIndex>,
     /// Engine analyses per user or address: 10 at once, then one every 6 seconds.
     analysis_budget: Mutex<limits::Limiter<String>>,
     /// Engine analyses running at once.
@@ -394,6 +397,23 @@ async fn serve(listener: TcpListener, router: axum::Router, header_timeout: Dura
     }
 }
 
+/// Adds each game that finishes to the explorer's index (the log's `GameFinished` comes after
+/// the game's end is stored); after missed log entries, every finished game not yet indexed.
+async fn index_finished_games(shared: Arc<Shared>, mut log: broadcast::Receiver<ArenaLog>) {
+    loop {
+        let records = match log.recv().await {
+            Ok(ArenaLog::GameFinished { game, .. }) => shared.lock().explorer_record(&game).into_iter().collect(),
+            Ok(_) => continue,
+            Err(broadcast::error::RecvError::Lagged(_)) => shared.lock().explorer_records(),
+            Err(broadcast::error::RecvError::Closed) => return,
+        };
+        let mut index = shared.game_index.lock().unwrap_or_else(|p| p.into_inner());
+        for r in records {
+            index.add(r);
+        }
+    }
+}
+
 /// A running arena.
 pub struct Arena {
     addr: SocketAddr,
@@ -441,10 +461,17 @@ impl Arena {
         };
         let mut inner = Inner::new(config, log.clone(), store)?;
         inner.metrics = metrics.clone();
+        // Subscribed before the index is built: a game that finishes meanwhile is not missed.
+        let finished = log.subscribe();
+        let mut game_index = explorer::GameIndex::default();
+        for record in inner.explorer_records() {
+            game_index.add(record);
+        }
         let shared = Arc::new(Shared {
             inner: Mutex::new(inner),
             next_conn: 1.into(),
             openings,
+            game_index: Mutex::new(game_index),
             analysis_budget: Mutex::new(limits::Limiter::new(10, 1.0 / 6.0)),
             analysis_slots: tokio::sync::Semaphore::new(2),
             password_slots: tokio::sync::Semaphore::new(2),
@@ -463,11 +490,12 @@ impl Arena {
                 ticking.lock().tick(ttl);
             }
         });
+        let indexer = tokio::spawn(index_finished_games(shared.clone(), finished));
         Ok(Arena {
             addr,
             shared,
             log,
-            tasks: vec![server, ticker],
+            tasks: vec![server, ticker, indexer],
         })
     }
 

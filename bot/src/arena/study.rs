@@ -24,6 +24,7 @@ use serde_json::{json, Value};
 
 use super::{
     board::{board_json, replay},
+    explorer,
     form::parse_urlencoded,
     Shared,
 };
@@ -165,6 +166,7 @@ fn bad(msg: impl Into<String>) -> Refused {
 pub fn router() -> Router<Arc<Shared>> {
     Router::new()
         .route("/api/arena/explorer", get(explorer))
+        .route("/api/arena/explorer/games", get(explorer_games))
         .route("/api/arena/position", get(position))
         .route("/api/arena/pgn", post(pgn))
         .route("/api/arena/analyse", post(analyse))
@@ -214,7 +216,8 @@ fn stats(l: &Line) -> Value {
 }
 
 /// `GET /api/arena/explorer?variant=V&play=m1,m2`: the games through the line and the moves
-/// played after it, from the opening tree of V. Without `variant`: the variants with a tree.
+/// played after it, from the opening tree of V. Without `variant`: the variants with a tree,
+/// and every variant of the arena with its games in the explorer of arena games.
 async fn explorer(State(s): S, RawQuery(query): RawQuery) -> Result<Response, Refused> {
     let q = parse_urlencoded(query.as_deref().unwrap_or(""));
     let Some(key) = q.get("variant").filter(|k| !k.is_empty()) else {
@@ -225,7 +228,17 @@ async fn explorer(State(s): S, RawQuery(query): RawQuery) -> Result<Response, Re
             .filter_map(|id| id.parse::<Variant>().ok())
             .map(|v| json!({ "key": variants::server_key(v), "name": v.spec().name }))
             .collect();
-        return Ok(Json(json!({ "variants": list })).into_response());
+        let played: Vec<Value> = {
+            let index = s.game_index.lock().unwrap_or_else(|p| p.into_inner());
+            Variant::ALL
+                .into_iter()
+                .map(|v| {
+                    let name = variants::variant_ref(v, false).name;
+                    json!({ "key": variants::server_key(v), "name": name, "games": index.games_of(v) })
+                })
+                .collect()
+        };
+        return Ok(Json(json!({ "variants": list, "arena": played })).into_response());
     };
     let variant = variant_of(key)?;
     let tree = s.openings.tree(variant).ok_or_else(|| {
@@ -255,6 +268,104 @@ async fn explorer(State(s): S, RawQuery(query): RawQuery) -> Result<Response, Re
         "moves": moves,
     }))
     .into_response())
+}
+
+/// Speed keys of the explorer's filter.
+const SPEEDS: [&str; 6] = ["ultraBullet", "bullet", "blitz", "rapid", "classical", "correspondence"];
+
+/// The filter of a look-up: `speeds` (comma-separated keys), `minRating`, `maxRating`.
+fn games_filter(q: &std::collections::HashMap<String, String>) -> Result<explorer::Filter, Refused> {
+    let mut filter = explorer::Filter::default();
+    for speed in q
+        .get("speeds")
+        .map_or("", String::as_str)
+        .split(',')
+        .filter(|s| !s.is_empty())
+    {
+        if !SPEEDS.contains(&speed) {
+            return Err(bad(format!("Unknown speed: {speed} (one of {})", SPEEDS.join(", "))));
+        }
+        filter.speeds.insert(speed.to_string());
+    }
+    let rating = |name: &str| -> Result<Option<i32>, Refused> {
+        match q.get(name).filter(|r| !r.is_empty()) {
+            None => Ok(None),
+            Some(r) => r
+                .parse::<i32>()
+                .ok()
+                .filter(|r| (0..=4000).contains(r))
+                .map(Some)
+                .ok_or_else(|| bad(format!("Invalid {name}: {r} (0 to 4000)"))),
+        }
+    };
+    filter.min_rating = rating("minRating")?;
+    filter.max_rating = rating("maxRating")?;
+    Ok(filter)
+}
+
+fn results_json(r: &explorer::Results) -> Value {
+    json!({ "games": r.games(), "white": r.white, "draws": r.draws, "black": r.black })
+}
+
+/// `GET /api/arena/explorer/games?variant=V&fen=F&play=m1,m2&speeds=S&minRating=R&maxRating=R`:
+/// the finished games of the arena through the position (`fen`, the start when empty, after
+/// `play`), whatever the move order that reached it: their results, the moves they played
+/// from it and the newest of them.
+async fn explorer_games(State(s): S, RawQuery(query): RawQuery) -> Result<Response, Refused> {
+    let q = parse_urlencoded(query.as_deref().unwrap_or(""));
+    let variant = variant_of(q.get("variant").map_or(variants::LICHESS_STANDARD, String::as_str))?;
+    let filter = games_filter(&q)?;
+    let (pos, sans, last) = setup(
+        variant,
+        q.get("fen").map_or("", String::as_str),
+        q.get("play").map_or("", String::as_str),
+    )?;
+    let found = s
+        .game_index
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .lookup(&pos, &filter);
+    let san_of = |uci: &str| {
+        pos.parse_uci(uci)
+            .map(|m| pos.san(m))
+            .unwrap_or_else(|_| uci.to_string())
+    };
+    let moves: Vec<Value> = found
+        .moves
+        .iter()
+        .map(|m| {
+            let mut v = results_json(&m.results);
+            v["uci"] = json!(m.uci);
+            v["san"] = json!(san_of(&m.uci));
+            v["averageRating"] = json!(m.average_rating);
+            v
+        })
+        .collect();
+    let recent: Vec<Value> = found
+        .recent
+        .iter()
+        .map(|(g, next)| {
+            json!({
+                "id": g.id,
+                "url": format!("/{}", g.id),
+                "white": { "name": g.names[0], "rating": g.ratings[0] },
+                "black": { "name": g.names[1], "rating": g.ratings[1] },
+                "winner": g.winner.map(super::game::color_name),
+                "speed": g.speed,
+                "createdAt": g.created_at,
+                "uci": next,
+                "san": next.as_deref().map(san_of),
+            })
+        })
+        .collect();
+    let mut answer = results_json(&found.results);
+    answer["variant"] = json!({ "key": variants::server_key(variant), "name": variant.spec().name });
+    answer["fen"] = json!(pos.fen());
+    answer["line"] = json!(sans);
+    answer["board"] = board_json(&pos, last, false);
+    answer["moves"] = json!(moves);
+    answer["recentGames"] = json!(recent);
+    Ok(Json(answer).into_response())
 }
 
 /// `GET /api/arena/position?variant=V&fen=F&moves=m1,m2`: the board after the moves (with its

@@ -178,3 +178,30 @@ impl Inner {
             .collect()
     }
 }
+
+impl Inner {
+    /// A finished game as the explorer indexes it (none: unknown, running, aborted or
+    /// without a move).
+    pub fn explorer_record(&self, id: &str) -> Option<crate::arena::explorer::GameRecord> {
+        let g = self.games.get(id)?;
+        if g.is_running() || matches!(g.status(), "aborted" | "noStart" | "created") || g.moves().is_empty() {
+            return None;
+        }
+        let name = |u: &str| self.display_name(u).unwrap_or_else(|| u.to_string());
+        Some(crate::arena::explorer::GameRecord {
+            id: g.id.clone(),
+            start: g.start().clone(),
+            moves: g.moves().iter().map(ToString::to_string).collect(),
+            speed: g.speed(),
+            names: [name(&g.white), name(&g.black)],
+            ratings: g.ratings,
+            winner: g.winner(),
+            created_at: g.created_at,
+        })
+    }
+
+    /// Every finished game the explorer indexes.
+    pub fn explorer_records(&self) -> Vec<crate::arena::explorer::GameRecord> {
+        self.games.keys().filter_map(|id| self.explorer_record(id)).collect()
+    }
+}

@@ -593,20 +593,60 @@ async fn games_page(State(s): S, headers: HeaderMap) -> Response {
     Page::new("Games", "games.js", body).render(&v)
 }
 
+/// The name of a speed key.
+fn speed_name(key: &str) -> &str {
+    match key {
+        "ultraBullet" => "UltraBullet",
+        "bullet" => "Bullet",
+        "blitz" => "Blitz",
+        "rapid" => "Rapid",
+        "classical" => "Classical",
+        "correspondence" => "Correspondence",
+        other => other,
+    }
+}
+
 async fn explorer_page(State(s): S, headers: HeaderMap) -> Response {
     let v = Viewer::of(&s, &headers);
-    let body = r#"<section class="game explorer">
+    let speeds: String = ["ultraBullet", "bullet", "blitz", "rapid", "classical", "correspondence"]
+        .iter()
+        .map(|k| {
+            format!(
+                r#"<label class="check"><input type="checkbox" name="speed" value="{k}" checked> {}</label>"#,
+                speed_name(k)
+            )
+        })
+        .collect();
+    let body = format!(
+        r#"<section class="game explorer">
 <div class="board-col"><div class="board-wrap"><div id="board" class="board" aria-label="board"></div></div></div>
 <aside class="side">
 <h1>Opening explorer</h1>
 <label>Variant <select id="variant"></select></label>
+<form id="fen-form" class="row"><label>Position (FEN; empty: the start) <input id="fen" name="fen" spellcheck="false"></label><button type="submit">Look up</button></form>
+<p id="fen-error" class="error" role="alert" hidden></p>
 <div class="line" id="line"></div>
 <div class="nav"><button id="start" type="button">Start</button><button id="back" type="button">Back</button><button id="flip" type="button">flip</button></div>
+<section id="played" aria-labelledby="played-title">
+<h2 id="played-title">Games played here</h2>
+<form id="games-filter" class="row"><fieldset class="speeds"><legend>Speeds</legend>{speeds}</fieldset>
+<label>Mean rating from <input id="min-rating" name="minRating" type="number" min="0" max="4000" step="50" inputmode="numeric"></label>
+<label>to <input id="max-rating" name="maxRating" type="number" min="0" max="4000" step="50" inputmode="numeric"></label></form>
+<p id="games-summary" class="hint" aria-live="polite"></p>
+<table class="list" id="games-moves"><thead><tr><th>Move</th><th>Games</th><th>White / draw / Black</th><th>Mean rating</th></tr></thead><tbody></tbody></table>
+<h3>Recent games</h3>
+<ul id="recent-games" class="recent"></ul>
+<p class="hint">The arena's finished games from the start position, by position: every move order that reaches this position counts. Click a move to go on.</p>
+</section>
+<section id="selfplay" aria-labelledby="selfplay-title">
+<h2 id="selfplay-title">Self-play statistics</h2>
 <p id="summary" class="hint"></p>
 <table class="list" id="moves"><thead><tr><th>Move</th><th>Games</th><th>White / draw / Black</th><th>White's score (95%)</th><th>Eval</th></tr></thead><tbody></tbody></table>
-<p class="hint">From the self-play statistics the arena was started with (<code>--openings</code>): the moves played from this position, how often, how they scored, and the mean evaluation after them. Click a move to go on.</p>
-</aside></section>"#;
-    Page::new("Opening explorer", "explorer.js", body.to_string()).render(&v)
+<p class="hint">From the self-play statistics the arena was started with (<code>--openings</code>): the moves played along this line, how often, how they scored, and the mean evaluation after them.</p>
+</section>
+</aside></section>"#
+    );
+    Page::new("Opening explorer", "explorer.js", body).render(&v)
 }
 
 async fn analysis_page(State(s): S, headers: HeaderMap) -> Response {
