@@ -317,3 +317,71 @@ impl Browser {
             .to_string()
     }
 }
+
+impl Browser {
+    /// Runs `script` (a function body whose last argument is the callback to call with the
+    /// result) and waits for its answer (WebDriver's asynchronous script).
+    pub async fn js_async(&self, script: &str, args: Value) -> Value {
+        self.post("/execute/async", json!({ "script": script, "args": args }))
+            .await
+    }
+
+    /// Sets how long an asynchronous script may run.
+    pub async fn script_timeout(&self, limit: Duration) {
+        self.post("/timeouts", json!({ "script": limit.as_millis() as u64 }))
+            .await;
+    }
+}
+
+/// The accessibility checker the tests inject into pages: axe-core, unpacked by `.ci/run` from
+/// the npm registry (a pinned version) into the workspace's `target/axe-core` (or the file
+/// `AXE_CORE_JS` names). `None` (the test passes, saying why) when it is missing, unless
+/// `REQUIRE_AXE` is set (as in CI).
+pub fn axe_source() -> Option<String> {
+    let path = std::env::var_os("AXE_CORE_JS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/axe-core/package/axe.min.js"));
+    match std::fs::read_to_string(&path) {
+        Ok(text) => Some(text),
+        Err(e) => {
+            assert!(
+                std::env::var("REQUIRE_AXE").is_err(),
+                "REQUIRE_AXE is set but axe-core is missing at {} ({e}): .ci/run installs it",
+                path.display()
+            );
+            eprintln!("skipped: axe-core is not at {} (.ci/run installs it)", path.display());
+            None
+        }
+    }
+}
+
+impl Browser {
+    /// Checks the page shown with axe-core (`source`, injected through WebDriver, which the
+    /// page's Content-Security-Policy does not govern): every violation, each as `{id, impact,
+    /// help, nodes: [{target, summary}]}`.
+    pub async fn axe_violations(&self, source: &str) -> Vec<Value> {
+        let loaded = self
+            .js(
+                &format!("if (typeof window.axe === 'undefined') {{ {source}\n }} return typeof window.axe.run;"),
+                json!([]),
+            )
+            .await;
+        assert_eq!(loaded, json!("function"), "axe-core is loaded into the page");
+        self.script_timeout(Duration::from_secs(60)).await;
+        let r = self
+            .js_async(
+                "const done = arguments[arguments.length - 1];
+                 window.axe.run(document, { resultTypes: ['violations'] })
+                   .then((r) => done({ ok: r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help,
+                         nodes: v.nodes.map((n) => ({ target: n.target.join(' '), summary: n.failureSummary })) })) }))
+                   .catch((e) => done({ error: String(e && e.stack || e) }));",
+                json!([]),
+            )
+            .await;
+        assert!(r.get("error").is_none(), "axe-core ran: {r}");
+        r["ok"]
+            .as_array()
+            .cloned()
+            .unwrap_or_else(|| panic!("axe-core's answer: {r}"))
+    }
+}

@@ -159,8 +159,9 @@ async fn lobby_page(State(s): S, headers: HeaderMap) -> Response {
         ""
     };
     let body = format!(
-        r#"<section class="lobby">
-<div class="panel"><h2>Bots online</h2><table id="bots" class="list"><thead><tr><th>Bot</th><th>Ratings</th><th></th></tr></thead><tbody><tr><td colspan="3">Loading…</td></tr></tbody></table></div>
+        r#"<h1 class="sr-only">Lobby</h1>
+<section class="lobby">
+<div class="panel"><h2>Bots online</h2><table id="bots" class="list"><thead><tr><th>Bot</th><th>Ratings</th><th><span class="sr-only">Challenge</span></th></tr></thead><tbody><tr><td colspan="3">Loading…</td></tr></tbody></table></div>
 <div class="panel" id="new-game-panel"><h2 id="new-game-title">New game</h2>
 <form id="new-game" class="stack">
 <label>Opponent <select name="opponent" id="opponent"><option value="">(an open seek)</option></select></label>
@@ -445,7 +446,7 @@ fn tokens_body(s: &Shared, v: &Viewer, user: &str, created: Option<&str>) -> Str
     format!(
         r#"<section class="panel"><h1>Personal API access tokens</h1>{fresh}
 <p>A token lets a program (a bot, a board client, a script) act for your account through the API, with the scopes you give it.</p>
-<table class="list" id="tokens"><thead><tr><th>Description</th><th>Scopes</th><th>Created</th><th></th></tr></thead><tbody>{rows}</tbody></table>
+<table class="list" id="tokens"><thead><tr><th>Description</th><th>Scopes</th><th>Created</th><th><span class="sr-only">Revoke</span></th></tr></thead><tbody>{rows}</tbody></table>
 <h2>New token</h2>
 <form method="post" action="/account/oauth/token/create" class="stack">
 <input type="hidden" name="csrf" value="{csrf}">
@@ -540,7 +541,8 @@ async fn game_page(State(s): S, headers: HeaderMap, Path(id): Path<String>) -> R
     let id: String = id.chars().take(8).collect();
     let exists = s.lock().game_view(&id, Some(0), None).is_ok();
     if !exists {
-        return Page::new("Not found", "", html::error_line("No such game."))
+        let body = r#"<section class="panel narrow"><h1>Not found</h1><p class="error" role="alert">No such game: it was not found here.</p><p><a href="/">Back to the lobby</a></p></section>"#;
+        return Page::new("Not found", "", body.to_string())
             .status(StatusCode::NOT_FOUND)
             .render(&v);
     }
@@ -551,7 +553,8 @@ async fn game_page(State(s): S, headers: HeaderMap, Path(id): Path<String>) -> R
 <div class="board-wrap"><div id="board" class="board" aria-label="board"></div></div>
 <div class="player bottom" id="player-bottom"><span class="name"></span><span class="prisoners" hidden></span><span class="clock"></span></div>
 </div>
-<aside class="side">
+<div class="side">
+<h1 class="sr-only" id="game-title">Game {id}</h1>
 <div class="meta" id="meta"></div>
 <div class="result" id="result" role="status"></div>
 <p class="notice-line" id="notice" role="status" aria-live="polite"></p>
@@ -567,8 +570,8 @@ async fn game_page(State(s): S, headers: HeaderMap, Path(id): Path<String>) -> R
 </div>
 <p><a id="pgn" href="/game/export/{id}" download="{id}.pgn">Download PGN</a></p>
 <div class="chat" id="chat" hidden><h2>Chat</h2><div class="lines" id="chat-lines" aria-live="polite"></div>
-<form id="chat-form" class="row"><input id="chat-text" maxlength="140" autocomplete="off" placeholder="Say something"><button type="submit">Send</button></form></div>
-</aside>
+<form id="chat-form" class="row"><label for="chat-text" class="sr-only">Message to the players' chat</label><input id="chat-text" maxlength="140" autocomplete="off" placeholder="Say something"><button type="submit">Send</button></form></div>
+</div>
 <div id="chooser" class="chooser" hidden></div>
 </section>"#,
         id = esc(&id)
@@ -620,7 +623,7 @@ async fn explorer_page(State(s): S, headers: HeaderMap) -> Response {
     let body = format!(
         r#"<section class="game explorer">
 <div class="board-col"><div class="board-wrap"><div id="board" class="board" aria-label="board"></div></div></div>
-<aside class="side">
+<div class="side">
 <h1>Opening explorer</h1>
 <label>Variant <select id="variant"></select></label>
 <form id="fen-form" class="row"><label>Position (FEN; empty: the start) <input id="fen" name="fen" spellcheck="false"></label><button type="submit">Look up</button></form>
@@ -644,7 +647,7 @@ async fn explorer_page(State(s): S, headers: HeaderMap) -> Response {
 <table class="list" id="moves"><thead><tr><th>Move</th><th>Games</th><th>White / draw / Black</th><th>White's score (95%)</th><th>Eval</th></tr></thead><tbody></tbody></table>
 <p class="hint">From the self-play statistics the arena was started with (<code>--openings</code>): the moves played along this line, how often, how they scored, and the mean evaluation after them.</p>
 </section>
-</aside></section>"#
+</div></section>"#
     );
     Page::new("Opening explorer", "explorer.js", body).render(&v)
 }
@@ -655,18 +658,18 @@ async fn analysis_page(State(s): S, headers: HeaderMap) -> Response {
     let body = format!(
         r#"<section class="game analysis">
 <div class="board-col"><div class="board-wrap"><div id="board" class="board" aria-label="board"></div></div></div>
-<aside class="side">
+<div class="side">
 <h1>Analysis board</h1>
 <form id="setup" class="stack">
 <label>Variant <select name="variant" id="variant">{variants}</select></label>
 <label>FEN (empty: the start position) <input name="fen" id="fen" spellcheck="false"></label>
 <button type="submit">Set up</button></form>
-<details><summary>Paste a PGN</summary><form id="pgn-form" class="stack"><textarea id="pgn" rows="6" spellcheck="false"></textarea><button type="submit">Load the PGN</button></form></details>
+<details><summary>Paste a PGN</summary><form id="pgn-form" class="stack"><label for="pgn">PGN of a game</label><textarea id="pgn" rows="6" spellcheck="false"></textarea><button type="submit">Load the PGN</button></form></details>
 <p id="status" class="status" role="status" aria-live="polite"></p>
 <div class="moves" id="moves"></div>
 <div class="nav"><button id="first" type="button" title="the start (Home)">|&lt;</button><button id="prev" type="button" title="back one move (left arrow)">&lt;</button><button id="next" type="button" title="on one move (right arrow)">&gt;</button><button id="last" type="button" title="the end of the line (End)">&gt;|</button><button id="flip" type="button">flip</button><label>Nodes <select id="nodes"><option>50000</option><option selected>200000</option><option>1000000</option></select></label><button id="analyse" type="button">Analyse</button></div>
 <div id="analysis" class="analysis-out"></div>
-</aside></section>"#
+</div></section>"#
     );
     Page::new("Analysis board", "analysis.js", body).render(&v)
 }
