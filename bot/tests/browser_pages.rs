@@ -11,7 +11,8 @@
 //! spectators; a new game from a position; Citadel's prisoners; readable coordinates and move
 //! dots; the cold game page's size; and, ignored (a measurement), click to piece drawn.
 //! Also: the explorer of the games played on the arena (a game just finished, move orders
-//! that meet, the filters).
+//! that meet, the filters); a game played from the keyboard (the move input, the named cells,
+//! the live region).
 //!
 //! Each test runs its own arena and browser; screenshots go to `browser-<test>/`.
 
@@ -1946,4 +1947,182 @@ async fn the_explorer_shows_the_games_played_here() {
     )
     .await;
     b.shot("by-fen").await;
+}
+
+/// The board from the keyboard and for screen readers: cells that take the focus and are named
+/// ("d8, black queen"; empty: "e4"), the arrow keys between them, Enter selecting; a whole game
+/// (Fool's mate, as Black) played through the move input in SAN and UCI against Human driven
+/// through the API, with the input's errors said; the live region saying each move (SAN, by
+/// whom) and the end.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_played_from_the_keyboard_and_heard() {
+    let Some(b) = launch("keyboard-game").await else {
+        return;
+    };
+    let arena = arena().await;
+    let url = arena.url();
+    let raw = common::Raw::new(&arena);
+    b.sign_up(&url, "Player1").await;
+    let id = game_with_human(&b, &raw, &url, &[("variant", "standard"), ("color", "white")]).await;
+    b.find("#keyboard-move:not([hidden]) #move-input").await;
+    let live = |text: &str| {
+        format!(
+            "return document.getElementById('move-announcer').textContent.includes({})",
+            json!(text)
+        )
+    };
+    // Not our turn yet: the input says so.
+    b.type_in("#move-input", "e5").await;
+    b.press(&[key::ENTER]).await;
+    b.until(
+        "not your turn",
+        "return document.getElementById('move-input-error').textContent.startsWith('It is not your turn')",
+        10 * SECOND,
+    )
+    .await;
+    let human = |m: &'static str| {
+        let raw = &raw;
+        let id = &id;
+        async move {
+            let (s, body) = raw
+                .post("human-token", &format!("/api/board/game/{id}/move/{m}"), &[])
+                .await;
+            assert_eq!(s, 200, "{m}: {body}");
+        }
+    };
+    human("f2f3").await;
+    b.until("f3 heard", &live("White (Human) played f3."), 10 * SECOND)
+        .await;
+    // The cells' names.
+    let label = |sq: &str| {
+        format!("return document.querySelector('#board .cell[data-sq=\"{sq}\"]').getAttribute('aria-label')")
+    };
+    assert_eq!(b.js(&label("d8"), json!([])).await, "d8, black queen");
+    assert_eq!(b.js(&label("e4"), json!([])).await, "e4");
+    assert_eq!(b.js(&label("f3"), json!([])).await, "f3, white pawn");
+    assert_eq!(
+        b.js(
+            "return document.querySelectorAll('#board .cell[role=button][tabindex=\"0\"]').length",
+            json!([])
+        )
+        .await,
+        1,
+        "one cell takes the Tab"
+    );
+    // The arrow keys move the focus as the board is drawn (Black at the bottom: up is toward
+    // rank 1); Enter selects a piece and names its destinations; Enter again lets it go.
+    b.js(
+        "document.querySelector('#board .cell[data-sq=\"e7\"]').focus()",
+        json!([]),
+    )
+    .await;
+    b.press(&[key::ENTER]).await;
+    let label_is = |sq: &str, text: &str| {
+        format!(
+            "return document.querySelector('#board .cell[data-sq=\"{sq}\"]').getAttribute('aria-label') === {}",
+            json!(text)
+        )
+    };
+    b.until("e7 selected", &label_is("e7", "e7, black pawn, selected"), 10 * SECOND)
+        .await;
+    assert_eq!(b.js(&label("e5"), json!([])).await, "e5, a move goes here");
+    b.press(&[key::UP]).await;
+    let focused = "return document.activeElement.dataset.sq";
+    assert_eq!(b.js(focused, json!([])).await, "e6");
+    // Black's view: the h-file is on the left.
+    b.press(&[key::LEFT, key::LEFT]).await;
+    assert_eq!(b.js(focused, json!([])).await, "g6");
+    b.press(&[key::RIGHT, key::RIGHT, key::DOWN]).await;
+    assert_eq!(b.js(focused, json!([])).await, "e7");
+    b.press(&[key::ENTER]).await;
+    b.until("e7 let go", &label_is("e7", "e7, black pawn"), 10 * SECOND)
+        .await;
+    b.shot("cells").await;
+    // The move input: a move that is not legal, then e5 in SAN.
+    b.type_in("#move-input", "Ke9").await;
+    b.press(&[key::ENTER]).await;
+    b.until(
+        "an illegal move said",
+        "return document.getElementById('move-input-error').textContent === '“Ke9” is not a legal move in this position.' && document.getElementById('move-input').getAttribute('aria-invalid') === 'true'",
+        10 * SECOND,
+    )
+    .await;
+    b.shot("illegal").await;
+    b.type_in("#move-input", "e5").await;
+    b.press(&[key::ENTER]).await;
+    b.until("e5 heard", &live("Black (Player1) played e5."), 10 * SECOND)
+        .await;
+    assert_eq!(
+        b.js("return document.getElementById('move-input').value", json!([]))
+            .await,
+        ""
+    );
+    human("g2g4").await;
+    b.until("g4 heard", &live("White (Human) played g4."), 10 * SECOND)
+        .await;
+    // The mate in UCI.
+    b.type_in("#move-input", "d8h4").await;
+    b.press(&[key::ENTER]).await;
+    b.until(
+        "the mate heard",
+        &live("Black (Player1) played Qh4#. Checkmate: Black wins."),
+        10 * SECOND,
+    )
+    .await;
+    b.shot("mate").await;
+    let v = get_json(&format!("{url}/api/arena/game/{id}/view")).await;
+    assert_eq!(v["status"], "mate");
+    assert_eq!(v["winner"], "black");
+    b.until(
+        "the input gone with the game",
+        "return document.getElementById('keyboard-move').hidden",
+        10 * SECOND,
+    )
+    .await;
+    // The page's heading (for screen readers) names the game.
+    let heading: Value = b
+        .js("return document.getElementById('game-title').textContent", json!([]))
+        .await;
+    let heading = heading.as_str().unwrap_or_default();
+    assert!(
+        heading.starts_with("Human") && heading.contains(" vs Player1") && heading.ends_with(" · Standard"),
+        "{heading}"
+    );
+}
+
+/// The move input with a promotion: the square alone is several moves, and the input says
+/// which; the piece typed plays it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_move_input_asks_which_promotion() {
+    let Some(b) = launch("keyboard-promotion").await else {
+        return;
+    };
+    let arena = arena().await;
+    let url = arena.url();
+    let raw = common::Raw::new(&arena);
+    b.sign_up(&url, "Player1").await;
+    // Black (Player1) to move, a pawn on a2 (and a white pawn, so that the game goes on).
+    let fen = "4k3/8/8/8/8/7K/p6P/8 b - - 0 1";
+    let terms = [("variant", "standard"), ("color", "white"), ("fen", fen)];
+    let id = game_with_human(&b, &raw, &url, &terms).await;
+    b.find("#keyboard-move:not([hidden]) #move-input").await;
+    b.type_in("#move-input", "a1").await;
+    b.press(&[key::ENTER]).await;
+    b.until(
+        "the promotions listed",
+        "return document.getElementById('move-input-error').textContent === '“a1” could be a1=Q, a1=R, a1=B, a1=N: type one of them.'",
+        10 * SECOND,
+    )
+    .await;
+    b.shot("which-promotion").await;
+    b.type_in("#move-input", "a1=N").await;
+    b.press(&[key::ENTER]).await;
+    b.until(
+        "the knight heard",
+        "return document.getElementById('move-announcer').textContent === 'Black (Player1) played a1=N.'",
+        10 * SECOND,
+    )
+    .await;
+    let v = get_json(&format!("{url}/api/arena/game/{id}/view")).await;
+    assert_eq!(v["uci"], json!(["a2a1n"]));
 }

@@ -560,6 +560,9 @@ async fn game_page(State(s): S, headers: HeaderMap, Path(id): Path<String>) -> R
 <p class="notice-line" id="notice" role="status" aria-live="polite"></p>
 <div class="offer" id="offer"></div>
 <p class="hint" id="claim-wait" hidden></p>
+<form id="keyboard-move" class="keyboard-move" hidden><label for="move-input">Your move (SAN or UCI, Enter plays)</label><span class="row"><input id="move-input" autocomplete="off" autocapitalize="off" spellcheck="false" aria-describedby="move-input-error"><button type="submit">Play</button></span>
+<span id="move-input-error" class="error" role="alert"></span></form>
+<div id="move-announcer" class="sr-only" aria-live="polite" aria-atomic="true"></div>
 <div class="moves" id="moves"></div>
 <div class="nav"><button id="first" title="first">|&lt;</button><button id="prev" title="previous">&lt;</button><button id="next" title="next">&gt;</button><button id="last" title="last">&gt;|</button><button id="flip" title="flip the board">flip</button><button id="sound" type="button" aria-pressed="true">Sound on</button></div>
 <div class="over" id="over" hidden><p class="end-reason" id="end-reason"></p><div class="rating-change" id="rating-change"></div>

@@ -47,6 +47,11 @@ class Board {
     this.onPremove = null; // told of a premove set or canceled
     this.optimisticMoves = false; // whether the player's moves are drawn before the server has them
     this.optimistic = null; // { fen, m }: such a move
+    // Cells that take the focus and have names ("e4, white princess"), for the keyboard and
+    // screen readers (the game page turns it on; see keyboardCells).
+    this.keyboard = false;
+    this.focusSq = null;
+    root.addEventListener('keydown', (e) => this.key(e));
     root.addEventListener('pointerdown', (e) => this.down(e));
     root.addEventListener('contextmenu', (e) => { if (this.cancelPremove()) e.preventDefault(); });
     document.addEventListener('keydown', (e) => { if (e.key === 'Escape') this.cancelPremove(); });
@@ -178,6 +183,7 @@ class Board {
       cell.classList.toggle('dest', dests.has(sq));
       cell.classList.toggle('premove', pre.includes(sq));
     }
+    if (this.keyboard) this.nameCells(dests);
   }
 
   draw() {
@@ -245,7 +251,96 @@ class Board {
         frag.append(cell);
       }
     }
+    const hadFocus = root.contains(document.activeElement);
     root.replaceChildren(frag);
+    if (this.keyboard) this.keyboardCells(hadFocus);
+  }
+
+  // Keyboard and screen readers: the board is a group of cells that are buttons, each named by
+  // its square and piece; one takes the Tab (the last focused, else the first), the arrow keys
+  // move between them as they are drawn, Enter or Space selects a piece and plays it (as a
+  // click does). Holes are hidden from them. The focus stays on its square across redraws.
+  keyboardCells(hadFocus) {
+    const root = this.root;
+    root.setAttribute('role', 'group');
+    if (!root.getAttribute('aria-label') || root.getAttribute('aria-label') === 'board') root.setAttribute('aria-label', 'Board');
+    const cells = [...root.children];
+    for (const cell of cells) {
+      if (cell.classList.contains('hole')) { cell.setAttribute('aria-hidden', 'true'); continue; }
+      cell.setAttribute('role', 'button');
+      cell.tabIndex = -1;
+    }
+    const usable = cells.filter((c) => !c.classList.contains('hole'));
+    const keep = usable.find((c) => c.dataset.sq === this.focusSq) || usable[0];
+    if (keep) {
+      keep.tabIndex = 0;
+      if (hadFocus) keep.focus();
+    }
+  }
+
+  nameCells(dests) {
+    const pieces = new Map(((this.view && this.view.pieces) || []).map((p) => [p.sq, p]));
+    for (const cell of this.root.children) {
+      if (cell.classList.contains('hole')) continue;
+      const sq = cell.dataset.sq;
+      const p = pieces.get(sq);
+      let name = p ? `${sq}, ${p.color} ${p.name}` : sq;
+      if (sq === this.selected) name += ', selected';
+      else if (dests.has(sq)) name += ', a move goes here';
+      cell.setAttribute('aria-label', name);
+    }
+  }
+
+  key(e) {
+    if (!this.keyboard || !this.view) return;
+    const cell = e.target.closest && e.target.closest('.cell');
+    if (!cell || !this.root.contains(cell)) return;
+    const cells = [...this.root.children];
+    const at = cells.indexOf(cell);
+    const width = this.view.width;
+    const steps = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -width, ArrowDown: width };
+    let next = null;
+    if (e.key in steps) {
+      // The next cell that is not a hole, that way, on the same row for left and right.
+      const row = Math.floor(at / width);
+      for (let i = at + steps[e.key]; i >= 0 && i < cells.length; i += steps[e.key]) {
+        if (Math.abs(steps[e.key]) === 1 && Math.floor(i / width) !== row) break;
+        if (!cells[i].classList.contains('hole')) { next = cells[i]; break; }
+      }
+      e.preventDefault();
+      e.stopPropagation();
+    } else if (e.key === 'Home' || e.key === 'End') {
+      const usable = cells.filter((c) => !c.classList.contains('hole'));
+      next = e.key === 'Home' ? usable[0] : usable[usable.length - 1];
+      e.preventDefault();
+      e.stopPropagation();
+    } else if (e.key === 'Enter' || e.key === ' ') {
+      e.preventDefault();
+      e.stopPropagation();
+      this.pressCell(cell.dataset.sq);
+      return;
+    }
+    if (next) {
+      cell.tabIndex = -1;
+      next.tabIndex = 0;
+      this.focusSq = next.dataset.sq;
+      next.focus();
+    }
+  }
+
+  // A cell chosen from the keyboard: as a click (select a piece, play or premove it to a
+  // destination, let it go).
+  pressCell(sq) {
+    this.focusSq = sq;
+    if (this.selected && this.targets(this.selected).includes(sq)) {
+      const from = this.selected;
+      this.selected = null;
+      this.choose(from, sq);
+      return;
+    }
+    if (this.premove) this.cancelPremove();
+    this.selected = this.targets(sq).length && this.selected !== sq ? sq : null;
+    this.render();
   }
 
   cellAt(x, y) {

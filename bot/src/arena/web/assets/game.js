@@ -27,6 +27,7 @@
 
   const board = new Board($('board'), (uci, m) => play(uci, m));
   board.optimisticMoves = true;
+  board.keyboard = true;
 
   function base() { return `/api/board/game/${encodeURIComponent(id)}`; }
 
@@ -112,6 +113,7 @@
     const v = await Arena.get(`/api/arena/game/${encodeURIComponent(id)}/view${q}`);
     offersAnswered(view, v);
     const prev = view;
+    announce(prev, v);
     view = v;
     fetchedAt = performance.now();
     gameSounds(prev, v);
@@ -127,6 +129,7 @@
     }
     render();
     playPremove(v);
+    renderAccess();
     if (!streamOpened && v.status === 'started') { streamOpened = true; openStream(); }
   }
 
@@ -153,6 +156,75 @@
     if (m) board.play(m);
     else board.render();
   }
+
+  // For screen readers: the heading names the game; the live region says each move played
+  // (SAN, by whom) and how the game ended. Moves already there when the page opens are not
+  // said again.
+  function renderAccess() {
+    const v = view;
+    $('game-title').textContent = `${Arena.playerName(v.white)} vs ${Arena.playerName(v.black)} · ${v.variant.name}`;
+    $('keyboard-move').hidden = !(v.you && v.status === 'started');
+  }
+
+  function announce(prev, v) {
+    if (!prev) return;
+    const who = (c) => `${c === 'white' ? 'White' : 'Black'}${v[c] && v[c].name ? ` (${v[c].name})` : ''}`;
+    const said = [];
+    if (v.san.length < prev.san.length) said.push('The last move was taken back.');
+    for (let k = prev.san.length + 1; k <= v.san.length; k++) said.push(`${who(moverOf(v, k))} played ${v.san[k - 1]}.`);
+    if (prev.status === 'started' && v.status !== 'started') said.push(Arena.endText(v));
+    if (said.length) $('move-announcer').textContent = said.join(' ');
+  }
+
+  // The keyboard move: SAN (Nf3, exd5, e8=Q, O-O; check signs, x and = may be left out, and
+  // letters in the wrong case when that leaves one move) or UCI (g1f3, e7e8q), matched against
+  // the legal moves the arena listed. Enter plays; what is wrong is said under the input.
+  function findMove(text, moves) {
+    const t = text.trim();
+    if (!t) return { error: 'Type a move: SAN (Nf3, e8=Q, O-O) or UCI (g1f3).' };
+    if (!moves.length) return { error: 'It is not your turn: wait for your opponent\'s move.' };
+    const plainSan = (x) => x.replace(/[+#!?]/g, '').replace(/^0-0-0/, 'O-O-O').replace(/^0-0/, 'O-O');
+    const loose = (x) => plainSan(x).replace(/[x=:-]/g, '');
+    const tries = [
+      (m) => m.uci.toLowerCase() === t.toLowerCase(),
+      (m) => plainSan(m.san) === plainSan(t),
+      (m) => loose(m.san) === loose(t),
+      (m) => loose(m.san).toLowerCase() === loose(t).toLowerCase(),
+      // A promotion without its piece: every piece it may be.
+      (m) => m.promotion && loose(m.san).slice(0, -1) === loose(t),
+      (m) => t.length >= 4 && m.uci.toLowerCase().startsWith(t.toLowerCase()),
+    ];
+    for (const test of tries) {
+      const found = moves.filter(test);
+      // Moves that share their SAN are one move (the list may give a move once per piece).
+      const sans = [...new Set(found.map((m) => m.san))];
+      if (found.length === 1 || (found.length > 1 && new Set(found.map((m) => m.uci)).size === 1)) return { move: found[0] };
+      if (found.length > 1) return { error: `“${t}” could be ${sans.join(', ')}: type one of them.` };
+    }
+    return { error: `“${t}” is not a legal move in this position.` };
+  }
+
+  $('keyboard-move').addEventListener('submit', (e) => {
+    e.preventDefault();
+    const input = $('move-input');
+    const out = $('move-input-error');
+    const found = viewing !== null && input.value.trim()
+      ? { error: 'You are looking at an earlier move: press End (or >|) to come back to the game, then play.' }
+      : findMove(input.value, (view && view.status === 'started' && view.board.moves) || []);
+    if (found.error) {
+      out.textContent = found.error;
+      input.setAttribute('aria-invalid', 'true');
+      return;
+    }
+    out.textContent = '';
+    input.removeAttribute('aria-invalid');
+    input.value = '';
+    board.play(found.move);
+  });
+  $('move-input').addEventListener('input', () => {
+    $('move-input-error').textContent = '';
+    $('move-input').removeAttribute('aria-invalid');
+  });
 
   function refresh() {
     if (refreshing) { pending = true; return refreshing; }
