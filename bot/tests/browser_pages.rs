@@ -2126,3 +2126,43 @@ async fn the_move_input_asks_which_promotion() {
     let v = get_json(&format!("{url}/api/arena/game/{id}/view")).await;
     assert_eq!(v["uci"], json!(["a2a1n"]));
 }
+
+/// The analysis board from the keyboard: named cells, the arrow keys between them (not along
+/// the line while a cell has the focus), Enter to pick a piece and to play it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_analysis_board_plays_from_the_keyboard() {
+    let Some(b) = launch("analysis-keyboard").await else {
+        return;
+    };
+    let arena = arena().await;
+    let url = arena.url();
+    b.go(&format!("{url}/analysis?variant=standard")).await;
+    b.until(
+        "the named cells",
+        "const c = document.querySelector('#board .cell[data-sq=\"e2\"]'); return c && c.getAttribute('aria-label') === 'e2, white pawn' && c.getAttribute('role') === 'button'",
+        10 * SECOND,
+    )
+    .await;
+    b.js(
+        "document.querySelector('#board .cell[data-sq=\"e2\"]').focus()",
+        json!([]),
+    )
+    .await;
+    b.press(&[key::ENTER, key::UP, key::UP]).await;
+    assert_eq!(b.js("return document.activeElement.dataset.sq", json!([])).await, "e4");
+    b.press(&[key::ENTER]).await;
+    b.until(
+        "e4 played",
+        "return [...document.querySelectorAll('#moves .mv')].map((m) => m.textContent).join(' ') === 'e4'",
+        10 * SECOND,
+    )
+    .await;
+    // The focus stays on its square after the board is drawn again.
+    b.until(
+        "the focus kept",
+        "return document.activeElement.dataset.sq === 'e4' && document.activeElement.getAttribute('aria-label') === 'e4, white pawn'",
+        10 * SECOND,
+    )
+    .await;
+    b.shot("e4-from-the-keyboard").await;
+}

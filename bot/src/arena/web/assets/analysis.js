@@ -17,6 +17,8 @@
   let lineKey = '';
   let shown = 0; // the latest show() (answers of earlier ones are dropped)
   const board = new Board($('board'), (uci) => play(uci));
+  // Cells that take the focus and are named, played with the arrow keys and Enter.
+  board.keyboard = true;
 
   function status(text, kind) {
     const s = $('status');
