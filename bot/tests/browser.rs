@@ -416,6 +416,8 @@ async fn play_watch_and_special_moves_in_a_real_browser() {
         Duration::from_secs(10),
     )
     .await;
+    // The click scrolled the side panel's table into view: the shot shows the page's top.
+    b.js("window.scrollTo(0, 0)", json!([])).await;
     b.shot("explorer-two-plies").await;
 
     // The analysis board: the Egyptian Eye's start (the Eye drawn on f6), then a position from
