@@ -13,6 +13,7 @@
 //! assert_eq!(perft(&pos, 2), 625);
 //! ```
 
+pub mod batch;
 pub mod bench;
 pub mod book;
 pub mod cli;

@@ -121,24 +121,35 @@ enum Command {
         #[arg(long, default_value_t = EvalSource::Default)]
         net: EvalSource,
     },
-    /// Prints the static evaluation of a position with its terms.
+    /// Prints the static evaluation of a position with its terms (or of every position of a
+    /// file: --epd, --pgn).
     Eval {
         #[command(flatten)]
         position: PositionArgs,
+        #[command(flatten)]
+        batch: BatchArgs,
         /// Evaluation: a .nnue file for the variant, `hce` for the hand-crafted evaluation, or
         /// `<embedded>` (default) for the net built into the binary when there is one.
         #[arg(long, default_value_t = EvalSource::Default)]
         net: EvalSource,
     },
-    /// Searches a position and prints each iteration with its principal variation in UCI and SAN.
+    /// Searches a position and prints each iteration with its principal variation in UCI and SAN;
+    /// or searches every position of a file (--epd, --pgn), several at once (--jobs), one result
+    /// each (--json: one JSON object per line).
     Analyse {
         #[command(flatten)]
         position: PositionArgs,
+        #[command(flatten)]
+        batch: BatchArgs,
+        /// Positions searched at the same time in a batch (--epd, --pgn), each by its own engine
+        /// with --threads threads and --hash MB: keep jobs times threads at or below the cores.
+        #[arg(short, long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+        jobs: u16,
         /// Search depth (default: 12 unless a time or node limit is given).
         #[arg(short, long)]
         depth: Option<u32>,
-        /// Search time in milliseconds.
-        #[arg(short, long)]
+        /// Search time in milliseconds (per position).
+        #[arg(short, long, visible_alias = "movetime")]
         time: Option<u64>,
         /// Node limit.
         #[arg(short, long)]
@@ -189,6 +200,91 @@ See docs/match.md for the options and the meaning of the statistics."
         #[command(flatten)]
         sprt: SprtArgs,
     },
+}
+
+/// The batch options of `engine analyse` and `engine eval`.
+#[derive(clap::Args)]
+struct BatchArgs {
+    /// Work on every position of this file, one per line: EPD, or FEN (`-`: standard input).
+    /// A line that cannot be read gives an error result naming it; the others are done.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["fen", "moves", "pgn"])]
+    epd: Option<PathBuf>,
+    /// Work on the games of this PGN file (`-`: standard input): each game's last position, or
+    /// with --each-ply every position of the game.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["fen", "moves"])]
+    pgn: Option<PathBuf>,
+    /// With --pgn: every position of each game, from its start to its end.
+    #[arg(long, requires = "pgn")]
+    each_ply: bool,
+    /// One JSON object per position, one per line (docs/engine.md lists the fields).
+    #[arg(long)]
+    json: bool,
+    /// In a batch, stop at the first line that cannot be read (exit status 1) instead of
+    /// writing an error result for it and going on.
+    #[arg(long)]
+    stop_on_error: bool,
+}
+
+impl BatchArgs {
+    /// The items of the batch, if one was asked for.
+    fn items(&self, tables: &'static Tables) -> Result<Option<Vec<engine::batch::Item>>> {
+        let (path, pgn) = match (&self.epd, &self.pgn) {
+            (Some(p), _) => (p, false),
+            (None, Some(p)) => (p, true),
+            (None, None) => return Ok(None),
+        };
+        let text = if path.as_os_str() == "-" {
+            let mut text = String::new();
+            std::io::Read::read_to_string(&mut std::io::stdin(), &mut text).context("reading standard input")?;
+            text
+        } else {
+            let bytes =
+                engine::input_file::read(path, 1 << 30).with_context(|| format!("cannot read {}", path.display()))?;
+            String::from_utf8(bytes).with_context(|| format!("{} is not UTF-8 text", path.display()))?
+        };
+        let items = if pgn {
+            engine::batch::read_pgn(tables, &text, self.each_ply)
+        } else {
+            engine::batch::read_epd(tables, &text)
+        };
+        Ok(Some(items))
+    }
+
+    /// What a bad item becomes: an error (with --stop-on-error), else its error result line.
+    fn bad_item(&self, item: &engine::batch::Item, error: &str, errors: &mut usize) -> Result<String> {
+        let place = match item.game {
+            Some(g) => format!("game {g} (line {})", item.line),
+            None => format!("line {}", item.line),
+        };
+        if self.stop_on_error {
+            bail!("{place}: {error}");
+        }
+        *errors += 1;
+        Ok(if self.json {
+            engine::batch::error_json(item, error)
+        } else {
+            format!("{place}: error: {error}")
+        })
+    }
+}
+
+/// The label of a batch item in text output: `line N`, or `game G ply P`.
+fn item_label(item: &engine::batch::Item) -> String {
+    match (item.game, item.ply) {
+        (Some(g), Some(p)) => format!("game {g} ply {p}"),
+        _ => format!("line {}", item.line),
+    }
+}
+
+/// Ends a batch: a summary on standard error, exit status 2 when some items were errors.
+fn finish_batch(done: usize, errors: usize) -> Result<()> {
+    eprintln!("{done} positions, {errors} errors");
+    if errors > 0 {
+        use std::io::Write as _;
+        let _ = std::io::stdout().flush();
+        std::process::exit(2);
+    }
+    Ok(())
 }
 
 /// The SPRT options of `engine match` and `engine match-merge`.
@@ -367,8 +463,44 @@ fn main() -> Result<()> {
             let r = engine::bench::run_with(depth.clamp(1, 64), &variants, &source, &mut |l| println!("{l}"))?;
             println!("Bench: {} nodes {} nps", r.nodes, r.nps);
         }
-        Command::Eval { position, net } => {
+        Command::Eval { position, batch, net } => {
+            let tables = position.variant.tables_with(&position.rules)?;
+            if let Some(items) = batch.items(tables)? {
+                let mut e = engine::engine::Engine::new();
+                e.set_rules(tables);
+                e.set_eval(net)?;
+                let errors = &mut 0;
+                for item in &items {
+                    let line = match item.position() {
+                        None => batch.bad_item(item, item.game_state.as_ref().err().map_or("", |e| e), errors)?,
+                        Some(pos) if batch.json => engine::batch::eval_json(item, &pos, &e),
+                        Some(pos) => {
+                            let cp = e
+                                .net()
+                                .map_or_else(|| engine::eval::trace(&pos).total, |n| n.evaluate_position(&pos));
+                            format!("{}: {cp} cp for the side to move  {}", item_label(item), pos.fen())
+                        }
+                    };
+                    say(&line);
+                }
+                return finish_batch(items.len(), *errors);
+            }
             let pos = position.load()?;
+            if batch.json {
+                let mut e = engine::engine::Engine::new();
+                e.set_rules(pos.tables());
+                e.set_eval(net)?;
+                let item = engine::batch::Item {
+                    line: 1,
+                    game: None,
+                    ply: None,
+                    id: None,
+                    text: String::new(),
+                    game_state: Ok((pos.clone(), Vec::new())),
+                };
+                say(&engine::batch::eval_json(&item, &pos, &e));
+                return Ok(());
+            }
             let mut e = engine::engine::Engine::new();
             e.set_variant(pos.variant());
             e.set_eval(net)?;
@@ -386,6 +518,8 @@ fn main() -> Result<()> {
         }
         Command::Analyse {
             position,
+            batch,
+            jobs,
             depth,
             time,
             nodes,
@@ -394,21 +528,6 @@ fn main() -> Result<()> {
             threads,
             net,
         } => {
-            let pos = position.load()?;
-            let mut e = engine::engine::Engine::new();
-            e.set_variant(pos.variant());
-            e.set_eval(net)?;
-            e.set_hash(hash);
-            e.set_threads(threads);
-            e.set_multipv(multipv);
-            e.set_game(pos.clone(), &[]).map_err(|e| anyhow::anyhow!("{e}"))?;
-            print!("{}", pos.diagram());
-            println!("FEN: {}", pos.fen());
-            println!("Evaluation: {}", e.eval_summary());
-            if let Some(o) = pos.outcome() {
-                println!("The game is over: {} ({})", o.result(), o.description());
-                return Ok(());
-            }
             let limits = engine::search::Limits {
                 depth: depth.or(if time.is_none() && nodes.is_none() {
                     Some(12)
@@ -420,44 +539,72 @@ fn main() -> Result<()> {
                 multipv,
                 ..Default::default()
             };
-            let result = e.search(limits, &mut |info| {
-                let mut p = pos.clone();
-                let mut san = Vec::new();
-                for &m in &info.pv {
-                    san.push(p.san(m));
-                    p.play_unchecked(m);
+            let tables = position.variant.tables_with(&position.rules)?;
+            let items = match batch.items(tables)? {
+                Some(items) => items,
+                None if batch.json => {
+                    let pos = position.load()?;
+                    vec![engine::batch::Item {
+                        line: 1,
+                        game: None,
+                        ply: None,
+                        id: None,
+                        text: String::new(),
+                        game_state: Ok((pos, Vec::new())),
+                    }]
                 }
-                let uci: Vec<String> = info.pv.iter().map(|&m| pos.uci(m)).collect();
-                println!(
-                    "depth {:>2}/{:<2} {:>9} {:>10} nodes {:>7} ms  {}\n{:>40}{}",
-                    info.depth,
-                    info.seldepth,
-                    info.score.to_string(),
-                    info.nodes,
-                    info.time.as_millis(),
-                    uci.join(" "),
-                    "",
-                    san.join(" ")
-                );
-            });
-            if result.best.is_null() {
-                println!("No legal move.");
-            } else {
-                println!(
-                    "Best move: {} ({}), score {}",
-                    pos.uci(result.best),
-                    pos.san(result.best),
-                    result.score
-                );
-                match result.score {
-                    engine::search::Score::Cp(cp) if e.net().is_some() => {
-                        for line in outcome_estimate(pos.variant(), cp) {
-                            println!("  {line}");
+                None => return analyse_one(&position, limits, hash, threads, net),
+            };
+            let settings = engine::batch::BatchSettings {
+                limits,
+                jobs: usize::from(jobs),
+                threads,
+                hash_mb: hash,
+                eval: net,
+                tables,
+            };
+            let (mut errors, mut failed) = (0, None);
+            engine::batch::analyse(&items, &settings, &mut |item, outcome| {
+                use engine::batch::Outcome;
+                let line = match outcome {
+                    Outcome::Error(e) => match batch.bad_item(item, &e, &mut errors) {
+                        Ok(line) => line,
+                        Err(e) => {
+                            failed = Some(e);
+                            return false;
                         }
-                    }
-                    _ => {}
-                }
+                    },
+                    Outcome::Over(pos, fields) if batch.json => engine::batch::over_json(item, &pos, &fields),
+                    Outcome::Over(pos, _) => format!(
+                        "{}: the game is over ({})  {}",
+                        item_label(item),
+                        pos.outcome().map_or("repetition", |o| o.description()),
+                        pos.fen()
+                    ),
+                    Outcome::Searched {
+                        position,
+                        result,
+                        seldepth,
+                        time_ms,
+                    } if batch.json => engine::batch::analysis_json(item, &position, &result, seldepth, time_ms),
+                    Outcome::Searched { position, result, .. } => format!(
+                        "{}: {} ({}) {} depth {} nodes {}  {}",
+                        item_label(item),
+                        position.san(result.best),
+                        position.uci(result.best),
+                        result.score,
+                        result.depth,
+                        result.nodes,
+                        position.fen()
+                    ),
+                };
+                say(&line);
+                true
+            })?;
+            if let Some(e) = failed {
+                return Err(e);
             }
+            return finish_batch(items.len(), errors);
         }
         Command::Perft {
             position,
@@ -552,6 +699,71 @@ fn main() -> Result<()> {
                 let s = v.spec();
                 println!("{:<18} {:<18} aliases: {}", s.id, s.name, s.aliases.join(", "));
             }
+        }
+    }
+    Ok(())
+}
+
+/// `engine analyse` on one position: each iteration, then the best move.
+fn analyse_one(
+    position: &PositionArgs,
+    limits: engine::search::Limits,
+    hash: usize,
+    threads: usize,
+    net: EvalSource,
+) -> Result<()> {
+    let multipv = limits.multipv;
+    let pos = position.load()?;
+    let mut e = engine::engine::Engine::new();
+    e.set_variant(pos.variant());
+    e.set_eval(net)?;
+    e.set_hash(hash);
+    e.set_threads(threads);
+    e.set_multipv(multipv);
+    e.set_game(pos.clone(), &[]).map_err(|e| anyhow::anyhow!("{e}"))?;
+    print!("{}", pos.diagram());
+    println!("FEN: {}", pos.fen());
+    println!("Evaluation: {}", e.eval_summary());
+    if let Some(o) = pos.outcome() {
+        println!("The game is over: {} ({})", o.result(), o.description());
+        return Ok(());
+    }
+    let result = e.search(limits, &mut |info| {
+        let mut p = pos.clone();
+        let mut san = Vec::new();
+        for &m in &info.pv {
+            san.push(p.san(m));
+            p.play_unchecked(m);
+        }
+        let uci: Vec<String> = info.pv.iter().map(|&m| pos.uci(m)).collect();
+        println!(
+            "depth {:>2}/{:<2} {:>9} {:>10} nodes {:>7} ms  {}\n{:>40}{}",
+            info.depth,
+            info.seldepth,
+            info.score.to_string(),
+            info.nodes,
+            info.time.as_millis(),
+            uci.join(" "),
+            "",
+            san.join(" ")
+        );
+    });
+    if result.best.is_null() {
+        println!("No legal move.");
+    } else {
+        println!(
+            "Best move: {} ({}), score {}",
+            pos.uci(result.best),
+            pos.san(result.best),
+            result.score
+        );
+        match result.score {
+            engine::search::Score::Cp(cp) if e.net().is_some() => {
+                for line in outcome_estimate(pos.variant(), cp) {
+                    println!("  {line}");
+                }
+            }
+            _ => {}
         }
     }
     Ok(())

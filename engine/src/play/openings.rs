@@ -438,39 +438,7 @@ pub fn parse_epd(variant: Variant, text: &str, name: &str) -> Result<Vec<Opening
             line: i + 1,
             message: format!("'{line}': {message}"),
         };
-        let tokens: Vec<&str> = line.split_whitespace().collect();
-        if tokens.len() < 2 {
-            return Err(fail("an EPD line needs at least the board and the side to move".into()));
-        }
-        let is_field =
-            |t: &str| t == "-" || t.chars().all(|c| c.is_ascii_digit()) || t.chars().all(|c| "Rr".contains(c));
-        let mut fields: Vec<&str> = tokens.iter().take(4).copied().collect();
-        let mut rest = tokens.get(4..).unwrap_or(&[]);
-        while let Some((&t, tail)) = rest.split_first() {
-            if !is_field(t) {
-                break;
-            }
-            fields.push(t);
-            rest = tail;
-        }
-        let operations = rest.join(" ");
-        let mut clocks = (None, None);
-        for op in operations.split(';').map(str::trim) {
-            let mut words = op.split_whitespace();
-            match (words.next(), words.next()) {
-                (Some("hmvc"), Some(n)) => clocks.0 = n.parse::<u32>().ok(),
-                (Some("fmvn"), Some(n)) => clocks.1 = n.parse::<u32>().ok(),
-                _ => {}
-            }
-        }
-        let mut fen = fields.join(" ");
-        if fields.len() == 4 {
-            if let (h, Some(f)) = (clocks.0.unwrap_or(0), clocks.1) {
-                fen.push_str(&format!(" {h} {f}"));
-            } else if let Some(h) = clocks.0 {
-                fen.push_str(&format!(" {h} 1"));
-            }
-        }
+        let fen = epd_fen(line).map_err(fail)?;
         let start = Position::from_fen(variant, &fen).map_err(|e| fail(e.to_string()))?;
         if let Some(o) = Game::new(start.clone()).outcome() {
             return Err(fail(format!("the game is already over ({})", o.description())));
@@ -485,6 +453,46 @@ pub fn parse_epd(variant: Variant, text: &str, name: &str) -> Result<Vec<Opening
         return Err(OpeningsError::Empty(name.to_string()));
     }
     Ok(out)
+}
+
+/// The FEN of one EPD line (trimmed, not empty): its first four fields are the FEN's board, side,
+/// castling and en passant fields; fields after them that are FEN fields too (numbers, `-`, the
+/// rendezvous rights) are read as such; of the operations after them, `hmvc` and `fmvn` set the
+/// clocks and the others (`id`, `bm`, `c0`, ...) are skipped. A FEN is an EPD line too.
+pub fn epd_fen(line: &str) -> Result<String, String> {
+    let tokens: Vec<&str> = line.split_whitespace().collect();
+    if tokens.len() < 2 {
+        return Err("an EPD line needs at least the board and the side to move".into());
+    }
+    let is_field = |t: &str| t == "-" || t.chars().all(|c| c.is_ascii_digit()) || t.chars().all(|c| "Rr".contains(c));
+    let mut fields: Vec<&str> = tokens.iter().take(4).copied().collect();
+    let mut rest = tokens.get(4..).unwrap_or(&[]);
+    while let Some((&t, tail)) = rest.split_first() {
+        if !is_field(t) {
+            break;
+        }
+        fields.push(t);
+        rest = tail;
+    }
+    let operations = rest.join(" ");
+    let mut clocks = (None, None);
+    for op in operations.split(';').map(str::trim) {
+        let mut words = op.split_whitespace();
+        match (words.next(), words.next()) {
+            (Some("hmvc"), Some(n)) => clocks.0 = n.parse::<u32>().ok(),
+            (Some("fmvn"), Some(n)) => clocks.1 = n.parse::<u32>().ok(),
+            _ => {}
+        }
+    }
+    let mut fen = fields.join(" ");
+    if fields.len() == 4 {
+        if let (h, Some(f)) = (clocks.0.unwrap_or(0), clocks.1) {
+            fen.push_str(&format!(" {h} {f}"));
+        } else if let Some(h) = clocks.0 {
+            fen.push_str(&format!(" {h} 1"));
+        }
+    }
+    Ok(fen)
 }
 
 /// Reads PGN text as openings: each game's start position and its moves, up to the first move
