@@ -311,19 +311,30 @@ impl GameTask {
         match player.choose(initial_fen, moves, clock).await {
             Ok(choice) => {
                 let uci = choice.uci;
-                self.decisions.record(score_cp(choice.score));
-                tracing::info!(
-                    "game {}: ply {} {uci} ({}, depth {}, {} nodes, {} ms; clocks white {} black {})",
-                    self.id,
-                    plies + 1,
-                    choice.score,
-                    choice.depth,
-                    choice.nodes,
-                    choice.search_time.as_millis(),
-                    engine::play::clock::clk_text(state.wtime),
-                    engine::play::clock::clk_text(state.btime),
-                );
-                self.evals.insert(plies, eval_text(choice.score, color));
+                if let Some(book) = &choice.book {
+                    // No search: no score for the decisions or the PGN.
+                    tracing::info!(
+                        "game {}: ply {} {uci} from the book ({book}; clocks white {} black {})",
+                        self.id,
+                        plies + 1,
+                        engine::play::clock::clk_text(state.wtime),
+                        engine::play::clock::clk_text(state.btime),
+                    );
+                } else {
+                    self.decisions.record(score_cp(choice.score));
+                    tracing::info!(
+                        "game {}: ply {} {uci} ({}, depth {}, {} nodes, {} ms; clocks white {} black {})",
+                        self.id,
+                        plies + 1,
+                        choice.score,
+                        choice.depth,
+                        choice.nodes,
+                        choice.search_time.as_millis(),
+                        engine::play::clock::clk_text(state.wtime),
+                        engine::play::clock::clk_text(state.btime),
+                    );
+                    self.evals.insert(plies, eval_text(choice.score, color));
+                }
                 // An offer that came with the opponent's move is answered with the fresh score.
                 if offered && self.answer_offer(&state.moves).await {
                     return None; // accepted: the next state ends the game

@@ -31,9 +31,10 @@ struct Cli {
 enum Command {
     /// Connect to the server and play challenges.
     Play {
-        /// The configuration file.
-        #[arg(long, default_value = "bot.toml")]
-        config: PathBuf,
+        /// The configuration file. Repeat it to run several bots in one process, each with its
+        /// own account (token) and settings, e.g. one per strength level (docs/bot.md).
+        #[arg(long = "config", value_name = "CONFIG", default_value = "bot.toml")]
+        configs: Vec<PathBuf>,
         /// Override server.url.
         #[arg(long)]
         url: Option<String>,
@@ -363,11 +364,27 @@ fn load_config(path: &Path, url: Option<String>) -> anyhow::Result<Config> {
     Ok(config)
 }
 
-/// `bot play`: connects and plays until a stop signal.
-async fn play(config: Config) -> anyhow::Result<()> {
-    let token = config.token()?;
-    let bot = Bot::connect(config, token).await?;
-    bot.run(shutdown_signal().await).await
+/// `bot play`: connects each configuration's bot and plays until a stop signal. Every bot is
+/// connected before any plays; the first one to fail stops them all.
+async fn play(configs: Vec<Config>) -> anyhow::Result<()> {
+    let mut bots = Vec::with_capacity(configs.len());
+    for config in configs {
+        let token = config.token()?;
+        bots.push(Bot::connect(config, token).await?);
+    }
+    let shutdown = shutdown_signal().await;
+    let mut running = tokio::task::JoinSet::new();
+    for bot in bots {
+        running.spawn(bot.run(shutdown.clone()));
+    }
+    while let Some(done) = running.join_next().await {
+        match done {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => return Err(e),
+            Err(e) => anyhow::bail!("a bot's task failed: {e}"),
+        }
+    }
+    Ok(())
 }
 
 /// `bot bench`: runs the bench and prints what it measured.
@@ -517,7 +534,13 @@ async fn main() -> anyhow::Result<()> {
         .with_writer(std::io::stderr)
         .init();
     match cli.command {
-        Command::Play { config, url } => play(load_config(&config, url)?).await,
+        Command::Play { configs, url } => {
+            let mut loaded = Vec::with_capacity(configs.len());
+            for path in &configs {
+                loaded.push(load_config(path, url.clone())?);
+            }
+            play(loaded).await
+        }
         Command::Bench {
             games,
             variant,

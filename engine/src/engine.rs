@@ -20,6 +20,7 @@ use crate::{
         FenError, Move, Position, UciError, Variant,
     },
     search::{tt::TranspositionTable, Limits, SearchInfo, SearchResult, Searcher},
+    skill::{Candidates, Strength},
 };
 
 /// Settings of the engine (the UCI options).
@@ -33,6 +34,8 @@ pub struct Settings {
     pub multipv: usize,
     /// Milliseconds kept back per move for communication.
     pub move_overhead_ms: u64,
+    /// Playing strength (`Skill Level`, `UCI_Elo`); full strength by default.
+    pub strength: Strength,
 }
 
 impl Default for Settings {
@@ -42,6 +45,7 @@ impl Default for Settings {
             threads: 1,
             multipv: 1,
             move_overhead_ms: 30,
+            strength: Strength::FULL,
         }
     }
 }
@@ -127,6 +131,8 @@ pub struct Engine {
     net: Option<Arc<NnueNet>>,
     book: Option<Arc<Book>>,
     book_rng: BookRng,
+    /// The random choice of weakened levels.
+    skill_rng: BookRng,
 }
 
 /// Which evaluation the engine uses.
@@ -204,6 +210,7 @@ impl Engine {
             net: NnueNet::default_for(variant),
             book: None,
             book_rng: BookRng::from_time(),
+            skill_rng: BookRng::from_time(),
         }
     }
 
@@ -309,6 +316,17 @@ impl Engine {
         self.settings.move_overhead_ms = ms;
     }
 
+    /// Sets the playing strength (full strength changes nothing in the search).
+    pub fn set_strength(&mut self, strength: Strength) {
+        self.settings.strength = strength;
+    }
+
+    /// Seeds the random choice of weakened levels (`Some`: the same seed gives the same choices)
+    /// or seeds it from the clock (`None`, the default).
+    pub fn set_skill_seed(&mut self, seed: Option<u64>) {
+        self.skill_rng = seed.map_or_else(BookRng::from_time, BookRng::new);
+    }
+
     fn rebuild_searchers(&mut self) {
         let searchers = (0..self.settings.threads)
             .map(|_| Searcher::new(self.tt.clone(), self.stop.clone()))
@@ -395,16 +413,20 @@ impl Engine {
         let mut limits = limits;
         limits.multipv = limits.multipv.max(self.settings.multipv);
         let searchers = self.searchers.clone();
-        run_search(
-            &searchers,
-            &self.stop,
-            self.net.clone(),
-            &self.position,
-            &self.history,
-            limits,
-            false,
-            report,
-        )
+        let strength = self.settings.strength;
+        let seed = self.skill_rng.next_u64();
+        weakened_search(strength, seed, limits, report, &mut |limits, report| {
+            run_search(
+                &searchers,
+                &self.stop,
+                self.net.clone(),
+                &self.position,
+                &self.history,
+                limits,
+                false,
+                report,
+            )
+        })
     }
 
     /// Starts a search on a background thread; `report` gets each iteration, `done` the result.
@@ -427,8 +449,21 @@ impl Engine {
         // `go infinite` and `go ponder` must not report their result before they are stopped,
         // even when the search itself has nothing left to do (a forced mate, the depth cap).
         let hold = limits.infinite;
+        let strength = self.settings.strength;
+        let seed = self.skill_rng.next_u64();
         self.running = Some(std::thread::spawn(move || {
-            let result = run_search(&searchers, &stop, net, &position, &history, limits, hold, &mut *report);
+            let result = weakened_search(strength, seed, limits, &mut *report, &mut |limits, report| {
+                run_search(
+                    &searchers,
+                    &stop,
+                    net.clone(),
+                    &position,
+                    &history,
+                    limits,
+                    hold,
+                    report,
+                )
+            });
             done(&result);
             result
         }));
@@ -553,6 +588,31 @@ impl Engine {
         }
         self.book_move()
     }
+}
+
+/// A search run with some limits, reporting each iteration.
+type SearchFn<'a> = dyn FnMut(Limits, &mut dyn FnMut(&SearchInfo)) -> SearchResult + 'a;
+
+/// Runs `search` with `limits` at full strength, or weakened for `strength` (its caps and
+/// candidates, then a random choice among them seeded with `seed`; `report` sees only the lines
+/// the caller asked for).
+fn weakened_search(
+    strength: Strength,
+    seed: u64,
+    limits: Limits,
+    report: &mut dyn FnMut(&SearchInfo),
+    search: &mut SearchFn<'_>,
+) -> SearchResult {
+    if !strength.applies_to(&limits) {
+        return search(limits, report);
+    }
+    let mut candidates = Candidates::new(limits.multipv);
+    let result = search(strength.limits(&limits), &mut |info| {
+        if candidates.see(info) {
+            report(info);
+        }
+    });
+    candidates.choose(&strength, result, &mut BookRng::new(seed))
 }
 
 #[allow(clippy::too_many_arguments)]

@@ -23,6 +23,7 @@ pub mod input_file;
 pub mod play;
 pub mod rules;
 pub mod search;
+pub mod skill;
 pub mod tournament;
 pub mod uci;
 

@@ -1279,3 +1279,59 @@ fn fixed_node_searches_are_reproducible() {
     lines.push(format!("bestmove {best}"));
     assert_eq!(lines, runs[0]);
 }
+
+#[test]
+fn strength_options_are_listed_validated_and_weaken_the_play() {
+    use engine::skill::{ELO_MAX, ELO_MIN};
+    let mut uci = Uci::start();
+    uci.send("uci");
+    let lines = uci.until(|l| l == "uciok");
+    for expected in [
+        "option name Skill Level type spin default 20 min 0 max 20".to_string(),
+        "option name UCI_LimitStrength type check default false".to_string(),
+        format!("option name UCI_Elo type spin default {ELO_MAX} min {ELO_MIN} max {ELO_MAX}"),
+    ] {
+        assert!(lines.contains(&expected), "missing {expected:?} in {lines:?}");
+    }
+    // Out of range or not a number: an error, and the strength stays full.
+    for bad in [
+        "setoption name Skill Level value 21",
+        "setoption name Skill Level value -1",
+        "setoption name Skill Level value weak",
+        "setoption name UCI_Elo value 1",
+        "setoption name UCI_LimitStrength value maybe",
+    ] {
+        uci.send(bad);
+        let lines = uci.sync();
+        assert_eq!(lines.len(), 1, "{bad}: {lines:?}");
+        assert!(lines[0].starts_with("info string error: "), "{bad}: {lines:?}");
+    }
+    uci.send("setoption name Skill Level value 20");
+    assert_eq!(uci.sync(), Vec::<String>::new(), "full strength is the default");
+    uci.send("setoption name Skill Level value 2");
+    let lines = uci.sync();
+    assert!(
+        lines.len() == 1 && lines[0].starts_with("info string strength: level 2.0"),
+        "{lines:?}"
+    );
+    // The weakened search reports one line (MultiPV 1) and plays a legal move.
+    uci.send("position startpos");
+    let (infos, best) = uci.go("depth 10");
+    let start = startpos(Variant::PersianPrincess);
+    assert!(start.parse_uci(&best).is_ok(), "{best}");
+    assert!(infos.iter().all(|l| field(l, "multipv") == Some("1")), "{infos:?}");
+    // The level's caps: 3 plies at level 2.
+    assert!(infos.iter().all(|l| number(l, "depth") <= 3), "{infos:?}");
+    // UCI_Elo takes over with UCI_LimitStrength.
+    uci.send(&format!("setoption name UCI_Elo value {ELO_MIN}"));
+    assert_eq!(uci.sync(), Vec::<String>::new(), "UCI_Elo alone changes nothing");
+    uci.send("setoption name UCI_LimitStrength value true");
+    let lines = uci.sync();
+    assert!(
+        lines.len() == 1 && lines[0].starts_with("info string strength: level 0.0"),
+        "{lines:?}"
+    );
+    uci.send("setoption name UCI_LimitStrength value false");
+    let lines = uci.sync();
+    assert!(lines[0].starts_with("info string strength: level 2.0"), "{lines:?}");
+}

@@ -118,6 +118,60 @@ pub struct EngineConfig {
     /// `default` (embedded net or hand-crafted), `hce`, or a net file.
     #[serde(deserialize_with = "values::eval_source")]
     pub eval: EvalSource,
+    /// Playing strength as the engine's `Skill Level`, 0 (weakest) to 20 (full strength);
+    /// none: full strength (docs/strength.md).
+    pub skill: Option<u8>,
+    /// Playing strength as an Elo on the scale of docs/strength.md (the engine's `UCI_Elo`);
+    /// not with `skill`.
+    pub elo: Option<i64>,
+    /// Opening books written by `trainer openings` (one file, or a list: each game uses the book
+    /// of its variant, the first one listed).
+    #[serde(deserialize_with = "values::paths")]
+    pub book: Vec<std::path::PathBuf>,
+    /// Plies from the start of a game in which book moves are played (0: never).
+    pub book_depth: u32,
+    /// The books of `book`, read by [`EngineConfig::load_books`] (done by [`Config::load`]).
+    #[serde(skip)]
+    pub books: Books,
+}
+
+/// Opening books read from `engine.book`.
+#[derive(Clone, Default)]
+pub struct Books(pub Vec<std::sync::Arc<engine::book::Book>>);
+
+impl std::fmt::Debug for Books {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.0.iter().map(|b| b.summary())).finish()
+    }
+}
+
+impl Books {
+    /// The book for `variant`, if one was read.
+    pub fn for_variant(&self, variant: Variant) -> Option<std::sync::Arc<engine::book::Book>> {
+        self.0.iter().find(|b| b.variant() == variant).cloned()
+    }
+}
+
+impl EngineConfig {
+    /// The playing strength of `skill` or `elo` (full strength without either).
+    pub fn strength(&self) -> engine::skill::Strength {
+        match (self.skill, self.elo) {
+            (Some(level), _) => engine::skill::Strength::from_skill(level),
+            (None, Some(elo)) => engine::skill::Strength::from_elo(elo),
+            (None, None) => engine::skill::Strength::FULL,
+        }
+    }
+
+    /// Reads the books of `book` (an error names the file that cannot be read).
+    pub fn load_books(&mut self) -> anyhow::Result<()> {
+        let mut books = Vec::new();
+        for path in &self.book {
+            let book = engine::book::Book::read(path).map_err(|e| anyhow::anyhow!("engine.book: {e}"))?;
+            books.push(std::sync::Arc::new(book));
+        }
+        self.books = Books(books);
+        Ok(())
+    }
 }
 
 impl Default for EngineConfig {
@@ -131,6 +185,11 @@ impl Default for EngineConfig {
             max_move_time_ms: None,
             unlimited_move_time_ms: 5000,
             eval: EvalSource::Default,
+            skill: None,
+            elo: None,
+            book: Vec::new(),
+            book_depth: 20,
+            books: Books::default(),
         }
     }
 }
@@ -329,7 +388,12 @@ impl Config {
     pub fn load(path: &std::path::Path) -> anyhow::Result<Config> {
         use anyhow::Context as _;
         let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-        Config::parse(&text).with_context(|| format!("in {}", path.display()))
+        let mut config = Config::parse(&text).with_context(|| format!("in {}", path.display()))?;
+        config
+            .engine
+            .load_books()
+            .with_context(|| format!("in {}", path.display()))?;
+        Ok(config)
     }
 
     /// Parses and validates TOML text.
@@ -372,6 +436,25 @@ impl Config {
         }
         anyhow::ensure!(self.engine.hash_mb >= 1, "engine.hash_mb must be at least 1");
         anyhow::ensure!(self.engine.threads >= 1, "engine.threads must be at least 1");
+        let e = &self.engine;
+        anyhow::ensure!(
+            e.skill.is_none() || e.elo.is_none(),
+            "engine.skill and engine.elo: give one of them, not both"
+        );
+        if let Some(level) = e.skill {
+            anyhow::ensure!(
+                level <= engine::skill::MAX_SKILL,
+                "engine.skill must be between 0 and {}, got {level}",
+                engine::skill::MAX_SKILL
+            );
+        }
+        if let Some(elo) = e.elo {
+            let (min, max) = (engine::skill::ELO_MIN, engine::skill::ELO_MAX);
+            anyhow::ensure!(
+                (min..=max).contains(&elo),
+                "engine.elo must be between {min} and {max} (docs/strength.md), got {elo}"
+            );
+        }
         anyhow::ensure!(
             self.network.max_attempts >= 1,
             "network.max_attempts must be at least 1"
@@ -453,6 +536,33 @@ mod tests {
         assert!(Config::parse("[challenge]\nvariants = [\"atomic\"]\n").is_err());
         assert!(Config::parse("[challenge]\nspeeds = [\"fast\"]\n").is_err());
         assert!(Config::parse("[server]\nurl = \"ftp://x\"\n").is_err());
+    }
+
+    #[test]
+    fn strength_and_book_keys() {
+        use engine::skill::{Strength, ELO_MAX, ELO_MIN};
+        let full = Config::parse("").expect("valid");
+        assert!(full.engine.strength().is_full());
+        assert!(full.engine.book.is_empty() && full.engine.book_depth == 20);
+        let c = Config::parse("[engine]\nskill = 3\n").expect("valid");
+        assert_eq!(c.engine.strength(), Strength::from_skill(3));
+        let c = Config::parse(&format!("[engine]\nelo = {ELO_MIN}\n")).expect("valid");
+        assert_eq!(c.engine.strength(), Strength::from_elo(ELO_MIN));
+        let err = |text: &str| format!("{:#}", Config::parse(text).expect_err(text));
+        assert!(err("[engine]\nskill = 21\n").contains("engine.skill must be between 0 and 20"));
+        assert!(err("[engine]\nskill = -1\n").contains("skill"));
+        assert!(err("[engine]\nskill = 3\nelo = 1000\n").contains("not both"));
+        let e = err(&format!("[engine]\nelo = {}\n", ELO_MAX + 1));
+        assert!(e.contains("engine.elo must be between"), "{e}");
+        let c = Config::parse("[engine]\nbook = \"a.book\"\nbook_depth = 8\n").expect("valid");
+        assert_eq!((c.engine.book.len(), c.engine.book_depth), (1, 8));
+        let c = Config::parse("[engine]\nbook = [\"a.book\", \"b.book\"]\n").expect("valid");
+        assert_eq!(c.engine.book.len(), 2);
+        assert!(err("[engine]\nbook = 3\n").contains("file name"));
+        // A book that cannot be read is an error naming it.
+        let mut c = Config::parse("[engine]\nbook = \"no-such.book\"\n").expect("valid");
+        let e = format!("{:#}", c.engine.load_books().expect_err("missing file"));
+        assert!(e.contains("no-such.book"), "{e}");
     }
 
     #[test]

@@ -209,6 +209,21 @@ pub(super) fn eval_source<'de, D: Deserializer<'de>>(d: D) -> Result<EvalSource,
     Ok(EvalSource::parse(&String::deserialize(d)?))
 }
 
+/// `engine.book`: one path, or a list of paths.
+pub(super) fn paths<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<std::path::PathBuf>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum OneOrMany {
+        One(std::path::PathBuf),
+        Many(Vec<std::path::PathBuf>),
+    }
+    match OneOrMany::deserialize(d) {
+        Ok(OneOrMany::One(p)) => Ok(vec![p]),
+        Ok(OneOrMany::Many(v)) => Ok(v),
+        Err(_) => Err(D::Error::custom("expected a file name or a list of file names")),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -48,6 +48,12 @@ pub const VARIANT_RULES: &str = "VariantRules";
 pub const PARSI_LUDII: &str = "Parsi_Ludii";
 /// Name of the option that adds `wdl W D L` (per mille) to `info` lines.
 pub const UCI_SHOW_WDL: &str = "UCI_ShowWDL";
+/// Name of the playing-strength level, 0 (weakest) to 20 (full strength, the default).
+pub const SKILL_LEVEL: &str = "Skill Level";
+/// Name of the switch that limits the strength to [`UCI_ELO`] (instead of [`SKILL_LEVEL`]).
+pub const UCI_LIMIT_STRENGTH: &str = "UCI_LimitStrength";
+/// Name of the Elo the engine plays at when [`UCI_LIMIT_STRENGTH`] is on (docs/strength.md).
+pub const UCI_ELO: &str = "UCI_Elo";
 
 /// The ids of [`Variant::ALL`], in that order: the vars of [`UCI_VARIANT`].
 pub const VARIANT_IDS: [&str; Variant::ALL.len()] = {
@@ -124,6 +130,26 @@ pub const OPTIONS: &[OptionSpec] = &[
     OptionSpec {
         name: UCI_SHOW_WDL,
         kind: OptionKind::Check { default: false },
+    },
+    OptionSpec {
+        name: SKILL_LEVEL,
+        kind: OptionKind::Spin {
+            default: crate::skill::MAX_SKILL as i64,
+            min: 0,
+            max: crate::skill::MAX_SKILL as i64,
+        },
+    },
+    OptionSpec {
+        name: UCI_LIMIT_STRENGTH,
+        kind: OptionKind::Check { default: false },
+    },
+    OptionSpec {
+        name: UCI_ELO,
+        kind: OptionKind::Spin {
+            default: crate::skill::ELO_MAX,
+            min: crate::skill::ELO_MIN,
+            max: crate::skill::ELO_MAX,
+        },
     },
 ];
 
@@ -408,6 +434,15 @@ mod tests {
                 "option name VariantRules type string default <empty>",
                 "option name Parsi_Ludii type check default false",
                 "option name UCI_ShowWDL type check default false",
+                "option name Skill Level type spin default 20 min 0 max 20",
+                "option name UCI_LimitStrength type check default false",
+                format!(
+                    "option name UCI_Elo type spin default {} min {} max {}",
+                    crate::skill::ELO_MAX,
+                    crate::skill::ELO_MIN,
+                    crate::skill::ELO_MAX
+                )
+                .as_str(),
             ]
         );
         let check = OptionSpec {

@@ -92,6 +92,12 @@ pub struct Session {
     ludii: bool,
     /// The `UCI_ShowWDL` switch.
     show_wdl: bool,
+    /// `Skill Level`.
+    skill: u8,
+    /// `UCI_LimitStrength`.
+    limit_strength: bool,
+    /// `UCI_Elo`.
+    elo: i64,
 }
 
 impl Session {
@@ -103,6 +109,9 @@ impl Session {
             rules: String::new(),
             ludii: false,
             show_wdl: false,
+            skill: crate::skill::MAX_SKILL,
+            limit_strength: false,
+            elo: crate::skill::ELO_MAX,
         }
     }
 
@@ -245,7 +254,33 @@ impl Session {
                     );
                 }
             }
+            (options::SKILL_LEVEL, OptionValue::Spin(n)) => {
+                self.skill = u8::try_from(n).unwrap_or(crate::skill::MAX_SKILL);
+                self.apply_strength();
+            }
+            (options::UCI_LIMIT_STRENGTH, OptionValue::Check(on)) => {
+                self.limit_strength = on;
+                self.apply_strength();
+            }
+            (options::UCI_ELO, OptionValue::Spin(elo)) => {
+                self.elo = elo;
+                self.apply_strength();
+            }
             (other, _) => self.error(format!("option '{other}' is not handled")),
+        }
+    }
+
+    /// Puts `UCI_LimitStrength` with `UCI_Elo`, else `Skill Level`, in force and says what it
+    /// means.
+    fn apply_strength(&mut self) {
+        let strength = if self.limit_strength {
+            crate::skill::Strength::from_elo(self.elo)
+        } else {
+            crate::skill::Strength::from_skill(self.skill)
+        };
+        if strength != self.engine.settings().strength {
+            self.engine.set_strength(strength);
+            send(&self.out, &format!("info string strength: {}", strength.describe()));
         }
     }
 
