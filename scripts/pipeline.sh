@@ -121,8 +121,8 @@ if [[ "$BUILD" == 1 ]]; then
     cargo build --release -p engine -p trainer
 fi
 BIN_DIR="${BIN_DIR:-target/release}"
-TRAINER="$BIN_DIR/trainer"
-ENGINE="$BIN_DIR/engine"
+TRAINER="$BIN_DIR/persian-trainer"
+ENGINE="$BIN_DIR/persian-engine"
 
 declare -A current       # variant -> the evaluation to beat and to generate with
 declare -A current_name  # variant -> its name in the matches

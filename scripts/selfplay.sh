@@ -32,7 +32,7 @@ fi
 
 cd "$(dirname "$0")/.."
 cargo build --release -p trainer
-trainer=./target/release/trainer
+trainer=./target/release/persian-trainer
 
 for v in "${variants[@]}"; do
     out="data/selfplay/$v"

@@ -4,14 +4,14 @@
 #
 #   scripts/strength-levels.sh [ENGINE] [OUTDIR]
 #
-# ENGINE is an engine binary (default: target/release/engine, built if missing); each
+# ENGINE is an engine binary (default: target/release/persian-engine, built if missing); each
 # match prints its report into OUTDIR (default: runs/strength-levels). GAMES (default 40) sets
 # the games per match, GAMES_HIGH (default GAMES) those of the matches from level 14 up, which
 # take longest; VARIANT (default persian-princess) the variant, CONCURRENCY (default 1) the
 # games played at once.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-engine=${1:-target/release/engine}
+engine=${1:-target/release/persian-engine}
 out=${2:-runs/strength-levels}
 games=${GAMES:-40}
 games_high=${GAMES_HIGH:-$games}

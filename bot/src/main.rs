@@ -17,7 +17,7 @@ use engine::rules::Variant;
 use tokio::sync::watch;
 
 #[derive(Parser)]
-#[command(name = "bot", version, about = "Persian Chess Lichess bot and local arena")]
+#[command(name = "persian-bot", version, about = "Persian Chess Lichess bot and local arena")]
 struct Cli {
     /// Log filter (e.g. info, debug, bot=debug); RUST_LOG wins when set. Default: info (warn
     /// for the demo, whose moves are printed).

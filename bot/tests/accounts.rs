@@ -58,7 +58,7 @@ async fn upgrade(arena: &Arena, args: &[&str], input: &str) -> std::process::Out
     std::fs::create_dir_all(&dir).expect("dir");
     let config = dir.join("bot.toml");
     std::fs::write(&config, format!("[server]\nurl = \"{}\"\n", arena.url())).expect("config");
-    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_bot"));
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_persian-bot"));
     command
         .arg("upgrade")
         .arg("--config")

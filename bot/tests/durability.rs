@@ -286,7 +286,7 @@ fn a_database_that_cannot_be_written_is_refused_at_start() {
         let mut c = if root {
             let mut c = std::process::Command::new("setpriv");
             c.args(["--reuid=65534", "--regid=65534", "--clear-groups"])
-                .arg(env!("CARGO_BIN_EXE_bot"));
+                .arg(env!("CARGO_BIN_EXE_persian-bot"));
             c
         } else {
             bot()

@@ -164,7 +164,7 @@ async fn bot_play_exits_on_sigterm_while_a_flood_is_read() {
     let config = dir.join("bot.toml");
     std::fs::write(&config, format!("[server]\nurl = \"{url}\"\n")).expect("config written");
     let mut child = Reaped(
-        std::process::Command::new(env!("CARGO_BIN_EXE_bot"))
+        std::process::Command::new(env!("CARGO_BIN_EXE_persian-bot"))
             .args(["play", "--config"])
             .arg(&config)
             .current_dir(&dir)

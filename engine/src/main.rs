@@ -14,6 +14,7 @@ use engine::{
 /// Egyptian Eye, Oriental Omega, chess, Parsi Chess and Nicholls' Citadel.
 #[derive(Parser)]
 #[command(
+    name = "persian-engine",
     version,
     about,
     long_about = "Persian Chess engine: rules, search and UCI for Celtic Citadel, Persian \
@@ -186,7 +187,7 @@ of tc, st, movetime, depth and nodes is required.\n\n--first and --second give t
 each --engine fills the next side not given; a side still missing is this engine in-process with \
 the other side's limits. --each adds keys to both sides.\n\nExamples:\n  engine match -v persian-princess \
 -n 20 --first \"name=deep,depth=5\" --second depth=1 --pgn games.pgn\n  engine match -n 200 --engine \
-cmd=target/release/engine,name=new --engine cmd=old/engine,name=old --each tc=10+0.1 -c 2 --sprt 0,10\n\n\
+cmd=target/release/persian-engine,name=new --engine cmd=old/persian-engine,name=old --each tc=10+0.1 -c 2 --sprt 0,10\n\n\
 See docs/match.md for the options and the meaning of the statistics."
     )]
     Match(Box<MatchArgs>),

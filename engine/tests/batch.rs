@@ -12,7 +12,7 @@ use engine::{
 use serde_json::Value;
 
 fn engine() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_engine"))
+    Command::new(env!("CARGO_BIN_EXE_persian-engine"))
 }
 
 /// A file in the test's own temporary directory.

@@ -15,7 +15,7 @@ use engine::{
     tournament::{run_match, GameRecord, GameResult, MatchConfig, PlayerConfig, Termination},
 };
 
-const ENGINE: &str = env!("CARGO_BIN_EXE_engine");
+const ENGINE: &str = env!("CARGO_BIN_EXE_persian-engine");
 
 /// A fresh temporary path for this test process.
 fn temp(tag: &str) -> PathBuf {

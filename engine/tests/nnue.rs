@@ -385,7 +385,7 @@ fn training_records_round_trip_positions() {
 #[test]
 fn eval_and_analyse_print_the_outcome_estimate() {
     let run = |args: &[&str]| {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_engine"))
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_persian-engine"))
             .args(args)
             .output()
             .expect("engine runs");

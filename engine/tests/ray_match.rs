@@ -31,7 +31,7 @@ fn distributed_match_on_a_local_ray() {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/ray/test_match.py");
     let out = std::process::Command::new(python)
         .arg(script)
-        .args(["--engine", env!("CARGO_BIN_EXE_engine")])
+        .args(["--engine", env!("CARGO_BIN_EXE_persian-engine")])
         // Ray asks for no token on a local test cluster, and keeps its files in the temp dir.
         .env("RAY_AUTH_MODE", "disabled")
         .output()

@@ -28,7 +28,7 @@ struct Uci {
 
 impl Uci {
     fn start() -> Uci {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_engine"))
+        let mut child = Command::new(env!("CARGO_BIN_EXE_persian-engine"))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())

@@ -45,7 +45,7 @@ def parse_args(argv):
         description="Matches on a Ray cluster: engine match split into game pairs.",
         epilog="Options after -- go to engine match (see engine match --help).",
     )
-    p.add_argument("--engine", default="target/release/engine", help="the engine binary (default: %(default)s)")
+    p.add_argument("--engine", default="target/release/persian-engine", help="the engine binary (default: %(default)s)")
     p.add_argument("--engine-on-workers", default=None, metavar="PATH",
                    help="the engine is at PATH on every worker already: nothing is shipped")
     p.add_argument("--address", default=None, help="the Ray cluster (default: RAY_ADDRESS, else a local Ray)")

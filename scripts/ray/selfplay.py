@@ -43,7 +43,7 @@ def parse_args(argv):
         description="Self-play on a Ray cluster: trainer selfplay split by shard.",
         epilog="Options after -- go to trainer selfplay (see trainer selfplay --help).",
     )
-    p.add_argument("--trainer", default="target/release/trainer", help="the trainer binary (default: %(default)s)")
+    p.add_argument("--trainer", default="target/release/persian-trainer", help="the trainer binary (default: %(default)s)")
     p.add_argument("--trainer-on-workers", default=None, metavar="PATH",
                    help="the trainer is at PATH on every worker already (shared file system, image): nothing is shipped")
     p.add_argument("--address", default=None, help="the Ray cluster (default: RAY_ADDRESS, else a local Ray)")

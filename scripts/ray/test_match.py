@@ -8,7 +8,7 @@
    (one game at a time, so games finish in order), with the same verdict;
 3. run again, the driver finds every part already played.
 
-    python scripts/ray/test_match.py --engine target/debug/engine
+    python scripts/ray/test_match.py --engine target/debug/persian-engine
 """
 
 import argparse

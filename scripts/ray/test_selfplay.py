@@ -7,7 +7,7 @@
    a complete, valid directory without duplicate games;
 3. run again, the driver finds nothing to do, and its reduce step writes the opening statistics.
 
-    python scripts/ray/test_selfplay.py --trainer target/debug/trainer
+    python scripts/ray/test_selfplay.py --trainer target/debug/persian-trainer
 """
 
 import argparse

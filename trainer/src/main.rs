@@ -19,7 +19,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 /// Self-play data generation, training-data tools and opening statistics for the Persian Chess
 /// engine's four sub-variants (and chess).
 #[derive(Parser)]
-#[command(version, about, long_about = None)]
+#[command(name = "persian-trainer", version, about, long_about = None)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

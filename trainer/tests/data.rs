@@ -21,7 +21,7 @@ use nnue::{
     Color, PlacedPiece,
 };
 
-const BIN: &str = env!("CARGO_BIN_EXE_trainer");
+const BIN: &str = env!("CARGO_BIN_EXE_persian-trainer");
 
 fn trainer(args: &[&str]) -> Output {
     Command::new(BIN).args(args).output().expect("run trainer")

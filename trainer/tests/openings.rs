@@ -48,7 +48,7 @@ fn temp_dir(name: &str) -> PathBuf {
 
 /// Runs `trainer openings` with `args`; returns (success, stdout, stderr).
 fn trainer(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_trainer"))
+    let out = Command::new(env!("CARGO_BIN_EXE_persian-trainer"))
         .arg("openings")
         .args(args)
         .output()
@@ -505,7 +505,7 @@ fn errors_and_variant_choice() {
     );
     // One tagged file: the variant comes from the tags, output to the default folder.
     let dir = temp_dir("default-out");
-    let out = Command::new(env!("CARGO_BIN_EXE_trainer"))
+    let out = Command::new(env!("CARGO_BIN_EXE_persian-trainer"))
         .current_dir(&dir)
         .args(["openings", corpus.join("selfplay.pgn").to_str().unwrap()])
         .output()
@@ -555,7 +555,7 @@ fn errors_and_variant_choice() {
 
 #[test]
 fn help_explains_the_options() {
-    let out = Command::new(env!("CARGO_BIN_EXE_trainer"))
+    let out = Command::new(env!("CARGO_BIN_EXE_persian-trainer"))
         .args(["openings", "--help"])
         .output()
         .unwrap();

@@ -19,10 +19,10 @@ fn repo() -> PathBuf {
         .expect("repository root")
 }
 
-/// A directory holding `trainer` and `engine`, as the pipeline's BIN_DIR wants them.
+/// A directory holding `persian-trainer` and `persian-engine`, as the pipeline's BIN_DIR wants them.
 fn bin_dir(tmp: &Path) -> PathBuf {
-    let trainer = PathBuf::from(env!("CARGO_BIN_EXE_trainer"));
-    let engine = trainer.with_file_name(format!("engine{}", std::env::consts::EXE_SUFFIX));
+    let trainer = PathBuf::from(env!("CARGO_BIN_EXE_persian-trainer"));
+    let engine = trainer.with_file_name(format!("persian-engine{}", std::env::consts::EXE_SUFFIX));
     assert!(
         engine.exists(),
         "{} is missing: build it first (`cargo build -p engine`, or run `cargo test --workspace`)",
@@ -30,8 +30,8 @@ fn bin_dir(tmp: &Path) -> PathBuf {
     );
     let dir = tmp.join("bin");
     fs::create_dir_all(&dir).expect("bin dir");
-    std::os::unix::fs::symlink(&trainer, dir.join("trainer")).expect("link trainer");
-    std::os::unix::fs::symlink(&engine, dir.join("engine")).expect("link engine");
+    std::os::unix::fs::symlink(&trainer, dir.join("persian-trainer")).expect("link trainer");
+    std::os::unix::fs::symlink(&engine, dir.join("persian-engine")).expect("link engine");
     dir
 }
 
@@ -78,7 +78,7 @@ fn pipeline_at(root: &Path, tmp: &Path, bin: &Path, rounds: &str, extra: &[(&str
 
 /// The number of games in a self-play directory, from `trainer data stats`.
 fn games(dir: &Path) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_trainer"))
+    let out = Command::new(env!("CARGO_BIN_EXE_persian-trainer"))
         .args(["data", "stats"])
         .arg(dir)
         .output()

@@ -31,7 +31,7 @@ fn sharded_selfplay_on_a_local_ray() {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/ray/test_selfplay.py");
     let out = std::process::Command::new(python)
         .arg(script)
-        .args(["--trainer", env!("CARGO_BIN_EXE_trainer")])
+        .args(["--trainer", env!("CARGO_BIN_EXE_persian-trainer")])
         // Ray asks for no token on a local test cluster, and keeps its files in the temp dir.
         .env("RAY_AUTH_MODE", "disabled")
         .output()

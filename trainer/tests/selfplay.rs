@@ -14,7 +14,7 @@ use std::{
 use engine::rules::{notation::pgn::read_games, Variant};
 use nnue::data::{Record, RecordReader};
 
-const BIN: &str = env!("CARGO_BIN_EXE_trainer");
+const BIN: &str = env!("CARGO_BIN_EXE_persian-trainer");
 
 /// The tiny settings every test uses (fast: 150 nodes per move, short games).
 fn selfplay_args(out: &Path, games: u64, seed: u64) -> Vec<String> {

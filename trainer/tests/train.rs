@@ -16,7 +16,7 @@ use engine::{
     rules::{position::Position, Variant},
 };
 
-const BIN: &str = env!("CARGO_BIN_EXE_trainer");
+const BIN: &str = env!("CARGO_BIN_EXE_persian-trainer");
 
 fn run(args: &[&str]) -> Output {
     Command::new(BIN).args(args).output().expect("run trainer")

@@ -380,7 +380,7 @@ pub async fn wait_line(
 
 /// The `bot` binary, with quiet logs and plain errors.
 pub fn bot_command() -> std::process::Command {
-    let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_bot"));
+    let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_persian-bot"));
     c.env("RUST_BACKTRACE", "0").env("RUST_LOG", "warn");
     c
 }
