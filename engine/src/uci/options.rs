@@ -478,6 +478,9 @@ mod tests {
                 OptionValue::String(String::new()),
                 OptionValue::Check(false),
                 OptionValue::Check(false),
+                OptionValue::Spin(20),
+                OptionValue::Check(false),
+                OptionValue::Spin(crate::skill::ELO_MAX),
             ]
         );
         // Every default is accepted by its own option.
