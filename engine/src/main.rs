@@ -934,6 +934,7 @@ fn run_match(args: MatchArgs) -> Result<()> {
     config.pgn = args.pgn.clone();
     config.results = args.results.clone();
     config.pairs = args.pairs.as_deref().map(parse_pairs).transpose()?;
+    engine::tournament::name_programs(&mut config)?;
     say(&format!(
         "Match {} ({}) vs {} ({}), {}, {} games, concurrency {}",
         config.first.name,

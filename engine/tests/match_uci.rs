@@ -275,3 +275,53 @@ fn programs_that_cannot_play_the_variant_are_refused_before_the_match() {
     assert!(e.to_string().contains("cannot start it"), "{e}");
     let _ = std::fs::remove_file(&path);
 }
+
+#[test]
+fn programs_are_named_by_their_id_name_and_unequal_clocks_are_tagged_per_side() {
+    let pgn = temp("unequal").with_extension("pgn");
+    let out = Command::new(ENGINE)
+        .args([
+            "match",
+            "-v",
+            "eye",
+            "-n",
+            "2",
+            "--max-plies",
+            "12",
+            "--random-plies",
+            "4",
+        ])
+        .args(["--engine", &format!("cmd={ENGINE},tc=2+0.05,option.Hash=4")])
+        .args(["--engine", &format!("cmd={ENGINE},tc=1+0.1,option.Hash=4")])
+        .args(["--each", "timemargin=2000"])
+        .arg("--pgn")
+        .arg(&pgn)
+        .output()
+        .expect("engine match runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    // Both programs say `id name Persian Chess engine VERSION`: told apart as (1) and (2).
+    let id = format!("Persian Chess engine {}", env!("CARGO_PKG_VERSION"));
+    assert!(stdout.starts_with(&format!("Match {id} (cmd=")), "{stdout}");
+    assert!(
+        stdout.contains(&format!("Match {id} (1) vs {id} (2) (egyptian-eye): 2 of 2 games")),
+        "{stdout}"
+    );
+    let text = std::fs::read_to_string(&pgn).expect("PGN written");
+    let _ = std::fs::remove_file(&pgn);
+    let games = read_games(&text, Variant::Chess).expect("PGN reads back");
+    assert_eq!(games.len(), 2, "{text}");
+    for (g, first_white) in games.iter().zip([true, false]) {
+        assert_eq!(g.tag("TimeControl"), Some("?"), "{text}");
+        let (w, b) = if first_white {
+            ("2+0.05", "1+0.1")
+        } else {
+            ("1+0.1", "2+0.05")
+        };
+        assert_eq!(
+            (g.tag("WhiteTimeControl"), g.tag("BlackTimeControl")),
+            (Some(w), Some(b)),
+            "{text}"
+        );
+    }
+}

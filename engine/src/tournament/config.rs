@@ -162,6 +162,25 @@ pub(super) fn check_players(config: &MatchConfig) -> Result<(), MatchError> {
     Ok(())
 }
 
+/// Names each program side given without `name=` by the `id name` it gives (kept: its file
+/// name, when it gives none): each such program is started once (and quit again), which checks
+/// it as the match's own start does. Names that come out equal are told apart as always, with
+/// ` (1)` and ` (2)`.
+pub fn name_programs(config: &mut MatchConfig) -> Result<(), MatchError> {
+    let (variant, rules) = (config.variant, config.rules);
+    for (which, player) in [("first", &mut config.first), ("second", &mut config.second)] {
+        let Some(program) = player.external.as_ref().filter(|_| !player.named) else {
+            continue;
+        };
+        let process = crate::play::uci_engine::UciProcess::start(program, variant, &rules.rule_settings)
+            .map_err(|e| MatchError::Config(format!("{which} configuration ({}): {e}", player.name)))?;
+        if let Some(id) = process.id_name.as_deref().map(str::trim).filter(|n| !n.is_empty()) {
+            player.name = id.to_string();
+        }
+    }
+    Ok(())
+}
+
 /// The two configurations, their names told apart with ` (1)` and ` (2)` when they are equal.
 pub(super) fn distinct_names(config: &MatchConfig) -> (PlayerConfig, PlayerConfig) {
     if config.first.name == config.second.name {

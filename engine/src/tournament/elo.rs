@@ -319,6 +319,27 @@ pub fn format_elo(elo: f64) -> String {
     }
 }
 
+/// The likelihood of superiority from game pairs (pentanomial): the probability that the
+/// player's expected score is above 1/2, with the mean pair score `s` taken as normal with the
+/// pairs' variance, `Φ((s - 1/2) / sqrt(v / N))` ([`Penta::score`], [`Penta::variance`]). Pairs
+/// that all scored the same: 1, 0 or 1/2 as that score is above, below or at 1/2; 1/2 without
+/// pairs.
+pub fn los_penta(penta: Penta) -> f64 {
+    let n = penta.pairs();
+    let s = penta.score();
+    let spread = (penta.variance() / f64::from(n.max(1))).sqrt();
+    if n == 0 || spread == 0.0 {
+        return if s > 0.5 {
+            1.0
+        } else if s < 0.5 {
+            0.0
+        } else {
+            0.5
+        };
+    }
+    0.5 * (1.0 + erf((s - 0.5) / spread / std::f64::consts::SQRT_2))
+}
+
 /// The likelihood of superiority: the probability that the player is stronger, from the
 /// difference between wins and losses (draws carry no information). 1/2 without decisive games.
 pub fn los(wdl: Wdl) -> f64 {
@@ -628,6 +649,33 @@ mod tests {
         assert_eq!(los(Wdl::new(0, 5, 0)), 0.5);
         // W=10 L=12: erf(-2/sqrt(44)) = erf(-0.3015113) = -0.3301847, LOS = 0.3349077.
         assert!(close(los(Wdl::new(10, 0, 12)), 0.334_907_678_799_708_3, 1e-12));
+    }
+
+    #[test]
+    fn los_from_pairs() {
+        // Pairs 0/0/2/2/0: s = 5/8, v = 1/64, N = 4: z = (1/8) / (1/16) = 2, LOS = Φ(2) = 0.9772499.
+        assert!(close(
+            los_penta(Penta::new([0, 0, 2, 2, 0])),
+            0.977_249_868_051_820_8,
+            1e-12
+        ));
+        // Pairs 1/2/3/4/2: s = 7/12, v = 0.0868056, N = 12: z = 0.9797959, LOS = 0.8364066.
+        assert!(close(
+            los_penta(Penta::new([1, 2, 3, 4, 2])),
+            0.836_406_561_104_847_2,
+            1e-12
+        ));
+        // Pairs 3/1/2/0/0: s = 5/24, v = 0.0503472, N = 6: z = -3.1840118, LOS = 0.0007262.
+        assert!(close(
+            los_penta(Penta::new([3, 1, 2, 0, 0])),
+            0.000_726_245_498_707_2,
+            1e-12
+        ));
+        // No spread: all pairs alike.
+        assert_eq!(los_penta(Penta::new([0, 0, 5, 0, 0])), 0.5);
+        assert_eq!(los_penta(Penta::new([0, 0, 0, 0, 3])), 1.0);
+        assert_eq!(los_penta(Penta::new([2, 0, 0, 0, 0])), 0.0);
+        assert_eq!(los_penta(Penta::default()), 0.5);
     }
 
     #[test]

@@ -38,7 +38,7 @@ pub mod record;
 pub mod report;
 pub mod runner;
 
-pub use config::{MatchConfig, MatchError};
+pub use config::{name_programs, MatchConfig, MatchError};
 pub use elo::{EloEstimate, Penta, Sprt, SprtVerdict, StatsModel, Wdl};
 pub use merge::merge_results;
 pub use player::{PlayerConfig, PlayerConfigError};

@@ -4,7 +4,7 @@
 //!
 //! | key | meaning | default |
 //! |---|---|---|
-//! | `name` | name in the output and the PGN | in-process: the specification without `name`; a program: its file name |
+//! | `name` | name in the output and the PGN | in-process: the specification without `name`; a program: the `id name` it gives (its file name when it gives none) |
 //! | `cmd` | a UCI engine to run (a path, or a name found on `PATH`): this side is that program | - (this engine, in-process) |
 //! | `args` | the program's arguments, separated by spaces | none |
 //! | `dir` | the program's working directory | the match's |
@@ -74,6 +74,9 @@ pub struct PlayerConfig {
     pub eval: EvalSource,
     /// The program, when this side is a UCI engine run as a program.
     pub external: Option<UciEngineConfig>,
+    /// Whether the name was given (`name=`); a program's name not given is its `id name`
+    /// ([`crate::tournament::name_programs`]).
+    pub named: bool,
 }
 
 /// Why a player specification is refused.
@@ -190,6 +193,7 @@ impl PlayerConfig {
             threads: 1,
             eval: EvalSource::Default,
             external: None,
+            named: false,
         };
         let mut external = UciEngineConfig {
             command: PathBuf::new(),
@@ -277,6 +281,7 @@ impl PlayerConfig {
         if config.depth.is_none() && config.nodes.is_none() && config.movetime_ms.is_none() && config.tc.is_none() {
             return Err(PlayerConfigError::NoLimit(spec.to_string()));
         }
+        config.named = name.is_some();
         if let Some(command) = command {
             if eval.is_some() {
                 return Err(PlayerConfigError::BadValue {

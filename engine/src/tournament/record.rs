@@ -190,9 +190,17 @@ pub(super) fn game_pgn(context: &GameContext<'_>, opening: &Opening, played: &Pl
     pgn.set_tag("OpeningPlies", opening.moves.len().to_string());
     pgn.set_tag("WhiteConfig", white.spec());
     pgn.set_tag("BlackConfig", black.spec());
-    if let (Some(w), Some(b)) = (white.time_control(), black.time_control()) {
-        if let (true, Some(tag)) = (w == b, w.pgn_tag()) {
-            pgn.set_tag("TimeControl", tag);
+    // One clock for both: `TimeControl`. Clocks that differ (or a clock against a side without
+    // one): `TimeControl "?"` and each side's own in `WhiteTimeControl` and `BlackTimeControl`
+    // (`-` for a side without a clock: depth, nodes or a time per move).
+    let tag = |p: &PlayerConfig| p.time_control().and_then(|tc| tc.pgn_tag());
+    match (tag(white), tag(black)) {
+        (None, None) => {}
+        (Some(w), Some(b)) if w == b => pgn.set_tag("TimeControl", w),
+        (w, b) => {
+            pgn.set_tag("TimeControl", "?");
+            pgn.set_tag("WhiteTimeControl", w.unwrap_or_else(|| "-".into()));
+            pgn.set_tag("BlackTimeControl", b.unwrap_or_else(|| "-".into()));
         }
     }
     pgn.moves = played.moves.clone();

@@ -3,7 +3,7 @@
 use std::{collections::BTreeMap, time::Duration};
 
 use super::{
-    elo::{los, EloEstimate, Penta, Sprt, SprtVerdict, StatsModel, Wdl},
+    elo::{los, los_penta, EloEstimate, Penta, Sprt, SprtVerdict, StatsModel, Wdl},
     record::{GameRecord, ResultLine},
 };
 use crate::{
@@ -186,7 +186,11 @@ impl MatchReport {
             Some(e) => out.push(format!("Elo difference: {e}")),
             None => out.push("Elo difference: - (no games)".to_string()),
         }
-        out.push(format!("LOS: {:.1}%", 100.0 * los(self.wdl)));
+        let los = match self.stats {
+            StatsModel::Pentanomial if self.penta.pairs() > 0 => los_penta(self.penta),
+            _ => los(self.wdl),
+        };
+        out.push(format!("LOS: {:.1}%", 100.0 * los));
         out.push(format!(
             "White/draw/Black: {}/{}/{}",
             self.by_colour.wins, self.by_colour.draws, self.by_colour.losses
