@@ -137,18 +137,19 @@ pub fn play(
         });
         records.push(Record::encode(&tp, &settings.layout).with_context(|| format!("game {id}: encoding a record"))?);
     }
-    let pgn = write_pgn(
-        &GameText {
-            opening,
-            moves: &played.moves,
-            id,
-            result: played.result,
-            termination: &played.termination,
-            notes: &recorder.notes,
-            engine_plies: sampled.len(),
-        },
-        settings,
-    );
+    let ending = played.termination.sentence(settings.adjudication.max_plies);
+    let pgn = write_pgn(&GameText {
+        opening,
+        moves: &played.moves,
+        id,
+        result: played.result,
+        termination: &played.termination,
+        ending: &ending,
+        notes: &recorder.notes,
+        engine_plies: sampled.len(),
+        event: &settings.event,
+        player: &settings.player,
+    });
     Ok(PlayedGame {
         id,
         records,

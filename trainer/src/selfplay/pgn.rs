@@ -1,15 +1,12 @@
-//! The PGN of a self-play game: fixed tags (no date, so that a run's files do not depend on when
-//! it ran) and a score comment after every move the engine searched.
-
-use std::fmt::Write as _;
+//! The PGN of a self-play game, written by the engine's PGN writer: fixed tags (no date, so that
+//! a run's files do not depend on when it ran) and a score comment after every move the engine
+//! searched.
 
 use engine::{
     play::{GameResult, Opening, Termination},
-    rules::{Color, Move, Position},
+    rules::{notation::pgn::PgnGame, Move},
     search::Score,
 };
-
-use super::game::GameSettings;
 
 /// What the search said about one position of the game.
 #[derive(Clone, Copy, Debug)]
@@ -33,10 +30,16 @@ pub(super) struct GameText<'a> {
     pub result: GameResult,
     /// Why it ended.
     pub termination: &'a Termination,
+    /// The sentence after the last move that says why it ended.
+    pub ending: &'a str,
     /// Per ply: what the search said, `None` for random and book opening moves.
     pub notes: &'a [Option<Searched>],
     /// The opening's last plies that the engine chose (counted in `notes`, not in `OpeningPlies`).
     pub engine_plies: usize,
+    /// The `Event` tag.
+    pub event: &'a str,
+    /// The `White` and `Black` tags.
+    pub player: &'a str,
 }
 
 /// The score comment of a move: pawns from the mover's view and the depth, e.g. `+0.35/9`,
@@ -53,92 +56,46 @@ pub fn score_comment(score: Score, depth: u32) -> String {
     }
 }
 
-fn write_tag(out: &mut String, name: &str, value: &str) {
-    let escaped = value.replace('\\', "\\\\").replace('"', "\\\"");
-    let _ = writeln!(out, "[{name} \"{escaped}\"]");
-}
-
-/// The game in PGN with a score comment after every move the engine searched.
-pub(super) fn write_pgn(game: &GameText<'_>, settings: &GameSettings) -> String {
+/// The game in PGN (the engine's PGN writer) with a score comment after every move the engine
+/// searched. No date: the files of a run must not depend on when it ran.
+pub(super) fn write_pgn(game: &GameText<'_>) -> String {
     let GameText {
         opening,
         moves,
         id,
         result,
         termination,
+        ending,
         notes,
         engine_plies,
+        event,
+        player,
     } = *game;
-    let variant = settings.variant;
-    let mut out = String::new();
-    write_tag(&mut out, "Event", &settings.event);
-    write_tag(&mut out, "Site", "?");
-    // No date: the files of a run must not depend on when it ran.
-    write_tag(&mut out, "Date", "????.??.??");
-    write_tag(&mut out, "Round", &id.to_string());
-    write_tag(&mut out, "White", &settings.player);
-    write_tag(&mut out, "Black", &settings.player);
-    write_tag(&mut out, "Result", result.pgn());
-    write_tag(&mut out, "Variant", variant.spec().pgn_name);
-    let rules = opening.start.tables();
-    if !rules.rule_settings.is_empty() {
-        write_tag(&mut out, "VariantRules", &rules.rule_settings);
-    }
-    if opening.start.fen() != Position::startpos(variant).fen() {
-        write_tag(&mut out, "SetUp", "1");
-        write_tag(&mut out, "FEN", &opening.start.fen());
-    }
-    write_tag(&mut out, "PlyCount", &moves.len().to_string());
-    write_tag(&mut out, "Termination", termination.pgn_tag());
-    write_tag(&mut out, "GameId", &id.to_string());
-    write_tag(&mut out, "Opening", &opening.label);
+    let mut pgn = PgnGame::new(opening.start.clone());
+    pgn.moves = moves.to_vec();
+    pgn.result = result.pgn().to_string();
+    pgn.set_tag("Event", event);
+    pgn.set_tag("Round", id.to_string());
+    pgn.set_tag("White", player);
+    pgn.set_tag("Black", player);
+    pgn.set_tag("Termination", termination.pgn_tag());
+    pgn.set_tag("GameId", id.to_string());
+    pgn.set_tag("Opening", opening.label.as_str());
     // Statistics leave out the random or book plies (`OpeningPlies`); the engine's own choices
     // (`EnginePlies`, after them) count, with their scores.
-    write_tag(
-        &mut out,
+    pgn.set_tag(
         "OpeningPlies",
-        &(opening.moves.len() - engine_plies.min(opening.moves.len())).to_string(),
+        (opening.moves.len() - engine_plies.min(opening.moves.len())).to_string(),
     );
     if engine_plies > 0 {
-        write_tag(&mut out, "EnginePlies", &engine_plies.to_string());
+        pgn.set_tag("EnginePlies", engine_plies.to_string());
     }
-    out.push('\n');
-
-    let mut tokens: Vec<String> = Vec::with_capacity(moves.len() * 2 + 4);
-    let mut pos = opening.start.clone();
-    for (i, &m) in moves.iter().enumerate() {
-        let number = pos.fullmove_number();
-        let san = pos.san(m);
-        if pos.turn() == Color::White {
-            tokens.push(format!("{number}. {san}"));
-        } else if i == 0 || notes.get(i.wrapping_sub(1)).is_some_and(|n| n.is_some()) {
-            // After a comment the reader needs the move number again.
-            tokens.push(format!("{number}... {san}"));
-        } else {
-            tokens.push(san);
-        }
-        if let Some(Some(s)) = notes.get(i) {
-            tokens.push(format!("{{{}}}", score_comment(s.score, s.depth)));
-        }
-        pos.play_unchecked(m);
-    }
-    let comment = termination.sentence(settings.adjudication.max_plies);
-    for (i, w) in comment.split_whitespace().enumerate() {
-        let mut t = String::new();
-        if i == 0 {
-            t.push('{');
-        }
-        t.push_str(w);
-        tokens.push(t);
-    }
-    if let Some(last) = tokens.last_mut() {
-        if !comment.is_empty() {
-            last.push('}');
-        }
-    }
-    tokens.push(result.pgn().to_string());
-    out.push_str(&engine::rules::notation::pgn::wrap_movetext(&tokens));
-    out
+    pgn.move_comments = notes
+        .iter()
+        .map(|n| n.map_or_else(String::new, |s| score_comment(s.score, s.depth)))
+        .collect();
+    pgn.final_comment = Some(ending.to_string()).filter(|c| !c.trim().is_empty());
+    pgn.to_pgn()
 }
 
 #[cfg(test)]

@@ -1,0 +1,22 @@
+//! The rules layer's integration tests in one binary (each test binary links the whole engine,
+//! so they are grouped by layer, not by file):
+//!
+//! - `perft`: every suite of `data/perft`, recounted at low depth by the reference generator;
+//! - `special_rules`, `parsi_rules`, `citadel_rules`, `bent_riders_and_royalty`: each rule with
+//!   its negative cases, on the registered variants and on variants defined in the tests;
+//! - `legality`, `history_filter`: the legality test of hash-table moves, a filter that reads the
+//!   game's history;
+//! - `toy_variant`: a variant defined entirely outside the engine, the worked proof of the hooks;
+//! - `architecture`: the guard rails of the design, and the docs' lists against the code.
+//!
+//! Run one module with `cargo test -p engine --test rules perft::` (a name filter).
+
+mod architecture;
+mod bent_riders_and_royalty;
+mod citadel_rules;
+mod history_filter;
+mod legality;
+mod parsi_rules;
+mod perft;
+mod special_rules;
+mod toy_variant;
