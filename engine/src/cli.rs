@@ -1,4 +1,21 @@
-//! What the command-line programs of the workspace share.
+//! What the command-line programs of the workspace share: pipes, and the escaping of text in
+//! the HTML they write (the openings report, the training curves, the arena's pages).
+
+/// Escapes text for HTML content and attribute values (`&`, `<`, `>`, `"` and `'`).
+pub fn escape_html(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
 
 /// Makes a closed standard output end the program quietly, as other command-line tools do
 /// (`engine perft ... | head -1`), instead of a panic in `println!` on the broken pipe.
@@ -34,3 +51,15 @@ pub fn error_on_broken_pipe() {
 /// SIGPIPE).
 #[cfg(not(target_os = "linux"))]
 pub fn error_on_broken_pipe() {}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn html_escaping() {
+        assert_eq!(
+            super::escape_html(r#"<a href="x">Tom & Jerry's</a>"#),
+            "&lt;a href=&quot;x&quot;&gt;Tom &amp; Jerry&#39;s&lt;/a&gt;"
+        );
+        assert_eq!(super::escape_html("plain"), "plain");
+    }
+}

@@ -2,6 +2,8 @@
 
 use std::fmt::Write as _;
 
+use engine::cli::escape_html as escape;
+
 use super::checkpoint::CurvePoint;
 
 /// The curve as CSV, one row per epoch.
@@ -112,10 +114,6 @@ pub fn svg(points: &[CurvePoint], title: &str) -> String {
     );
     s.push_str("</svg>\n");
     s
-}
-
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
 }
 
 #[cfg(test)]
