@@ -356,9 +356,10 @@ fn handshake_lists_identity_and_options() {
         .filter(|l| l.starts_with("option "))
         .map(|l| l.as_str())
         .collect();
+    let vars: String = Variant::ALL.iter().map(|v| format!(" var {}", v.id())).collect();
+    let variant_line = format!("option name UCI_Variant type combo default persian-princess{vars}");
     for expected in [
-        "option name UCI_Variant type combo default persian-princess var celtic-citadel var persian-princess \
-         var egyptian-eye var oriental-omega var chess var parsi var citadel-8 var citadel-9",
+        variant_line.as_str(),
         "option name Hash type spin default 16 min 1 max 65536",
         "option name Threads type spin default 1 min 1 max 256",
         "option name MultiPV type spin default 1 min 1 max 64",
