@@ -1,8 +1,8 @@
-//! Full games on the in-process arena in each Persian sub-variant, in Parsi Chess and on both
-//! Citadel boards: bot against bot (the game
-//! ends with a legal result and both bots save a PGN that the engine's PGN reader reads back),
-//! and the bot against a scripted opponent that plays the first legal move (the bot does not
-//! lose, sends no refused move, and reports the arena's result).
+//! Full games on the in-process arena in every registered variant (`Variant::ALL`, by its server
+//! key): bot against bot (the game ends with a legal result and both bots save a PGN that the
+//! engine's PGN reader reads back), and the bot against a scripted opponent that plays the first
+//! legal move (the bot does not lose, sends no refused move, and reports the arena's result).
+//! The variants are played two at a time, each on an arena of its own.
 
 mod common;
 
@@ -10,7 +10,20 @@ use std::time::Duration;
 
 use engine::rules::{game::Game, notation::pgn::read_game, Variant};
 
-async fn full_game(variant: &str) {
+/// Runs `each` for every registered variant's server key, two at a time.
+async fn every_variant<F, Fut>(each: F)
+where
+    F: Fn(&'static str) -> Fut,
+    Fut: std::future::Future<Output = ()>,
+{
+    use futures::stream::StreamExt;
+    futures::stream::iter(Variant::ALL.iter().map(|v| each(v.spec().server_key)))
+        .buffer_unordered(2)
+        .collect::<Vec<()>>()
+        .await;
+}
+
+async fn full_game(variant: &'static str) {
     let arena = common::arena().await;
     let dir = common::temp_dir(variant);
     // Played to the end on the board: no resignations, no draw offers.
@@ -43,18 +56,11 @@ async fn full_game(variant: &str) {
         let text = std::fs::read_to_string(path).expect("PGN readable");
         let fallback: Variant = variant.parse().expect("variant");
         let game = read_game(&text, fallback).expect("PGN parses").expect("one game");
-        assert_eq!(game.variant().id(), variant);
-        let name = match variant {
-            "celtic-citadel" => "Celtic Citadel",
-            "persian-princess" => "Persian Princess",
-            "egyptian-eye" => "Egyptian Eye",
-            "oriental-omega" => "Oriental Omega",
-            "parsi" => "Parsi",
-            "citadel-8" => "Citadel 8",
-            "citadel-9" => "Citadel 9",
-            other => panic!("no PGN name known for {other}"),
-        };
-        let tag = format!("[Variant \"{name}\"]");
+        assert_eq!(game.variant(), fallback);
+        // A name, never a key (the bot's PGN names: Lichess's for chess, the display name where
+        // the engine's PGN name is the id).
+        let tag = format!("[Variant \"{}\"]", bot::variants::pgn_name(fallback, false));
+        assert!(!tag.contains('-'), "{tag}");
         assert!(text.contains(&tag), "{variant}: {tag} expected in\n{text}");
         assert_eq!(
             game.moves.len(),
@@ -90,38 +96,8 @@ async fn full_game(variant: &str) {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn celtic_citadel_game() {
-    full_game("celtic-citadel").await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn persian_princess_game() {
-    full_game("persian-princess").await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn egyptian_eye_game() {
-    full_game("egyptian-eye").await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn oriental_omega_game() {
-    full_game("oriental-omega").await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn parsi_game() {
-    full_game("parsi").await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn citadel_8_game() {
-    full_game("citadel-8").await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn citadel_9_game() {
-    full_game("citadel-9").await;
+async fn full_games_in_every_variant() {
+    every_variant(full_game).await;
 }
 
 /// `bot demo --variant citadel-9`: the arena in-process, Alpha challenges Beta, one game to
@@ -152,7 +128,7 @@ async fn the_demo_plays_a_citadel_game() {
 }
 
 /// Beta (the bot) against a scripted opponent that plays the first legal move, to the end.
-async fn against_a_scripted_opponent(variant: &str) {
+async fn against_a_scripted_opponent(variant: &'static str) {
     let arena = common::arena().await;
     let dir = common::temp_dir(&format!("scripted-{variant}"));
     let mut config = common::config(&arena, variant, dir.clone());
@@ -192,36 +168,6 @@ async fn against_a_scripted_opponent(variant: &str) {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn celtic_citadel_against_a_scripted_opponent() {
-    against_a_scripted_opponent("celtic-citadel").await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn persian_princess_against_a_scripted_opponent() {
-    against_a_scripted_opponent("persian-princess").await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn egyptian_eye_against_a_scripted_opponent() {
-    against_a_scripted_opponent("egyptian-eye").await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn oriental_omega_against_a_scripted_opponent() {
-    against_a_scripted_opponent("oriental-omega").await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn parsi_against_a_scripted_opponent() {
-    against_a_scripted_opponent("parsi").await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn citadel_8_against_a_scripted_opponent() {
-    against_a_scripted_opponent("citadel-8").await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn citadel_9_against_a_scripted_opponent() {
-    against_a_scripted_opponent("citadel-9").await;
+async fn every_variant_against_a_scripted_opponent() {
+    every_variant(against_a_scripted_opponent).await;
 }
