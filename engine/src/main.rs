@@ -137,38 +137,7 @@ enum Command {
     /// Searches a position and prints each iteration with its principal variation in UCI and SAN;
     /// or searches every position of a file (--epd, --pgn), several at once (--jobs), one result
     /// each (--json: one JSON object per line).
-    Analyse {
-        #[command(flatten)]
-        position: PositionArgs,
-        #[command(flatten)]
-        batch: BatchArgs,
-        /// Positions searched at the same time in a batch (--epd, --pgn), each by its own engine
-        /// with --threads threads and --hash MB: keep jobs times threads at or below the cores.
-        #[arg(short, long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
-        jobs: u16,
-        /// Search depth (default: 12 unless a time or node limit is given).
-        #[arg(short, long)]
-        depth: Option<u32>,
-        /// Search time in milliseconds (per position).
-        #[arg(short, long, visible_alias = "movetime")]
-        time: Option<u64>,
-        /// Node limit.
-        #[arg(short, long)]
-        nodes: Option<u64>,
-        /// Number of principal variations.
-        #[arg(long, default_value_t = 1)]
-        multipv: usize,
-        /// Transposition table size in MB.
-        #[arg(long, default_value_t = 64)]
-        hash: usize,
-        /// Search threads.
-        #[arg(long, default_value_t = 1)]
-        threads: usize,
-        /// Evaluation: a .nnue file for the variant, `hce` for the hand-crafted evaluation, or
-        /// `<embedded>` (default) for the net built into the binary when there is one.
-        #[arg(long, default_value_t = EvalSource::Default)]
-        net: EvalSource,
-    },
+    Analyse(Box<AnalyseArgs>),
     /// Plays a match between two engines (this engine in-process, or any UCI engine run as a
     /// program) and reports W/D/L, score, Elo difference with its 95% interval, LOS and
     /// optionally an SPRT.
@@ -201,6 +170,41 @@ See docs/match.md for the options and the meaning of the statistics."
         #[command(flatten)]
         sprt: SprtArgs,
     },
+}
+
+/// The options of `engine analyse`.
+#[derive(clap::Args)]
+struct AnalyseArgs {
+    #[command(flatten)]
+    position: PositionArgs,
+    #[command(flatten)]
+    batch: BatchArgs,
+    /// Positions searched at the same time in a batch (--epd, --pgn), each by its own engine
+    /// with --threads threads and --hash MB: keep jobs times threads at or below the cores.
+    #[arg(short, long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+    jobs: u16,
+    /// Search depth (default: 12 unless a time or node limit is given).
+    #[arg(short, long)]
+    depth: Option<u32>,
+    /// Search time in milliseconds (per position).
+    #[arg(short, long, visible_alias = "movetime")]
+    time: Option<u64>,
+    /// Node limit.
+    #[arg(short, long)]
+    nodes: Option<u64>,
+    /// Number of principal variations.
+    #[arg(long, default_value_t = 1)]
+    multipv: usize,
+    /// Transposition table size in MB.
+    #[arg(long, default_value_t = 64)]
+    hash: usize,
+    /// Search threads.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Evaluation: a .nnue file for the variant, `hce` for the hand-crafted evaluation, or
+    /// `<embedded>` (default) for the net built into the binary when there is one.
+    #[arg(long, default_value_t = EvalSource::Default)]
+    net: EvalSource,
 }
 
 /// The batch options of `engine analyse` and `engine eval`.
@@ -452,255 +456,283 @@ fn main() -> Result<()> {
     };
     match command {
         Command::Uci => engine::uci::session::run_stdio()?,
-        Command::Bench { depth, variant, net } => {
-            let variants = match variant {
-                Some(v) => vec![v],
-                None => Variant::ALL.to_vec(),
-            };
-            let source = net;
-            if matches!(source, EvalSource::File(_)) && variants.len() != 1 {
-                bail!("a net file evaluates one variant: give it with --variant");
-            }
-            let r = engine::bench::run_with(depth.clamp(1, 64), &variants, &source, &mut |l| println!("{l}"))?;
-            println!("Bench: {} nodes {} nps", r.nodes, r.nps);
-        }
-        Command::Eval { position, batch, net } => {
-            let tables = position.variant.tables_with(&position.rules)?;
-            if let Some(items) = batch.items(tables)? {
-                let mut e = engine::engine::Engine::new();
-                e.set_rules(tables);
-                e.set_eval(net)?;
-                let errors = &mut 0;
-                for item in &items {
-                    let line = match item.position() {
-                        None => batch.bad_item(item, item.game_state.as_ref().err().map_or("", |e| e), errors)?,
-                        Some(pos) if batch.json => engine::batch::eval_json(item, &pos, &e),
-                        Some(pos) => {
-                            let cp = e
-                                .net()
-                                .map_or_else(|| engine::eval::trace(&pos).total, |n| n.evaluate_position(&pos));
-                            format!("{}: {cp} cp for the side to move  {}", item_label(item), pos.fen())
-                        }
-                    };
-                    say(&line);
-                }
-                return finish_batch(items.len(), *errors);
-            }
-            let pos = position.load()?;
-            if batch.json {
-                let mut e = engine::engine::Engine::new();
-                e.set_rules(pos.tables());
-                e.set_eval(net)?;
-                let item = engine::batch::Item {
-                    line: 1,
-                    game: None,
-                    ply: None,
-                    id: None,
-                    text: String::new(),
-                    game_state: Ok((pos.clone(), Vec::new())),
-                };
-                say(&engine::batch::eval_json(&item, &pos, &e));
-                return Ok(());
-            }
-            let mut e = engine::engine::Engine::new();
-            e.set_variant(pos.variant());
-            e.set_eval(net)?;
-            print!("{}", pos.diagram());
-            println!("FEN: {}\n", pos.fen());
-            print!("{}", engine::uci::session::eval_report(&pos));
-            if let Some(n) = e.net() {
-                let cp = n.evaluate_position(&pos);
-                println!("NNUE evaluation: {cp} cp for the side to move");
-                for line in outcome_estimate(pos.variant(), cp) {
-                    println!("  {line}");
-                }
-            }
-            println!("Evaluation in use: {}", e.eval_summary());
-        }
-        Command::Analyse {
-            position,
-            batch,
-            jobs,
-            depth,
-            time,
-            nodes,
-            multipv,
-            hash,
-            threads,
-            net,
-        } => {
-            let limits = engine::search::Limits {
-                depth: depth.or(if time.is_none() && nodes.is_none() {
-                    Some(12)
-                } else {
-                    None
-                }),
-                nodes,
-                budget: engine::search::time::plan(time.map_or(TimeLimit::Unlimited, TimeLimit::MoveTime), 0, None),
-                multipv,
-                ..Default::default()
-            };
-            let tables = position.variant.tables_with(&position.rules)?;
-            let items = match batch.items(tables)? {
-                Some(items) => items,
-                None if batch.json => {
-                    let pos = position.load()?;
-                    vec![engine::batch::Item {
-                        line: 1,
-                        game: None,
-                        ply: None,
-                        id: None,
-                        text: String::new(),
-                        game_state: Ok((pos, Vec::new())),
-                    }]
-                }
-                None => return analyse_one(&position, limits, hash, threads, net),
-            };
-            let settings = engine::batch::BatchSettings {
-                limits,
-                jobs: usize::from(jobs),
-                threads,
-                hash_mb: hash,
-                eval: net,
-                tables,
-            };
-            let (mut errors, mut failed) = (0, None);
-            engine::batch::analyse(&items, &settings, &mut |item, outcome| {
-                use engine::batch::Outcome;
-                let line = match outcome {
-                    Outcome::Error(e) => match batch.bad_item(item, &e, &mut errors) {
-                        Ok(line) => line,
-                        Err(e) => {
-                            failed = Some(e);
-                            return false;
-                        }
-                    },
-                    Outcome::Over(pos, fields) if batch.json => engine::batch::over_json(item, &pos, &fields),
-                    Outcome::Over(pos, _) => format!(
-                        "{}: the game is over ({})  {}",
-                        item_label(item),
-                        pos.outcome().map_or("repetition", |o| o.description()),
-                        pos.fen()
-                    ),
-                    Outcome::Searched {
-                        position,
-                        result,
-                        seldepth,
-                        time_ms,
-                    } if batch.json => engine::batch::analysis_json(item, &position, &result, seldepth, time_ms),
-                    Outcome::Searched { position, result, .. } => format!(
-                        "{}: {} ({}) {} depth {} nodes {}  {}",
-                        item_label(item),
-                        position.san(result.best),
-                        position.uci(result.best),
-                        result.score,
-                        result.depth,
-                        result.nodes,
-                        position.fen()
-                    ),
-                };
-                say(&line);
-                true
-            })?;
-            if let Some(e) = failed {
-                return Err(e);
-            }
-            return finish_batch(items.len(), errors);
-        }
+        Command::Bench { depth, variant, net } => bench(depth, variant, net)?,
+        Command::Eval { position, batch, net } => eval(position, batch, net)?,
+        Command::Analyse(args) => analyse(*args)?,
         Command::Perft {
             position,
             divide,
             reference,
             threads,
             depth,
-        } => {
-            let game = position.load_game()?;
-            let (pos, history) = (game.position(), game.history());
-            perft::check_depth(depth)?;
-            let start = Instant::now();
-            let nodes = if reference {
-                let counts = perft::reference_divide(pos, depth, history, usize::from(threads));
-                if divide {
-                    for (m, n) in &counts {
-                        println!("{}: {n}", pos.uci(*m));
-                    }
-                    println!();
-                }
-                counts.iter().map(|(_, n)| n).sum()
-            } else if divide {
-                let mut total = 0;
-                for (m, n) in perft::divide(pos, depth, history) {
-                    println!("{}: {n}", pos.uci(m));
-                    total += n;
-                }
-                println!();
-                total
-            } else {
-                perft::perft_after(pos, depth, history)
-            };
-            let secs = start.elapsed().as_secs_f64();
-            println!("Nodes searched: {nodes}");
-            println!(
-                "Time: {:.3} s, {:.1} M nodes/s",
-                secs,
-                nodes as f64 / secs.max(1e-9) / 1e6
-            );
-        }
-        Command::Show { position } => {
-            let game = position.load_game()?;
-            let pos = game.position();
-            print!("{}", pos.diagram());
-            println!();
-            println!("Variant:  {} ({})", pos.variant().spec().name, pos.variant());
-            if !pos.tables().rule_settings.is_empty() {
-                println!("Rules:    {}", pos.tables().rule_settings);
-            }
-            println!("FEN:      {}", pos.fen());
-            println!(
-                "To move:  {}{}",
-                if pos.turn() == Color::White { "White" } else { "Black" },
-                if pos.in_check() { " (in check)" } else { "" }
-            );
-            println!("Hash:     {:016x}", pos.hash());
-            let moves: Vec<String> = game.legal_moves().iter().map(|&m| pos.san(m)).collect();
-            println!("Moves:    {} {}", moves.len(), moves.join(" "));
-            if let Some(o) = game.outcome() {
-                println!("Result:   {} ({})", o.result(), o.description());
-            }
-        }
+        } => perft_command(position, divide, reference, threads, depth)?,
+        Command::Show { position } => show(position)?,
         Command::Match(args) => run_match(*args)?,
-        Command::MatchMerge { files, sprt } => {
-            let sprt = sprt.test()?;
-            let mut texts = Vec::new();
-            for f in &files {
-                let text = std::fs::read_to_string(f).with_context(|| format!("cannot read {}", f.display()))?;
-                texts.push((f.display().to_string(), text));
-            }
-            let report = engine::tournament::merge_results(&texts, sprt)?;
-            println!(
-                "Merged {} vs {} ({}): {} of {} games{} from {} file(s)",
-                report.first,
-                report.second,
-                report.variant,
-                report.games(),
-                report.games_planned,
-                if report.stopped_early {
-                    " (stopped by the SPRT)"
-                } else {
-                    ""
-                },
-                files.len()
-            );
-            for line in report.summary_lines().into_iter().skip(1) {
-                println!("{line}");
-            }
+        Command::MatchMerge { files, sprt } => match_merge(files, sprt)?,
+        Command::Variants => variants()?,
+    }
+    Ok(())
+}
+
+/// `engine bench`: the fixed search of the bench positions, the node signature and the speed.
+fn bench(depth: u32, variant: Option<Variant>, net: EvalSource) -> Result<()> {
+    let variants = match variant {
+        Some(v) => vec![v],
+        None => Variant::ALL.to_vec(),
+    };
+    let source = net;
+    if matches!(source, EvalSource::File(_)) && variants.len() != 1 {
+        bail!("a net file evaluates one variant: give it with --variant");
+    }
+    let r = engine::bench::run_with(depth.clamp(1, 64), &variants, &source, &mut |l| println!("{l}"))?;
+    println!("Bench: {} nodes {} nps", r.nodes, r.nps);
+    Ok(())
+}
+
+/// `engine eval`: the static evaluation of a position (or of a batch) with its terms.
+fn eval(position: PositionArgs, batch: BatchArgs, net: EvalSource) -> Result<()> {
+    let tables = position.variant.tables_with(&position.rules)?;
+    if let Some(items) = batch.items(tables)? {
+        let mut e = engine::engine::Engine::new();
+        e.set_rules(tables);
+        e.set_eval(net)?;
+        let errors = &mut 0;
+        for item in &items {
+            let line = match item.position() {
+                None => batch.bad_item(item, item.game_state.as_ref().err().map_or("", |e| e), errors)?,
+                Some(pos) if batch.json => engine::batch::eval_json(item, &pos, &e),
+                Some(pos) => {
+                    let cp = e
+                        .net()
+                        .map_or_else(|| engine::eval::trace(&pos).total, |n| n.evaluate_position(&pos));
+                    format!("{}: {cp} cp for the side to move  {}", item_label(item), pos.fen())
+                }
+            };
+            say(&line);
         }
-        Command::Variants => {
-            for v in Variant::ALL {
-                let s = v.spec();
-                println!("{:<18} {:<18} aliases: {}", s.id, s.name, s.aliases.join(", "));
-            }
+        return finish_batch(items.len(), *errors);
+    }
+    let pos = position.load()?;
+    if batch.json {
+        let mut e = engine::engine::Engine::new();
+        e.set_rules(pos.tables());
+        e.set_eval(net)?;
+        let item = engine::batch::Item {
+            line: 1,
+            game: None,
+            ply: None,
+            id: None,
+            text: String::new(),
+            game_state: Ok((pos.clone(), Vec::new())),
+        };
+        say(&engine::batch::eval_json(&item, &pos, &e));
+        return Ok(());
+    }
+    let mut e = engine::engine::Engine::new();
+    e.set_variant(pos.variant());
+    e.set_eval(net)?;
+    print!("{}", pos.diagram());
+    println!("FEN: {}\n", pos.fen());
+    print!("{}", engine::uci::session::eval_report(&pos));
+    if let Some(n) = e.net() {
+        let cp = n.evaluate_position(&pos);
+        println!("NNUE evaluation: {cp} cp for the side to move");
+        for line in outcome_estimate(pos.variant(), cp) {
+            println!("  {line}");
         }
+    }
+    println!("Evaluation in use: {}", e.eval_summary());
+    Ok(())
+}
+
+/// `engine analyse`: a search of a position (or of a batch, one result per position).
+fn analyse(args: AnalyseArgs) -> Result<()> {
+    let AnalyseArgs {
+        position,
+        batch,
+        jobs,
+        depth,
+        time,
+        nodes,
+        multipv,
+        hash,
+        threads,
+        net,
+    } = args;
+    let limits = engine::search::Limits {
+        depth: depth.or(if time.is_none() && nodes.is_none() {
+            Some(12)
+        } else {
+            None
+        }),
+        nodes,
+        budget: engine::search::time::plan(time.map_or(TimeLimit::Unlimited, TimeLimit::MoveTime), 0, None),
+        multipv,
+        ..Default::default()
+    };
+    let tables = position.variant.tables_with(&position.rules)?;
+    let items = match batch.items(tables)? {
+        Some(items) => items,
+        None if batch.json => {
+            let pos = position.load()?;
+            vec![engine::batch::Item {
+                line: 1,
+                game: None,
+                ply: None,
+                id: None,
+                text: String::new(),
+                game_state: Ok((pos, Vec::new())),
+            }]
+        }
+        None => return analyse_one(&position, limits, hash, threads, net),
+    };
+    let settings = engine::batch::BatchSettings {
+        limits,
+        jobs: usize::from(jobs),
+        threads,
+        hash_mb: hash,
+        eval: net,
+        tables,
+    };
+    let (mut errors, mut failed) = (0, None);
+    engine::batch::analyse(&items, &settings, &mut |item, outcome| {
+        use engine::batch::Outcome;
+        let line = match outcome {
+            Outcome::Error(e) => match batch.bad_item(item, &e, &mut errors) {
+                Ok(line) => line,
+                Err(e) => {
+                    failed = Some(e);
+                    return false;
+                }
+            },
+            Outcome::Over(pos, fields) if batch.json => engine::batch::over_json(item, &pos, &fields),
+            Outcome::Over(pos, _) => format!(
+                "{}: the game is over ({})  {}",
+                item_label(item),
+                pos.outcome().map_or("repetition", |o| o.description()),
+                pos.fen()
+            ),
+            Outcome::Searched {
+                position,
+                result,
+                seldepth,
+                time_ms,
+            } if batch.json => engine::batch::analysis_json(item, &position, &result, seldepth, time_ms),
+            Outcome::Searched { position, result, .. } => format!(
+                "{}: {} ({}) {} depth {} nodes {}  {}",
+                item_label(item),
+                position.san(result.best),
+                position.uci(result.best),
+                result.score,
+                result.depth,
+                result.nodes,
+                position.fen()
+            ),
+        };
+        say(&line);
+        true
+    })?;
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    finish_batch(items.len(), errors)
+}
+
+/// `engine perft`: the leaf count of the game's legal-move tree, by the fast or the reference generator.
+fn perft_command(position: PositionArgs, divide: bool, reference: bool, threads: u16, depth: u32) -> Result<()> {
+    let game = position.load_game()?;
+    let (pos, history) = (game.position(), game.history());
+    perft::check_depth(depth)?;
+    let start = Instant::now();
+    let nodes = if reference {
+        let counts = perft::reference_divide(pos, depth, history, usize::from(threads));
+        if divide {
+            for (m, n) in &counts {
+                println!("{}: {n}", pos.uci(*m));
+            }
+            println!();
+        }
+        counts.iter().map(|(_, n)| n).sum()
+    } else if divide {
+        let mut total = 0;
+        for (m, n) in perft::divide(pos, depth, history) {
+            println!("{}: {n}", pos.uci(m));
+            total += n;
+        }
+        println!();
+        total
+    } else {
+        perft::perft_after(pos, depth, history)
+    };
+    let secs = start.elapsed().as_secs_f64();
+    println!("Nodes searched: {nodes}");
+    println!(
+        "Time: {:.3} s, {:.1} M nodes/s",
+        secs,
+        nodes as f64 / secs.max(1e-9) / 1e6
+    );
+    Ok(())
+}
+
+/// `engine show`: the board, FEN, hash, the moves the game allows and its result.
+fn show(position: PositionArgs) -> Result<()> {
+    let game = position.load_game()?;
+    let pos = game.position();
+    print!("{}", pos.diagram());
+    println!();
+    println!("Variant:  {} ({})", pos.variant().spec().name, pos.variant());
+    if !pos.tables().rule_settings.is_empty() {
+        println!("Rules:    {}", pos.tables().rule_settings);
+    }
+    println!("FEN:      {}", pos.fen());
+    println!(
+        "To move:  {}{}",
+        if pos.turn() == Color::White { "White" } else { "Black" },
+        if pos.in_check() { " (in check)" } else { "" }
+    );
+    println!("Hash:     {:016x}", pos.hash());
+    let moves: Vec<String> = game.legal_moves().iter().map(|&m| pos.san(m)).collect();
+    println!("Moves:    {} {}", moves.len(), moves.join(" "));
+    if let Some(o) = game.outcome() {
+        println!("Result:   {} ({})", o.result(), o.description());
+    }
+    Ok(())
+}
+
+/// `engine match-merge`: the results of several match files as one.
+fn match_merge(files: Vec<PathBuf>, sprt: SprtArgs) -> Result<()> {
+    let sprt = sprt.test()?;
+    let mut texts = Vec::new();
+    for f in &files {
+        let text = std::fs::read_to_string(f).with_context(|| format!("cannot read {}", f.display()))?;
+        texts.push((f.display().to_string(), text));
+    }
+    let report = engine::tournament::merge_results(&texts, sprt)?;
+    println!(
+        "Merged {} vs {} ({}): {} of {} games{} from {} file(s)",
+        report.first,
+        report.second,
+        report.variant,
+        report.games(),
+        report.games_planned,
+        if report.stopped_early {
+            " (stopped by the SPRT)"
+        } else {
+            ""
+        },
+        files.len()
+    );
+    for line in report.summary_lines().into_iter().skip(1) {
+        println!("{line}");
+    }
+    Ok(())
+}
+
+/// `engine variants`: the ids, names and aliases.
+fn variants() -> Result<()> {
+    for v in Variant::ALL {
+        let s = v.spec();
+        println!("{:<18} {:<18} aliases: {}", s.id, s.name, s.aliases.join(", "));
     }
     Ok(())
 }
@@ -714,18 +746,22 @@ fn analyse_one(
     net: EvalSource,
 ) -> Result<()> {
     let multipv = limits.multipv;
-    let pos = position.load()?;
+    // The game of the moves given, so that the search sees its earlier positions (repetitions,
+    // and the rules that look at the game).
+    let game = position.load_game()?;
+    let pos = game.position().clone();
     let mut e = engine::engine::Engine::new();
     e.set_variant(pos.variant());
     e.set_eval(net)?;
     e.set_hash(hash);
     e.set_threads(threads);
     e.set_multipv(multipv);
-    e.set_game(pos.clone(), &[]).map_err(|e| anyhow::anyhow!("{e}"))?;
+    e.set_game(game.start().clone(), game.moves())
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
     print!("{}", pos.diagram());
     println!("FEN: {}", pos.fen());
     println!("Evaluation: {}", e.eval_summary());
-    if let Some(o) = pos.outcome() {
+    if let Some(o) = game.outcome() {
         println!("The game is over: {} ({})", o.result(), o.description());
         return Ok(());
     }
