@@ -2,7 +2,9 @@
 
 pub mod client;
 pub mod endpoints;
+pub mod error;
 pub mod ndjson;
 pub mod types;
 
-pub use client::{ApiError, Client, ClientOptions, RetryPolicy, Token};
+pub use client::{Client, ClientOptions, RetryPolicy, Token};
+pub use error::ApiError;

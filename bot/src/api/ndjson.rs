@@ -14,7 +14,7 @@ use futures::{Stream, StreamExt};
 use serde::de::DeserializeOwned;
 use tokio::time::Instant;
 
-use super::client::ApiError;
+use super::error::ApiError;
 
 type ByteStream = Pin<Box<dyn Stream<Item = Result<Vec<u8>, String>> + Send>>;
 
