@@ -1,9 +1,9 @@
 //! The pages as Lichess players expect them, in a real headless Chromium (see `browser.rs` for
 //! the requirements): the lobby with a game in progress, challenges declined and canceled, the
-//! lobby's defaults and names; the game page's messages (a refused move, declined offers, the
-//! claim of a win), the chat after a reload and at the end of a game, the replay of a game (the
-//! move list follows, the clocks of the ply shown); the analysis board's line, a bad FEN, the
-//! promotion chooser and the analysis budget's message; a page that does not exist; after a
+//! lobby's defaults and names, what a bot plays (a variant it declined, the form's warning); the
+//! game page's messages (a refused move, declined offers, the claim of a win), the chat after a
+//! reload and at the end of a game, the replay of a game (the move list follows, the clocks of
+//! the ply shown); the analysis board's line, a bad FEN, the promotion chooser and the analysis budget's message; a page that does not exist; after a
 //! game, the panel (why it ended, the rating changes, Rematch with the colours swapped, New
 //! opponent, Analyse this game); a challenge noticed on another page than the lobby and the
 //! tab's "Your turn"; dark mode and the board theme; premoves; the player's move drawn at once
@@ -193,6 +193,70 @@ async fn challenges_are_declined_visibly_and_can_be_canceled() {
         "Alpha heard of the cancel"
     );
     beta.stop().await;
+}
+
+/// The lobby says what a bot plays: Beta, which plays Persian Princess only, declined a Celtic
+/// Citadel challenge (reason `variant`); its row says so, a bot never seen says nothing, and
+/// the form warns when Beta and Celtic Citadel are chosen again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_lobby_says_which_variants_a_bot_declined() {
+    let Some(b) = launch("lobby-plays").await else {
+        return;
+    };
+    let arena = arena().await;
+    let url = arena.url();
+    let raw = common::Raw::new(&arena);
+    let mut config = common::config(&arena, "persian-princess", common::temp_dir("pages-plays"));
+    config.challenge.variants = vec!["persian-princess".into()];
+    let _beta = common::start_bot(config, "beta-token").await;
+    let _mybot = raw.lines("mybot-token", "/api/stream/event").await;
+    let (status, body) = raw
+        .post("human-token", "/api/challenge/Beta", &[("variant", "celtic-citadel")])
+        .await;
+    assert_eq!(status, 200, "{body}");
+    b.sign_up(&url, "Player1").await;
+    let row = b
+        .until(
+            "Beta's decline in the lobby",
+            "const r = document.querySelector('tr[data-bot=beta] td.plays'); return r && r.textContent.includes('declined') && r.textContent",
+            20 * SECOND,
+        )
+        .await;
+    assert_eq!(row, "declined Celtic Citadel", "the row of Beta");
+    let never = b.text("tr[data-bot=mybot]").await;
+    assert!(
+        !never.contains("declined") && !never.contains("plays"),
+        "a bot never seen: {never:?}"
+    );
+    b.shot("declined-variant").await;
+    // The form warns when the terms were declined before, and not otherwise.
+    let choose = |variant: &str| {
+        format!(
+            "document.getElementById('opponent').value = 'beta';\
+             const v = document.querySelector('#new-game select[name=variant]'); v.value = '{variant}';\
+             v.dispatchEvent(new Event('change', {{ bubbles: true }})); return true"
+        )
+    };
+    b.js(&choose("celtic-citadel"), json!([])).await;
+    let warning = b
+        .js(
+            "const w = document.getElementById('new-game-warning'); return [w.hidden, w.textContent]",
+            json!([]),
+        )
+        .await;
+    assert_eq!(warning[0], false, "{warning}");
+    assert!(
+        warning[1]
+            .as_str()
+            .is_some_and(|t| t.contains("BOT Beta declined Celtic Citadel before")),
+        "{warning}"
+    );
+    b.shot("declined-variant-warning").await;
+    b.js(&choose("persian-princess"), json!([])).await;
+    let warning = b
+        .js("return document.getElementById('new-game-warning').hidden", json!([]))
+        .await;
+    assert_eq!(warning, true, "Persian Princess was never declined");
 }
 
 /// The lobby's defaults (the first bot online, Persian Princess), its names (one per variant,

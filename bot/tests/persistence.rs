@@ -302,3 +302,88 @@ async fn explorer_games(h: &Raw, line: &str, want: u64) -> Value {
     }
     panic!("{want} games wanted through {line}: {last}");
 }
+
+/// `carol` challenges `robo` with `form`; `robo` declines for `reason`.
+async fn decline(h: &Raw, carol: &str, robo: &str, form: &[(&str, &str)], reason: &str) {
+    let (status, text) = h.post(carol, "/api/challenge/robo", form).await;
+    assert_eq!(status, 200, "{text}");
+    let id = parse(&text)["id"].as_str().expect("id").to_string();
+    let (status, text) = h
+        .post(robo, &format!("/api/challenge/{id}/decline"), &[("reason", reason)])
+        .await;
+    assert_eq!(status, 200, "{text}");
+}
+
+/// A bot's entry in the lobby's bots (its event stream open), once listed.
+async fn lobby_bot(h: &Raw, id: &str) -> (Value, Value) {
+    let mut last = Value::Null;
+    for _ in 0..100 {
+        let (status, text) = h.get("", "/api/arena/lobby").await;
+        assert_eq!(status, 200, "{text}");
+        last = parse(&text);
+        if let Some(b) = last["bots"].as_array().and_then(|bs| bs.iter().find(|b| b["id"] == id)) {
+            return (b.clone(), last.clone());
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("{id} is not listed: {last}");
+}
+
+/// The lobby says what a bot plays, from the games it played and the challenges it declined
+/// for their terms, and says it again after a restart.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_lobby_says_what_a_bot_plays_across_a_restart() {
+    let db = temp_db("plays");
+    let carol = add_account(&db, "Carol", false);
+    let robo = add_account(&db, "Robo", true);
+    let server = Server::start(&db);
+    let h = Raw::at(&server.url);
+    let events = h.lines(&robo, "/api/stream/event").await;
+    let (entry, lobby) = lobby_bot(&h, "robo").await;
+    assert_eq!(entry["plays"], Value::Null, "never seen: {entry}");
+    let nine = lobby["variants"]
+        .as_array()
+        .expect("variants")
+        .iter()
+        .find(|v| v["key"] == "citadel-9")
+        .and_then(|v| v["name"].as_str())
+        .expect("citadel-9 listed")
+        .to_string();
+    decline(&h, &carol, &robo, &[("variant", "citadel-9")], "variant").await;
+    let fast = [
+        ("variant", "persian-princess"),
+        ("clock.limit", "60"),
+        ("clock.increment", "0"),
+    ];
+    decline(&h, &carol, &robo, &fast, "tooFast").await;
+    // Not about the terms: says nothing of them.
+    decline(&h, &carol, &robo, &[("variant", "parsi")], "later").await;
+    let id = start_game(&h, &carol, &robo).await;
+    assert_eq!(h.post(&robo, &format!("/api/bot/game/{id}/resign"), &[]).await.0, 200);
+    let want = format!("plays Persian Princess · 10+5 · rated · declined {nine}, 1+0 (too fast)");
+    let (entry, _) = lobby_bot(&h, "robo").await;
+    let plays = &entry["plays"];
+    assert_eq!(plays["summary"], want.as_str(), "{entry}");
+    assert_eq!(plays["variants"][0]["key"], "persian-princess");
+    assert_eq!(plays["clock"]["min"]["limit"], 600);
+    assert_eq!(plays["clock"]["max"]["increment"], 5);
+    assert_eq!(
+        (plays["rated"].clone(), plays["casual"].clone()),
+        (true.into(), false.into())
+    );
+    assert_eq!(plays["declined"][0]["reason"], "variant");
+    assert_eq!(plays["declined"][0]["variant"]["key"], "citadel-9");
+    assert_eq!(plays["declined"][1]["reason"], "tooFast");
+    assert_eq!(plays["declined"][1]["clock"]["limit"], 60);
+    assert_eq!(plays["declined"].as_array().map(Vec::len), Some(2), "{plays}");
+    drop(events);
+    server.kill();
+
+    let server = Server::start(&db);
+    let h = Raw::at(&server.url);
+    let _events = h.lines(&robo, "/api/stream/event").await;
+    let (entry, _) = lobby_bot(&h, "robo").await;
+    assert_eq!(entry["plays"]["summary"], want.as_str(), "after the restart: {entry}");
+    assert_eq!(entry["plays"]["declined"][1]["reason"], "tooFast");
+    let _ = std::fs::remove_dir_all(db.parent().expect("dir"));
+}

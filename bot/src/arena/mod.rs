@@ -13,6 +13,7 @@ pub mod game;
 pub mod limits;
 pub mod metrics;
 mod ops;
+pub mod plays;
 pub mod ratings;
 mod routes;
 pub mod state;

@@ -1,8 +1,8 @@
 //! The arena's storage: an embedded SQLite database (WAL mode, migrated on open). It holds
-//! accounts, hashed tokens, ratings, pending challenges, games (setup, moves with the clock
-//! after each, result, status) and chat. The in-memory state is a cache of it, rebuilt on
-//! start; every state change is written in one transaction (see `state::journal`), and a
-//! request is answered only once it has committed.
+//! accounts, hashed tokens, ratings, pending challenges, challenges declined for their terms,
+//! games (setup, moves with the clock after each, result, status) and chat. The in-memory
+//! state is a cache of it, rebuilt on start; every state change is written in one transaction
+//! (see `state::journal`), and a request is answered only once it has committed.
 //!
 //! A server holds an exclusive lock on its database file for as long as it runs
 //! ([`Store::open_exclusive`]): a second server on the same file stops at once. The command
@@ -16,9 +16,9 @@ use std::path::{Path, PathBuf};
 use rusqlite::{params, Connection, OptionalExtension};
 
 /// The schema version this build writes.
-pub const SCHEMA_VERSION: i64 = 3;
+pub const SCHEMA_VERSION: i64 = 4;
 
-const MIGRATIONS: [&str; 3] = [
+const MIGRATIONS: [&str; 4] = [
     r#"
 CREATE TABLE accounts (
     id TEXT PRIMARY KEY,
@@ -114,6 +114,22 @@ CREATE TABLE meta (
     value TEXT NOT NULL
 );
 ALTER TABLE chat ADD COLUMN removed INTEGER NOT NULL DEFAULT 0;
+"#,
+    // 4: challenges declined for their terms (what the lobby says a bot does not play).
+    r#"
+CREATE TABLE declines (
+    challenge_id TEXT PRIMARY KEY,
+    dest TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    variant_key TEXT NOT NULL,
+    variant_name TEXT NOT NULL,
+    clock_limit INTEGER,
+    clock_increment INTEGER,
+    days INTEGER,
+    rated INTEGER NOT NULL,
+    at INTEGER NOT NULL
+);
+CREATE INDEX declines_dest ON declines (dest, at);
 "#,
 ];
 
@@ -223,6 +239,29 @@ pub struct ChallengeRow {
     pub json: String,
     /// ms since the epoch.
     pub created_at: u64,
+}
+
+/// A challenge declined for its terms (the lobby's "declined ..." of a bot).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DeclineRow {
+    /// The challenge's id.
+    pub challenge_id: String,
+    /// Who declined it.
+    pub dest: String,
+    /// Lichess's decline reason key (`variant`, `tooFast`, ...).
+    pub reason: String,
+    /// The variant's key as the API names it.
+    pub variant_key: String,
+    /// The variant's name.
+    pub variant_name: String,
+    /// Clock: initial time and increment, seconds.
+    pub clock: Option<(u64, u64)>,
+    /// Correspondence: days per move.
+    pub days: Option<u32>,
+    /// Rated.
+    pub rated: bool,
+    /// ms since the epoch.
+    pub at: u64,
 }
 
 /// A game's setup and current state.
@@ -734,6 +773,54 @@ impl Store {
         rows.collect()
     }
 
+    // ---- declines ----
+
+    /// Keeps a challenge declined for its terms.
+    pub fn add_decline(&self, d: &DeclineRow) -> rusqlite::Result<()> {
+        self.conn
+            .execute(
+                "INSERT OR REPLACE INTO declines (challenge_id, dest, reason, variant_key, variant_name, clock_limit,
+                    clock_increment, days, rated, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                params![
+                    d.challenge_id,
+                    d.dest,
+                    d.reason,
+                    d.variant_key,
+                    d.variant_name,
+                    d.clock.map(|c| c.0 as i64),
+                    d.clock.map(|c| c.1 as i64),
+                    d.days,
+                    d.rated,
+                    d.at as i64
+                ],
+            )
+            .map(|_| ())
+    }
+
+    /// The declines kept, oldest first.
+    pub fn declines(&self) -> rusqlite::Result<Vec<DeclineRow>> {
+        let mut st = self.conn.prepare(
+            "SELECT challenge_id, dest, reason, variant_key, variant_name, clock_limit, clock_increment, days, rated, at
+             FROM declines ORDER BY at",
+        )?;
+        let rows = st.query_map([], |r| {
+            let limit: Option<i64> = r.get(5)?;
+            let inc: Option<i64> = r.get(6)?;
+            Ok(DeclineRow {
+                challenge_id: r.get(0)?,
+                dest: r.get(1)?,
+                reason: r.get(2)?,
+                variant_key: r.get(3)?,
+                variant_name: r.get(4)?,
+                clock: limit.zip(inc).map(|(l, i)| (l.max(0) as u64, i.max(0) as u64)),
+                days: r.get(7)?,
+                rated: r.get(8)?,
+                at: r.get::<_, i64>(9)?.max(0) as u64,
+            })
+        })?;
+        rows.collect()
+    }
+
     // ---- games ----
 
     /// Writes a game: its row, its moves from ply `stored_plies` on (earlier moves beyond
@@ -1060,6 +1147,20 @@ mod tests {
         assert_eq!(s.remove_expired_sessions(19).expect("prune"), 0);
         assert_eq!(s.remove_expired_sessions(20).expect("prune"), 1);
         assert_eq!(s.session("h").expect("read"), None);
+        // Version 4: declines.
+        let d = DeclineRow {
+            challenge_id: "c1".into(),
+            dest: "old".into(),
+            reason: "variant".into(),
+            variant_key: "citadel-9".into(),
+            variant_name: "Citadel 9x9".into(),
+            clock: Some((60, 1)),
+            days: None,
+            rated: true,
+            at: 7,
+        };
+        s.add_decline(&d).expect("decline");
+        assert_eq!(s.declines().expect("read"), vec![d]);
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -13,7 +13,8 @@ use crate::{
     },
     arena::{
         game::GameSetup,
-        store::{ChallengeRow, Store},
+        plays::{about_terms, clock_show, Plays, Seen},
+        store::{ChallengeRow, DeclineRow, Store},
         ArenaLog,
     },
     variants::{self, perf_key, perf_name},
@@ -443,6 +444,7 @@ impl Inner {
         if let Some((_, tx)) = &c.keep_alive {
             self.emit(tx, r#"{"done":"declined"}"#.to_string());
         }
+        self.note_decline(id, user, reason, &c);
         let mut json = c.json;
         json.status = "declined".into();
         json.decline_reason = Some(reason.sentence().to_string());
@@ -454,6 +456,90 @@ impl Inner {
         });
         self.send_event(&challenger, &Event::ChallengeDeclined { challenge: json });
         Ok(())
+    }
+
+    /// Keeps a decline about the terms (what the lobby says the account does not play).
+    fn note_decline(&mut self, id: &str, user: &str, reason: DeclineReason, c: &PendingChallenge) {
+        if !about_terms(reason) {
+            return;
+        }
+        let seen = Seen {
+            variant: c.terms.variant.clone(),
+            clock: c.terms.clock.map(|k| (k.initial / 1000, k.increment / 1000)),
+            days: c.terms.days,
+            rated: c.json.rated,
+            at: now_ms(),
+        };
+        self.note_plays(user, |p| p.declined(reason, &seen));
+        let row = DeclineRow {
+            challenge_id: id.to_string(),
+            dest: user.to_string(),
+            reason: reason.key().to_string(),
+            variant_key: seen.variant.key.clone(),
+            variant_name: seen.variant.name.clone(),
+            clock: seen.clock,
+            days: seen.days,
+            rated: seen.rated,
+            at: seen.at,
+        };
+        self.persist("saving a decline", |s| s.add_decline(&row));
+    }
+
+    /// Changes what `user` is seen to play.
+    pub(super) fn note_plays(&mut self, user: &str, f: impl FnOnce(&mut Plays)) {
+        let mut p = self.plays.get(user).cloned().unwrap_or_default();
+        f(&mut p);
+        self.plays.insert(user.to_string(), p);
+    }
+
+    /// What `user` is seen to play (see [`Plays`]); null when never seen.
+    pub fn plays_json(&self, user: &str) -> serde_json::Value {
+        self.plays.get(user).map_or(serde_json::Value::Null, Plays::json)
+    }
+
+    /// Rebuilds what each account is seen to play: the stored games, then the stored declines.
+    pub(super) fn load_plays(&mut self, store: &Store) -> anyhow::Result<()> {
+        let mut games: Vec<(u64, String)> = self.games.values().map(|g| (g.created_at, g.id.clone())).collect();
+        games.sort();
+        for (_, id) in games {
+            self.note_played(&id);
+        }
+        for d in store.declines()? {
+            let Some(reason) = DeclineReason::ALL.into_iter().find(|r| r.key() == d.reason) else {
+                tracing::warn!("a stored decline with an unknown reason is skipped: {}", d.reason);
+                continue;
+            };
+            let seen = Seen {
+                variant: VariantRef {
+                    key: d.variant_key,
+                    name: d.variant_name,
+                    short: None,
+                },
+                clock: d.clock,
+                days: d.days,
+                rated: d.rated,
+                at: d.at,
+            };
+            self.note_plays(&d.dest, |p| p.declined(reason, &seen));
+        }
+        Ok(())
+    }
+
+    /// A game started: both players are seen to play its terms.
+    pub(super) fn note_played(&mut self, id: &str) {
+        let Some(g) = self.games.get(id) else {
+            return;
+        };
+        let seen = Seen {
+            variant: g.variant_ref.clone(),
+            clock: g.clock.map(|k| (k.initial / 1000, k.increment / 1000)),
+            days: g.days,
+            rated: g.rated,
+            at: g.created_at,
+        };
+        for u in [g.white.clone(), g.black.clone()] {
+            self.note_plays(&u, |p| p.played(&seen));
+        }
     }
 
     /// `POST /api/challenge/{id}/cancel`.
@@ -624,16 +710,4 @@ pub(super) fn terms(p: &ChallengeParams) -> Result<Terms, Refusal> {
         clock,
         days,
     })
-}
-
-/// `5+3`, or `½+0` / `¼+0` / `¾+0` under a minute as Lichess writes them.
-fn clock_show(limit: u64, inc: u64) -> String {
-    let minutes = match limit {
-        15 => "¼".to_string(),
-        30 => "½".to_string(),
-        45 => "¾".to_string(),
-        90 => "1.5".to_string(),
-        l => (l / 60).to_string(),
-    };
-    format!("{minutes}+{inc}")
 }

@@ -156,6 +156,7 @@ impl Inner {
             black: black.clone(),
         });
         self.games.insert(id.clone(), game);
+        self.note_played(&id);
         self.sync_game(&id);
         for u in [white, black] {
             if let Some(info) = self.game_info(&id, &u) {

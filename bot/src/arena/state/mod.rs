@@ -255,6 +255,9 @@ pub struct Inner {
     data_version: i64,
     /// The server's metrics (none: not collected).
     pub(super) metrics: Option<std::sync::Arc<super::metrics::Metrics>>,
+    /// What each account is seen to play (games played, challenges declined for their
+    /// terms), by account.
+    plays: Tracked<super::plays::Plays>,
 }
 
 fn json_line<T: serde::Serialize>(value: &T) -> String {
@@ -313,6 +316,7 @@ impl Inner {
             last_probe: Instant::now(),
             data_version: 0,
             metrics: None,
+            plays: Tracked::default(),
         };
         if let Some(store) = store {
             inner.load(&store)?;
@@ -371,6 +375,7 @@ impl Inner {
             }
         }
         self.load_challenges(store)?;
+        self.load_plays(store)?;
         Ok(())
     }
 
@@ -423,7 +428,7 @@ impl Inner {
     }
 
     /// Every map a unit of work can undo (one list, so that none is forgotten).
-    fn tracked(&mut self) -> [&mut dyn Journaled; 7] {
+    fn tracked(&mut self) -> [&mut dyn Journaled; 8] {
         [
             &mut self.users,
             &mut self.tokens,
@@ -432,6 +437,7 @@ impl Inner {
             &mut self.games,
             &mut self.sessions,
             &mut self.passwords,
+            &mut self.plays,
         ]
     }
 

@@ -153,9 +153,19 @@ impl Inner {
                 json!({ "key": r.key, "name": r.name })
             })
             .collect();
+        // Each bot with what it is seen to play (`plays`, null: never seen).
+        let bots: Vec<Value> = self
+            .online_bots(MAX_LIST)
+            .into_iter()
+            .map(|mut b| {
+                let plays = b["id"].as_str().map_or(Value::Null, |id| self.plays_json(id));
+                b["plays"] = plays;
+                b
+            })
+            .collect();
         json!({
             "variants": variants,
-            "bots": self.online_bots(MAX_LIST),
+            "bots": bots,
             "seeks": seeks,
             "playing": self.game_list(true, None, None, MAX_LIST),
         })

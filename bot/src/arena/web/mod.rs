@@ -161,7 +161,7 @@ async fn lobby_page(State(s): S, headers: HeaderMap) -> Response {
     let body = format!(
         r#"<h1 class="sr-only">Lobby</h1>
 <section class="lobby">
-<div class="panel"><h2>Bots online</h2><table id="bots" class="list"><thead><tr><th>Bot</th><th>Ratings</th><th><span class="sr-only">Challenge</span></th></tr></thead><tbody><tr><td colspan="3">Loading…</td></tr></tbody></table></div>
+<div class="panel"><h2>Bots online</h2><table id="bots" class="list"><thead><tr><th>Bot</th><th>Ratings</th><th>Plays</th><th><span class="sr-only">Challenge</span></th></tr></thead><tbody><tr><td colspan="4">Loading…</td></tr></tbody></table></div>
 <div class="panel" id="new-game-panel"><h2 id="new-game-title">New game</h2>
 <form id="new-game" class="stack">
 <label>Opponent <select name="opponent" id="opponent"><option value="">(an open seek)</option></select></label>
@@ -171,6 +171,7 @@ async fn lobby_page(State(s): S, headers: HeaderMap) -> Response {
 <label>From position (FEN; empty: the start position) <input name="fen" id="new-game-fen" spellcheck="false" autocomplete="off"></label>
 <label>Colour <select name="color"><option value="random">random</option><option value="white">white</option><option value="black">black</option></select></label>
 <label class="check"><input name="rated" type="checkbox"> rated</label>
+<p id="new-game-warning" class="status warn" role="status" hidden></p>
 <button type="submit" id="create-game">Play</button>
 <p id="new-game-status" class="status" role="status"></p>
 <button type="button" id="cancel-challenge" hidden>Cancel the challenge</button>

@@ -51,6 +51,36 @@
     const opp = $('opponent').value;
     $('new-game-title').textContent = opp ? `Challenge ${botName(opp)}` : 'New game: an open seek';
     $('create-game').textContent = opp ? 'Challenge' : 'Seek an opponent';
+    warnDeclined();
+  }
+
+  // The declines of bot `b` (from the lobby's `plays`) that the terms `t` meet again.
+  function declinedBefore(b, t) {
+    const p = b && b.plays;
+    if (!p || !p.declined) return [];
+    const limit = Math.round(t.minutes * 60);
+    const clocked = limit > 0 || t.inc > 0;
+    const length = (c) => (c ? c.limit + 40 * c.increment : Infinity);
+    const mine = clocked ? length({ limit, increment: t.inc }) : Infinity;
+    return p.declined.filter((d) => {
+      if (d.variant) return d.variant.key === t.variant;
+      if ('timeControl' in d) {
+        if (d.reason === 'tooFast') return mine <= length(d.clock);
+        if (d.reason === 'tooSlow') return mine >= length(d.clock);
+        return d.clock ? clocked && d.clock.limit === limit && d.clock.increment === t.inc : !clocked;
+      }
+      return d.rated === (t.rated === 'true');
+    });
+  }
+
+  // Under the form: the chosen bot declined these terms before.
+  function warnDeclined() {
+    const w = $('new-game-warning');
+    const opp = $('opponent').value;
+    const b = opp && bots.find((x) => x.id === opp);
+    const seen = b ? declinedBefore(b, terms()) : [];
+    w.textContent = seen.length ? `${botName(opp)} declined ${seen.map((d) => d.text).join(', ')} before: it may decline this challenge.` : '';
+    w.hidden = !seen.length;
   }
 
   // Challenge: the form, for that bot, with the variant to choose first.
@@ -71,8 +101,10 @@
     rows.replaceChildren(...bots.map((b) => Arena.el('tr', { 'data-bot': b.id },
       Arena.el('td', {}, `BOT ${b.username}`),
       Arena.el('td', { class: 'hint' }, ratings(b.perfs)),
+      // What it is seen to play (nothing for a bot never seen).
+      Arena.el('td', { class: 'hint plays' }, b.plays ? b.plays.summary : ''),
       Arena.el('td', {}, Arena.el('button', { type: 'button', class: 'challenge', 'data-bot': b.id, onclick: () => challenge(b) }, 'Challenge')))));
-    if (!bots.length) rows.append(Arena.el('tr', {}, Arena.el('td', { colspan: 3 }, 'No bot is online.')));
+    if (!bots.length) rows.append(Arena.el('tr', {}, Arena.el('td', { colspan: 4 }, 'No bot is online.')));
     // The opponent: the player's choice, else the first bot online, else an open seek.
     const select = $('opponent');
     const chosen = select.value;
@@ -198,6 +230,8 @@
   }
 
   $('opponent').addEventListener('change', () => { opponentChosen = true; showTitle(); });
+  form.addEventListener('change', warnDeclined);
+  form.addEventListener('input', warnDeclined);
 
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
