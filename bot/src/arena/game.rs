@@ -5,25 +5,11 @@ use std::time::Instant;
 
 use engine::rules::{game::Game, Color, DrawReason, Outcome, Position, Variant};
 
-use super::store::{ChatRow, GameRow, MoveRow};
+use super::{
+    status::GameStatus,
+    store::{ChatRow, GameRow, MoveRow},
+};
 use crate::api::types::{speed_of, Expiration, GameClock, GameState, VariantRef};
-
-/// The status names the arena writes (a stored name outside them reads as `aborted`).
-const STATUSES: [&str; 9] = [
-    "started",
-    "aborted",
-    "mate",
-    "resign",
-    "stalemate",
-    "timeout",
-    "draw",
-    "outoftime",
-    "noStart",
-];
-
-fn status_name(stored: &str) -> &'static str {
-    STATUSES.into_iter().find(|s| *s == stored).unwrap_or("aborted")
-}
 
 /// Why a game command was refused (the text becomes the `error` of a 400).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -182,7 +168,7 @@ pub struct ArenaGame {
     moves: Vec<Uci>,
     times: [i64; 2],
     turn_started: Instant,
-    status: &'static str,
+    status: GameStatus,
     winner: Option<Color>,
     draw_offer: [bool; 2],
     takeback_offer: [bool; 2],
@@ -246,7 +232,7 @@ impl ArenaGame {
             moves: Vec::new(),
             times: [initial; 2],
             turn_started: Instant::now(),
-            status: "started",
+            status: GameStatus::Started,
             winner: None,
             draw_offer: [false; 2],
             takeback_offer: [false; 2],
@@ -298,7 +284,7 @@ impl ArenaGame {
             g.move_times.push(m.at);
         }
         g.times = row.times;
-        g.status = status_name(&row.status);
+        g.status = row.status.parse().map_err(|e| format!("{e}"))?;
         g.winner = match row.winner.as_deref() {
             Some("white") => Some(Color::White),
             Some("black") => Some(Color::Black),
@@ -419,11 +405,11 @@ impl ArenaGame {
 
     /// Whether the game goes on.
     pub fn is_running(&self) -> bool {
-        self.status == "started"
+        self.status == GameStatus::Started
     }
 
-    /// The status name.
-    pub fn status(&self) -> &'static str {
+    /// The status.
+    pub fn status(&self) -> GameStatus {
         self.status
     }
 
@@ -437,25 +423,24 @@ impl ArenaGame {
     /// was agreed, or called by a player whose opponent left, or decided by a moderator).
     pub fn end_reason(&self) -> Option<&'static str> {
         Some(match self.status {
-            "started" | "created" => return None,
+            GameStatus::Started => return None,
             // Mates and the position's own draws are named by the rules.
-            "mate" => self
+            GameStatus::Mate => self
                 .game
                 .outcome()
                 .filter(|o| o.winner().is_some())
                 .map_or("checkmate", |o| o.key()),
-            "resign" => "resignation",
-            "stalemate" => "stalemate",
-            "outoftime" => "time",
-            "timeout" => "opponentLeft",
-            "noStart" => "noStart",
-            "aborted" => "aborted",
-            "draw" => self
+            GameStatus::Resign => "resignation",
+            GameStatus::Stalemate => "stalemate",
+            GameStatus::OutOfTime => "time",
+            GameStatus::Timeout => "opponentLeft",
+            GameStatus::NoStart => "noStart",
+            GameStatus::Aborted => "aborted",
+            GameStatus::Draw => self
                 .game
                 .outcome()
                 .filter(|o| o.winner().is_none())
                 .map_or("agreement", |o| o.key()),
-            _ => "other",
         })
     }
 
@@ -519,13 +504,13 @@ impl ArenaGame {
     /// rated) if it did not make its first move in time. Returns whether it ended.
     pub fn check_flag(&mut self, now: Instant) -> bool {
         if self.first_move_window(now).is_some_and(|(idle, limit)| idle > limit) {
-            self.finish("noStart", None);
+            self.finish(GameStatus::NoStart, None);
             return true;
         }
         if self.clock_running() && self.time_left(self.turn(), now) <= 0 {
             let loser = self.turn();
             self.times[idx(loser)] = 0;
-            self.finish("outoftime", Some(!loser));
+            self.finish(GameStatus::OutOfTime, Some(!loser));
             return true;
         }
         false
@@ -567,9 +552,9 @@ impl ArenaGame {
         if let Some(outcome) = self.game.outcome() {
             let (status, winner) = match outcome {
                 // The Lichess API has no status of its own for Citadel's Green Gem: a mate.
-                Outcome::Checkmate { winner } | Outcome::GreenGem { winner } => ("mate", Some(winner)),
-                Outcome::Draw(DrawReason::Stalemate) => ("stalemate", None),
-                Outcome::Draw(_) => ("draw", None),
+                Outcome::Checkmate { winner } | Outcome::GreenGem { winner } => (GameStatus::Mate, Some(winner)),
+                Outcome::Draw(DrawReason::Stalemate) => (GameStatus::Stalemate, None),
+                Outcome::Draw(_) => (GameStatus::Draw, None),
             };
             self.finish(status, winner);
         }
@@ -577,7 +562,7 @@ impl ArenaGame {
     }
 
     /// Ends the game.
-    pub fn finish(&mut self, status: &'static str, winner: Option<Color>) {
+    pub fn finish(&mut self, status: GameStatus, winner: Option<Color>) {
         if self.is_running() {
             self.status = status;
             self.winner = winner;
@@ -593,7 +578,7 @@ impl ArenaGame {
         }
         if yes {
             if self.draw_offer[idx(!side)] {
-                self.finish("draw", None);
+                self.finish(GameStatus::Draw, None);
             } else {
                 self.draw_offer[idx(side)] = true;
             }
@@ -648,7 +633,7 @@ impl ArenaGame {
     pub fn claim_draw(&mut self, side: Color, after_s: u64, now: Instant) -> Result<(), GameError> {
         match self.gone_since[idx(!side)] {
             Some(t) if self.is_running() && now.saturating_duration_since(t).as_secs() >= after_s => {
-                self.finish("draw", None);
+                self.finish(GameStatus::Draw, None);
                 Ok(())
             }
             _ => Err(GameError::CannotClaimDraw),
@@ -660,7 +645,7 @@ impl ArenaGame {
         if !self.abortable() {
             return Err(GameError::NotAbortable);
         }
-        self.finish("aborted", None);
+        self.finish(GameStatus::Aborted, None);
         Ok(())
     }
 
@@ -672,7 +657,7 @@ impl ArenaGame {
         if self.abortable() {
             return self.abort();
         }
-        self.finish("resign", Some(!side));
+        self.finish(GameStatus::Resign, Some(!side));
         Ok(())
     }
 
@@ -713,7 +698,7 @@ impl ArenaGame {
     pub fn claim_victory(&mut self, side: Color, after_s: u64, now: Instant) -> Result<(), GameError> {
         match self.gone_since[idx(!side)] {
             Some(t) if self.is_running() && now.saturating_duration_since(t).as_secs() >= after_s => {
-                self.finish("timeout", Some(side));
+                self.finish(GameStatus::Timeout, Some(side));
                 Ok(())
             }
             _ => Err(GameError::CannotClaim),
@@ -824,7 +809,36 @@ mod tests {
         assert_eq!(g.moves().len(), 1);
         assert!(g.abortable());
         assert_eq!(g.resign(Color::Black), Ok(()));
-        assert_eq!(g.status(), "aborted");
+        assert_eq!(g.status(), GameStatus::Aborted);
+    }
+
+    /// The stored status comes back as it was written; a name the arena does not write is a
+    /// clear error (the game is not rebuilt), not a guess.
+    #[test]
+    fn a_stored_status_is_read_back_and_an_unknown_one_refused() {
+        let mut g = game(None);
+        let now = Instant::now();
+        let m = first_move(&g);
+        g.play("w", &m, false, now).expect("legal");
+        let m = first_move(&g);
+        g.play("b", &m, false, now).expect("legal");
+        assert_eq!(g.resign(Color::White), Ok(()));
+        let mut row = g.row(now);
+        assert_eq!(row.status, "resign");
+        let moves: Vec<MoveRow> = g
+            .moves()
+            .iter()
+            .map(|m| MoveRow {
+                uci: m.to_string(),
+                clock: 0,
+                at: 0,
+            })
+            .collect();
+        let back = ArenaGame::restore(&row, &moves, &[]).expect("rebuilt");
+        assert_eq!((back.status(), back.winner()), (GameStatus::Resign, Some(Color::Black)));
+        row.status = "variantEnd".into();
+        let err = ArenaGame::restore(&row, &moves, &[]).err().expect("refused");
+        assert!(err.contains("unknown game status \"variantEnd\""), "{err}");
     }
 
     fn first_move(g: &ArenaGame) -> String {
@@ -879,7 +893,7 @@ mod tests {
         // Black's own window starts with White's move.
         assert!(!g.check_flag(later + std::time::Duration::from_millis(900)));
         assert!(g.check_flag(later + std::time::Duration::from_millis(1_100)));
-        assert_eq!((g.status(), g.winner()), ("noStart", None));
+        assert_eq!((g.status(), g.winner()), (GameStatus::NoStart, None));
         assert!(g.state(later).expiration.is_none(), "no expiration once over");
     }
 
@@ -902,7 +916,7 @@ mod tests {
         assert_eq!(g.time_left(Color::White, later), 2 * DAY_MS - 3_600_000);
         assert!(!g.check_flag(later));
         assert!(g.check_flag(now + std::time::Duration::from_secs(2 * 86_400 + 1)));
-        assert_eq!(g.status(), "outoftime");
+        assert_eq!(g.status(), GameStatus::OutOfTime);
         assert_eq!(g.winner(), Some(Color::Black));
         assert_eq!(g.end_reason(), Some("time"));
     }
@@ -914,7 +928,7 @@ mod tests {
         assert!(g.state(Instant::now()).wdraw);
         assert_eq!(g.end_reason(), None);
         assert_eq!(g.draw(Color::Black, true), Ok(()));
-        assert_eq!(g.status(), "draw");
+        assert_eq!(g.status(), GameStatus::Draw);
         assert_eq!(g.end_reason(), Some("agreement"));
         assert_eq!(g.winner(), None);
     }

@@ -17,6 +17,7 @@ pub mod plays;
 pub mod ratings;
 mod routes;
 pub mod state;
+pub mod status;
 pub mod store;
 mod stream;
 pub mod study;

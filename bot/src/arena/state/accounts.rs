@@ -8,7 +8,10 @@ use std::{
 };
 
 use super::{now_ms, token_hash, Inner, Refusal, TokenInfo, User};
-use crate::arena::store::{AccountRow, TokenRow};
+use crate::arena::{
+    status::GameStatus,
+    store::{AccountRow, TokenRow},
+};
 
 /// Scopes Lichess knows that the arena checks or grants.
 pub const KNOWN_SCOPES: [&str; 8] = [
@@ -300,7 +303,9 @@ impl Inner {
     pub fn user_json(&self, user: &str) -> Option<serde_json::Value> {
         let u = self.users.get(user)?;
         let played: Vec<_> = self.games.values().filter(|g| g.side_of(user).is_some()).collect();
-        let finished = played.iter().filter(|g| !g.is_running() && g.status() != "aborted");
+        let finished = played
+            .iter()
+            .filter(|g| !g.is_running() && g.status() != GameStatus::Aborted);
         let (mut win, mut loss, mut draw, mut rated) = (0, 0, 0, 0);
         // Against people (not bots), as Lichess's winH/lossH/drawH count them.
         let (mut win_h, mut loss_h, mut draw_h) = (0, 0, 0);

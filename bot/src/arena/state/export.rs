@@ -9,7 +9,10 @@ use engine::rules::{notation::pgn::PgnGame, Color};
 
 use super::{Inner, Refusal};
 use crate::{
-    arena::game::{color_name, ArenaGame},
+    arena::{
+        game::{color_name, ArenaGame},
+        status::GameStatus,
+    },
     pgn,
     variants::{perf_key, perf_name},
 };
@@ -149,8 +152,8 @@ fn clock_text(ms: i64) -> String {
 }
 
 /// Lichess's capitalised `Termination` of a status.
-fn termination_tag(status: &str) -> String {
-    let tag = pgn::termination(status).tag();
+fn termination_tag(status: GameStatus) -> String {
+    let tag = pgn::termination(status.as_str()).tag();
     let mut chars = tag.chars();
     chars
         .next()
@@ -216,7 +219,7 @@ impl Inner {
             }),
         );
         game.set_tag("Termination", termination_tag(status));
-        game.result = pgn::result(status, winner).to_string();
+        game.result = pgn::result(status.as_str(), winner).to_string();
         let text = game.to_pgn();
         let (head, body) = text.split_once("\n\n").unwrap_or((text.as_str(), ""));
         let body = if opts.moves {
@@ -341,8 +344,8 @@ mod tests {
         assert_eq!(clock_text(180_000), "0:03:00");
         assert_eq!(clock_text(3_725_500), "1:02:05");
         assert_eq!(clock_text(-5), "0:00:00");
-        assert_eq!(termination_tag("outoftime"), "Time forfeit");
-        assert_eq!(termination_tag("resign"), "Normal");
+        assert_eq!(termination_tag(GameStatus::OutOfTime), "Time forfeit");
+        assert_eq!(termination_tag(GameStatus::Resign), "Normal");
         let mut q = HashMap::new();
         assert_eq!(
             ExportOptions::from_query(&q, true),

@@ -8,10 +8,11 @@ use tokio::sync::mpsc::UnboundedSender;
 
 use super::{json_line, Inner, Refusal};
 use crate::{
-    api::types::{status_id, Compat, Event, GameEvent, GameEventInfo, GameFull, GamePlayer, Opponent, Perf, StatusRef},
+    api::types::{Compat, Event, GameEvent, GameEventInfo, GameFull, GamePlayer, Opponent, Perf, StatusRef},
     arena::{
         game::{color_name, ArenaGame, ChatLine, GameError, GameSetup},
         ratings,
+        status::GameStatus,
         store::{ChatRow, RatingRow},
         ArenaLog,
     },
@@ -117,7 +118,7 @@ impl Inner {
             "turns": g.moves().len(),
             "startedAtTurn": 0,
             "source": g.source,
-            "status": { "id": status_id(g.status()), "name": g.status() },
+            "status": { "id": g.status().id(), "name": g.status() },
             "createdAt": g.created_at,
             "lastMove": g.moves().last().map(ToString::to_string).unwrap_or_default(),
             "players": { "white": player(Color::White), "black": player(Color::Black) },
@@ -182,7 +183,7 @@ impl Inner {
             last_move: Some(g.moves().last().map(ToString::to_string).unwrap_or_default()),
             source: Some(g.source.into()),
             status: Some(StatusRef {
-                id: status_id(g.status()),
+                id: g.status().id(),
                 name: g.status().to_string(),
             }),
             variant: Some(g.variant_ref.clone()),
@@ -256,7 +257,13 @@ impl Inner {
         let Some(g) = self.games.get(id) else {
             return;
         };
-        if !g.rated || g.rating_diffs[0].is_some() || matches!(g.status(), "aborted" | "noStart" | "started") {
+        if !g.rated
+            || g.rating_diffs[0].is_some()
+            || matches!(
+                g.status(),
+                GameStatus::Aborted | GameStatus::NoStart | GameStatus::Started
+            )
+        {
             return;
         }
         let perf = perf_key(&g.variant_ref, g.speed());

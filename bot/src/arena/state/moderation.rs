@@ -7,6 +7,7 @@ use std::collections::HashSet;
 use engine::rules::Color;
 
 use super::{Inner, Refusal, TokenInfo, User};
+use crate::arena::status::GameStatus;
 
 /// What a moderator decides about a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -65,9 +66,9 @@ impl Inner {
         for (game, side) in running {
             if let Some(g) = self.games.get_mut(&game) {
                 if g.abortable() {
-                    g.finish("aborted", None);
+                    g.finish(GameStatus::Aborted, None);
                 } else {
-                    g.finish("resign", Some(!side));
+                    g.finish(GameStatus::Resign, Some(!side));
                 }
             }
             self.after_change(&game);
@@ -111,10 +112,10 @@ impl Inner {
                 return Err(Refusal::bad("Game already over"));
             }
             match result {
-                None => g.finish("aborted", None),
-                Some(Adjudication::White) => g.finish("resign", Some(Color::White)),
-                Some(Adjudication::Black) => g.finish("resign", Some(Color::Black)),
-                Some(Adjudication::Draw) => g.finish("draw", None),
+                None => g.finish(GameStatus::Aborted, None),
+                Some(Adjudication::White) => g.finish(GameStatus::Resign, Some(Color::White)),
+                Some(Adjudication::Black) => g.finish(GameStatus::Resign, Some(Color::Black)),
+                Some(Adjudication::Draw) => g.finish(GameStatus::Draw, None),
             }
             inner.after_change(game);
             Ok(())

@@ -11,6 +11,7 @@ use crate::{
     arena::{
         board::{board_json, premoves_json, replay},
         game::{color_name, ArenaGame},
+        status::GameStatus,
     },
     variants::{perf_name, variant_ref},
 };
@@ -194,7 +195,7 @@ impl Inner {
     /// without a move).
     pub fn explorer_record(&self, id: &str) -> Option<crate::arena::explorer::GameRecord> {
         let g = self.games.get(id)?;
-        if g.is_running() || matches!(g.status(), "aborted" | "noStart" | "created") || g.moves().is_empty() {
+        if g.is_running() || matches!(g.status(), GameStatus::Aborted | GameStatus::NoStart) || g.moves().is_empty() {
             return None;
         }
         let name = |u: &str| self.display_name(u).unwrap_or_else(|| u.to_string());
