@@ -130,3 +130,54 @@ async fn the_token_scopes_are_checked_at_start() {
         .await
         .expect("bot:play is enough to start");
 }
+
+/// `bot play` with two configurations: two bots (accounts Alpha and Beta, different strength
+/// levels) in one process, each with its own event stream.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_bot_play_runs_a_bot_per_configuration() {
+    let arena = common::arena().await;
+    let dir = common::temp_dir("levels");
+    std::fs::create_dir_all(&dir).expect("dir");
+    let mut configs = Vec::new();
+    for (name, level) in [("alpha", 2), ("beta", 15)] {
+        std::fs::write(dir.join(name), format!("{name}-token")).expect("token file");
+        let path = dir.join(format!("{name}.toml"));
+        std::fs::write(
+            &path,
+            format!(
+                "[server]\nurl = \"{}\"\ntoken_env = \"NO_SUCH_TOKEN_VARIABLE\"\ntoken_file = \"{name}\"\n\n\
+                 [engine]\nskill = {level}\n\n[games]\npgn_dir = \"games-{name}\"\non_shutdown = \"leave\"\n",
+                arena.url()
+            ),
+        )
+        .expect("config written");
+        configs.push(path);
+    }
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_persian-bot"));
+    command.arg("play");
+    for c in &configs {
+        command.arg("--config").arg(c);
+    }
+    let mut child = command
+        .current_dir(&dir)
+        .env_remove("NO_SUCH_TOKEN_VARIABLE")
+        .env("RUST_LOG", "error")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("bot starts");
+    let started = std::time::Instant::now();
+    let opened = |user: &str| arena.stats().event_stream_opens.get(user).copied().unwrap_or(0) >= 1;
+    while !(opened("alpha") && opened("beta")) && started.elapsed() < Duration::from_secs(30) {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let running = child.try_wait().expect("child").is_none();
+    let _ = child.kill();
+    let _ = child.wait();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(running, "bot play exited early");
+    assert!(
+        opened("alpha") && opened("beta"),
+        "both bots opened their event streams"
+    );
+}
