@@ -41,7 +41,19 @@ pub const CANDIDATES: usize = 4;
 /// of 1,000 nodes per move = 1000), as (level, Elo), levels rising; Elo in between is
 /// interpolated linearly. Level 20 is full strength and not on this scale (it depends on the
 /// time given).
-pub const ELO_OF_LEVEL: &[(u8, i64)] = &[(0, 330), (4, 640), (8, 930), (12, 1190), (16, 1450), (19, 1640)];
+pub const ELO_OF_LEVEL: &[(u8, i64)] = &[
+    (0, 103),
+    (2, 177),
+    (4, 387),
+    (6, 522),
+    (8, 785),
+    (10, 916),
+    (12, 1136),
+    (14, 1335),
+    (16, 1589),
+    (18, 1869),
+    (19, 2101),
+];
 
 /// The lowest `UCI_Elo`: the weakest measured level.
 pub const ELO_MIN: i64 = ELO_OF_LEVEL[0].1;
