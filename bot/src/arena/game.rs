@@ -128,12 +128,7 @@ pub struct GameSetup {
     pub created_at: u64,
 }
 
-/// Milliseconds since the Unix epoch (0 if the clock is before it).
-pub fn now_ms() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as u64)
-}
+pub use super::clock::now_ms;
 
 /// The time field of an unlimited game's state, as Lichess sends it (2^31 - 1 ms).
 pub const UNLIMITED_MS: i64 = i32::MAX as i64;

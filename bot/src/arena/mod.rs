@@ -6,6 +6,7 @@
 //! log of every request. Variant keys: `standard` and our ids (`persian-princess`, ...).
 
 pub mod board;
+pub mod clock;
 pub mod explorer;
 pub mod faults;
 pub mod form;

@@ -453,7 +453,7 @@ impl Store {
             "INSERT INTO meta (key, value) VALUES ('probe', ?1) ON CONFLICT (key) DO UPDATE SET value = ?1",
         )?;
         st.execute(params!["x".repeat(8192)])?;
-        st.execute(params![super::game::now_ms().to_string()])?;
+        st.execute(params![super::clock::now_ms().to_string()])?;
         Ok(())
     }
 
