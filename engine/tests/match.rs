@@ -288,3 +288,75 @@ fn parts_of_a_match_merge_into_the_whole() {
     part_sprt.sprt = Some(sprt);
     assert!(run_match(&part_sprt, &mut |_, _| {}).is_err());
 }
+
+/// A `%clk` comment's reading in milliseconds (`[%clk 0:01:02.3]` is 62,300).
+fn clk_ms(comment: &str) -> Option<i64> {
+    let text = comment.strip_prefix("[%clk ")?.strip_suffix(']')?;
+    let mut parts = text.split(':');
+    let h: i64 = parts.next()?.parse().ok()?;
+    let m: i64 = parts.next()?.parse().ok()?;
+    let (s, tenths) = parts.next()?.split_once('.')?;
+    let (s, tenths): (i64, i64) = (s.parse().ok()?, tenths.parse().ok()?);
+    Some(((h * 60 + m) * 60 + s) * 1000 + tenths * 100)
+}
+
+#[test]
+fn in_process_sides_on_a_clock_with_periods_and_on_a_time_per_move() {
+    // One side has 0.5 s for every 3 moves (the search sees the moves to go), the other 200 ms
+    // a move; the margins are wide so that a busy machine loses no game on time.
+    let period: PlayerConfig = "name=period,tc=3/0.5,timemargin=5000,hash=1".parse().expect("valid");
+    let fixed: PlayerConfig = "name=fixed,movetime=200,timemargin=5000,hash=1".parse().expect("valid");
+    let pgn = temp_pgn("periods");
+    let mut config = MatchConfig::new(Variant::PersianPrincess, 2, period, fixed);
+    config.adjudication.max_plies = 24;
+    config.openings = OpeningSource::Random { plies: 4, seed: 5 };
+    config.pgn = Some(pgn.clone());
+    let mut records = Vec::new();
+    let report = run_match(&config, &mut |r, _| records.push(r.clone())).expect("match runs");
+    assert_eq!(report.games(), 2);
+    assert!(report.faults.is_empty(), "{:?}", report.faults);
+
+    for r in &records {
+        assert!(
+            !matches!(r.termination, Termination::TimeForfeit { .. }),
+            "{:?}",
+            r.termination
+        );
+        // Each side's clock after each of its moves, in order.
+        let period_white = r.first_is_white;
+        let mut period_clocks = Vec::new();
+        let mut fixed_clocks = Vec::new();
+        for (ply, comment) in r.pgn.move_comments.iter().enumerate().skip(4) {
+            let ms = clk_ms(comment).unwrap_or_else(|| panic!("ply {ply}: '{comment}'"));
+            if (ply % 2 == 0) == period_white {
+                period_clocks.push(ms);
+            } else {
+                fixed_clocks.push(ms);
+            }
+        }
+        assert!(period_clocks.len() >= 3, "{:?}", r.pgn.move_comments);
+        // The period's time is added after its third move: the clock then shows at least it.
+        for (i, &ms) in period_clocks.iter().enumerate() {
+            assert!(ms >= 0, "{period_clocks:?}");
+            if i % 3 == 2 {
+                assert!(ms >= 500, "move {}: {period_clocks:?}", i + 1);
+            }
+        }
+        // A time per move is given again for every move.
+        assert!(fixed_clocks.iter().all(|&ms| ms == 200), "{fixed_clocks:?}");
+    }
+
+    // The PGN reads back; no time control tag (the sides have different ones).
+    let text = std::fs::read_to_string(&pgn).expect("PGN written");
+    let _ = std::fs::remove_file(&pgn);
+    let games = read_games(&text, Variant::Chess).expect("PGN reads back");
+    assert_eq!(games.len(), 2, "{text}");
+    for g in &games {
+        assert_eq!(g.tag("TimeControl"), None);
+        let mut replay = Game::new(g.start.clone());
+        for &m in &g.moves {
+            assert!(replay.position().legal_moves().contains(m));
+            replay.play(m);
+        }
+    }
+}
