@@ -343,6 +343,7 @@ impl Searcher {
             pv: vec![root_moves[0]],
         };
         let mut prev_scores = vec![0i32; multipv];
+        let mut pacer = time::Pacer::new();
         'deepening: for depth in 1..=max_depth {
             self.root_excluded.clear();
             let mut lines: Vec<(i32, Vec<Move>)> = Vec::new();
@@ -405,6 +406,7 @@ impl Searcher {
                 }
             }
             if let Some((score, pv)) = lines.first() {
+                pacer.iteration(depth > 1 && pv[0] != best.best, *score);
                 best = SearchResult {
                     best: pv[0],
                     ponder: pv.get(1).copied(),
@@ -428,8 +430,14 @@ impl Searcher {
                 }
             }
             if let Some(b) = self.limits.budget {
-                if !self.limits.infinite && self.start.elapsed() >= b.soft {
-                    break;
+                if !self.limits.infinite {
+                    // On a clock, a single legal move needs no thought.
+                    if b.adjust && root_moves.len() == 1 {
+                        break;
+                    }
+                    if self.start.elapsed() >= pacer.soft_limit(b) {
+                        break;
+                    }
                 }
             }
             if self.stop.load(Ordering::Relaxed) {

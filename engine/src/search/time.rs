@@ -1,4 +1,12 @@
 //! Time management: how long to think, from the clocks, the increment and the move overhead.
+//!
+//! A clock gives a search two limits ([`budget`]): a soft one, checked between iterations of
+//! iterative deepening, and a hard one, checked during the search, which it never passes. The
+//! soft limit is scaled while the search runs ([`Pacer`]): up when the best move changes from
+//! one iteration to the next or the score drops, down when the best move stays the same
+//! iteration after iteration. With `movestogo` the time left is shared among the moves of the
+//! period; without, among about 30 moves. The move overhead (UCI's `Move Overhead`) is kept in
+//! reserve for communication and is never planned.
 
 use std::time::Duration;
 
@@ -16,26 +24,89 @@ pub struct Clock {
 /// Search budgets: `soft` is checked between iterations, `hard` during the search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Budget {
-    /// Don't start a new iteration after this.
+    /// Don't start a new iteration after this (as planned before the search; see `adjust`).
     pub soft: Duration,
     /// Abort the search at this.
     pub hard: Duration,
+    /// Whether the search may scale `soft` by how the iterations go (up to `hard`): true for a
+    /// clock, false for a fixed time per move or a cap.
+    pub adjust: bool,
 }
+
+/// Moves the time left is shared among when the clock does not say (no `movestogo`).
+const DEFAULT_MOVES_TO_GO: i64 = 30;
 
 /// Budgets for a clock, keeping `overhead_ms` in reserve for communication.
 pub fn budget(clock: Clock, overhead_ms: u64) -> Budget {
     let overhead = overhead_ms as i64;
     let left = (clock.time_ms - overhead).max(1);
     let inc = clock.inc_ms.max(0);
-    let mtg = clock.moves_to_go.map_or(30, |m| m.clamp(1, 50) as i64);
-    // Base share of the time plus most of the increment, never more than a safe fraction of what is left.
+    let mtg = clock.moves_to_go.map_or(DEFAULT_MOVES_TO_GO, |m| m.clamp(1, 50) as i64);
+    // Base share of the time plus most of the increment, never more than a safe fraction of what
+    // is left (most of it on the last move of a period, which gets the next period's time).
     let base = left / mtg + inc * 3 / 4;
     let cap = if mtg == 1 { left * 8 / 10 } else { left / 2 };
-    let soft = base.min(cap).max(1);
-    let hard = (base * 3).min(cap).max(soft).max(1);
+    let soft = (base / 2).min(cap).max(1);
+    let hard = (base * 4).min(cap).max(soft).max(1);
     Budget {
-        soft: Duration::from_millis(soft as u64 / 2 + 1),
+        soft: Duration::from_millis(soft as u64),
         hard: Duration::from_millis(hard as u64),
+        adjust: true,
+    }
+}
+
+/// How the iterations of one search went, for scaling its soft limit: how many iterations in a
+/// row kept the best move, and the scores of the last iterations.
+#[derive(Clone, Debug, Default)]
+pub struct Pacer {
+    /// Iterations in a row whose best move was the one before (0 after a change).
+    stable: u32,
+    /// Scores of the iterations so far, the latest last (centipawns, mates cut to +-1000).
+    scores: Vec<i32>,
+}
+
+impl Pacer {
+    /// Before the first iteration.
+    pub fn new() -> Pacer {
+        Pacer::default()
+    }
+
+    /// Records a completed iteration: whether its best move differs from the previous
+    /// iteration's, and its score (internal units: centipawns, mates beyond).
+    pub fn iteration(&mut self, best_changed: bool, score: i32) {
+        if best_changed || self.scores.is_empty() {
+            self.stable = 0;
+        } else {
+            self.stable += 1;
+        }
+        self.scores.push(score.clamp(-1000, 1000));
+    }
+
+    /// The factor for the soft limit: from about 1.5 (the best move just changed) down to 0.6
+    /// (the same move for six iterations), times 0.85 to 1.8 by how far the score fell below
+    /// that of the iterations before; within 0.4 to 2.5.
+    pub fn factor(&self) -> f64 {
+        let stability = [1.5, 1.25, 1.05, 0.9, 0.8, 0.7, 0.6][self.stable.min(6) as usize];
+        let n = self.scores.len();
+        let trend = if n >= 3 {
+            // Against the mean of the two iterations before (scores swing between odd and even
+            // depths).
+            let reference = (self.scores[n - 2] + self.scores[n - 3]) / 2;
+            let drop = (reference - self.scores[n - 1]).clamp(-40, 200);
+            1.0 + drop as f64 / 250.0
+        } else {
+            1.0
+        };
+        (stability * trend).clamp(0.4, 2.5)
+    }
+
+    /// The soft limit of `budget` after the iterations so far: scaled by [`Pacer::factor`] when
+    /// the budget allows, never beyond the hard limit.
+    pub fn soft_limit(&self, budget: Budget) -> Duration {
+        if !budget.adjust {
+            return budget.soft;
+        }
+        budget.soft.mul_f64(self.factor()).min(budget.hard)
     }
 }
 
@@ -68,6 +139,7 @@ pub fn plan(limit: TimeLimit, overhead_ms: u64, cap_ms: Option<u64>) -> Option<B
         Some(b) => Budget {
             soft: b.soft.min(cap.soft),
             hard: b.hard.min(cap.hard),
+            adjust: b.adjust,
         },
     })
 }
@@ -78,6 +150,7 @@ pub fn fixed(movetime_ms: u64, overhead_ms: u64) -> Budget {
     Budget {
         soft: Duration::from_millis(t),
         hard: Duration::from_millis(t),
+        adjust: false,
     }
 }
 
@@ -136,5 +209,77 @@ mod tests {
         assert!(capped.soft <= capped.hard);
         let uncapped = plan(TimeLimit::MoveTime(50), 0, Some(1_000)).expect("a budget");
         assert_eq!(uncapped, fixed(50, 0));
+    }
+
+    #[test]
+    fn move_overhead_is_kept_in_reserve() {
+        let clock = Clock {
+            time_ms: 2_000,
+            inc_ms: 0,
+            moves_to_go: Some(1),
+        };
+        // The last move of a period may use most of what is left, less the overhead.
+        let small = budget(clock, 0);
+        let large = budget(clock, 1_000);
+        assert_eq!(small.hard, Duration::from_millis(1_600));
+        assert_eq!(large.hard, Duration::from_millis(800));
+        assert!(large.soft < small.soft);
+        // A time per move less the overhead.
+        assert_eq!(fixed(500, 100).hard, Duration::from_millis(400));
+    }
+
+    #[test]
+    fn moves_to_go_share_the_period() {
+        let with = |moves_to_go| {
+            budget(
+                Clock {
+                    time_ms: 60_000,
+                    inc_ms: 0,
+                    moves_to_go,
+                },
+                0,
+            )
+        };
+        // Fewer moves to go, more time for each; without, about 30 moves' share.
+        assert!(with(Some(2)).soft > with(Some(10)).soft);
+        assert!(with(Some(10)).soft > with(Some(40)).soft);
+        assert_eq!(with(None).soft, Duration::from_millis(1_000));
+        assert_eq!(with(Some(30)).soft, with(None).soft);
+    }
+
+    #[test]
+    fn the_soft_limit_follows_the_iterations() {
+        let b = budget(
+            Clock {
+                time_ms: 60_000,
+                inc_ms: 0,
+                moves_to_go: None,
+            },
+            0,
+        );
+        // A best move that stays: less time, the more iterations it stays.
+        let mut stable = Pacer::new();
+        for _ in 0..8 {
+            stable.iteration(false, 30);
+        }
+        assert!(stable.soft_limit(b) < b.soft);
+        // A best move that just changed: more time.
+        let mut changed = stable.clone();
+        changed.iteration(true, 30);
+        assert!(changed.soft_limit(b) > b.soft);
+        // A score that drops: more than with a steady score.
+        let mut dropping = stable.clone();
+        dropping.iteration(false, -120);
+        assert!(dropping.soft_limit(b) > stable.soft_limit(b));
+        // Never beyond the hard limit; a fixed time per move is never scaled.
+        let mut worst = Pacer::new();
+        for i in 0..10 {
+            worst.iteration(true, 500 - 300 * i);
+        }
+        assert!(worst.soft_limit(b) <= b.hard);
+        assert!(worst.factor() <= 2.5);
+        let f = fixed(100, 0);
+        assert_eq!(worst.soft_limit(f), f.soft);
+        assert_eq!(stable.soft_limit(f), f.soft);
     }
 }
