@@ -158,6 +158,8 @@ pub struct Searcher {
     history: Box<[[[i32; 128]; 128]; 2]>,
     counter: Box<[[Move; 128]; 128]>,
     prev_move: [Move; MAX_PLY + 2],
+    /// The static evaluation at each ply of the current line (`-INF` in check).
+    evals: [i32; MAX_PLY + 2],
     pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
     lmr: Box<[[i32; 64]; 64]>,
@@ -222,6 +224,7 @@ impl Searcher {
             history: Box::new([[[0; 128]; 128]; 2]),
             counter: Box::new([[Move::NULL; 128]; 128]),
             prev_move: [Move::NULL; MAX_PLY + 2],
+            evals: [-INF; MAX_PLY + 2],
             pv: Box::new([[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
             lmr,
@@ -675,10 +678,25 @@ impl Searcher {
         } else {
             self.evaluate(pos, ply)
         };
+        // Improving: the evaluation is better than at our previous move (or, after a check
+        // there, the one before): pruning and reductions are then more careful.
+        self.evals[ply] = static_eval;
+        let improving = !in_check
+            && ply >= 2
+            && if self.evals[ply - 2] > -INF {
+                static_eval > self.evals[ply - 2]
+            } else {
+                ply < 4 || self.evals[ply - 4] == -INF || static_eval > self.evals[ply - 4]
+            };
+        let lmp_count = if improving {
+            3 + depth * depth
+        } else {
+            (3 + depth * depth) / 2 + 1
+        };
 
         if !pv_node && !in_check && !root {
             // Reverse futility pruning.
-            if depth <= 7 && static_eval - 85 * depth >= beta && static_eval.abs() < MATE_BOUND {
+            if depth <= 7 && static_eval - 85 * (depth - improving as i32) >= beta && static_eval.abs() < MATE_BOUND {
                 return static_eval;
             }
             // Null-move pruning.
@@ -736,7 +754,7 @@ impl Searcher {
                     picker.skip_quiets = !root
                         && !in_check
                         && best_score > -MATE_BOUND
-                        && ((!pv_node && depth <= 6 && searched >= 3 + depth * depth)
+                        && ((!pv_node && depth <= 6 && searched >= lmp_count)
                             || (depth <= 4 && static_eval + 120 + 100 * depth <= alpha));
                     match self.next_staged(pos, picker, &mut exchanges) {
                         Some(x) => {
@@ -763,7 +781,7 @@ impl Searcher {
                 if !tactical {
                     if order < SCORE_COUNTER {
                         // Late-move pruning and futility pruning of quiet moves.
-                        if !pv_node && depth <= 6 && searched >= 3 + depth * depth {
+                        if !pv_node && depth <= 6 && searched >= lmp_count {
                             continue;
                         }
                         if depth <= 4 && static_eval + 120 + 100 * depth <= alpha {
@@ -803,6 +821,9 @@ impl Searcher {
                         r -= 1;
                     }
                     if cut {
+                        r += 1;
+                    }
+                    if !improving {
                         r += 1;
                     }
                     if gives_check || order >= SCORE_COUNTER {
