@@ -346,13 +346,15 @@ fn in_process_sides_on_a_clock_with_periods_and_on_a_time_per_move() {
         assert!(fixed_clocks.iter().all(|&ms| ms == 200), "{fixed_clocks:?}");
     }
 
-    // The PGN reads back; no time control tag (the sides have different ones).
+    // The PGN reads back; the sides' clocks differ, so the time control is "?" with one tag per
+    // side (docs/match.md).
     let text = std::fs::read_to_string(&pgn).expect("PGN written");
     let _ = std::fs::remove_file(&pgn);
     let games = read_games(&text, Variant::Chess).expect("PGN reads back");
     assert_eq!(games.len(), 2, "{text}");
     for g in &games {
-        assert_eq!(g.tag("TimeControl"), None);
+        assert_eq!(g.tag("TimeControl"), Some("?"));
+        assert!(g.tag("WhiteTimeControl").is_some() && g.tag("BlackTimeControl").is_some());
         let mut replay = Game::new(g.start.clone());
         for &m in &g.moves {
             assert!(replay.position().legal_moves().contains(m));
