@@ -96,6 +96,29 @@ impl Batch {
         out
     }
 
+    /// One perspective's active features padded to the longest list, for the gather
+    /// formulation: `(indices, mask, k)`, both `n x k` row-major; a padding slot holds feature 0
+    /// with mask 0 (a repeated feature keeps both its slots, as the sparse op counts it twice).
+    pub fn padded(&self, stm: bool) -> (Vec<i64>, Vec<f32>, usize) {
+        let feats = |i| {
+            if stm {
+                self.stm_features(i)
+            } else {
+                self.ntm_features(i)
+            }
+        };
+        let k = (0..self.len()).map(|i| feats(i).len()).max().unwrap_or(0).max(1);
+        let mut indices = vec![0i64; self.len() * k];
+        let mut mask = vec![0.0f32; self.len() * k];
+        for i in 0..self.len() {
+            for (j, &f) in feats(i).iter().enumerate() {
+                indices[i * k + j] = i64::from(f);
+                mask[i * k + j] = 1.0;
+            }
+        }
+        (indices, mask, k)
+    }
+
     /// Dense multi-hot inputs (`n x F` row-major) of one perspective, for the pure-burn
     /// formulation.
     pub fn dense(&self, num_features: usize, stm: bool) -> Vec<f32> {
