@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand};
 mod data;
 mod net;
 mod openings;
+mod pipeline;
 mod selfplay;
 mod train;
 
@@ -39,6 +40,9 @@ enum Command {
     /// A net file's header: show it, or give the net a new description.
     #[command(subcommand)]
     Net(net::Command),
+    /// The NNUE learning loop, round by round and resumable: self-play, training, an SPRT match
+    /// against the current net, installation with a report, the rounds table.
+    Pipeline(Box<pipeline::Args>),
 }
 
 fn main() -> Result<()> {
@@ -49,5 +53,6 @@ fn main() -> Result<()> {
         Command::Openings(args) => openings::run(args),
         Command::Train(args) => train::run(*args),
         Command::Net(cmd) => net::run(cmd),
+        Command::Pipeline(args) => pipeline::run(*args),
     }
 }

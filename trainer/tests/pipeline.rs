@@ -1,11 +1,13 @@
-//! `scripts/pipeline.sh` end to end at a toy scale: two rounds of the four Persian sub-variants
+//! `trainer pipeline` end to end at a toy scale, through `scripts/pipeline.sh` (which maps its
+//! environment variables to the command's flags): two rounds of the four Persian sub-variants
 //! (self-play, joint training, SPRT matches, the rounds table), then the same command again,
 //! which must find every step done and change nothing; then a second candidate of round 2
-//! (`INIT_FROM`, another `WDL`, its own `RUNS_DIR`) trained on the same records.
+//! (`INIT_FROM`, another `WDL`, its own `RUNS_DIR`) trained on the same records. The command's
+//! own checks of its flags are tested directly.
 //!
-//! The pipeline calls the `trainer` and `engine` binaries of one directory (BIN_DIR); the test
-//! links the ones cargo built for this test run (`cargo test --workspace` builds both), which
-//! needs Unix symlinks; the pipeline is a bash script anyway.
+//! The script runs the trainer of one directory (BIN_DIR); the test links the one cargo built for
+//! this test run (and the engine beside it: `cargo test --workspace` builds both), which needs
+//! Unix symlinks; the script is bash anyway.
 #![cfg(unix)]
 
 use std::fs;
@@ -254,4 +256,95 @@ fn installed_nets_without_reports() {
         assert!(m.contains(") vs installed (nodes=40,"), "{m}");
     }
     let _ = fs::remove_dir_all(&tmp);
+}
+
+/// `trainer pipeline` itself refuses bad settings before anything runs, with the setting named.
+#[test]
+fn command_refuses_bad_settings() {
+    let tmp = std::env::temp_dir().join(format!("trainer-pipeline-bad-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&tmp);
+    fs::create_dir_all(&tmp).expect("temp dir");
+    let cases: [(&[&str], &str); 7] = [
+        (
+            &["--variants", "all", "--games-by-variant", "parsi=10"],
+            "parsi is not a variant of this run",
+        ),
+        (
+            &["--variants", "all", "--games-by-variant", "egyptian-eye"],
+            "is not VARIANT=GAMES",
+        ),
+        (&["--variants", "nonsense"], "unknown variant 'nonsense'"),
+        (&["--variants", "all", "--sprt", "50"], "--sprt"),
+        (
+            &["--variants", "all", "--init-from", "no-such.nnue"],
+            "--init-from: no-such.nnue is not a file",
+        ),
+        (&["--variants", "all", "--init", "maybe"], "--init"),
+        (
+            &["--variants", "all", "--first-round", "2", "--nets-dir", "none"],
+            "none/celtic-citadel.nnue is missing",
+        ),
+    ];
+    for (args, message) in cases {
+        let out = Command::new(env!("CARGO_BIN_EXE_persian-trainer"))
+            .arg("pipeline")
+            .args(args)
+            .current_dir(&tmp)
+            .output()
+            .expect("trainer runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?}");
+        assert!(stderr.contains(message), "{args:?}: {stderr}");
+    }
+    // Nothing was written.
+    assert_eq!(fs::read_dir(&tmp).expect("temp dir").count(), 0);
+    let _ = fs::remove_dir_all(&tmp);
+}
+
+/// `--help` explains every setting of the script's environment.
+#[test]
+fn help_names_every_setting() {
+    let out = Command::new(env!("CARGO_BIN_EXE_persian-trainer"))
+        .args(["pipeline", "--help"])
+        .output()
+        .expect("trainer runs");
+    let help = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{help}");
+    for flag in [
+        "--variants",
+        "--rounds",
+        "--games",
+        "--games-by-variant",
+        "--sp-nodes",
+        "--hidden",
+        "--epochs",
+        "--wdl",
+        "--lr",
+        "--lr-later",
+        "--init",
+        "--init-from",
+        "--name",
+        "--previous-name",
+        "--window",
+        "--first-round",
+        "--match-nodes",
+        "--match-games",
+        "--sprt",
+        "--threads",
+        "--hce-games",
+        "--seed",
+        "--data-dir",
+        "--runs-dir",
+        "--install",
+        "--strength",
+        "--bin-dir",
+        "--skip-gen",
+        "--ray",
+        "--ray-python",
+    ] {
+        assert!(
+            help.contains(&format!("{flag} ")) || help.contains(&format!("{flag}\n")),
+            "{flag}: {help}"
+        );
+    }
 }
