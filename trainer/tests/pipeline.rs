@@ -348,3 +348,113 @@ fn help_names_every_setting() {
         );
     }
 }
+
+/// `--ray` hands self-play and the SPRT matches to the Ray drivers with the binaries of
+/// `--bin-dir`. A stand-in for the drivers' Python (it runs what the drivers would have their
+/// workers run, in one process) checks what the pipeline gives them and what it takes back.
+#[test]
+fn ray_mode_through_the_drivers() {
+    let tmp = std::env::temp_dir().join(format!("trainer-pipeline-ray-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&tmp);
+    fs::create_dir_all(&tmp).expect("temp dir");
+    let bin = bin_dir(&tmp);
+    let driver = tmp.join("fake-python");
+    fs::write(
+        &driver,
+        r#"#!/usr/bin/env bash
+# fake-python scripts/ray/<job>.py --trainer|--engine BIN --games N [--sprt S] --out DIR -- ARGS...
+set -euo pipefail
+job=$(basename "$1"); shift
+echo "$job $*" >> "$(dirname "$0")/driver.log"
+bin=$2; games=$4; shift 4
+sprt=()
+if [[ "$1" == --sprt ]]; then sprt=(--sprt "$2"); shift 2; fi
+out=$2; shift 3
+case "$job" in
+    selfplay.py) "$bin" selfplay "$@" --games "$games" --out "$out" --quiet ;;
+    match.py)
+        mkdir -p "$out"
+        "$bin" match "$@" --games "$games" "${sprt[@]}" --pgn "$out/games.pgn" --quiet > "$out/summary.txt" ;;
+esac
+"#,
+    )
+    .expect("driver");
+    {
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(&driver, fs::Permissions::from_mode(0o755)).expect("chmod");
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_persian-trainer"))
+        .args([
+            "pipeline",
+            "--variants",
+            "oriental-omega",
+            "--ray",
+            "--games",
+            "4",
+            "--sp-nodes",
+            "40",
+        ])
+        .args([
+            "--hidden",
+            "8",
+            "--epochs",
+            "1",
+            "--match-nodes",
+            "40",
+            "--match-games",
+            "4",
+            "--threads",
+            "2",
+        ])
+        .arg("--ray-python")
+        .arg(&driver)
+        .arg("--bin-dir")
+        .arg(&bin)
+        .arg("--data-dir")
+        .arg(tmp.join("data"))
+        .arg("--runs-dir")
+        .arg(tmp.join("runs"))
+        .arg("--strength")
+        .arg(tmp.join("strength.md"))
+        .args(["--install", "false"])
+        .output()
+        .expect("trainer runs");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success(), "{text}");
+    let log = fs::read_to_string(tmp.join("driver.log")).expect("the drivers ran");
+    let data = tmp.join("data/r1-oriental-omega");
+    assert!(
+        log.contains(&format!(
+            "selfplay.py --trainer {} --games 4 --out {} -- --variant oriental-omega --nodes 40 --net hce --seed 1",
+            bin.join("persian-trainer").display(),
+            data.display()
+        )),
+        "{log}"
+    );
+    let run = tmp.join("runs/r1-oriental-omega");
+    assert!(
+        log.contains(&format!(
+            "match.py --engine {} --games 4 --sprt 0,50 --out {} -- --variant oriental-omega \
+             --first name=r1,nodes=40,eval={} --second name=hce,nodes=40,eval=hce --seed 1",
+            bin.join("persian-engine").display(),
+            run.join("match.oriental-omega.ray").display(),
+            run.join("net.nnue").display()
+        )),
+        "{log}"
+    );
+    assert_eq!(games(&data), "4 game id(s)");
+    // The merged summary becomes the match file, its games the match's PGN, its verdict the line.
+    let m = fs::read_to_string(run.join("match.oriental-omega.txt")).expect("match report");
+    assert!(m.starts_with("Match r1 (nodes=40,"), "{m}");
+    assert!(m.contains("W/D/L:"), "{m}");
+    assert!(run.join("match.oriental-omega.pgn").is_file());
+    let strength = fs::read_to_string(tmp.join("strength.md")).expect("rounds table");
+    let line = strength.lines().find(|l| l.starts_with("| 20")).expect("a round line");
+    assert!(line.contains(" | 1 | oriental-omega | 4 games, 40 nodes | "), "{line}");
+    assert!(line.contains("accepted (") || line.contains("inconclusive ("), "{line}");
+    let _ = fs::remove_dir_all(&tmp);
+}
