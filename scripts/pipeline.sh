@@ -4,7 +4,7 @@
 # work: self-play, training, the SPRT match against the current net, installation with a report,
 # the rounds table; resumable.
 #
-# Usage: scripts/pipeline.sh VARIANT|all [ROUNDS]
+# Usage: scripts/pipeline.sh VARIANT|all [ROUNDS]   (ROUNDS: the last round, default FIRST_ROUND)
 # Settings (environment variables; each is the command's flag of the same name, e.g. SP_NODES is
 # --sp-nodes; unset ones take the command's defaults):
 #   GAMES GAMES_BY_VARIANT SP_NODES HIDDEN EPOCHS WDL LR LR_LATER INIT INIT_FROM NAME
@@ -25,7 +25,8 @@ if [[ "${BUILD:-1}" == 1 ]]; then
 fi
 BIN_DIR="${BIN_DIR:-target/release}"
 
-args=(pipeline --variants "$1" --rounds "${2:-1}" --bin-dir "$BIN_DIR")
+args=(pipeline --variants "$1" --bin-dir "$BIN_DIR")
+[[ -n "${2:-}" ]] && args+=(--rounds "$2")
 # name=--flag: the flag gets the variable's value when the variable is set and not empty.
 for pair in GAMES=--games GAMES_BY_VARIANT=--games-by-variant SP_NODES=--sp-nodes HIDDEN=--hidden \
     EPOCHS=--epochs WDL=--wdl LR=--lr LR_LATER=--lr-later INIT=--init INIT_FROM=--init-from \

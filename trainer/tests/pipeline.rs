@@ -264,7 +264,7 @@ fn command_refuses_bad_settings() {
     let tmp = std::env::temp_dir().join(format!("trainer-pipeline-bad-{}", std::process::id()));
     let _ = fs::remove_dir_all(&tmp);
     fs::create_dir_all(&tmp).expect("temp dir");
-    let cases: [(&[&str], &str); 7] = [
+    let cases: [(&[&str], &str); 8] = [
         (
             &["--variants", "all", "--games-by-variant", "parsi=10"],
             "parsi is not a variant of this run",
@@ -280,6 +280,10 @@ fn command_refuses_bad_settings() {
             "--init-from: no-such.nnue is not a file",
         ),
         (&["--variants", "all", "--init", "maybe"], "--init"),
+        (
+            &["--variants", "all", "--first-round", "3", "--rounds", "2"],
+            "before --first-round 3",
+        ),
         (
             &["--variants", "all", "--first-round", "2", "--nets-dir", "none"],
             "none/celtic-citadel.nnue is missing",

@@ -65,9 +65,9 @@ pub struct Args {
     /// its own), or several separated by commas (one joint net; they must share the board).
     #[arg(long, value_name = "all|VARIANT[,VARIANT...]")]
     pub variants: VariantSet,
-    /// The last round to play.
-    #[arg(long, default_value_t = 1)]
-    pub rounds: u32,
+    /// The last round to play (default: --first-round, one round).
+    #[arg(long)]
+    pub rounds: Option<u32>,
     /// The round to start at; from round 2 on the current nets are those in --nets-dir (e.g.
     /// --first-round 2 continues from the installed nets).
     #[arg(long, default_value_t = 1)]
@@ -199,6 +199,12 @@ pub fn run(args: Args) -> Result<()> {
     if args.first_round == 0 {
         bail!("--first-round: rounds count from 1");
     }
+    if let Some(last) = args.rounds.filter(|&last| last < args.first_round) {
+        bail!(
+            "--rounds {last} is the last round to play, and it is before --first-round {}: nothing to do",
+            args.first_round
+        );
+    }
     if args.window == 0 {
         bail!("--window must be at least 1");
     }
@@ -235,7 +241,7 @@ impl Pipeline {
         for v in a.variants.variants() {
             current.push(self.starting_point(v)?);
         }
-        for round in a.first_round..=a.rounds {
+        for round in a.first_round..=a.rounds.unwrap_or(a.first_round) {
             self.round(round, &mut current)?;
         }
         Ok(())
@@ -283,7 +289,7 @@ impl Pipeline {
     fn round(&self, round: u32, current: &mut [Current]) -> Result<()> {
         let a = &self.args;
         let variants = a.variants.variants();
-        let seed = a.seed + u64::from(round) - 1;
+        let seed = a.seed.wrapping_add(u64::from(round) - 1);
         if !a.skip_gen {
             for (v, cur) in variants.iter().zip(current.iter()) {
                 let games = a.games_by_variant.games_of(v, a.games);
