@@ -5,8 +5,11 @@ use std::{fmt, path::PathBuf, str::FromStr};
 use anyhow::{bail, Result};
 use engine::rules::Variant;
 
-/// The four Persian sub-variants, trained jointly by `--variants all` (they share the board).
-pub const ALL: [&str; 4] = ["celtic-citadel", "persian-princess", "egyptian-eye", "oriental-omega"];
+/// The variants of `--variants all`: the four Persian sub-variants (they share the board), in
+/// the engine's order, the first one the joint net's main variant.
+fn all() -> Vec<String> {
+    Variant::PERSIAN.iter().map(|v| v.id().to_string()).collect()
+}
 
 /// The variants of a run, by id, the first one the net's main variant.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -27,7 +30,7 @@ impl VariantSet {
 
     /// The set as `--variants` takes it: `all` for the four Persian sub-variants.
     pub fn spec(&self) -> String {
-        if self.ids == ALL {
+        if self.ids == all() {
             "all".to_string()
         } else {
             self.ids.join(",")
@@ -36,7 +39,7 @@ impl VariantSet {
 
     /// The end of the run directories' names: `all`, the variant, or the variants joined by `+`.
     pub fn run_suffix(&self) -> String {
-        if self.ids == ALL {
+        if self.ids == all() {
             "all".to_string()
         } else {
             self.ids.join("+")
@@ -49,9 +52,7 @@ impl FromStr for VariantSet {
 
     fn from_str(text: &str) -> std::result::Result<VariantSet, String> {
         if text.trim() == "all" {
-            return Ok(VariantSet {
-                ids: ALL.iter().map(|v| (*v).to_string()).collect(),
-            });
+            return Ok(VariantSet { ids: all() });
         }
         let mut ids: Vec<String> = Vec::new();
         for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
@@ -154,7 +155,10 @@ mod tests {
     #[test]
     fn variant_sets() {
         let all: VariantSet = "all".parse().expect("all");
-        assert_eq!(all.variants(), ALL);
+        assert_eq!(
+            all.variants(),
+            ["celtic-citadel", "persian-princess", "egyptian-eye", "oriental-omega"]
+        );
         assert!(all.joint());
         assert_eq!((all.spec().as_str(), all.run_suffix().as_str()), ("all", "all"));
         let one: VariantSet = "persian-princess".parse().expect("one");
