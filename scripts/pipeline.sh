@@ -36,12 +36,13 @@ for pair in GAMES=--games GAMES_BY_VARIANT=--games-by-variant SP_NODES=--sp-node
     RAY_PYTHON=--ray-python; do
     name="${pair%%=*}"
     if [[ -n "${!name:-}" ]]; then
-        args+=("${pair#*=}" "${!name}")
+        # --flag=value: a value may start with '-' (SPRT=-5,5).
+        args+=("${pair#*=}=${!name}")
     fi
 done
 # STRENGTH="" means no rounds table, so a set but empty STRENGTH is passed on.
 if [[ -n "${STRENGTH+set}" ]]; then
-    args+=(--strength "$STRENGTH")
+    args+=("--strength=$STRENGTH")
 fi
 [[ "${SKIP_GEN:-0}" == 1 ]] && args+=(--skip-gen)
 [[ "${RAY:-0}" == 1 ]] && args+=(--ray)
