@@ -5,6 +5,7 @@ use std::{fmt, str::FromStr, sync::OnceLock};
 use super::{
     geometry::Geometry,
     piece::{ByColor, Movement, PieceKind},
+    settings::RuleSettings,
     special::Rule,
     tables::Tables,
 };
@@ -49,23 +50,21 @@ impl Variant {
 
     /// Whether the variant has rule settings ([`Variant::tables_with`]).
     pub fn has_rule_settings(self) -> bool {
-        matches!(self, Variant::Parsi | Variant::Citadel8 | Variant::Citadel9)
+        self.spec().settings.is_some()
     }
 
     /// The tables of the variant under rule settings (the readings its rules note leaves open,
     /// e.g. `ludii` or `leap_no_capture,bonus_leap=off` for Parsi Chess; see
     /// [`parsi::Settings::parse`](super::variants::parsi::Settings::parse); the set-up for
     /// Citadel, `setup=crossed`, see
-    /// [`citadel_common::tables_with`](super::variants::citadel_common::tables_with)). Empty or
-    /// `default`: [`Variant::tables`]. Variants without settings take only those.
+    /// [`citadel_common::ALTERNATIVE_SETUPS`](super::variants::citadel_common::ALTERNATIVE_SETUPS)),
+    /// read by the parser its spec declares ([`VariantSpec::settings`]). Empty or `default`:
+    /// [`Variant::tables`]. Variants without settings take only those.
     pub fn tables_with(self, settings: &str) -> Result<&'static Tables, RuleSettingsError> {
-        match self {
-            Variant::Parsi => Ok(super::variants::parsi::Settings::parse(settings)?.tables()),
-            Variant::Citadel8 | Variant::Citadel9 => {
-                super::variants::citadel_common::tables_with(self.spec(), settings)
-            }
-            _ if settings.trim().is_empty() || settings.trim().eq_ignore_ascii_case("default") => Ok(self.tables()),
-            _ => Err(RuleSettingsError::NoSettings(self.id())),
+        match self.spec().settings {
+            Some(s) => (s.tables)(settings),
+            None if settings.trim().is_empty() || settings.trim().eq_ignore_ascii_case("default") => Ok(self.tables()),
+            None => Err(RuleSettingsError::NoSettings(self.id())),
         }
     }
 
@@ -249,6 +248,9 @@ pub struct VariantSpec {
     /// built-in values of their kind would be wrong (Citadel's Tiger-Riders are not knights);
     /// kinds not listed keep the built-in values.
     pub piece_values: &'static [PieceValue],
+    /// How the variant reads rule settings (the readings its rules leave open), where it has
+    /// any ([`Variant::tables_with`]); `None`: only the defaults.
+    pub settings: Option<&'static RuleSettings>,
 }
 
 /// The hand-crafted evaluation's figures for one kind in a variant ([`VariantSpec::piece_values`]).

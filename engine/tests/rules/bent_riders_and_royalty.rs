@@ -148,6 +148,7 @@ static PRINCES: VariantSpec = VariantSpec {
     dead_material: &[&[]],
     game_points: None,
     piece_values: &[],
+    settings: None,
     rules: &[Rule::Custom(&ROYALTY)],
 };
 
@@ -175,6 +176,7 @@ static TIGERS_9X8: VariantSpec = VariantSpec {
     dead_material: &[&[]],
     game_points: None,
     piece_values: &[],
+    settings: None,
     rules: &[],
 };
 

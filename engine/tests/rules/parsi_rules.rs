@@ -482,6 +482,7 @@ mod double_step_alone {
         dead_material: &[&[]],
         game_points: None,
         piece_values: &[],
+        settings: None,
         rules: &[Rule::UnmovedDoubleStep(UnmovedDoubleStep {
             files: &[0, 3, 4, 7],
             while_present: false,

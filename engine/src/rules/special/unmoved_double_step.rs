@@ -103,6 +103,7 @@ mod tests {
         dead_material: &[&[]],
         game_points: None,
         piece_values: &[],
+        settings: None,
         rules: &[Rule::UnmovedDoubleStep(UnmovedDoubleStep {
             files: &[0, 3, 4, 7],
             while_present: false,

@@ -60,5 +60,6 @@ pub const SPEC: VariantSpec = VariantSpec {
     dead_material: &[&[], &[PieceKind::Bishop], &[PieceKind::Knight]],
     game_points: None,
     piece_values: &[],
+    settings: None,
     rules: &[],
 };

@@ -5,8 +5,12 @@ use super::citadel_common::*;
 use crate::rules::{
     geometry::Geometry,
     special::Rule,
+    settings::RuleSettings,
     variant::{PawnSpec, Variant, VariantSpec},
 };
+
+/// How the board reads its rule settings (the set-up).
+const RULE_SETTINGS: RuleSettings = rule_settings(Variant::Citadel8);
 
 /// The spec of Citadel on 9x8.
 pub const SPEC: VariantSpec = VariantSpec {
@@ -34,5 +38,6 @@ pub const SPEC: VariantSpec = VariantSpec {
     dead_material: &[],
     game_points: Some(GAME_POINTS),
     piece_values: PIECE_VALUES,
+    settings: Some(&RULE_SETTINGS),
     rules: &[Rule::Releases(RELEASES_8), Rule::Custom(&PRINCES)],
 };

@@ -13,6 +13,7 @@
 
 use crate::rules::{
     piece::{Bent, Movement, PieceKind, F, N, W},
+    settings::{RuleSetSlot, RuleSettings},
     special::{
         prince_royalty::PrinceRoyalty,
         releases::{Prisoner, Releases},
@@ -20,7 +21,6 @@ use crate::rules::{
     tables::Tables,
     variant::{CastlingSpec, GamePoints, PieceSpec, PieceValue, RuleSettingsError, Variant, VariantSpec},
 };
-use std::sync::Mutex;
 
 /// The hand-crafted evaluation's figures for the Citadel's own pieces (estimates, not tuned: a
 /// Tiger-Rider reaches 30-40 squares of an empty board against a queen's 24-32, but its bent
@@ -285,19 +285,41 @@ pub const ALTERNATIVE_SETUPS: &[(&str, &str, &str)] = &[
     ),
 ];
 
-/// The tables of a Citadel board (`spec`) under rule settings: empty, `default` or
+/// The rule settings of the Citadel: only the set-up (`setup=NAME`, [`ALTERNATIVE_SETUPS`]).
+pub const SETTINGS: &[(&str, &str)] = &[(
+    "setup",
+    "the start position: reconstructed (the default), crossed or swapped (rules note B.3)",
+)];
+
+/// How a Citadel board reads its rule settings ([`tables_with`]).
+pub(super) const fn rule_settings(variant: Variant) -> RuleSettings {
+    RuleSettings {
+        names: SETTINGS,
+        tables: match variant {
+            Variant::Citadel8 => |text| tables_with(Variant::Citadel8, text),
+            _ => |text| tables_with(Variant::Citadel9, text),
+        },
+    }
+}
+
+/// One slot per alternative set-up of each board (9x8 first).
+static RULE_SETS: [RuleSetSlot; 2 * ALTERNATIVE_SETUPS.len()] =
+    [const { RuleSetSlot::new() }; 2 * ALTERNATIVE_SETUPS.len()];
+
+/// The tables of a Citadel board (`variant`) under rule settings: empty, `default` or
 /// `setup=reconstructed` give the registered variant's; `setup=crossed` and `setup=swapped`
 /// (or the bare names) a variant with that start position, built once per process. The
 /// settings are only the set-up: every rule stays as the rules note decides.
-pub fn tables_with(spec: &'static VariantSpec, text: &str) -> Result<&'static Tables, RuleSettingsError> {
-    let mut chosen: Option<(&'static str, &'static str, &'static str)> = None;
+fn tables_with(variant: Variant, text: &str) -> Result<&'static Tables, RuleSettingsError> {
+    let spec = variant.spec();
+    let mut chosen: Option<usize> = None;
     for item in text.split([',', ' ']).map(str::trim).filter(|i| !i.is_empty()) {
         let lower = item.to_ascii_lowercase().replace('-', "_");
         let name = lower.strip_prefix("setup=").unwrap_or(&lower).trim();
         chosen = match name {
             "default" | "reconstructed" => None,
-            _ => match ALTERNATIVE_SETUPS.iter().find(|(n, _, _)| *n == name) {
-                Some(&alt) => Some(alt),
+            _ => match ALTERNATIVE_SETUPS.iter().position(|(n, _, _)| *n == name) {
+                Some(i) => Some(i),
                 None => {
                     return Err(RuleSettingsError::Unknown {
                         variant: spec.id,
@@ -311,23 +333,18 @@ pub fn tables_with(spec: &'static VariantSpec, text: &str) -> Result<&'static Ta
             },
         };
     }
-    let Some((name, fen8, fen9)) = chosen else {
-        return Ok(spec.variant.map_or_else(|| leak_tables(spec, ""), Variant::tables));
+    let Some(i) = chosen else {
+        return Ok(variant.tables());
     };
-    static BUILT: Mutex<Vec<(&'static str, &'static str, &'static Tables)>> = Mutex::new(Vec::new());
-    let mut built = BUILT.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-    if let Some(&(_, _, t)) = built.iter().find(|(id, n, _)| *id == spec.id && *n == name) {
-        return Ok(t);
-    }
-    let start_fen = if spec.geometry.height == 8 { fen8 } else { fen9 };
-    let spec: &'static VariantSpec = Box::leak(Box::new(VariantSpec { start_fen, ..*spec }));
-    let tables = leak_tables(spec, &format!("setup={name}"));
-    built.push((spec.id, name, tables));
-    Ok(tables)
-}
-
-fn leak_tables(spec: &'static VariantSpec, settings: &str) -> &'static Tables {
-    let mut tables = Tables::build(spec);
-    tables.rule_settings = settings.to_string();
-    Box::leak(Box::new(tables))
+    let (name, fen8, fen9) = ALTERNATIVE_SETUPS[i];
+    let board = usize::from(spec.geometry.height != 8);
+    Ok(RULE_SETS[board * ALTERNATIVE_SETUPS.len() + i].tables(
+        || spec.rules.to_vec(),
+        |rules| VariantSpec {
+            rules,
+            start_fen: if board == 0 { fen8 } else { fen9 },
+            ..*spec
+        },
+        |tables| tables.rule_settings = format!("setup={name}"),
+    ))
 }

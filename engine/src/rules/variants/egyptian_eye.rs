@@ -29,6 +29,7 @@ pub const SPEC: VariantSpec = VariantSpec {
     dead_material: &[&[], &[PieceKind::Bishop]],
     game_points: None,
     piece_values: &[],
+    settings: None,
     rules: &[
         Rule::CitadelDraw(CITADEL_DRAW),
         Rule::Rendezvous(PRINCESS_RENDEZVOUS),

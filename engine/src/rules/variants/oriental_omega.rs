@@ -28,6 +28,7 @@ pub const SPEC: VariantSpec = VariantSpec {
     dead_material: DEAD_MATERIAL,
     game_points: None,
     piece_values: &[],
+    settings: None,
     rules: &[
         Rule::CitadelDraw(CITADEL_DRAW),
         Rule::Rendezvous(Rendezvous {

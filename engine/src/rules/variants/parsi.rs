@@ -16,10 +16,41 @@ use crate::rules::{
         perpetual_check::NO_PERPETUAL_CHECK, square_promotion::SquarePromotion,
         unmoved_double_step::UnmovedDoubleStep, Rule,
     },
+    settings::{RuleSetSlot, RuleSettings},
     tables::Tables,
     variant::{PawnSpec, PieceSpec, RuleSettingsError, Variant, VariantSpec},
 };
-use std::sync::Mutex;
+
+/// The start position of Parsi Chess (the FEN of [`SPEC`]), as a macro so that the start of a
+/// game with an opening series can extend it.
+macro_rules! start_fen {
+    () => {
+        "rnbkqbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w ADEHadeh Ll 0 1"
+    };
+}
+
+/// The start position under an opening series: its field says no ply of the series is played.
+const SERIES_START_FEN: &str = concat!(start_fen!(), " 0");
+
+/// How Parsi Chess reads its rule settings ([`Settings::parse`]).
+pub const RULE_SETTINGS: RuleSettings = RuleSettings {
+    names: SETTINGS,
+    tables: |text| Ok(Settings::parse(text)?.tables()),
+};
+
+/// The opening series rules, by their number of moves (the rule of 0 is never used).
+static SERIES: [OpeningSeries; 10] = {
+    let mut series = [const { OpeningSeries { moves: 0 } }; 10];
+    let mut n = 0;
+    while n < series.len() {
+        series[n].moves = n as u8;
+        n += 1;
+    }
+    series
+};
+
+/// One slot per rule set, by [`Settings::index`].
+static RULE_SETS: [RuleSetSlot; Settings::COUNT] = [const { RuleSetSlot::new() }; Settings::COUNT];
 
 /// The spec of Parsi Chess.
 pub const SPEC: VariantSpec = VariantSpec {
@@ -77,7 +108,7 @@ pub const SPEC: VariantSpec = VariantSpec {
         PieceKind::Queen,
         PieceKind::King,
     ],
-    start_fen: "rnbkqbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w ADEHadeh Ll 0 1",
+    start_fen: start_fen!(),
     pawns: PawnSpec {
         double_step_rank: 1,
         first_step_max: 2,
@@ -90,6 +121,7 @@ pub const SPEC: VariantSpec = VariantSpec {
     dead_material: &[&[]],
     game_points: None,
     piece_values: &[],
+    settings: Some(&RULE_SETTINGS),
     rules: &[
         Rule::UnmovedDoubleStep(UnmovedDoubleStep { files: &[0, 3, 4, 7], while_present: false }),
         Rule::Custom(&KING_LEAP),
@@ -304,10 +336,7 @@ impl Settings {
     fn rules(&self) -> Vec<Rule> {
         let mut rules = Vec::new();
         if self.opening_series > 0 {
-            let series: &'static OpeningSeries = Box::leak(Box::new(OpeningSeries {
-                moves: self.opening_series,
-            }));
-            rules.push(Rule::Custom(series));
+            rules.push(Rule::Custom(&SERIES[self.opening_series as usize]));
         }
         rules.extend([
             Rule::UnmovedDoubleStep(UnmovedDoubleStep {
@@ -332,6 +361,21 @@ impl Settings {
         rules
     }
 
+    /// Number of distinct settings: the boolean settings' combinations times the opening
+    /// series' lengths (0 to 9).
+    pub const COUNT: usize = (1 << 8) * 10;
+
+    /// The settings' number, from 0 to [`Settings::COUNT`] - 1: one bit per boolean setting
+    /// (in the order of [`SETTINGS`]) and the opening series' length above them.
+    pub fn index(&self) -> usize {
+        let bits = SETTINGS
+            .iter()
+            .enumerate()
+            .filter(|(_, (name, _))| self.get(name) == Some(true))
+            .fold(0, |bits, (i, _)| bits | 1 << i);
+        (self.opening_series as usize) << SETTINGS.len() | bits
+    }
+
     /// The tables of Parsi Chess under these settings: the registered variant's for the
     /// defaults, else built once per distinct settings and kept for the process (positions of
     /// the same settings share them, so they compare equal).
@@ -339,28 +383,18 @@ impl Settings {
         if *self == Settings::DEFAULT {
             return Variant::Parsi.tables();
         }
-        static BUILT: Mutex<Vec<(Settings, &'static Tables)>> = Mutex::new(Vec::new());
-        let mut built = BUILT.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        if let Some(&(_, t)) = built.iter().find(|(s, _)| s == self) {
-            return t;
-        }
-        // The series starts at the start position: its field says no ply of it is played.
-        let start_fen: &'static str = if self.opening_series > 0 {
-            Box::leak(format!("{} 0", SPEC.start_fen).into_boxed_str())
-        } else {
-            SPEC.start_fen
-        };
-        let spec: &'static VariantSpec = Box::leak(Box::new(VariantSpec {
-            rules: Box::leak(self.rules().into_boxed_slice()),
-            start_fen,
-            ..SPEC
-        }));
-        let mut tables = Tables::build(spec);
-        tables.fifty_move_rule = self.fifty_move_rule;
-        tables.rule_settings = self.describe();
-        let tables: &'static Tables = Box::leak(Box::new(tables));
-        built.push((*self, tables));
-        tables
+        RULE_SETS[self.index()].tables(
+            || self.rules(),
+            |rules| VariantSpec {
+                rules,
+                start_fen: if self.opening_series > 0 { SERIES_START_FEN } else { SPEC.start_fen },
+                ..SPEC
+            },
+            |tables| {
+                tables.fifty_move_rule = self.fifty_move_rule;
+                tables.rule_settings = self.describe();
+            },
+        )
     }
 }
 
@@ -390,5 +424,25 @@ mod tests {
         let a = Settings::LUDII.tables();
         assert!(std::ptr::eq(a, Settings::parse("ludii").expect("reads").tables()));
         assert_eq!(a.rule_settings, "ludii");
+        assert!(Settings::parse("opening_series=3").expect("reads").tables().spec.start_fen.ends_with(" 1 0"));
+    }
+
+    #[test]
+    fn every_settings_has_its_own_number() {
+        assert_eq!(SETTINGS.len(), 8, "Settings::COUNT counts 8 boolean settings");
+        assert_eq!(SERIES_START_FEN, format!("{} 0", SPEC.start_fen));
+        let mut seen = vec![false; Settings::COUNT];
+        for bits in 0..1usize << SETTINGS.len() {
+            for series in 0..=9 {
+                let mut s = Settings { opening_series: series, ..Settings::DEFAULT };
+                for (i, (name, _)) in SETTINGS.iter().enumerate() {
+                    s.set(name, bits >> i & 1 == 1);
+                }
+                let i = s.index();
+                assert!(i < Settings::COUNT && !seen[i], "{s:?}");
+                seen[i] = true;
+            }
+        }
+        assert!(SERIES.iter().enumerate().all(|(n, s)| s.moves as usize == n));
     }
 }
