@@ -20,16 +20,47 @@ use super::{
     variant::{RuleSettingsError, VariantSpec},
 };
 
+/// A whole set of readings that a settings text starts from, before its items: the engine's
+/// own, or another implementation's that a variant's settings can reproduce as a set.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Readings {
+    /// The readings the engine chose (docs/rules.md): a variant's defaults.
+    #[default]
+    Default,
+    /// The Ludii implementation's readings (Parsi Chess, rules note A.12; the setting `ludii`,
+    /// the UCI switch `Parsi_Ludii`).
+    Ludii,
+}
+
+impl std::fmt::Display for Readings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Readings::Default => "default",
+            Readings::Ludii => "ludii",
+        })
+    }
+}
+
 /// How a variant reads rule settings: part of its spec ([`VariantSpec::settings`]).
 #[derive(Debug)]
 pub struct RuleSettings {
     /// Each setting: its name (as the settings text names it) and what it does.
     pub names: &'static [(&'static str, &'static str)],
-    /// Reads a settings text (items applied in order to the variant's defaults) into the
-    /// tables of that rule set; empty or `default`: the registered variant's tables. Each
-    /// distinct rule set's tables are built once, so positions under equal settings share
-    /// them and compare equal.
-    pub tables: fn(&str) -> Result<&'static Tables, RuleSettingsError>,
+    /// The sets of readings besides [`Readings::Default`] the variant can start from.
+    pub readings: &'static [Readings],
+    /// Reads a settings text (items applied in order to the given readings, one of
+    /// [`RuleSettings::readings`] or the defaults) into the tables of that rule set; empty
+    /// under the defaults, or `default`: the registered variant's tables. Each distinct rule
+    /// set's tables are built once, so positions under equal settings share them and compare
+    /// equal.
+    pub tables: fn(Readings, &str) -> Result<&'static Tables, RuleSettingsError>,
+}
+
+impl RuleSettings {
+    /// Whether settings may start from `readings`.
+    pub fn knows(&self, readings: Readings) -> bool {
+        readings == Readings::Default || self.readings.contains(&readings)
+    }
 }
 
 /// The storage of one rule set of a variant: its rules, its spec and its tables, each built

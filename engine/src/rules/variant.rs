@@ -5,7 +5,7 @@ use std::{fmt, str::FromStr, sync::OnceLock};
 use super::{
     geometry::Geometry,
     piece::{ByColor, Movement, PieceKind},
-    settings::RuleSettings,
+    settings::{Readings, RuleSettings},
     special::Rule,
     tables::Tables,
 };
@@ -61,8 +61,28 @@ impl Variant {
     /// read by the parser its spec declares ([`VariantSpec::settings`]). Empty or `default`:
     /// [`Variant::tables`]. Variants without settings take only those.
     pub fn tables_with(self, settings: &str) -> Result<&'static Tables, RuleSettingsError> {
+        self.tables_from(Readings::Default, settings)
+    }
+
+    /// Whether the variant's settings can start from `readings` ([`Variant::tables_from`]).
+    pub fn knows_readings(self, readings: Readings) -> bool {
         match self.spec().settings {
-            Some(s) => (s.tables)(settings),
+            Some(s) => s.knows(readings),
+            None => readings == Readings::Default,
+        }
+    }
+
+    /// The tables of the variant under rule settings read as [`Variant::tables_with`] does,
+    /// starting from a whole set of readings instead of the defaults (`tables_from(Ludii,
+    /// "bonus_leap")` is `tables_with("ludii,bonus_leap")`). Readings the variant does not know
+    /// are an error.
+    pub fn tables_from(self, readings: Readings, settings: &str) -> Result<&'static Tables, RuleSettingsError> {
+        match self.spec().settings {
+            _ if !self.knows_readings(readings) => Err(RuleSettingsError::NoReadings {
+                variant: self.id(),
+                readings,
+            }),
+            Some(s) => (s.tables)(readings, settings),
             None if settings.trim().is_empty() || settings.trim().eq_ignore_ascii_case("default") => Ok(self.tables()),
             None => Err(RuleSettingsError::NoSettings(self.id())),
         }
@@ -133,6 +153,14 @@ pub enum RuleSettingsError {
         item: String,
         /// The names it knows.
         known: String,
+    },
+    /// A set of readings the variant's settings cannot start from.
+    #[error("{variant} has no '{readings}' readings")]
+    NoReadings {
+        /// The variant's id.
+        variant: &'static str,
+        /// The readings asked for.
+        readings: Readings,
     },
     /// A value other than on/off.
     #[error("'{0}': the value must be on or off")]
@@ -346,6 +374,36 @@ mod tests {
             assert_eq!(t.kind_of_letter('Z'), None, "{v}");
         }
         assert_eq!(Variant::Chess.tables().kind_of_letter('S'), None);
+    }
+
+    #[test]
+    fn settings_start_from_the_readings_the_spec_knows() {
+        let ludii = Variant::Parsi
+            .tables_from(Readings::Ludii, "bonus_leap")
+            .expect("Parsi knows Ludii's");
+        assert!(std::ptr::eq(
+            ludii,
+            Variant::Parsi.tables_with("ludii,bonus_leap").expect("reads")
+        ));
+        assert!(std::ptr::eq(
+            Variant::Parsi.tables_from(Readings::Default, "").expect("defaults"),
+            Variant::Parsi.tables()
+        ));
+        for v in Variant::ALL {
+            assert_eq!(v.knows_readings(Readings::Ludii), v == Variant::Parsi, "{v}");
+            assert_eq!(v.has_rule_settings(), v.spec().settings.is_some(), "{v}");
+            assert!(std::ptr::eq(
+                v.tables_from(Readings::Default, "").expect("defaults"),
+                v.tables()
+            ));
+            if v != Variant::Parsi {
+                let err = v
+                    .tables_from(Readings::Ludii, "")
+                    .expect_err("no Ludii readings")
+                    .to_string();
+                assert!(err.contains(v.id()) && err.contains("ludii"), "{err}");
+            }
+        }
     }
 
     #[test]

@@ -13,7 +13,7 @@ use super::{
 use crate::{
     engine::{parse_game_in, Engine},
     eval::{self, wdl::WdlModel},
-    rules::{Color, Position, Variant},
+    rules::{settings::Readings, Color, Position, Variant},
     search::{time, Limits, Score, SearchInfo, SearchResult},
 };
 
@@ -88,8 +88,8 @@ pub struct Session {
     out: Output,
     /// The `VariantRules` text (applied to variants that have rule settings).
     rules: String,
-    /// The `Parsi_Ludii` switch.
-    ludii: bool,
+    /// The readings the `VariantRules` text starts from: the `Parsi_Ludii` switch.
+    readings: Readings,
     /// The `UCI_ShowWDL` switch.
     show_wdl: bool,
     /// `Skill Level`.
@@ -107,7 +107,7 @@ impl Session {
             engine: Engine::new(),
             out,
             rules: String::new(),
-            ludii: false,
+            readings: Readings::Default,
             show_wdl: false,
             skill: crate::skill::MAX_SKILL,
             limit_strength: false,
@@ -239,7 +239,7 @@ impl Session {
                 }
             }
             (options::PARSI_LUDII, OptionValue::Check(on)) => {
-                self.ludii = on;
+                self.readings = if on { Readings::Ludii } else { Readings::Default };
                 self.apply_rules();
             }
             (options::UCI_SHOW_WDL, OptionValue::Check(on)) => {
@@ -292,13 +292,13 @@ impl Session {
         if !v.has_rule_settings() {
             return true;
         }
-        // The switch is the `ludii` setting, for the variants that have it.
-        let text = if self.ludii && v.tables_with("ludii").is_ok() {
-            format!("ludii,{}", self.rules)
+        // The switch applies to the variants whose settings know its readings.
+        let readings = if v.knows_readings(self.readings) {
+            self.readings
         } else {
-            self.rules.clone()
+            Readings::Default
         };
-        match v.tables_with(&text) {
+        match v.tables_from(readings, &self.rules) {
             Ok(tables) => {
                 let changed = !std::ptr::eq(tables, self.engine.rules());
                 self.engine.set_rules(tables);

@@ -16,7 +16,7 @@ use crate::rules::{
         perpetual_check::NO_PERPETUAL_CHECK, square_promotion::SquarePromotion,
         unmoved_double_step::UnmovedDoubleStep, Rule,
     },
-    settings::{RuleSetSlot, RuleSettings},
+    settings::{Readings, RuleSetSlot, RuleSettings},
     tables::Tables,
     variant::{PawnSpec, PieceSpec, RuleSettingsError, Variant, VariantSpec},
 };
@@ -35,7 +35,8 @@ const SERIES_START_FEN: &str = concat!(start_fen!(), " 0");
 /// How Parsi Chess reads its rule settings ([`Settings::parse`]).
 pub const RULE_SETTINGS: RuleSettings = RuleSettings {
     names: SETTINGS,
-    tables: |text| Ok(Settings::parse(text)?.tables()),
+    readings: &[Readings::Ludii],
+    tables: |readings, text| Ok(Settings::parse_from(Settings::of(readings), text)?.tables()),
 };
 
 /// The opening series rules, by their number of moves (the rule of 0 is never used).
@@ -252,11 +253,24 @@ impl Settings {
         }
     }
 
+    /// The settings of a whole set of readings.
+    pub const fn of(readings: Readings) -> Settings {
+        match readings {
+            Readings::Default => Settings::DEFAULT,
+            Readings::Ludii => Settings::LUDII,
+        }
+    }
+
     /// Reads settings: items separated by commas or spaces, applied in order to the defaults.
     /// An item is `default`, `ludii`, a setting's name (on), `name=on|off|true|false|1|0`, or
     /// `no_name` (off). Names take `-` for `_` and any case.
     pub fn parse(text: &str) -> Result<Settings, RuleSettingsError> {
-        let mut s = Settings::DEFAULT;
+        Settings::parse_from(Settings::DEFAULT, text)
+    }
+
+    /// Reads settings as [`Settings::parse`] does, applying the items to `base`.
+    pub fn parse_from(base: Settings, text: &str) -> Result<Settings, RuleSettingsError> {
+        let mut s = base;
         for item in text.split([',', ' ']).map(str::trim).filter(|i| !i.is_empty()) {
             let lower = item.to_ascii_lowercase().replace('-', "_");
             if lower.starts_with("opening_series") {
@@ -283,8 +297,8 @@ impl Settings {
                 },
             };
             match name.as_str() {
-                "default" if value => s = Settings::DEFAULT,
-                "ludii" if value => s = Settings::LUDII,
+                "default" if value => s = Settings::of(Readings::Default),
+                "ludii" if value => s = Settings::of(Readings::Ludii),
                 _ => {
                     if !s.set(&name, value) {
                         return Err(RuleSettingsError::Unknown {
@@ -424,6 +438,10 @@ mod tests {
         let a = Settings::LUDII.tables();
         assert!(std::ptr::eq(a, Settings::parse("ludii").expect("reads").tables()));
         assert_eq!(a.rule_settings, "ludii");
+        assert_eq!(
+            Settings::parse_from(Settings::LUDII, "bonus_leap,opening_series=2"),
+            Settings::parse("ludii,bonus_leap,opening_series=2")
+        );
         assert!(Settings::parse("opening_series=3").expect("reads").tables().spec.start_fen.ends_with(" 1 0"));
     }
 
