@@ -20,6 +20,7 @@ pub mod cli;
 pub mod engine;
 pub mod eval;
 pub mod input_file;
+pub mod opening_tree;
 pub mod play;
 pub mod rules;
 pub mod search;

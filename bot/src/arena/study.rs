@@ -18,8 +18,10 @@ use axum::{
     routing::{get, post},
     Json, Router,
 };
-use engine::rules::{Position, Variant};
-use serde::Deserialize;
+use engine::{
+    opening_tree::{Node, TreeFile},
+    rules::{Position, Variant},
+};
 use serde_json::{json, Value};
 
 use super::{
@@ -30,58 +32,11 @@ use super::{
 };
 use crate::variants;
 
-/// A line of an opening tree (`tree.json` of `trainer openings`, version 1).
-#[derive(Clone, Debug, Deserialize)]
-pub struct Line {
-    /// The move, UCI (absent at a root).
-    #[serde(default)]
-    pub uci: String,
-    /// Its SAN.
-    #[serde(default)]
-    pub san: String,
-    /// Games that played the line.
-    pub games: u64,
-    /// White wins among them.
-    pub white_wins: u64,
-    /// Draws.
-    pub draws: u64,
-    /// Black wins.
-    pub black_wins: u64,
-    /// White's score in percent, when some games finished.
-    #[serde(default)]
-    pub score: Option<f64>,
-    /// The 95 % confidence interval of that score (absent in trees written before it was added).
-    #[serde(default)]
-    pub score_low: Option<f64>,
-    #[serde(default)]
-    pub score_high: Option<f64>,
-    /// The mean evaluation after the line, centipawns, White's view.
-    #[serde(default)]
-    pub eval_cp: Option<f64>,
-    /// The longer lines.
-    #[serde(default)]
-    pub children: Vec<Line>,
-}
-
-#[derive(Deserialize)]
-struct TreeFile {
-    format: String,
-    version: u32,
-    variant: String,
-    roots: Vec<Root>,
-}
-
-#[derive(Deserialize)]
-struct Root {
-    start: String,
-    #[serde(flatten)]
-    line: Line,
-}
-
 /// The opening trees by variant (engine id).
 #[derive(Default)]
 pub struct Openings {
-    trees: BTreeMap<&'static str, (Line, PathBuf)>,
+    /// The tree of the start position of each variant (its root as a line without a move).
+    trees: BTreeMap<&'static str, (Node, PathBuf)>,
 }
 
 impl Openings {
@@ -107,16 +62,7 @@ impl Openings {
         let mut trees = BTreeMap::new();
         for file in files {
             let text = std::fs::read_to_string(&file).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
-            let tree: TreeFile = serde_json::from_str(&text)
-                .map_err(|e| anyhow::anyhow!("{}: not an opening tree of `trainer openings`: {e}", file.display()))?;
-            if tree.format != "persian-chess-opening-tree" || tree.version != 1 {
-                anyhow::bail!(
-                    "{}: format {} version {} (this arena reads persian-chess-opening-tree version 1)",
-                    file.display(),
-                    tree.format,
-                    tree.version
-                );
-            }
+            let tree = TreeFile::from_json(&text).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
             let variant: Variant = tree
                 .variant
                 .parse()
@@ -124,6 +70,11 @@ impl Openings {
             let Some(root) = tree.roots.into_iter().find(|r| r.start == "startpos") else {
                 tracing::warn!("{}: no tree from the start position; left out", file.display());
                 continue;
+            };
+            let root = Node {
+                stats: root.stats,
+                children: root.children,
+                ..Node::default()
             };
             let id = variant.spec().id;
             if let Some((_, other)) = trees.get(id) {
@@ -133,7 +84,7 @@ impl Openings {
                     file.display()
                 );
             }
-            trees.insert(id, (root.line, file));
+            trees.insert(id, (root, file));
         }
         Ok(Openings { trees })
     }
@@ -143,7 +94,7 @@ impl Openings {
         self.trees.keys().copied().collect()
     }
 
-    fn tree(&self, variant: Variant) -> Option<&Line> {
+    fn tree(&self, variant: Variant) -> Option<&Node> {
         self.trees.get(variant.spec().id).map(|t| &t.0)
     }
 }
@@ -207,11 +158,12 @@ fn setup(
     Ok((end, sans, played.last().copied()))
 }
 
-fn stats(l: &Line) -> Value {
+fn stats(l: &Node) -> Value {
+    let s = &l.stats;
     json!({
-        "uci": l.uci, "san": l.san, "games": l.games,
-        "white": l.white_wins, "draws": l.draws, "black": l.black_wins,
-        "score": l.score, "scoreLow": l.score_low, "scoreHigh": l.score_high, "evalCp": l.eval_cp,
+        "uci": l.uci, "san": l.san, "games": s.games,
+        "white": s.white_wins, "draws": s.draws, "black": s.black_wins,
+        "score": s.score, "scoreLow": s.score_low, "scoreHigh": s.score_high, "evalCp": s.eval_cp,
     })
 }
 

@@ -23,13 +23,22 @@ use pgn::{EvalView, Game, RawGame};
 use tree::{GameCounts, Settings, Tree};
 
 /// What to do with games that start from a set-up position (a `FEN` tag).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum FenGames {
     /// Leave them out (they are counted in the summary).
     Skip,
     /// Count them in a tree of their own per start position.
     Group,
+}
+
+impl FenGames {
+    /// The name `--fen-games` takes and `tree.json` records.
+    pub fn name(self) -> &'static str {
+        match self {
+            FenGames::Skip => "skip",
+            FenGames::Group => "group",
+        }
+    }
 }
 
 /// The examples at the end of `--help` and `-h`.

@@ -158,13 +158,22 @@ pub fn split_games(text: &str, max_plies: usize) -> (Vec<RawGame>, Option<Syntax
 }
 
 /// Whose point of view the plain scores in comments (`{+0.35/12}`, `{+35}`) give.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum EvalView {
     /// The side that just made the move (cutechess and most engine GUIs).
     Mover,
     /// Always White's.
     White,
+}
+
+impl EvalView {
+    /// The name `--eval-view` takes and `tree.json` records.
+    pub fn name(self) -> &'static str {
+        match self {
+            EvalView::Mover => "mover",
+            EvalView::White => "white",
+        }
+    }
 }
 
 /// A score found in a comment, before it is turned to White's view.

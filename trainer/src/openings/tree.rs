@@ -3,10 +3,16 @@
 
 use std::{collections::HashMap, fmt::Write as _};
 
-use engine::rules::{Color, Move, Position, Variant};
-use serde::Serialize;
+use engine::{
+    opening_tree::{LineStats, Node as JsonNode, Root as JsonRoot, TreeFile, TreeSettings},
+    rules::{Color, Move, Position, Variant},
+};
 
 use engine::play::GameResult;
+
+/// What happened to the games read: the `games` of `tree.json` (one type with the arena's
+/// reader, in the engine crate).
+pub use engine::opening_tree::GameCounts;
 
 use super::pgn::Game;
 
@@ -318,31 +324,8 @@ pub fn numbered_san(start: &Position, moves: &[String]) -> String {
     out
 }
 
-/// What happened to the games read (`tree.json` and the report).
-#[derive(Clone, Debug, Default, Serialize)]
-pub struct GameCounts {
-    /// Games found in the files.
-    pub read: u64,
-    /// Games counted in the tree.
-    pub used: u64,
-    /// Games of another variant, left out.
-    pub other_variant: u64,
-    /// Games without a `Variant` tag while no `--variant` was given, left out.
-    pub no_variant_tag: u64,
-    /// Games from a set-up position (`FEN` tag), left out (`--fen-games skip`).
-    pub set_up_skipped: u64,
-    /// Games from a set-up position counted under their own start (`--fen-games group`).
-    pub set_up_grouped: u64,
-    /// Games that could not be read (bad FEN, illegal move, unknown variant), left out.
-    pub unreadable: u64,
-    /// Of the games used, those without a result (`*`).
-    pub unfinished: u64,
-    /// Of the games used, those with at least one score in a comment within the depth.
-    pub with_eval: u64,
-}
-
 /// The settings recorded in `tree.json`.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug)]
 pub struct Settings {
     /// `--plies`.
     pub plies: usize,
@@ -354,23 +337,20 @@ pub struct Settings {
     pub fen_games: super::FenGames,
 }
 
-#[derive(Serialize)]
-struct JsonStats {
-    games: u64,
-    white_wins: u64,
-    draws: u64,
-    black_wins: u64,
-    unfinished: u64,
-    score: Option<f64>,
-    score_low: Option<f64>,
-    score_high: Option<f64>,
-    eval_cp: Option<f64>,
-    eval_games: u64,
+impl From<&Settings> for TreeSettings {
+    fn from(s: &Settings) -> TreeSettings {
+        TreeSettings {
+            plies: s.plies,
+            min_games: s.min_games,
+            eval_view: s.eval_view.name().to_string(),
+            fen_games: s.fen_games.name().to_string(),
+        }
+    }
 }
 
-impl From<&Stats> for JsonStats {
-    fn from(s: &Stats) -> JsonStats {
-        JsonStats {
+impl From<&Stats> for LineStats {
+    fn from(s: &Stats) -> LineStats {
+        LineStats {
             games: s.games,
             white_wins: s.white_wins,
             draws: s.draws,
@@ -383,37 +363,6 @@ impl From<&Stats> for JsonStats {
             eval_games: s.eval_games,
         }
     }
-}
-
-#[derive(Serialize)]
-struct JsonNode {
-    ply: usize,
-    uci: String,
-    san: String,
-    line: String,
-    #[serde(flatten)]
-    stats: JsonStats,
-    children: Vec<JsonNode>,
-}
-
-#[derive(Serialize)]
-struct JsonRoot {
-    start: String,
-    fen: String,
-    #[serde(flatten)]
-    stats: JsonStats,
-    children: Vec<JsonNode>,
-}
-
-#[derive(Serialize)]
-struct JsonTree<'a> {
-    format: &'static str,
-    version: u32,
-    variant: &'static str,
-    #[serde(flatten)]
-    settings: &'a Settings,
-    games: &'a GameCounts,
-    roots: Vec<JsonRoot>,
 }
 
 impl Tree {
@@ -444,17 +393,15 @@ impl Tree {
                 children: self.json_children(r.node, &r.start, min, &mut san),
             });
         }
-        let tree = JsonTree {
-            format: "persian-chess-opening-tree",
-            version: 1,
-            variant: self.variant.id(),
-            settings,
-            games: counts,
+        TreeFile {
+            format: engine::opening_tree::FORMAT.to_string(),
+            version: engine::opening_tree::VERSION,
+            variant: self.variant.id().to_string(),
+            settings: settings.into(),
+            games: counts.clone(),
             roots,
-        };
-        let mut text = serde_json::to_string_pretty(&tree).unwrap_or_default();
-        text.push('\n');
-        text
+        }
+        .to_json()
     }
 
     fn json_children(&self, node: usize, start: &Position, min: u64, san: &mut Vec<String>) -> Vec<JsonNode> {
@@ -573,6 +520,68 @@ mod tests {
             csv.contains("\nstartpos,2,e3e5 e9e7,1. e5 e7,2,1,0,0,1,100.0,20.7,100.0,10.0,1\n"),
             "{csv}"
         );
+    }
+
+    #[test]
+    fn tree_json_reads_back_with_the_shared_type() {
+        use clap::ValueEnum;
+        let v = Variant::PersianPrincess;
+        let mut t = Tree::new(v, 2);
+        t.add(&game(
+            v,
+            &["e3e5", "e9e7"],
+            Some(GameResult::WhiteWins),
+            &[Some(20), Some(10)],
+        ));
+        t.add(&game(v, &["e3e5", "g9g8"], Some(GameResult::Draw), &[]));
+        t.sort();
+        let settings = Settings {
+            plies: 2,
+            min_games: 1,
+            eval_view: super::super::pgn::EvalView::White,
+            fen_games: super::super::FenGames::Group,
+        };
+        let counts = GameCounts {
+            read: 3,
+            used: 2,
+            unreadable: 1,
+            with_eval: 1,
+            ..GameCounts::default()
+        };
+        let text = t.to_json(&settings, &counts);
+        // What the arena reads (engine::opening_tree), field by field.
+        let file = TreeFile::from_json(&text).expect("the written tree reads");
+        assert_eq!(file.variant, v.id());
+        assert_eq!(file.settings.eval_view, "white");
+        assert_eq!(file.settings.fen_games, "group");
+        assert_eq!(file.games, counts);
+        let root = file.standard_root().expect("the start position's tree");
+        assert_eq!(root.fen, Position::startpos(v).fen());
+        assert_eq!((root.stats.games, root.stats.white_wins, root.stats.draws), (2, 1, 1));
+        assert_eq!(root.children.len(), 1);
+        let e5 = &root.children[0];
+        assert_eq!((e5.ply, e5.uci.as_str(), e5.line.as_str()), (1, "e3e5", "1. e5"));
+        assert_eq!(
+            (e5.stats.score, e5.stats.eval_cp, e5.stats.eval_games),
+            (Some(75.0), Some(20.0), 1)
+        );
+        let replies: Vec<&str> = e5.children.iter().map(|c| c.line.as_str()).collect();
+        assert_eq!(replies, ["1. e5 e7", "1. e5 g8"]);
+        // Written again from what was read, the text is the same.
+        assert_eq!(file.to_json(), text);
+        // The names recorded are the ones the options take.
+        for view in super::super::pgn::EvalView::value_variants() {
+            assert_eq!(
+                view.to_possible_value().map(|p| p.get_name().to_string()),
+                Some(view.name().to_string())
+            );
+        }
+        for mode in super::super::FenGames::value_variants() {
+            assert_eq!(
+                mode.to_possible_value().map(|p| p.get_name().to_string()),
+                Some(mode.name().to_string())
+            );
+        }
     }
 
     #[test]
