@@ -37,10 +37,6 @@ fn bin_dir(tmp: &Path) -> PathBuf {
     dir
 }
 
-fn pipeline(tmp: &Path, bin: &Path, rounds: &str) -> String {
-    pipeline_with(tmp, bin, rounds, &[])
-}
-
 fn pipeline_with(tmp: &Path, bin: &Path, rounds: &str, extra: &[(&str, String)]) -> String {
     pipeline_at(&repo(), tmp, bin, rounds, extra)
 }
@@ -65,6 +61,9 @@ fn pipeline_at(root: &Path, tmp: &Path, bin: &Path, rounds: &str, extra: &[(&str
         .env("MATCH_NODES", "40")
         .env("MATCH_GAMES", "4")
         .env("THREADS", "2")
+        // No equal-time match and no ladder unless the caller asks.
+        .env("TIME_GAMES", "0")
+        .env("LADDER_GAMES", "0")
         // The caller's settings last: they override the defaults above.
         .envs(extra.iter().map(|(k, v)| (k, v)))
         .output()
@@ -100,7 +99,15 @@ fn two_rounds_then_nothing_left_to_do() {
     fs::create_dir_all(&tmp).expect("temp dir");
     let bin = bin_dir(&tmp);
 
-    let first = pipeline(&tmp, &bin, "2");
+    // Beside each SPRT: 2 games at equal time, 2 games per rung of the ladder (x1 and x2 the
+    // nodes, the committed round-1 nets).
+    let yardsticks = [
+        ("TIME_GAMES", "2".to_string()),
+        ("MATCH_TC", "movetime=5".to_string()),
+        ("LADDER_GAMES", "2".to_string()),
+        ("LADDER_RUNGS", "1,2".to_string()),
+    ];
+    let first = pipeline_with(&tmp, &bin, "2", &yardsticks);
     let variants = ["celtic-citadel", "persian-princess", "egyptian-eye", "oriental-omega"];
     for round in 1..=2 {
         for v in variants {
@@ -120,6 +127,34 @@ fn two_rounds_then_nothing_left_to_do() {
             assert!(m.contains("W/D/L:"), "{m}");
             assert!(m.starts_with(&format!("Match r{round} (nodes=40,")), "{m}");
             assert!(m.contains(") vs hce (nodes=40,"), "{m}");
+            // Every candidate, accepted or not, also played its opponent at equal time ...
+            let t = fs::read_to_string(tmp.join(format!("runs/r{round}-all/time.{v}.txt"))).expect("time match");
+            let net = if v == "celtic-citadel" {
+                "net.nnue".to_string()
+            } else {
+                format!("net.{v}.nnue")
+            };
+            assert!(t.starts_with(&format!("Match r{round} (movetime=5,")), "{t}");
+            let run_net = tmp.join(format!("runs/r{round}-all")).join(net);
+            assert!(t.contains(&format!(",eval={}) vs ", run_net.display())), "{t}");
+            assert!(t.contains(") vs hce (movetime=5,") && t.contains(",eval=hce), "), "{t}");
+            assert!(t.contains(", 2 games, ") && t.contains("W/D/L:"), "{t}");
+            assert!(
+                first.contains(&format!(
+                    "== round {round}, {v}: 2 games against hce at equal time (movetime=5)"
+                )),
+                "{first}"
+            );
+            // ... and the variant's round-1 net at 1 and 2 times its nodes.
+            for k in [1, 2] {
+                let l = fs::read_to_string(tmp.join(format!("runs/r{round}-all/ladder.{v}.x{k}.txt")))
+                    .expect("ladder match");
+                assert!(l.starts_with(&format!("Match r{round} (nodes=40,")), "{l}");
+                assert!(l.contains(&format!(") vs r1-x{k} (nodes={},", 40 * k)), "{l}");
+                let ladder = Path::new("data/nets/ladder").join(format!("{v}.r1.nnue"));
+                assert!(l.contains(&format!(",eval={}), ", ladder.display())), "{l}");
+                assert!(l.contains(", 2 games, ") && l.contains("W/D/L:"), "{l}");
+            }
         }
     }
     // Four games cannot prove a net stronger, so round 2 plays with the hand-crafted evaluation
@@ -144,18 +179,40 @@ fn two_rounds_then_nothing_left_to_do() {
             line.contains(&format!(" | {} | {v} | {g} games, 40 nodes | ", i / 4 + 1)),
             "{line}"
         );
+        // The equal-time match (Elo, W/D/L of 2 games) and the ladder's two rungs close the line.
+        let cells: Vec<&str> = line.split(" | ").collect();
+        assert_eq!(cells.len(), 10, "{line}");
+        let wdl: u32 = cells[8]
+            .rsplit_once(" (")
+            .and_then(|(_, w)| w.trim_end_matches(')').split('/').map(|n| n.parse::<u32>().ok()).sum())
+            .expect("the equal-time W/D/L");
+        assert_eq!(wdl, 2, "{line}");
+        assert!(cells[9].starts_with("x1 ") && cells[9].contains(" %, x2 "), "{line}");
+        assert!(cells[9].ends_with(" of 2) |"), "{line}");
     }
+    assert!(
+        strength.contains("| installed | Elo vs previous at equal time (W/D/L) | r1 ladder (score per rung) |"),
+        "{strength}"
+    );
     assert!(strength.trim_end().ends_with("<!-- rounds -->"), "{strength}");
 
     // Everything is done: the same command skips every step and changes no file.
     let summary = fs::read(tmp.join("runs/r2-all/summary.json")).expect("summary");
-    let again = pipeline(&tmp, &bin, "2");
+    let time_match = fs::read(tmp.join("runs/r2-all/time.egyptian-eye.txt")).expect("time match");
+    let again = pipeline_with(&tmp, &bin, "2", &yardsticks);
     for v in variants {
         assert!(
             again.contains(&format!("== round 2, {v}: match already played")),
             "{again}"
         );
     }
+    // The fixed matches are not played again either.
+    assert!(!again.contains("at equal time ("), "{again}");
+    assert!(!again.contains("against the ladder"), "{again}");
+    assert_eq!(
+        fs::read(tmp.join("runs/r2-all/time.egyptian-eye.txt")).expect("time match"),
+        time_match
+    );
     assert_eq!(
         fs::read_to_string(tmp.join("strength.md")).expect("rounds table"),
         strength
@@ -264,7 +321,13 @@ fn command_refuses_bad_settings() {
     let tmp = std::env::temp_dir().join(format!("trainer-pipeline-bad-{}", std::process::id()));
     let _ = fs::remove_dir_all(&tmp);
     fs::create_dir_all(&tmp).expect("temp dir");
-    let cases: [(&[&str], &str); 8] = [
+    let cases: [(&[&str], &str); 11] = [
+        (
+            &["--variants", "egyptian-eye", "--fine-tune-epochs", "1"],
+            "--fine-tune-epochs: only a joint net",
+        ),
+        (&["--variants", "all", "--match-tc", "nodes=100"], "give a time limit"),
+        (&["--variants", "all", "--ladder-rungs", "1,0"], "--ladder-rungs"),
         (
             &["--variants", "all", "--games-by-variant", "parsi=10"],
             "parsi is not a variant of this run",
@@ -336,6 +399,12 @@ fn help_names_every_setting() {
         "--sprt",
         "--threads",
         "--hce-games",
+        "--time-games",
+        "--match-tc",
+        "--ladder-games",
+        "--ladder-rungs",
+        "--ladder-dir",
+        "--fine-tune-epochs",
         "--seed",
         "--data-dir",
         "--runs-dir",
@@ -420,7 +489,7 @@ esac
         .arg(tmp.join("runs"))
         .arg("--strength")
         .arg(tmp.join("strength.md"))
-        .args(["--install", "false"])
+        .args(["--install", "false", "--time-games", "0", "--ladder-games", "0"])
         .output()
         .expect("trainer runs");
     let text = format!(
@@ -460,5 +529,122 @@ esac
     let line = strength.lines().find(|l| l.starts_with("| 20")).expect("a round line");
     assert!(line.contains(" | 1 | oriental-omega | 4 games, 40 nodes | "), "{line}");
     assert!(line.contains("accepted (") || line.contains("inconclusive ("), "{line}");
+    let _ = fs::remove_dir_all(&tmp);
+}
+
+/// The joint training starts from the newest net among the variants' (the latest round its
+/// report names), not the first variant's; with --fine-tune-epochs each variant's copy is
+/// fine-tuned on that variant's records alone, in a run of its own, and plays its match.
+#[test]
+fn newest_net_starts_the_joint_run_and_each_variant_fine_tunes() {
+    let tmp = std::env::temp_dir().join(format!("trainer-pipeline-newest-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&tmp);
+    fs::create_dir_all(&tmp).expect("temp dir");
+    let run_pipeline = |extra: &[&str]| -> String {
+        let out = Command::new(env!("CARGO_BIN_EXE_persian-trainer"))
+            .args(["pipeline", "--variants", "egyptian-eye,oriental-omega", "--games", "4"])
+            .args([
+                "--sp-nodes",
+                "40",
+                "--hidden",
+                "8",
+                "--epochs",
+                "1",
+                "--match-nodes",
+                "40",
+            ])
+            .args([
+                "--match-games",
+                "2",
+                "--threads",
+                "2",
+                "--time-games",
+                "0",
+                "--ladder-games",
+                "0",
+            ])
+            .args(["--install", "false", "--strength", ""])
+            .arg("--data-dir")
+            .arg(tmp.join("data"))
+            .arg("--runs-dir")
+            .arg(tmp.join("runs"))
+            .args(extra)
+            .output()
+            .expect("trainer runs");
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(out.status.success(), "{text}");
+        text
+    };
+    run_pipeline(&[]);
+    // Two toy nets installed side by side: Egyptian Eye's of round 2, Oriental Omega's of round
+    // 3 (the second variant's is the newer).
+    let nets = tmp.join("nets");
+    fs::create_dir_all(&nets).expect("nets dir");
+    let r1 = tmp.join("runs/r1-egyptian-eye+oriental-omega");
+    for (v, file, round) in [
+        ("egyptian-eye", "net.nnue", 2),
+        ("oriental-omega", "net.oriental-omega.nnue", 3),
+    ] {
+        fs::copy(r1.join(file), nets.join(format!("{v}.nnue"))).expect("install a net");
+        fs::write(
+            nets.join(format!("{v}.md")),
+            format!("# {v}.nnue\n\nRound {round} of `trainer pipeline`, accepted 2026-11-26.\n"),
+        )
+        .expect("report");
+    }
+    let nets_arg = nets.display().to_string();
+    let text = run_pipeline(&[
+        "--first-round",
+        "4",
+        "--skip-gen",
+        "--window",
+        "4",
+        "--nets-dir",
+        &nets_arg,
+        "--fine-tune-epochs",
+        "1",
+    ]);
+    let omega = nets.join("oriental-omega.nnue");
+    assert!(
+        text.contains(&format!(
+            ", from {} (oriental-omega's r3, the newest net), lr 0.0005)",
+            omega.display()
+        )),
+        "{text}"
+    );
+    let run = tmp.join("runs/r4-egyptian-eye+oriental-omega");
+    let config = fs::read_to_string(run.join("config.toml")).expect("config");
+    assert!(
+        config.contains(&format!("init_from = {:?}", omega.display().to_string())),
+        "{config}"
+    );
+    for (v, other, joint) in [
+        ("egyptian-eye", "oriental-omega", "net.nnue"),
+        ("oriental-omega", "egyptian-eye", "net.oriental-omega.nnue"),
+    ] {
+        let ft = run.join(format!("fine-tune.{v}"));
+        let config = fs::read_to_string(ft.join("config.toml")).expect("fine-tune config");
+        assert!(
+            config.contains(&format!("init_from = {:?}", run.join(joint).display().to_string())),
+            "{config}"
+        );
+        assert!(config.contains("epochs = 1"), "{config}");
+        assert!(config.contains(&format!("data/r1-{v}\"")), "{config}");
+        assert!(!config.contains(&format!("data/r1-{other}\"")), "{config}");
+        assert!(ft.join("net.nnue").is_file());
+        // The fine-tuned copy plays the variant's match, against the installed net.
+        let m = fs::read_to_string(run.join(format!("match.{v}.txt"))).expect("match report");
+        assert!(m.starts_with("Match r4 (nodes=40,"), "{m}");
+        assert!(
+            m.contains(&format!(",eval={}) vs ", ft.join("net.nnue").display())),
+            "{m}"
+        );
+        let installed = if v == "egyptian-eye" { "r2" } else { "r3" };
+        assert!(m.contains(&format!(") vs {installed} (nodes=40,")), "{m}");
+    }
     let _ = fs::remove_dir_all(&tmp);
 }

@@ -3,7 +3,7 @@
 //! `engine match`, `engine match-merge` (the Ray driver's summary.txt) or an earlier pipeline run
 //! ([`MatchSummary::parse`]).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use engine::tournament::{EloEstimate, MatchReport, SprtVerdict, StatsModel};
@@ -80,6 +80,76 @@ impl MatchSummary {
     }
 }
 
+impl MatchSummary {
+    /// The first player's score, 0 to 1 (`None` without games).
+    pub fn score(&self) -> Option<f64> {
+        let (w, d, l) = self.wdl?;
+        let games = w + d + l;
+        (games > 0).then(|| (f64::from(w) + f64::from(d) / 2.0) / f64::from(games))
+    }
+}
+
+/// A rung of the reference ladder: the round-1 net at a multiple of the match nodes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rung {
+    /// The multiple of the candidate's nodes the ladder net searches.
+    pub multiple: u64,
+    /// The ladder net's nodes per move.
+    pub nodes: u64,
+    /// The match's result, the candidate first.
+    pub summary: MatchSummary,
+    /// The match file.
+    pub file: PathBuf,
+}
+
+impl Rung {
+    /// Beaten: the candidate scored more than half the points.
+    pub fn beaten(&self) -> bool {
+        self.summary.score().is_some_and(|s| s > 0.5)
+    }
+}
+
+/// The fixed matches of a candidate beside its SPRT.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Yardsticks {
+    /// At equal time against the evaluation the SPRT played.
+    pub time: Option<MatchSummary>,
+    /// Its match file.
+    pub time_file: Option<PathBuf>,
+    /// Against the round-1 net, one rung per multiple of the nodes.
+    pub ladder: Vec<Rung>,
+}
+
+impl Yardsticks {
+    /// The equal-time match for the rounds table: Elo (W/D/L), or "-".
+    pub fn time_text(&self) -> String {
+        self.time
+            .as_ref()
+            .map_or_else(|| "-".to_string(), |s| format!("{} ({})", s.elo_text(), s.wdl_text()))
+    }
+
+    /// The ladder for the rounds table: the score per rung and how many were beaten
+    /// (`x1 62.5 %, x2 48.0 % (1 of 2)`), or "-".
+    pub fn ladder_text(&self) -> String {
+        if self.ladder.is_empty() {
+            return "-".to_string();
+        }
+        let rungs: Vec<String> = self
+            .ladder
+            .iter()
+            .map(|r| {
+                let score = r
+                    .summary
+                    .score()
+                    .map_or_else(|| "?".to_string(), |s| format!("{:.1} %", 100.0 * s));
+                format!("x{} {score}", r.multiple)
+            })
+            .collect();
+        let beaten = self.ladder.iter().filter(|r| r.beaten()).count();
+        format!("{} ({beaten} of {})", rungs.join(", "), self.ladder.len())
+    }
+}
+
 /// `12/3/5 (wins, draws, losses of ...)` -> (12, 3, 5).
 fn parse_wdl(text: &str) -> Option<(u32, u32, u32)> {
     let figures = text.split_whitespace().next()?;
@@ -125,6 +195,32 @@ Games appended to runs/r2-all/match.celtic-citadel.pgn
         assert_eq!(MatchSummary::parse(&h1).verdict, Some(SprtVerdict::AcceptH1));
         let h0 = OUTPUT.replace("] inconclusive", "] H0 accepted");
         assert_eq!(MatchSummary::parse(&h0).verdict, Some(SprtVerdict::AcceptH0));
+    }
+
+    #[test]
+    fn ladder_and_time_texts() {
+        let rung = |multiple: u64, wdl| Rung {
+            multiple,
+            nodes: 40 * multiple,
+            summary: MatchSummary {
+                wdl: Some(wdl),
+                ..MatchSummary::default()
+            },
+            file: PathBuf::new(),
+        };
+        let yard = Yardsticks {
+            time: Some(MatchSummary::parse(OUTPUT)),
+            time_file: None,
+            ladder: vec![rung(1, (5, 2, 1)), rung(2, (2, 4, 2)), rung(4, (0, 0, 0))],
+        };
+        assert!(yard.ladder[0].beaten());
+        // Exactly half is not beaten, nor a rung without games.
+        assert!(!yard.ladder[1].beaten());
+        assert!(!yard.ladder[2].beaten());
+        assert_eq!(yard.ladder_text(), "x1 75.0 %, x2 50.0 %, x4 ? (1 of 3)");
+        assert_eq!(yard.time_text(), "+0.0 (-191.2 .. +191.2) (1/2/1)");
+        assert_eq!(Yardsticks::default().time_text(), "-");
+        assert_eq!(Yardsticks::default().ladder_text(), "-");
     }
 
     #[test]

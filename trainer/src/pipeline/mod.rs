@@ -15,10 +15,10 @@ mod steps;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
-use engine::tournament::{Sprt, SprtVerdict};
+use engine::tournament::{PlayerConfig, Sprt, SprtVerdict};
 
 use self::{
-    matches::MatchSummary,
+    matches::{MatchSummary, Rung, Yardsticks},
     plan::{Eval, GamesByVariant, VariantSet},
 };
 
@@ -135,6 +135,29 @@ pub struct Args {
     /// hand-crafted evaluation (0: none).
     #[arg(long, default_value_t = 0)]
     pub hce_games: usize,
+    /// Games of the fixed match at equal time of every candidate against the evaluation its SPRT
+    /// played (the previous net; round 1: the hand-crafted one), at --match-tc (0: none).
+    #[arg(long, default_value_t = 100)]
+    pub time_games: usize,
+    /// The time limit of the equal-time match, as a match player gives it: `movetime=MS`,
+    /// `st=SECONDS` or `tc=[MOVES/]SECONDS[+INCREMENT]` (with `timemargin=MS` if wanted).
+    #[arg(long, value_name = "LIMIT", default_value = "movetime=50", value_parser = parse_match_tc)]
+    pub match_tc: String,
+    /// Games per rung of the reference ladder: every candidate plays the round-1 net of its
+    /// variant (--ladder-dir) at each of --ladder-rungs times its own nodes (0: no ladder).
+    #[arg(long, default_value_t = 100)]
+    pub ladder_games: usize,
+    /// The rungs of the ladder: multiples of --match-nodes the ladder net searches.
+    #[arg(long, value_name = "K,K,...", default_value = "1,2,4", value_parser = parse_rungs)]
+    pub ladder_rungs: Rungs,
+    /// The fixed reference nets: <variant>.r1.nnue (a variant without one plays no ladder).
+    #[arg(long, value_name = "DIR", default_value = "data/nets/ladder")]
+    pub ladder_dir: PathBuf,
+    /// Epochs of a per-variant fine-tune of a joint net on that variant's records before its
+    /// match (0: none; joint nets only). Each variant then plays, and may install, its own
+    /// fine-tuned copy.
+    #[arg(long, default_value_t = 0)]
+    pub fine_tune_epochs: u64,
     /// Self-play seed (round r uses SEED + r - 1; the matches too).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -175,6 +198,50 @@ fn parse_path_or_empty(text: &str) -> std::result::Result<PathBuf, String> {
     Ok(PathBuf::from(text))
 }
 
+/// `--match-tc`: a time limit and nothing else (no nodes, no depth, no other player key).
+fn parse_match_tc(text: &str) -> std::result::Result<String, String> {
+    let text = text.trim();
+    for part in text.split(',') {
+        let key = part.split_once('=').map_or(part, |(k, _)| k).trim();
+        if !["movetime", "st", "tc", "timemargin"].contains(&key) {
+            return Err(format!(
+                "'{part}': give a time limit (movetime=MS, st=SECONDS or tc=SECONDS[+INC]), optionally timemargin=MS"
+            ));
+        }
+    }
+    let player = PlayerConfig::parse_with(&format!("name=x,{text}"), None).map_err(|e| e.to_string())?;
+    if player.time_control().is_none() {
+        return Err("give a time limit: movetime=MS, st=SECONDS or tc=SECONDS[+INC]".to_string());
+    }
+    Ok(text.to_string())
+}
+
+/// The rungs of the reference ladder: node multiples, at least 1 each.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rungs(pub Vec<u64>);
+
+impl Rungs {
+    /// As `--ladder-rungs` takes it.
+    pub fn spec(&self) -> String {
+        self.0.iter().map(u64::to_string).collect::<Vec<_>>().join(",")
+    }
+}
+
+fn parse_rungs(text: &str) -> std::result::Result<Rungs, String> {
+    let mut rungs = Vec::new();
+    for part in text.split(',').map(str::trim) {
+        match part.parse::<u64>() {
+            Ok(k) if (1..=1000).contains(&k) && !rungs.contains(&k) => rungs.push(k),
+            _ => {
+                return Err(format!(
+                    "'{part}' is not a multiple of the nodes from 1 to 1000 (each once)"
+                ))
+            }
+        }
+    }
+    Ok(Rungs(rungs))
+}
+
 fn parse_sprt(text: &str) -> std::result::Result<Sprt, String> {
     Sprt::parse(text, Sprt::DEFAULT_ALPHA, Sprt::DEFAULT_BETA).map_err(|e| e.to_string())
 }
@@ -208,6 +275,9 @@ pub fn run(args: Args) -> Result<()> {
     if args.window == 0 {
         bail!("--window must be at least 1");
     }
+    if args.fine_tune_epochs > 0 && !args.variants.joint() {
+        bail!("--fine-tune-epochs: only a joint net (several variants) is fine-tuned per variant");
+    }
     if args.match_games == 0 {
         bail!("--match-games must be at least 1");
     }
@@ -232,6 +302,39 @@ pub fn run(args: Args) -> Result<()> {
 struct Current {
     eval: Eval,
     name: String,
+    /// The round its net comes from: accepted in this run, or the round its report names.
+    round: Option<u32>,
+}
+
+/// The index of the newest of the given keys (`None`: no net); on a tie the first one.
+fn newest_of<K: Ord>(keys: &[Option<K>]) -> Option<usize> {
+    let mut best: Option<(usize, &K)> = None;
+    for (i, key) in keys.iter().enumerate() {
+        if let Some(key) = key {
+            if best.is_none_or(|(_, b)| key > b) {
+                best = Some((i, key));
+            }
+        }
+    }
+    best.map(|(i, _)| i)
+}
+
+/// The newest net among the current evaluations, the joint training's starting point: the one
+/// of the latest round (accepted in this run, or named by its report), on a tie (or where no
+/// round is known, which counts as older than any round) the file modified last, and then the
+/// first variant's. `None` when every variant still has the hand-crafted evaluation.
+fn newest(current: &[Current]) -> Option<usize> {
+    let keys: Vec<Option<(u32, Option<std::time::SystemTime>)>> = current
+        .iter()
+        .map(|c| match &c.eval {
+            Eval::Hce => None,
+            Eval::Net(path) => Some((
+                c.round.unwrap_or(0),
+                std::fs::metadata(path).and_then(|m| m.modified()).ok(),
+            )),
+        })
+        .collect();
+    newest_of(&keys)
 }
 
 impl Pipeline {
@@ -255,20 +358,22 @@ impl Pipeline {
             return Ok(Current {
                 eval: Eval::Hce,
                 name: "hce".to_string(),
+                round: None,
             });
         }
         let net = a.nets_dir.join(format!("{variant}.nnue"));
         if !net.is_file() {
             bail!("--first-round {}: {} is missing", a.first_round, net.display());
         }
+        let round = report::installed_round(&a.nets_dir.join(format!("{variant}.md")));
         let name = match &a.previous_name {
             Some(name) if !name.is_empty() => name.clone(),
-            _ => report::installed_round(&a.nets_dir.join(format!("{variant}.md")))
-                .map_or_else(|| "installed".to_string(), |r| format!("r{r}")),
+            _ => round.map_or_else(|| "installed".to_string(), |r| format!("r{r}")),
         };
         Ok(Current {
             eval: Eval::Net(net),
             name,
+            round,
         })
     }
 
@@ -285,7 +390,22 @@ impl Pipeline {
         self.args.data_dir.join(format!("r{round}-{variant}"))
     }
 
-    /// One round: generate, train, then per variant match, install and log.
+    /// The self-play directories of the window of `round` for `variants`: this round's and
+    /// those of the window-1 rounds before it that exist.
+    fn window(&self, round: u32, variants: &[String]) -> Vec<PathBuf> {
+        let mut data = Vec::new();
+        for r in round.saturating_sub(self.args.window - 1).max(1)..=round {
+            for v in variants {
+                let dir = self.data_dir(r, v);
+                if dir.is_dir() {
+                    data.push(dir);
+                }
+            }
+        }
+        data
+    }
+
+    /// One round: generate, train, then per variant (fine-tune,) match, install and log.
     fn round(&self, round: u32, current: &mut [Current]) -> Result<()> {
         let a = &self.args;
         let variants = a.variants.variants();
@@ -310,36 +430,60 @@ impl Pipeline {
                 steps::generate(self, v, games, &cur.eval, seed, &dir)?;
             }
         }
-        // The window: this round's records and those of the window-1 rounds before it that exist.
-        let mut data = Vec::new();
-        for r in round.saturating_sub(a.window - 1).max(1)..=round {
-            for v in variants {
-                let dir = self.data_dir(r, v);
-                if dir.is_dir() {
-                    data.push(dir);
-                }
-            }
-        }
-        let (init, lr) = match (&a.init_from, &current[0].eval) {
-            (Some(from), _) if round == a.first_round => (Some(from.clone()), a.lr_later),
-            (_, Eval::Net(net)) if a.init => (Some(net.clone()), a.lr_later),
-            _ => (None, a.lr),
+        let data = self.window(round, variants);
+        let newest = newest(current).filter(|_| a.init);
+        let (init, lr, why) = match (&a.init_from, newest) {
+            (Some(from), _) if round == a.first_round => (Some(from.clone()), a.lr_later, String::new()),
+            (_, Some(i)) => match &current[i].eval {
+                Eval::Net(net) => (
+                    Some(net.clone()),
+                    a.lr_later,
+                    format!(" ({}'s {}, the newest net)", variants[i], current[i].name),
+                ),
+                Eval::Hce => (None, a.lr, String::new()),
+            },
+            _ => (None, a.lr, String::new()),
         };
         let run = a.runs_dir.join(format!("r{round}-{}", a.variants.run_suffix()));
         println!(
             "== round {round}: train ({}{}, lr {lr})",
             run.display(),
             init.as_ref()
-                .map_or(String::new(), |i| format!(", from {}", i.display()))
+                .map_or(String::new(), |i| format!(", from {}{why}", i.display()))
         );
-        steps::train(self, &run, &data, init.as_deref(), lr)?;
+        steps::train(self, &run, variants, &data, init.as_deref(), lr, a.epochs)?;
 
         let name = self.new_name(round);
         for (i, (v, cur)) in variants.iter().zip(current.iter_mut()).enumerate() {
-            let net = if i == 0 {
+            let joint_net = if i == 0 {
                 run.join("net.nnue")
             } else {
                 run.join(format!("net.{v}.nnue"))
+            };
+            // The variant's own copy, fine-tuned on its records of the window, plays instead.
+            let fine_tune = (a.fine_tune_epochs > 0).then(|| run.join(format!("fine-tune.{v}")));
+            let net = match &fine_tune {
+                Some(ft) => {
+                    let own = self.window(round, std::slice::from_ref(v));
+                    println!(
+                        "== round {round}, {v}: fine-tune ({}, {} epoch(s) from {}, lr {})",
+                        ft.display(),
+                        a.fine_tune_epochs,
+                        joint_net.display(),
+                        a.lr_later
+                    );
+                    steps::train(
+                        self,
+                        ft,
+                        std::slice::from_ref(v),
+                        &own,
+                        Some(&joint_net),
+                        a.lr_later,
+                        a.fine_tune_epochs,
+                    )?;
+                    ft.join("net.nnue")
+                }
+                None => joint_net,
             };
             let match_file = run.join(format!("match.{v}.txt"));
             let logged = run.join(format!("logged.{v}"));
@@ -353,10 +497,11 @@ impl Pipeline {
                     steps::play(self, v, &run, &net, &name, cur, seed, &match_file)?
                 }
             };
+            let yard = self.yardsticks(round, v, &run, &net, &name, cur, seed)?;
             if summary.verdict != Some(SprtVerdict::AcceptH1) {
                 println!("== round {round}, {v}: not proven stronger; {} stays", cur.eval);
                 if !logged.exists() {
-                    report::strength_line(self, round, v, &summary, None, "no")?;
+                    report::strength_line(self, round, v, &summary, None, &yard, "no")?;
                     touch(&logged)?;
                 }
                 continue;
@@ -366,6 +511,7 @@ impl Pipeline {
                 Current {
                     eval: Eval::Net(net.clone()),
                     name: name.clone(),
+                    round: Some(round),
                 },
             );
             let mut hce = None;
@@ -391,10 +537,12 @@ impl Pipeline {
                         variant: v,
                         round,
                         run: &run,
+                        fine_tune: fine_tune.as_deref(),
                         net: &net,
                         match_file: &match_file,
                         previous: &previous.eval,
                         data: &data,
+                        yardsticks: &yard,
                     },
                 )?;
                 println!(
@@ -406,15 +554,152 @@ impl Pipeline {
             }
             if !logged.exists() {
                 let installed = if a.install { "yes" } else { "no (--install false)" };
-                report::strength_line(self, round, v, &summary, hce.as_ref(), installed)?;
+                report::strength_line(self, round, v, &summary, hce.as_ref(), &yard, installed)?;
                 touch(&logged)?;
             }
         }
         Ok(())
+    }
+
+    /// The fixed matches that measure every candidate beside its SPRT: at equal time against
+    /// the evaluation the SPRT played (`--time-games`), and against the variant's round-1 net
+    /// at each rung's multiple of the nodes (`--ladder-games`). Each match file is played once:
+    /// a rerun reads it.
+    #[allow(clippy::too_many_arguments)]
+    fn yardsticks(
+        &self,
+        round: u32,
+        v: &str,
+        run: &Path,
+        net: &Path,
+        name: &str,
+        cur: &Current,
+        seed: u64,
+    ) -> Result<Yardsticks> {
+        let a = &self.args;
+        let mut yard = Yardsticks::default();
+        if a.time_games > 0 {
+            let file = run.join(format!("time.{v}.txt"));
+            yard.time = Some(match MatchSummary::read(&file)? {
+                Some(s) => s,
+                None => {
+                    println!(
+                        "== round {round}, {v}: {} games against {} at equal time ({})",
+                        a.time_games, cur.name, a.match_tc
+                    );
+                    steps::play_time(self, v, net, name, cur, seed, &file)?
+                }
+            });
+            yard.time_file = Some(file);
+        }
+        let ladder = a.ladder_dir.join(format!("{v}.r1.nnue"));
+        if a.ladder_games > 0 && !ladder.is_file() {
+            println!("== round {round}, {v}: no ladder net ({} is missing)", ladder.display());
+        } else if a.ladder_games > 0 {
+            for &k in &a.ladder_rungs.0 {
+                let file = run.join(format!("ladder.{v}.x{k}.txt"));
+                let nodes = a.match_nodes.saturating_mul(k);
+                let summary = match MatchSummary::read(&file)? {
+                    Some(s) => s,
+                    None => {
+                        println!(
+                            "== round {round}, {v}: {} games against the ladder's {} at {nodes} nodes (x{k})",
+                            a.ladder_games,
+                            ladder.display()
+                        );
+                        steps::play_rung(self, v, net, name, &ladder, k, seed, &file)?
+                    }
+                };
+                yard.ladder.push(Rung {
+                    multiple: k,
+                    nodes,
+                    summary,
+                    file,
+                });
+            }
+        }
+        Ok(yard)
     }
 }
 
 /// Creates an empty marker file.
 fn touch(path: &Path) -> Result<()> {
     std::fs::write(path, b"").with_context(|| format!("cannot write {}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_newest_key_wins_and_the_first_on_a_tie() {
+        assert_eq!(newest_of::<u32>(&[None, None]), None);
+        assert_eq!(newest_of(&[Some((8, 5)), None, Some((9, 1)), Some((9, 1))]), Some(2));
+        // Same round: the later modification time; no round (0) is older than any round.
+        assert_eq!(newest_of(&[Some((9, 1)), Some((9, 3)), Some((0, 7))]), Some(1));
+        assert_eq!(newest_of(&[None, Some((0, 2)), Some((0, 1))]), Some(1));
+    }
+
+    #[test]
+    fn newest_of_the_current_evaluations() {
+        let dir = std::env::temp_dir().join(format!("trainer-pipeline-newest-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let (older, newer) = (dir.join("a.nnue"), dir.join("b.nnue"));
+        std::fs::write(&older, b"a").expect("write");
+        std::fs::write(&newer, b"b").expect("write");
+        let later = std::time::SystemTime::now() + std::time::Duration::from_secs(60);
+        std::fs::File::options()
+            .write(true)
+            .open(&newer)
+            .and_then(|f| f.set_modified(later))
+            .expect("set the modification time");
+        let cur = |eval: Eval, round| Current {
+            eval,
+            name: String::new(),
+            round,
+        };
+        // Without rounds the file modified last; with one, the latest round.
+        let no_rounds = [
+            cur(Eval::Hce, None),
+            cur(Eval::Net(older.clone()), None),
+            cur(Eval::Net(newer.clone()), None),
+        ];
+        assert_eq!(newest(&no_rounds), Some(2));
+        let rounds = [
+            cur(Eval::Net(older.clone()), Some(9)),
+            cur(Eval::Net(newer.clone()), Some(8)),
+        ];
+        assert_eq!(newest(&rounds), Some(0));
+        assert_eq!(newest(&[cur(Eval::Hce, None)]), None);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn time_limits_and_rungs() {
+        for good in [
+            "movetime=50",
+            "st=0.1",
+            "tc=10+0.1",
+            "tc=40/60",
+            "movetime=20,timemargin=50",
+        ] {
+            assert_eq!(parse_match_tc(good).as_deref(), Ok(good), "{good}");
+        }
+        for bad in [
+            "nodes=100",
+            "movetime=50,nodes=10",
+            "depth=3",
+            "timemargin=5",
+            "movetime=x",
+            "",
+            "eval=hce,st=1",
+        ] {
+            assert!(parse_match_tc(bad).is_err(), "{bad}");
+        }
+        assert_eq!(parse_rungs("1, 2,4"), Ok(Rungs(vec![1, 2, 4])));
+        assert_eq!(parse_rungs("3").map(|r| r.spec()), Ok("3".to_string()));
+        for bad in ["0", "1,1", "x", "", "1,,2", "1001"] {
+            assert!(parse_rungs(bad).is_err(), "{bad}");
+        }
+    }
 }

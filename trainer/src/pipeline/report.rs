@@ -12,7 +12,11 @@ use anyhow::{Context, Result};
 use engine::rules::notation::pgn::civil_date_from_unix_ms;
 use serde::Deserialize;
 
-use super::{matches::MatchSummary, plan::Eval, Pipeline};
+use super::{
+    matches::{MatchSummary, Yardsticks},
+    plan::Eval,
+    Pipeline,
+};
 use crate::{
     data::io::{for_each_record, record_files, thousands, total_size, write_atomic},
     selfplay,
@@ -20,6 +24,16 @@ use crate::{
 
 /// The marker line after the rounds table: new lines go just before it.
 const MARKER: &str = "<!-- rounds -->";
+
+/// The rounds table's header and separator.
+const HEADER: &str = "| date | round | variant | self-play | SPRT vs previous (W/D/L) | Elo vs previous | \
+                      Elo vs hce | installed | Elo vs previous at equal time (W/D/L) | r1 ladder (score per rung) |\n\
+                      |---|---|---|---|---|---|---|---|---|---|\n";
+
+/// The header of tables written before the equal-time match and the ladder: it is replaced by
+/// [`HEADER`], and its lines show the new columns empty.
+const OLD_HEADER: &str =
+    "| date | round | variant | self-play | SPRT vs previous (W/D/L) | Elo vs previous | Elo vs hce | installed |";
 
 /// Today's date, `YYYY-MM-DD` (UTC).
 fn today() -> String {
@@ -47,6 +61,7 @@ pub fn strength_line(
     variant: &str,
     sprt: &MatchSummary,
     hce: Option<&MatchSummary>,
+    yard: &Yardsticks,
     installed: &str,
 ) -> Result<()> {
     let a = &p.args;
@@ -65,17 +80,17 @@ pub fn strength_line(
         }
         text.push_str(
             "\n## Rounds of the NNUE pipeline\n\n\
-             One line per round and variant, appended by `trainer pipeline`. Matches at equal nodes; \
-             Elo with its 95% interval.\n\n\
-             | date | round | variant | self-play | SPRT vs previous (W/D/L) | Elo vs previous | Elo vs hce | installed |\n\
-             |---|---|---|---|---|---|---|---|\n",
+             One line per round and variant, appended by `trainer pipeline`. Matches at equal nodes \
+             unless the column says otherwise; Elo with its 95% interval. The r1 ladder: the \
+             candidate's score against the variant's round-1 net at 1, 2, 4... times its nodes.\n\n",
         );
+        text.push_str(HEADER);
         text.push_str(MARKER);
         text.push('\n');
     }
     let name = a.name.as_deref().filter(|n| !n.is_empty());
     let line = format!(
-        "| {} | {round}{} | {variant} | {} games, {} nodes | {} ({}) | {} | {} | {installed} |",
+        "| {} | {round}{} | {variant} | {} games, {} nodes | {} ({}) | {} | {} | {installed} | {} | {} |",
         today(),
         name.map_or(String::new(), |n| format!(" ({n})")),
         a.games_by_variant.games_of(variant, a.games),
@@ -84,11 +99,24 @@ pub fn strength_line(
         sprt.wdl_text(),
         sprt.elo_text(),
         hce.map_or_else(|| "-".to_string(), MatchSummary::elo_text),
+        yard.time_text(),
+        yard.ladder_text(),
     );
-    // Before the marker, so that the table stays one table.
-    let mut out = String::with_capacity(text.len() + line.len() + 1);
-    for l in text.split_inclusive('\n') {
-        if l.trim_end_matches(['\n', '\r']) == MARKER {
+    // Before the marker, so that the table stays one table; an old header gets the new columns
+    // (its lines have fewer cells: those show empty).
+    let mut out = String::with_capacity(text.len() + line.len() + HEADER.len());
+    let mut lines = text.split_inclusive('\n').peekable();
+    while let Some(l) = lines.next() {
+        let bare = l.trim_end_matches(['\n', '\r']);
+        if bare == OLD_HEADER {
+            out.push_str(HEADER);
+            // Its separator line goes with it.
+            if lines.peek().is_some_and(|next| next.starts_with("|---")) {
+                lines.next();
+            }
+            continue;
+        }
+        if bare == MARKER {
             out.push_str(&line);
             out.push('\n');
         }
@@ -102,10 +130,13 @@ pub struct Accepted<'a> {
     pub variant: &'a str,
     pub round: u32,
     pub run: &'a Path,
+    /// The variant's fine-tune run, whose net this is (`--fine-tune-epochs`).
+    pub fine_tune: Option<&'a Path>,
     pub net: &'a Path,
     pub match_file: &'a Path,
     pub previous: &'a Eval,
     pub data: &'a [PathBuf],
+    pub yardsticks: &'a Yardsticks,
 }
 
 /// Copies an accepted net to <nets-dir>/<variant>.nnue and writes its report beside it; returns
@@ -230,6 +261,25 @@ fn net_report(p: &Pipeline, acc: &Accepted) -> Result<String> {
         "```\n\nLoss per epoch (`curves.csv`):\n\n```\n{}",
         read("curves.csv")?
     );
+    if let Some(ft) = acc.fine_tune {
+        let read_ft = |name: &str| -> Result<String> {
+            let path = ft.join(name);
+            fs::read_to_string(&path).with_context(|| format!("cannot read {}", path.display()))
+        };
+        let _ = write!(
+            o,
+            "```\n\n## Fine-tune on {}'s records\n\nThe run `{}` went on from this variant's copy of the \
+             joint net on its records of the window alone.\n\n```toml\n{}",
+            acc.variant,
+            ft.display(),
+            read_ft("config.toml")?
+        );
+        let _ = write!(
+            o,
+            "```\n\nLoss per epoch (`curves.csv`):\n\n```\n{}",
+            read_ft("curves.csv")?
+        );
+    }
     let match_text =
         fs::read_to_string(acc.match_file).with_context(|| format!("cannot read {}", acc.match_file.display()))?;
     let _ = write!(
@@ -237,6 +287,7 @@ fn net_report(p: &Pipeline, acc: &Accepted) -> Result<String> {
         "```\n\n## Match against {} at {} nodes per move\n\n```\n{match_text}```\n\n",
         acc.previous, a.match_nodes
     );
+    o.push_str(&yardsticks_section(acc.previous, &a.match_tc, acc.yardsticks));
     let mut command = format!(
         "trainer pipeline --variants {spec} --rounds {} --first-round {} --skip-gen \\\n    \
          --hidden {} --epochs {} --wdl {} --lr {} --lr-later {} --init {} --window {} \\\n    ",
@@ -250,16 +301,24 @@ fn net_report(p: &Pipeline, acc: &Accepted) -> Result<String> {
             let _ = write!(command, "{flag} {v} ");
         }
     }
+    if a.fine_tune_epochs > 0 {
+        let _ = write!(command, "--fine-tune-epochs {} ", a.fine_tune_epochs);
+    }
     let _ = write!(
         command,
-        "--data-dir {} --runs-dir {} \\\n    --match-nodes {} --match-games {} --sprt={},{} --seed {}",
+        "--data-dir {} --runs-dir {} \\\n    --match-nodes {} --match-games {} --sprt={},{} --seed {} \\\n    \
+         --time-games {} --match-tc {} --ladder-games {} --ladder-rungs {}",
         a.data_dir.display(),
         a.runs_dir.display(),
         a.match_nodes,
         a.match_games,
         a.sprt.elo0,
         a.sprt.elo1,
-        a.seed
+        a.seed,
+        a.time_games,
+        a.match_tc,
+        a.ladder_games,
+        a.ladder_rungs.spec()
     );
     let _ = write!(
         o,
@@ -276,6 +335,46 @@ fn net_report(p: &Pipeline, acc: &Accepted) -> Result<String> {
         a.sp_nodes
     );
     Ok(o)
+}
+
+/// The report's part on the fixed matches beside the SPRT: at equal time, and the ladder.
+fn yardsticks_section(previous: &Eval, tc: &str, yard: &Yardsticks) -> String {
+    let mut o = String::new();
+    if let (Some(time), Some(file)) = (&yard.time, &yard.time_file) {
+        let text = fs::read_to_string(file).unwrap_or_else(|e| format!("(cannot be read: {e})\n"));
+        let _ = write!(
+            o,
+            "## Match against {previous} at equal time ({tc})\n\nElo {} (W/D/L {}).\n\n```\n{text}```\n\n",
+            time.elo_text(),
+            time.wdl_text()
+        );
+    }
+    if !yard.ladder.is_empty() {
+        let _ = write!(
+            o,
+            "## Reference ladder\n\nAgainst the variant's round-1 net at a multiple of this net's nodes; a \
+             rung is beaten with more than 50 %: {} beaten.\n\n\
+             | rung | its nodes | W/D/L | score | Elo | beaten | match file |\n|---|---|---|---|---|---|---|\n",
+            yard.ladder_text()
+        );
+        for r in &yard.ladder {
+            let _ = writeln!(
+                o,
+                "| x{} | {} | {} | {} | {} | {} | `{}` |",
+                r.multiple,
+                r.nodes,
+                r.summary.wdl_text(),
+                r.summary
+                    .score()
+                    .map_or_else(|| "-".to_string(), |s| format!("{:.1} %", 100.0 * s)),
+                r.summary.elo_text(),
+                if r.beaten() { "yes" } else { "no" },
+                r.file.display()
+            );
+        }
+        o.push('\n');
+    }
+    o
 }
 
 #[cfg(test)]
@@ -349,8 +448,28 @@ mod tests {
             wdl: Some((5, 1, 2)),
             elo: Some("+120.0 (+10.0 .. +230.0)".to_string()),
         };
-        strength_line(&p, 3, "egyptian-eye", &h1, None, "yes").expect("first line");
-        strength_line(&p, 3, "oriental-omega", &MatchSummary::default(), Some(&h1), "no").expect("second line");
+        let none = Yardsticks::default();
+        let yard = Yardsticks {
+            time: Some(h1.clone()),
+            time_file: None,
+            ladder: vec![super::super::matches::Rung {
+                multiple: 2,
+                nodes: 80,
+                summary: h1.clone(),
+                file: PathBuf::new(),
+            }],
+        };
+        strength_line(&p, 3, "egyptian-eye", &h1, None, &yard, "yes").expect("first line");
+        strength_line(
+            &p,
+            3,
+            "oriental-omega",
+            &MatchSummary::default(),
+            Some(&h1),
+            &none,
+            "no",
+        )
+        .expect("second line");
         let text = fs::read_to_string(&file).expect("read");
         let date = today();
         assert!(
@@ -359,9 +478,10 @@ mod tests {
         );
         assert!(
             text.ends_with(&format!(
-                "|---|---|---|---|---|---|---|---|\n\
-                 | {date} | 3 | egyptian-eye | 8 games, 40 nodes | H1 accepted (5/1/2) | +120.0 (+10.0 .. +230.0) | - | yes |\n\
-                 | {date} | 3 | oriental-omega | 6 games, 40 nodes |  () | - | +120.0 (+10.0 .. +230.0) | no |\n\
+                "|---|---|---|---|---|---|---|---|---|---|\n\
+                 | {date} | 3 | egyptian-eye | 8 games, 40 nodes | H1 accepted (5/1/2) | +120.0 (+10.0 .. +230.0) | - | yes | \
+                 +120.0 (+10.0 .. +230.0) (5/1/2) | x2 68.8 % (1 of 1) |\n\
+                 | {date} | 3 | oriental-omega | 6 games, 40 nodes |  () | - | +120.0 (+10.0 .. +230.0) | no | - | - |\n\
                  <!-- rounds -->\n"
             )),
             "{text}"
@@ -369,18 +489,36 @@ mod tests {
         // Lines go before the marker wherever it is, and a second candidate's name follows the round.
         fs::write(&file, "| a |\n<!-- rounds -->\n\nLater text.\n").expect("write");
         let named = pipeline(&["--variants", "egyptian-eye", "--name", "r3b", "--strength", &strength]);
-        strength_line(&named, 3, "egyptian-eye", &h1, None, "yes").expect("line");
+        strength_line(&named, 3, "egyptian-eye", &h1, None, &none, "yes").expect("line");
         let text = fs::read_to_string(&file).expect("read");
         assert_eq!(
             text,
             format!(
                 "| a |\n| {date} | 3 (r3b) | egyptian-eye | 30000 games, 1000 nodes | H1 accepted (5/1/2) | \
-                 +120.0 (+10.0 .. +230.0) | - | yes |\n<!-- rounds -->\n\nLater text.\n"
+                 +120.0 (+10.0 .. +230.0) | - | yes | - | - |\n<!-- rounds -->\n\nLater text.\n"
             )
         );
+        // A table of the eight old columns gets the new header; its lines stay as they were.
+        let old_line =
+            "| 2026-11-25 | 9 | parsi | 6 games, 40 nodes | H0 accepted (1/2/3) | -5.0 (-9.0 .. +1.0) | - | no |";
+        fs::write(
+            &file,
+            format!("Text.\n\n{OLD_HEADER}\n|---|---|---|---|---|---|---|---|\n{old_line}\n<!-- rounds -->\n"),
+        )
+        .expect("write");
+        strength_line(&named, 3, "egyptian-eye", &h1, None, &none, "yes").expect("line");
+        let text = fs::read_to_string(&file).expect("read");
+        assert_eq!(
+            text,
+            format!(
+                "Text.\n\n{HEADER}{old_line}\n| {date} | 3 (r3b) | egyptian-eye | 30000 games, 1000 nodes | \
+                 H1 accepted (5/1/2) | +120.0 (+10.0 .. +230.0) | - | yes | - | - |\n<!-- rounds -->\n"
+            )
+        );
+        assert_eq!(text.lines().filter(|l| l.starts_with("|---")).count(), 1, "{text}");
         // --strength "": no table anywhere.
-        let none = pipeline(&["--variants", "all", "--strength", ""]);
-        strength_line(&none, 3, "egyptian-eye", &h1, None, "yes").expect("nothing");
+        let nothing = pipeline(&["--variants", "all", "--strength", ""]);
+        strength_line(&nothing, 3, "egyptian-eye", &h1, None, &none, "yes").expect("nothing");
         let _ = fs::remove_dir_all(&dir);
     }
 

@@ -94,9 +94,17 @@ pub fn generate(p: &Pipeline, variant: &str, games: u64, eval: &Eval, seed: u64,
     selfplay::run(command.args).with_context(|| format!("self-play into {}", out.display()))
 }
 
-/// Trains the round's net in `run` unless it is there: resumes a run that has a checkpoint and
-/// no summary, skips one with its summary.
-pub fn train(p: &Pipeline, run: &Path, data: &[PathBuf], init: Option<&Path>, lr: f64) -> Result<()> {
+/// Trains a net of `variants` (the first its main variant) in `run` unless it is there: resumes
+/// a run that has a checkpoint and no summary, skips one with its summary.
+pub fn train(
+    p: &Pipeline,
+    run: &Path,
+    variants: &[String],
+    data: &[PathBuf],
+    init: Option<&Path>,
+    lr: f64,
+    epochs: u64,
+) -> Result<()> {
     if run.join("summary.json").exists() {
         return Ok(());
     }
@@ -106,7 +114,6 @@ pub fn train(p: &Pipeline, run: &Path, data: &[PathBuf], init: Option<&Path>, lr
     if run.join("checkpoint.bin").exists() {
         argv.push("--resume".into());
     } else {
-        let variants = a.variants.variants();
         argv.extend(os_args(&[&"--variant", &variants[0]]));
         for v in &variants[1..] {
             argv.extend(os_args(&[&"--also-variant", v]));
@@ -121,7 +128,7 @@ pub fn train(p: &Pipeline, run: &Path, data: &[PathBuf], init: Option<&Path>, lr
             &"--hidden",
             &a.hidden.to_string(),
             &"--epochs",
-            &a.epochs.to_string(),
+            &epochs.to_string(),
             &"--wdl",
             &a.wdl.to_string(),
             &"--lr",
@@ -216,12 +223,65 @@ pub fn play(
 
 /// Plays the fixed match of an accepted net against the hand-crafted evaluation into `file`.
 pub fn play_hce(p: &Pipeline, variant: &str, net: &Path, name: &str, seed: u64, file: &Path) -> Result<MatchSummary> {
-    let config = MatchConfig::new(
-        parse_variant(variant)?,
-        p.args.hce_games,
-        player(p, name, &net.display())?,
-        player(p, "hce", &Eval::Hce)?,
+    let first = player(p, name, &net.display())?;
+    let second = player(p, "hce", &Eval::Hce)?;
+    play_fixed(p, variant, p.args.hce_games, first, second, seed, file)
+}
+
+/// Plays the fixed match of a candidate against `current` at equal time (`--match-tc`) into `file`.
+pub fn play_time(
+    p: &Pipeline,
+    variant: &str,
+    net: &Path,
+    name: &str,
+    current: &Current,
+    seed: u64,
+    file: &Path,
+) -> Result<MatchSummary> {
+    let timed = |name: &str, eval: &dyn std::fmt::Display| -> Result<PlayerConfig> {
+        let spec = format!("name={name},eval={eval},{}", p.args.match_tc);
+        PlayerConfig::parse_with(&spec, None).with_context(|| format!("match player '{spec}'"))
+    };
+    let first = timed(name, &net.display())?;
+    let second = timed(&current.name, &current.eval)?;
+    play_fixed(p, variant, p.args.time_games, first, second, seed, file)
+}
+
+/// Plays the fixed match of a candidate (at the match nodes) against the ladder net at
+/// `multiple` times its nodes into `file`.
+#[allow(clippy::too_many_arguments)]
+pub fn play_rung(
+    p: &Pipeline,
+    variant: &str,
+    net: &Path,
+    name: &str,
+    ladder: &Path,
+    multiple: u64,
+    seed: u64,
+    file: &Path,
+) -> Result<MatchSummary> {
+    let first = player(p, name, &net.display())?;
+    let spec = format!(
+        "name=r1-x{multiple},nodes={},eval={}",
+        p.args.match_nodes.saturating_mul(multiple),
+        ladder.display()
     );
+    let second = PlayerConfig::parse_with(&spec, None).with_context(|| format!("match player '{spec}'"))?;
+    play_fixed(p, variant, p.args.ladder_games, first, second, seed, file)
+}
+
+/// Plays a fixed-length match in this process and writes its output to `file` (through a
+/// `.part` file, so that a file that exists is a finished match).
+fn play_fixed(
+    p: &Pipeline,
+    variant: &str,
+    games: usize,
+    first: PlayerConfig,
+    second: PlayerConfig,
+    seed: u64,
+    file: &Path,
+) -> Result<MatchSummary> {
+    let config = MatchConfig::new(parse_variant(variant)?, games, first, second);
     let (text, summary) = play_in_process(p, config, seed)?;
     let part = part_path(file);
     write(&part, &text)?;
