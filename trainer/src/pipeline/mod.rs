@@ -34,13 +34,22 @@ The NNUE pipeline, round by round, unattended and resumable:
      number of games, for its Elo;
   6. append a line per variant to the rounds table of --strength.
 
+Beside its SPRT every candidate, accepted or not, plays two fixed yardsticks (their results go \
+to the rounds table and the installed net's report): --time-games games at equal time \
+(--match-tc) against the evaluation its SPRT played, and --ladder-games games per rung against \
+the variant's round-1 net (--ladder-dir) searching 1, 2, 4 (--ladder-rungs) times its nodes; a \
+rung is beaten above 50 %.
+
 With several variants (`all` is the four Persian sub-variants) the variants share one net per \
 round: it is trained on all their records (they must share the board), written once per \
 variant, and each variant's copy must pass its own match. With one variant, the net learns from \
 that variant's records only. Round r generates with the nets of round r-1 and trains on the \
 records of the last --window rounds (the newest games are the best play, the older ones keep it \
 from forgetting); with --init true (the default) rounds that have a net to start from start from \
-the current net's weights at --lr-later.
+the newest current net's weights at --lr-later (the net of the latest round among the variants: \
+accepted in this run, or named by its report in --nets-dir; on a tie, or where no report names \
+one, the file modified last). With --fine-tune-epochs N each variant's copy of a joint net is \
+trained N more epochs on that variant's records alone before its match, and that copy plays it.
 
 Run the same command again after an interruption: finished steps are skipped (the self-play \
 directory already holds its games, the run its summary.json, the match its verdict; a training \
@@ -97,8 +106,9 @@ pub struct Args {
     /// Learning rate of rounds that start from a net (--init, --init-from).
     #[arg(long, default_value_t = 0.0005)]
     pub lr_later: f64,
-    /// true: rounds with a current net start from its weights (the first variant's, for a joint
-    /// net); false: every round trains from scratch.
+    /// true: rounds with a current net start from its weights (for a joint net, the newest of
+    /// the variants' nets: latest round, then latest modification); false: every round trains
+    /// from scratch.
     #[arg(long, value_name = "BOOL", default_value_t = true, action = clap::ArgAction::Set,
           value_parser = clap::builder::BoolishValueParser::new())]
     pub init: bool,
