@@ -648,3 +648,109 @@ fn newest_net_starts_the_joint_run_and_each_variant_fine_tunes() {
     }
     let _ = fs::remove_dir_all(&tmp);
 }
+
+/// An accepted candidate's report holds its yardsticks: the equal-time match and the ladder.
+/// The candidate is the Oriental Omega ladder net itself, trained one epoch at a tiny learning
+/// rate, against the hand-crafted evaluation with an SPRT it passes unless it is hopeless
+/// (elo0 -1000, elo1 -900).
+#[test]
+fn an_installed_net_reports_its_yardsticks() {
+    let tmp = std::env::temp_dir().join(format!("trainer-pipeline-yard-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&tmp);
+    fs::create_dir_all(&tmp).expect("temp dir");
+    let ladder = repo().join("data/nets/ladder");
+    let run_pipeline = || -> String {
+        let out = Command::new(env!("CARGO_BIN_EXE_persian-trainer"))
+            .args([
+                "pipeline",
+                "--variants",
+                "oriental-omega",
+                "--games",
+                "4",
+                "--sp-nodes",
+                "40",
+            ])
+            .args([
+                "--hidden",
+                "256",
+                "--epochs",
+                "1",
+                "--lr-later",
+                "0.00001",
+                "--init-from",
+            ])
+            .arg(ladder.join("oriental-omega.r1.nnue"))
+            .args([
+                "--match-nodes",
+                "40",
+                "--match-games",
+                "40",
+                "--sprt=-1000,-900",
+                "--threads",
+                "2",
+            ])
+            .args(["--time-games", "2", "--match-tc", "movetime=5", "--ladder-games", "2"])
+            .args(["--ladder-rungs", "1,2", "--ladder-dir"])
+            .arg(&ladder)
+            .arg("--data-dir")
+            .arg(tmp.join("data"))
+            .arg("--runs-dir")
+            .arg(tmp.join("runs"))
+            .arg("--nets-dir")
+            .arg(tmp.join("nets"))
+            .arg("--strength")
+            .arg(tmp.join("strength.md"))
+            .output()
+            .expect("trainer runs");
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(out.status.success(), "{text}");
+        text
+    };
+    let first = run_pipeline();
+    assert!(first.contains("== round 1, oriental-omega: installed "), "{first}");
+    let report = fs::read_to_string(tmp.join("nets/oriental-omega.md")).expect("net report");
+    let run = tmp.join("runs/r1-oriental-omega");
+    assert!(
+        report.contains("## Match against hce at equal time (movetime=5)\n\nElo "),
+        "{report}"
+    );
+    let time = fs::read_to_string(run.join("time.oriental-omega.txt")).expect("time match");
+    assert!(report.contains(&time), "{report}");
+    assert!(report.contains("## Reference ladder\n"), "{report}");
+    for (k, nodes) in [(1, 40), (2, 80)] {
+        let file = run.join(format!("ladder.oriental-omega.x{k}.txt"));
+        assert!(
+            report.contains(&format!("| x{k} | {nodes} | ")) && report.contains(&format!("| `{}` |", file.display())),
+            "{report}"
+        );
+    }
+    assert!(
+        report.contains("--time-games 2 --match-tc movetime=5 --ladder-games 2 --ladder-rungs 1,2"),
+        "{report}"
+    );
+    let strength = fs::read_to_string(tmp.join("strength.md")).expect("rounds table");
+    let line = strength.lines().find(|l| l.starts_with("| 20")).expect("a round line");
+    assert!(line.contains(" | yes | "), "{line}");
+    let cells: Vec<&str> = line.split(" | ").collect();
+    assert_eq!(cells.len(), 10, "{line}");
+    assert!(cells[8].ends_with(')') && cells[8].contains(" ("), "{line}");
+    assert!(cells[9].starts_with("x1 ") && cells[9].ends_with(" of 2) |"), "{line}");
+
+    // Again: nothing is played, installed or appended.
+    let again = run_pipeline();
+    assert!(!again.contains("games against"), "{again}");
+    assert!(!again.contains("installed "), "{again}");
+    assert_eq!(
+        fs::read_to_string(tmp.join("nets/oriental-omega.md")).expect("net report"),
+        report
+    );
+    assert_eq!(
+        fs::read_to_string(tmp.join("strength.md")).expect("rounds table"),
+        strength
+    );
+    let _ = fs::remove_dir_all(&tmp);
+}
