@@ -681,8 +681,8 @@ fn show(position: PositionArgs) -> Result<()> {
     print!("{}", pos.diagram());
     println!();
     println!("Variant:  {} ({})", pos.variant().spec().name, pos.variant());
-    if !pos.tables().rule_settings.is_empty() {
-        println!("Rules:    {}", pos.tables().rule_settings);
+    if !pos.tables().rules.settings().is_empty() {
+        println!("Rules:    {}", pos.tables().rules.settings());
     }
     println!("FEN:      {}", pos.fen());
     println!(

@@ -343,8 +343,9 @@ fn rule_settings_are_played_recorded_and_part_of_the_run() {
     let settings = Variant::Parsi
         .tables_with("ludii")
         .expect("settings")
-        .rule_settings
-        .clone();
+        .rules
+        .settings()
+        .to_string();
     assert!(!settings.is_empty());
     let run = fs::read_to_string(dir.path().join("run.json")).expect("run.json");
     assert!(run.contains(&format!("\"rules\": \"{settings}\"")), "{run}");
@@ -354,7 +355,7 @@ fn rule_settings_are_played_recorded_and_part_of_the_run() {
         let text = fs::read_to_string(&file).expect("pgn");
         assert!(text.contains(&format!("[VariantRules \"{settings}\"]")), "{text}");
         for g in read_games(&text, Variant::Parsi).expect("readable") {
-            assert_eq!(g.start.tables().rule_settings, settings);
+            assert_eq!(g.start.tables().rules.settings(), settings);
             games += 1;
         }
     }

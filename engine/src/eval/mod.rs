@@ -458,10 +458,8 @@ fn evaluate_impl<const TRACE: bool, const LAZY: bool>(
     for c in Color::ALL {
         rule_terms += params::STUCK_PAWN * (sign(c) * pos.stuck_pawns(c).count() as i32);
     }
-    for &i in &t.custom_eval_rules {
-        let (mg, eg) = t.custom_rules[i as usize].eval_terms(pos, i);
-        rule_terms += Pair(mg, eg);
-    }
+    let (mg, eg) = pos.rule_eval_terms();
+    rule_terms += Pair(mg, eg);
     rule_terms += reserve_terms(pos, et);
     let phase = (phase * 256 / et.full_phase).min(256);
     let taper = |p: Pair| (p.0 * phase + p.1 * (256 - phase)) / 256;
@@ -530,7 +528,7 @@ fn evaluate_impl<const TRACE: bool, const LAZY: bool>(
 /// The royal pieces of `color`: its king (one of `kings`), or what the variant's royalty rule says.
 #[inline]
 fn royal_pieces(pos: &Position, color: Color, kings: Bitboard) -> Bitboard {
-    if pos.tables().royalty_rule.is_none() {
+    if pos.tables().rules.royals_are_kings() {
         pos.color_bb(color) & kings
     } else {
         pos.royals(color)

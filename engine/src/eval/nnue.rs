@@ -364,7 +364,7 @@ pub fn position_of(variant: Variant, tp: &nnue::data::TrainingPosition) -> Resul
         ep: Vec::new(),
         halfmove: tp.halfmove as u32,
         fullmove: 1 + tp.ply as u32 / 2,
-        rendezvous: variant.tables().rendezvous.map(|_| (false, false)),
+        rendezvous: variant.tables().rules.has_rendezvous().then_some((false, false)),
         rule_fields: Vec::new(),
     };
     Ok(Position::from_setup(variant, &setup)?)

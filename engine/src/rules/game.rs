@@ -53,7 +53,7 @@ impl Game {
     pub fn play(&mut self, m: Move) {
         self.history.push(self.position.hash());
         let them = !self.position.turn();
-        let royal_by_rule = self.position.tables().royalty_rule.is_some();
+        let royal_by_rule = self.position.tables().rules.royalty_rule.is_some();
         let had_royal = royal_by_rule && self.position.royals(them).any();
         self.position.play_unchecked(m);
         self.last_made_royal = royal_by_rule && !had_royal && self.position.royals(them).any();
@@ -85,7 +85,7 @@ impl Game {
     }
 
     fn outcome_of_position(&self) -> Option<Outcome> {
-        if !self.position.tables().custom_filter_rules.is_empty()
+        if !self.position.tables().rules.custom_filter_rules.is_empty()
             && self.position.immediate_outcome().is_none()
             && self.legal_moves().is_empty()
         {

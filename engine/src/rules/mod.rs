@@ -14,6 +14,7 @@ pub mod piece;
 pub mod position;
 pub mod questions;
 pub mod reference;
+pub mod rule_set;
 pub mod settings;
 pub mod setup;
 pub mod special;

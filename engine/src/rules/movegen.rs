@@ -262,12 +262,17 @@ impl Position {
     /// positions (oldest first): the length of [`Position::legal_moves_with_history`].
     pub fn count_legal_moves_with_history(&self, history: &[u64]) -> u64 {
         let t = self.tables;
-        if t.custom_filter_rules.is_empty() {
+        if t.rules.custom_filter_rules.is_empty() {
             let mut c = Counter::default();
             self.generate::<Counter, { mode::ALL }>(&mut c);
             return c.0;
         }
-        let rules = || t.custom_filter_rules.iter().map(|&i| t.custom_rules[i as usize]);
+        let rules = || {
+            t.rules
+                .custom_filter_rules
+                .iter()
+                .map(|&i| t.rules.custom_rules[i as usize])
+        };
         if rules().all(|r| r.filter_spares_ordinary_moves(self, history)) {
             let mut split = OrdinaryCounter::default();
             self.generate::<OrdinaryCounter, { mode::ALL }>(&mut split);
@@ -290,9 +295,10 @@ impl Position {
     /// the path.
     pub fn moves_depend_on_history(&self) -> bool {
         let t = self.tables;
-        t.custom_filter_rules
+        t.rules
+            .custom_filter_rules
             .iter()
-            .any(|&i| t.custom_rules[i as usize].reads_history())
+            .any(|&i| t.rules.custom_rules[i as usize].reads_history())
     }
 
     /// Whether `m` is a rule move that its rule calls a quiet king move (the king from its from-
@@ -301,6 +307,7 @@ impl Position {
         m.kind() == MoveKind::Rule
             && self
                 .tables
+                .rules
                 .custom_rules
                 .get(m.rule_index())
                 .is_some_and(|r| r.is_quiet_king_move(self, m))
@@ -310,8 +317,8 @@ impl Position {
     #[inline]
     fn filter_moves(&self, list: &mut MoveList, history: &[u64]) {
         let t = self.tables;
-        for &i in &t.custom_filter_rules {
-            t.custom_rules[i as usize].filter(self, history, list);
+        for &i in &t.rules.custom_filter_rules {
+            t.rules.custom_rules[i as usize].filter(self, history, list);
         }
     }
 
@@ -326,13 +333,14 @@ impl Position {
     /// the whole list is filtered and its part kept.
     fn filter_part(&self, list: &mut MoveList, history: &[u64], captures: bool) {
         let t = self.tables;
-        if t.custom_filter_rules.is_empty() || list.is_empty() {
+        if t.rules.custom_filter_rules.is_empty() || list.is_empty() {
             return;
         }
         let judged = t
+            .rules
             .custom_filter_rules
             .iter()
-            .all(|&i| t.custom_rules[i as usize].filter_part(self, history, list));
+            .all(|&i| t.rules.custom_rules[i as usize].filter_part(self, history, list));
         if judged && !list.is_empty() {
             return;
         }
@@ -351,8 +359,8 @@ impl Position {
     fn custom_pseudo_moves<const MODE: u8>(&self, list: &mut MoveList) {
         let t = self.tables;
         list.clear();
-        for &i in &t.custom_move_rules {
-            t.custom_rules[i as usize].extra_moves(self, i, list);
+        for &i in &t.rules.custom_move_rules {
+            t.rules.custom_rules[i as usize].extra_moves(self, i, list);
         }
         if MODE != mode::ALL {
             list.retain(|m| self.rule_move_is_tactical(m) == (MODE == mode::CAPTURES));
@@ -372,7 +380,7 @@ impl Position {
         let cl = self.attack_classes();
         for &m in &moves {
             // A quiet king move changes nothing else: an attack test on its square suffices.
-            if t.custom_rules[m.rule_index()].is_quiet_king_move(self, m) {
+            if t.rules.custom_rules[m.rule_index()].is_quiet_king_move(self, m) {
                 let occ = (self.occupied() ^ m.from().bb()) | m.to().bb();
                 if !t.always_attacked.has(m.to()) && self.attackers_with(&cl, m.to(), !us, occ).is_empty() {
                     sink.add(m);
@@ -393,6 +401,7 @@ impl Position {
         m.kind() == MoveKind::Rule
             && self
                 .tables
+                .rules
                 .custom_rules
                 .get(m.rule_index())
                 .is_some_and(|r| r.is_tactical(self, m))
@@ -443,8 +452,9 @@ impl Position {
         let captures_only = MODE == mode::CAPTURES;
         let quiets_only = MODE == mode::QUIETS;
         let t = self.tables;
-        if t.legal_by_playing
-            || t.square_promotion
+        if t.rules.legal_by_playing
+            || t.rules
+                .square_promotion
                 .as_ref()
                 .is_some_and(|sp| sp.king_zone_threatened(self))
         {
@@ -458,7 +468,7 @@ impl Position {
         let king = self.king(us);
         let checkers = self.checkers;
         let mut cl = self.slider_classes();
-        if !t.custom_move_rules.is_empty() {
+        if !t.rules.custom_move_rules.is_empty() {
             self.custom_moves::<S, MODE>(sink);
         }
 
@@ -559,7 +569,7 @@ impl Position {
             return;
         }
         self.castling_moves(sink, occ, None);
-        if t.rendezvous.is_some() {
+        if t.rules.rendezvous.is_some() {
             special::rendezvous::generate(self, sink);
         }
     }
@@ -585,7 +595,10 @@ impl Position {
         let t = self.tables;
         let us = self.turn;
         let royals = self.royals(us);
-        if royals.more_than_one() || (royals & self.by_kind[PieceKind::Pawn]).any() || t.square_promotion.is_some() {
+        if royals.more_than_one()
+            || (royals & self.by_kind[PieceKind::Pawn]).any()
+            || t.rules.square_promotion.is_some()
+        {
             return self.generate_played_out::<S, MODE>(sink, royals);
         }
         let captures_only = MODE == mode::CAPTURES;
@@ -707,11 +720,11 @@ impl Position {
         };
         if MODE != mode::CAPTURES {
             self.castling_moves(&mut kept, occ, Some(royals));
-            if t.rendezvous.is_some() {
+            if t.rules.rendezvous.is_some() {
                 special::rendezvous::generate(self, &mut kept);
             }
         }
-        if !t.custom_move_rules.is_empty() {
+        if !t.rules.custom_move_rules.is_empty() {
             let mut moves = MoveList::new();
             self.custom_pseudo_moves::<MODE>(&mut moves);
             for &m in &moves {
@@ -836,7 +849,7 @@ impl Position {
         if targets.is_empty() {
             return;
         }
-        match (&self.tables.square_promotion, &self.tables.releases) {
+        match (&self.tables.rules.square_promotion, &self.tables.rules.releases) {
             (Some(sp), _) => special::square_promotion::add_promotions(self, sp, sink, targets, delta),
             (None, Some(r)) => special::releases::add_promotions(self, r, sink, targets, delta, ban),
             (None, None) if ban.kinds == 0 => sink.add_promotions(targets, delta, kinds),
@@ -888,10 +901,10 @@ impl Position {
         }
         let double_step = m.kind() == MoveKind::DoubleStep;
         if m.kind() != MoveKind::Normal && !double_step
-            || !t.custom_filter_rules.is_empty()
+            || !t.rules.custom_filter_rules.is_empty()
             || t.first_step_max > 2
-            || t.legal_by_playing
-            || t.square_promotion.is_some()
+            || t.rules.legal_by_playing
+            || t.rules.square_promotion.is_some()
         {
             return self.legal_moves().contains(m);
         }

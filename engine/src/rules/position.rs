@@ -115,6 +115,10 @@ pub struct AttackClasses {
     pub bent: Bitboard,
 }
 
+/// A rule's test for a game end that the position shows at once (a king on a citadel),
+/// registered in the variant's [`RuleSet`](super::rule_set::RuleSet) by the rule's build hook.
+pub type OutcomeHook = fn(&Position) -> Option<Outcome>;
+
 /// A legal position of some variant.
 ///
 /// Build one with [`Position::startpos`] or from a FEN (`Position::from_fen`); apply moves with
@@ -284,6 +288,7 @@ impl Position {
     #[inline(always)]
     pub fn has_rendezvous_right(&self, color: Color) -> bool {
         self.tables
+            .rules
             .rendezvous
             .is_some_and(|r| self.rights & r.right(color) != 0)
     }
@@ -343,9 +348,9 @@ impl Position {
     /// ([`CustomRule::royals`](super::special::CustomRule::royals)).
     #[inline]
     pub fn royals(&self, color: Color) -> Bitboard {
-        match self.tables.royalty_rule {
+        match self.tables.rules.royalty_rule {
             None => self.pieces(color, PieceKind::King),
-            Some(i) => self.tables.custom_rules[i as usize].royals(self, color),
+            Some(i) => self.tables.rules.custom_rules[i as usize].royals(self, color),
         }
     }
 
@@ -353,9 +358,9 @@ impl Position {
     /// ([`CustomRule::arrival_ban`](super::special::CustomRule::arrival_ban)); no ban without one.
     #[inline]
     pub(crate) fn arrival_ban(&self) -> ArrivalBan {
-        match self.tables.arrival_ban_rule {
+        match self.tables.rules.arrival_ban_rule {
             None => ArrivalBan::NONE,
-            Some(i) => self.tables.custom_rules[i as usize].arrival_ban(self),
+            Some(i) => self.tables.rules.custom_rules[i as usize].arrival_ban(self),
         }
     }
 
@@ -446,7 +451,7 @@ impl Position {
     #[inline(always)]
     fn pawn_attackers(&self, sq: Square, by: Color) -> Bitboard {
         let pawns = self.tables.pawn_attacks[!by][sq.index()] & self.by_kind[PieceKind::Pawn] & self.by_color[by];
-        match &self.tables.square_promotion {
+        match &self.tables.rules.square_promotion {
             Some(sp) if pawns.any() && !sp.pawns_attack(self, by, sq) => Bitboard::EMPTY,
             _ => pawns,
         }
@@ -489,7 +494,7 @@ impl Position {
     pub fn all_attackers_with(&self, cl: &AttackClasses, sq: Square, occ: Bitboard) -> Bitboard {
         let t = self.tables;
         let i = sq.index();
-        if t.square_promotion.is_some() {
+        if t.rules.square_promotion.is_some() {
             return self.piece_attackers(cl, sq, occ, self.occupied())
                 | self.pawn_attackers(sq, Color::White)
                 | self.pawn_attackers(sq, Color::Black);
@@ -532,7 +537,7 @@ impl Position {
             let direct = if p.kind == PieceKind::Pawn {
                 // A stuck pawn (promotion by arrival square) attacks nothing on its last rank.
                 t.pawn_attacks[them][king.index()].has(to)
-                    && (t.square_promotion.is_none() || self.pawn_attackers(king, us).has(to))
+                    && (t.rules.square_promotion.is_none() || self.pawn_attackers(king, us).has(to))
             } else if t.leaps[p.kind][to.index()].has(king) {
                 true
             } else {
@@ -571,7 +576,7 @@ impl Position {
     #[inline]
     fn attackers_of_royals(&self, color: Color) -> Bitboard {
         let occ = self.occupied();
-        if self.tables.royalty_rule.is_none() {
+        if self.tables.rules.royalty_rule.is_none() {
             return self.attackers(self.king(color), !color, occ);
         }
         let cl = self.attack_classes();
@@ -658,7 +663,7 @@ impl Position {
             }
             MoveKind::Rendezvous => super::special::rendezvous::make(self, from, to),
             MoveKind::Rule => {
-                let rule = t.custom_rules[m.rule_index()];
+                let rule = t.rules.custom_rules[m.rule_index()];
                 if rule.resets_halfmove_clock(self, m) {
                     self.halfmove = 0;
                 }
@@ -671,14 +676,14 @@ impl Position {
         if from != to || m.kind() != MoveKind::Rule {
             self.rights &= t.rights_keep[from.index()] & t.rights_keep[to.index()];
         }
-        if let (MoveKind::Promotion, Some(r)) = (m.kind(), &t.releases) {
+        if let (MoveKind::Promotion, Some(r)) = (m.kind(), &t.rules.releases) {
             // A release frees its prisoner once.
             self.rights &= !r.spends[us][to.index()];
         }
         if self.rights != old_rights {
             self.hash ^= ZOBRIST.rights(old_rights ^ self.rights);
         }
-        if !t.present_gates.is_empty() {
+        if !t.rules.present_gates.is_empty() {
             self.refresh_present_rights();
         }
         if us == Color::Black {
@@ -692,11 +697,15 @@ impl Position {
             // its pawns attack their promotion squares: those need the full recount.
             // In an opening series the side to move may already have stood in check before
             // the move (a check it answers later): the incremental update assumes it did not.
-            MoveKind::Normal | MoveKind::DoubleStep if !t.legal_by_playing && t.opening_series.is_none() => {
+            MoveKind::Normal | MoveKind::DoubleStep
+                if !t.rules.legal_by_playing && t.rules.opening_series.is_none() =>
+            {
                 self.update_checkers_after(from, to)
             }
             MoveKind::Promotion
-                if !t.legal_by_playing && t.square_promotion.is_none() && t.opening_series.is_none() =>
+                if !t.rules.legal_by_playing
+                    && t.rules.square_promotion.is_none()
+                    && t.rules.opening_series.is_none() =>
             {
                 self.update_checkers_after(from, to)
             }
@@ -712,9 +721,9 @@ impl Position {
         } else {
             0
         };
-        if !t.custom_after_move_rules.is_empty() {
-            for &i in &t.custom_after_move_rules {
-                t.custom_rules[i as usize].after_move(&mut super::special::RuleEdit { pos: self }, i);
+        if !t.rules.custom_after_move_rules.is_empty() {
+            for &i in &t.rules.custom_after_move_rules {
+                t.rules.custom_rules[i as usize].after_move(&mut super::special::RuleEdit { pos: self }, i);
             }
         }
         if let Some(ep) = self.ep {
@@ -730,7 +739,7 @@ impl Position {
     /// piece stands on its home square.
     pub(crate) fn refresh_present_rights(&mut self) {
         let old = self.rights;
-        for &(sq, piece, bit) in &self.tables.present_gates {
+        for &(sq, piece, bit) in &self.tables.rules.present_gates {
             if self.piece_at(sq) == Some(piece) {
                 self.rights |= 1 << bit;
             } else {
@@ -746,7 +755,7 @@ impl Position {
     /// [`super::special::opening_series`]). False in variants without one.
     #[inline]
     pub fn in_opening_series(&self) -> bool {
-        self.tables.opening_series.is_some_and(|s| s.runs(self))
+        self.tables.rules.opening_series.is_some_and(|s| s.runs(self))
     }
 
     /// Passes the turn without moving (for null-move search). Must not be used in check.
@@ -763,7 +772,7 @@ impl Position {
         self.hash ^= ZOBRIST.black_to_move;
         // The side that passed was not in check, so its opponent cannot be in check now (with a
         // king; royalty by a rule may differ).
-        if self.tables.royalty_rule.is_none() {
+        if self.tables.rules.royalty_rule.is_none() {
             self.checkers = Bitboard::EMPTY;
         } else {
             self.update_checkers();
@@ -814,7 +823,7 @@ impl Position {
     #[inline(always)]
     pub fn promotion_squares(&self, color: Color) -> Bitboard {
         let squares = self.tables.promotion_squares[color];
-        match &self.tables.releases {
+        match &self.tables.rules.releases {
             None => squares,
             Some(r) => squares & !r.closed(color, self.rights),
         }
@@ -880,7 +889,7 @@ impl Position {
     /// Whether the en-passant capture `from` x `ep` leaves the mover's king safe.
     #[inline]
     pub(crate) fn en_passant_is_legal(&self, from: Square, ep: Square) -> bool {
-        if self.tables.legal_by_playing {
+        if self.tables.rules.legal_by_playing {
             return self.keeps_royals_safe(Move::new(from, ep, MoveKind::EnPassant));
         }
         let us = self.turn;
@@ -948,11 +957,11 @@ impl Position {
     #[inline]
     pub fn immediate_outcome(&self) -> Option<Outcome> {
         let t = self.tables;
-        t.outcome_hooks.iter().find_map(|hook| hook(self)).or_else(|| {
-            if t.custom_rules.is_empty() {
+        t.rules.outcome_hooks.iter().find_map(|hook| hook(self)).or_else(|| {
+            if t.rules.custom_rules.is_empty() {
                 None
             } else {
-                t.custom_rules.iter().find_map(|r| r.outcome(self))
+                t.rules.custom_rules.iter().find_map(|r| r.outcome(self))
             }
         })
     }
@@ -1004,7 +1013,7 @@ impl Position {
                 Outcome::Draw(DrawReason::Stalemate)
             });
         }
-        if self.halfmove >= 100 && self.tables.fifty_move_rule {
+        if self.fifty_move_draw() {
             return Some(Outcome::Draw(DrawReason::FiftyMoves));
         }
         if self.is_insufficient_material() {

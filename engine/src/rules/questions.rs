@@ -38,12 +38,34 @@ impl Position {
         !self.in_opening_series()
     }
 
+    /// Whether the 50-move rule draws now: 100 plies without a capture or a pawn move, in a
+    /// variant where the rule is in force.
+    #[inline]
+    pub fn fifty_move_draw(&self) -> bool {
+        self.halfmove >= 100 && self.tables.rules.fifty_move_rule
+    }
+
+    /// The evaluation terms of the variant's custom rules (middle game, end game; White's
+    /// view), summed over the rules with an evaluation hook
+    /// ([`CustomRule::eval_terms`](super::special::CustomRule::eval_terms)).
+    #[inline]
+    pub fn rule_eval_terms(&self) -> (i32, i32) {
+        let rules = &self.tables.rules;
+        let (mut mg, mut eg) = (0, 0);
+        for &i in &rules.custom_eval_rules {
+            let (m, e) = rules.custom_rules[i as usize].eval_terms(self, i);
+            mg += m;
+            eg += e;
+        }
+        (mg, eg)
+    }
+
     /// `color`'s pawns one step before their promotion squares that may promote on none of them
     /// with the material as it is (promotion by arrival square: they wait for a loss of their
     /// side). Empty in variants whose pawns always promote.
     pub fn stuck_pawns(&self, color: Color) -> Bitboard {
         let t = self.tables;
-        let Some(sp) = &t.square_promotion else {
+        let Some(sp) = &t.rules.square_promotion else {
             return Bitboard::EMPTY;
         };
         let candidates = self.color_bb(color) & self.kind_bb(PieceKind::Pawn) & t.promotion_approach[color];
@@ -56,13 +78,13 @@ impl Position {
     /// Whether the variant's rules keep pieces in reserve for the sides to bring onto the board
     /// (whether or not any is left).
     pub fn has_reserves(&self) -> bool {
-        self.tables.releases.is_some()
+        self.tables.rules.releases.is_some()
     }
 
     /// The pieces `color` may still bring onto the board by a rule, in the rule's order (none in
     /// variants without such a rule).
     pub fn reserves(&self, color: Color) -> impl Iterator<Item = Reserve> + '_ {
-        let releases = self.tables.releases.as_ref();
+        let releases = self.tables.rules.releases.as_ref();
         let gates = releases.map_or(&[][..], |r| &r.gates[color][..]);
         let feeders = releases.map_or(&[][..], |r| &r.feeders[color][..]);
         gates

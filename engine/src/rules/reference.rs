@@ -191,8 +191,8 @@ fn all_squares(spec: &VariantSpec) -> impl Iterator<Item = Square> + '_ {
 /// The royal pieces of a side: its kings, or what the variant's royalty rule says.
 fn royal_squares(pos: &Position, color: Color) -> Vec<Square> {
     let t = pos.tables();
-    if let Some(i) = t.royalty_rule {
-        return t.custom_rules[i as usize].royals(pos, color).iter().collect();
+    if let Some(i) = t.rules.royalty_rule {
+        return t.rules.custom_rules[i as usize].royals(pos, color).iter().collect();
     }
     all_squares(t.spec)
         .filter(|&s| {
@@ -322,7 +322,7 @@ fn double_step_allowed(pos: &Position, from: Square) -> bool {
         Rule::UnmovedDoubleStep(r) => {
             let behind = step(spec, from, (0, -forward(us)));
             r.files.contains(&(g.file(from) as u8))
-                && t.letter_rights.iter().any(|lr| {
+                && t.rules.letter_rights.iter().any(|lr| {
                     lr.home.is_some() && lr.home == behind.map(|b| (b, us)) && pos.rights() & (1 << lr.bit) != 0
                 })
         }
@@ -456,9 +456,9 @@ pub fn pseudo_legal_moves(pos: &Position) -> Vec<Move> {
         }
     }
     let t = pos.tables();
-    for &i in &t.custom_move_rules {
+    for &i in &t.rules.custom_move_rules {
         let mut list = crate::rules::moves::MoveList::new();
-        t.custom_rules[i as usize].extra_moves(pos, i, &mut list);
+        t.rules.custom_rules[i as usize].extra_moves(pos, i, &mut list);
         moves.extend(list.iter().copied());
     }
     for r in spec.rules {
@@ -535,15 +535,15 @@ pub fn legal_moves_with_history(pos: &Position, history: &[u64]) -> Vec<Move> {
         .collect();
     // The legality filters of custom rules see the whole list.
     let t = pos.tables();
-    if t.custom_filter_rules.is_empty() {
+    if t.rules.custom_filter_rules.is_empty() {
         return legal;
     }
     let mut list = crate::rules::moves::MoveList::new();
     for &m in &legal {
         list.push(m);
     }
-    for &i in &t.custom_filter_rules {
-        t.custom_rules[i as usize].filter(pos, history, &mut list);
+    for &i in &t.rules.custom_filter_rules {
+        t.rules.custom_rules[i as usize].filter(pos, history, &mut list);
     }
     list.iter().copied().collect()
 }

@@ -204,7 +204,7 @@ impl Position {
         for c in Color::ALL {
             let count = pos.pieces(c, PieceKind::King).count();
             // With royalty by a rule, the rule says which kings a side may have.
-            if count != 1 && tables.royalty_rule.is_none() {
+            if count != 1 && tables.rules.royalty_rule.is_none() {
                 return Err(PositionError::KingCount { color: c.name(), count });
             }
             for k in pos.pieces(c, PieceKind::King) {
@@ -219,7 +219,7 @@ impl Position {
 
         pos.turn = setup.turn;
         for &letter in &setup.castling {
-            if let Some(r) = tables.letter_rights.iter().find(|r| r.letter == letter) {
+            if let Some(r) = tables.rules.letter_rights.iter().find(|r| r.letter == letter) {
                 if pos.rights & (1 << r.bit) != 0 {
                     return Err(PositionError::DuplicateCastlingRight(letter));
                 }
@@ -261,13 +261,13 @@ impl Position {
         }
 
         // Rights that follow the board are set from it, whatever the FEN said.
-        if !tables.present_gates.is_empty() {
+        if !tables.rules.present_gates.is_empty() {
             pos.refresh_present_rights();
         }
         pos.rights |= super::special::rendezvous::setup_rights(tables, setup.rendezvous)
             .map_err(PositionError::NoRendezvousInVariant)?;
-        for (k, &i) in tables.custom_fen_rules.iter().enumerate() {
-            let rule = tables.custom_rules[i as usize];
+        for (k, &i) in tables.rules.custom_fen_rules.iter().enumerate() {
+            let rule = tables.rules.custom_rules[i as usize];
             pos.rights |= rule
                 .parse_fen_field(tables, i, setup.rule_fields.get(k).map(String::as_str))
                 .map_err(|reason| PositionError::RuleField {
@@ -280,7 +280,7 @@ impl Position {
         pos.fullmove = setup.fullmove.max(1);
 
         // A prisoner still held is off the board: it enters only by its release, once.
-        if let Some(r) = &tables.releases {
+        if let Some(r) = &tables.rules.releases {
             for c in Color::ALL {
                 for kind in r.held(c, pos.rights) {
                     if let Some(sq) = pos.pieces(c, kind).iter().next() {
@@ -306,7 +306,7 @@ impl Position {
             }
         }
 
-        for &rule in &tables.custom_rules {
+        for &rule in &tables.rules.custom_rules {
             rule.check_setup(&pos).map_err(|reason| PositionError::RuleSetup {
                 rule: rule.name(),
                 reason,
@@ -316,6 +316,7 @@ impl Position {
         let us = pos.turn;
         let occ = pos.occupied();
         let may_be_in_check = tables
+            .rules
             .custom_rules
             .iter()
             .any(|r| r.side_not_to_move_may_be_in_check(&pos));
@@ -410,7 +411,8 @@ impl Position {
                 .filter(|(i, _)| self.rights & (1 << i) != 0)
                 .map(|(_, c)| c.letter)
                 .chain(
-                    t.letter_rights
+                    t.rules
+                        .letter_rights
                         .iter()
                         .filter(|r| self.rights & (1 << r.bit) != 0)
                         .map(|r| r.letter),
@@ -419,16 +421,17 @@ impl Position {
             ep: self.en_passant_list(),
             halfmove: self.halfmove,
             fullmove: self.fullmove,
-            rendezvous: t.rendezvous.map(|_| {
+            rendezvous: t.rules.rendezvous.map(|_| {
                 (
                     self.has_rendezvous_right(Color::White),
                     self.has_rendezvous_right(Color::Black),
                 )
             }),
             rule_fields: t
+                .rules
                 .custom_fen_rules
                 .iter()
-                .filter_map(|&i| t.custom_rules[i as usize].fen_field(self, i))
+                .filter_map(|&i| t.rules.custom_rules[i as usize].fen_field(self, i))
                 .collect(),
         }
     }

@@ -6,7 +6,6 @@
 use super::{
     geometry::{Bitboard, Geometry, Square},
     piece::{Bent, ByColor, ByKind, Color, Piece, PieceKind, Vector, KIND_COUNT},
-    position::{Outcome, Position},
     variant::{Coord, VariantSpec},
 };
 
@@ -156,8 +155,7 @@ pub const RIGHTS_BITS: u32 = 32;
 /// The first rights bit handed out to rules.
 pub const FIRST_RULE_RIGHT: u32 = 8;
 
-pub use super::special::rendezvous::RendezvousSquares;
-use super::special::CustomRule;
+pub use super::rule_set::RuleSet;
 
 /// The tables of one variant.
 pub struct Tables {
@@ -183,20 +181,6 @@ pub struct Tables {
     pub bent: ByKind<Bent>,
     /// Kinds with bent rides.
     pub bent_riders: Vec<PieceKind>,
-    /// Whether legal moves are found by playing out each pseudo-legal move and testing the
-    /// mover's royal pieces, instead of from pins and checkers worked out ahead: for variants
-    /// with bent riders (whose pins and check blocks do not lie on straight lines) or royalty
-    /// decided by a rule ([`CustomRule::has_royalty`]), or arrivals banned by one
-    /// ([`CustomRule::has_arrival_ban`]). Square promotion plays moves out only
-    /// in some positions (see [`super::special::square_promotion`]).
-    pub legal_by_playing: bool,
-    /// The custom rule that decides which pieces are royal (an index into
-    /// [`Tables::custom_rules`]); `None`: each side's one king.
-    pub royalty_rule: Option<u8>,
-    /// The custom rule that bans arrivals on some squares (an index into
-    /// [`Tables::custom_rules`]; see
-    /// [`CustomRule::arrival_ban`](super::special::CustomRule::arrival_ban)).
-    pub arrival_ban_rule: Option<u8>,
     /// `orthogonal_lines[sq]`: the four orthogonal rays from `sq` together (empty board).
     pub orthogonal_lines: Box<[Bitboard; 128]>,
     /// `diagonal_lines[sq]`: the four diagonal rays from `sq` together (empty board).
@@ -242,66 +226,14 @@ pub struct Tables {
     /// For each square, the rights bits that survive a move from or to it (castling rights
     /// end when the king or the rook moves or is captured; other rights are kept).
     pub rights_keep: Box<[u32; 128]>,
-    /// The next free rights bit for rules ([`Tables::allocate_rights`]).
-    pub(crate) next_right: u32,
-    /// The rights of rules written as letters in the FEN, in bit order.
-    pub letter_rights: Vec<LetterRight>,
-    /// Pawn double steps that need a rights bit (Parsi Chess: the piece behind has not moved):
-    /// for each side, the pawn's start square and the bit. Double steps from squares not listed
-    /// need nothing more than [`Tables::double_step_from`].
-    pub double_step_gates: ByColor<Vec<(Square, u32)>>,
-    /// Double-step flags that follow the board (the "merely present" reading): the home
-    /// square, the piece that must stand there, and the rights bit.
-    pub present_gates: Vec<(Square, Piece, u32)>,
-    /// Whether [`Tables::double_step_gates`] has any entry.
-    pub gated_double_steps: bool,
-    /// Promotion by arrival square (Parsi Chess), when the variant has it.
-    pub square_promotion: Option<super::special::square_promotion::SquarePromotionTables>,
-    /// Promotion by file and the release of prisoners, where the variant has them.
-    pub releases: Option<super::special::releases::ReleaseTables>,
-    /// The rendezvous, when the variant has it.
-    pub rendezvous: Option<RendezvousSquares>,
-    /// Squares where a king of the colour arriving draws the game (opponent's citadels).
-    pub citadel_draw: ByColor<Bitboard>,
     /// For each kind, its type index in the variant's NNUE layout ([`VariantSpec::net_kinds`]);
     /// [`NO_NET_TYPE`] for kinds not in play.
     pub net_type: ByKind<u8>,
-    /// The outcome hooks of the rules in force: game ends that the position shows at once,
-    /// without generating moves (see [`Position::immediate_outcome`]). Registered by the rules'
-    /// build hooks.
-    pub outcome_hooks: Vec<OutcomeHook>,
-    /// The custom rules of the variant ([`Rule::Custom`](super::special::Rule::Custom)), in
-    /// the order of the spec; a [`MoveKind::Rule`](super::moves::MoveKind::Rule) move names
-    /// its rule by the index in this list.
-    pub custom_rules: Vec<&'static dyn CustomRule>,
-    /// Indices of the custom rules that make moves of their own.
-    pub custom_move_rules: Vec<u8>,
-    /// The opening series rule, where the variant has it.
-    pub opening_series: Option<super::special::opening_series::SeriesTables>,
-    /// Whether 100 plies without a capture or a pawn move draw (the 50-move rule); on unless a
-    /// rule setting turns it off.
-    pub fifty_move_rule: bool,
-    /// The rule settings these tables were built with, as [`Variant::tables_with`] reads them
-    /// (empty: the variant's defaults).
-    ///
-    /// [`Variant::tables_with`]: super::variant::Variant::tables_with
-    pub rule_settings: String,
-    /// Indices of the custom rules with evaluation terms
-    /// ([`CustomRule::eval_terms`](super::special::CustomRule::eval_terms)).
-    pub custom_eval_rules: Vec<u8>,
-    /// Indices of the custom rules with an after-move hook
-    /// ([`CustomRule::after_move`](super::special::CustomRule::after_move)).
-    pub custom_after_move_rules: Vec<u8>,
-    /// Indices of the custom rules that filter the legal moves.
-    pub custom_filter_rules: Vec<u8>,
-    /// Indices of the custom rules that keep a FEN field, in the order of their fields.
-    pub custom_fen_rules: Vec<u8>,
-    /// One word per custom rule for the rule's own use (set by its build hook).
-    pub custom_data: Vec<u64>,
+    /// The variant's rule set: what its special rules built (their data, the mode flags they
+    /// set, the custom rules in force). Read inside the rules layer only; other code asks
+    /// [`Position`](super::position::Position) or [`Tables`] rule-neutral questions.
+    pub rules: RuleSet,
 }
-
-/// A rule's test for a game end that the position shows at once (a king on a citadel).
-pub type OutcomeHook = fn(&Position) -> Option<Outcome>;
 
 impl Tables {
     /// Builds the tables of a spec. Specs are compile-time data, so an inconsistent spec is a
@@ -498,6 +430,7 @@ impl Tables {
 
         let first_file = g.file_mask(0);
         let last_file = g.file_mask(w - 1);
+        let legal_by_playing = !bent_riders.is_empty();
         let mut tables = Tables {
             spec,
             geometry: g,
@@ -508,11 +441,8 @@ impl Tables {
             slides,
             orthogonal_sliders,
             diagonal_sliders,
-            legal_by_playing: !bent_riders.is_empty(),
             bent,
             bent_riders,
-            royalty_rule: None,
-            arrival_ban_rule: None,
             orthogonal_lines,
             diagonal_lines,
             kinds,
@@ -534,33 +464,14 @@ impl Tables {
             blocked: Bitboard::EMPTY,
             castling,
             rights_keep,
-            next_right: FIRST_RULE_RIGHT,
-            letter_rights: Vec::new(),
-            double_step_gates: ByColor::default(),
-            gated_double_steps: false,
-            present_gates: Vec::new(),
-            square_promotion: None,
-            releases: None,
-            rendezvous: None,
-            citadel_draw: ByColor::default(),
-            outcome_hooks: Vec::new(),
-            custom_rules: Vec::new(),
-            custom_move_rules: Vec::new(),
-            custom_after_move_rules: Vec::new(),
-            custom_eval_rules: Vec::new(),
-            fifty_move_rule: true,
-            opening_series: None,
-            rule_settings: String::new(),
-            custom_filter_rules: Vec::new(),
-            custom_fen_rules: Vec::new(),
-            custom_data: Vec::new(),
             net_type: net_types(spec),
+            rules: RuleSet::new(legal_by_playing),
         };
         for rule in spec.rules {
             rule.build(&mut tables, &resolve);
         }
         assert!(
-            tables.kinds.contains(&PieceKind::King) || tables.royalty_rule.is_some(),
+            tables.kinds.contains(&PieceKind::King) || tables.rules.royalty_rule.is_some(),
             "{}: no king and no royalty rule",
             spec.id
         );
@@ -624,14 +535,20 @@ impl Tables {
     /// Hands out `n` consecutive rights bits to a rule (from its build hook) and returns the
     /// first. Rights bits are part of the position's hash and equality.
     pub fn allocate_rights(&mut self, n: u32) -> u32 {
-        let first = self.next_right;
+        let first = self.rules.next_right;
         assert!(
             first + n <= RIGHTS_BITS,
             "{}: more than {RIGHTS_BITS} rights bits",
             self.spec.id
         );
-        self.next_right += n;
+        self.rules.next_right += n;
         first
+    }
+
+    /// Sets the word custom rule `index` keeps for its own use (from the rule's build hook;
+    /// read back with [`RuleSet::custom_data`]).
+    pub fn set_custom_data(&mut self, index: u8, word: u64) {
+        self.rules.custom_data[index as usize] = word;
     }
 
     /// Adds a rights bit written as a letter in the FEN (from a rule's build hook).
@@ -639,7 +556,7 @@ impl Tables {
         assert!(
             right.letter.is_ascii_alphabetic()
                 && !self.castling.iter().any(|c| c.letter == right.letter)
-                && !self.letter_rights.iter().any(|r| r.letter == right.letter),
+                && !self.rules.letter_rights.iter().any(|r| r.letter == right.letter),
             "{}: the rights letter '{}' is not a unique letter",
             self.spec.id,
             right.letter
@@ -649,7 +566,7 @@ impl Tables {
             "{}: the fourth FEN field is taken by en passant",
             self.spec.id
         );
-        self.letter_rights.push(right);
+        self.rules.letter_rights.push(right);
     }
 
     /// The square one pawn step ahead of `sq` for `color`, if it is on the board.
@@ -662,20 +579,20 @@ impl Tables {
     /// Whether the fourth FEN field holds letter rights instead of an en-passant square.
     #[inline]
     pub fn fourth_field_letters(&self) -> bool {
-        self.letter_rights.iter().any(|r| r.field == RightsField::Fourth)
+        self.rules.letter_rights.iter().any(|r| r.field == RightsField::Fourth)
     }
 
     /// Whether the FEN has a fifth field of letter rights before the clocks.
     #[inline]
     pub fn fifth_field_letters(&self) -> bool {
-        self.letter_rights.iter().any(|r| r.field == RightsField::Fifth)
+        self.rules.letter_rights.iter().any(|r| r.field == RightsField::Fifth)
     }
 
     /// The squares `color`'s pawns may double-step from in a position with these `rights`.
     #[inline(always)]
     pub fn double_step_squares(&self, color: Color, rights: u32) -> Bitboard {
         let from = self.double_step_from[color];
-        if self.gated_double_steps {
+        if self.rules.gated_double_steps {
             self.gated_double_step_squares(from, color, rights)
         } else {
             from
@@ -684,7 +601,7 @@ impl Tables {
 
     #[cold]
     fn gated_double_step_squares(&self, mut from: Bitboard, color: Color, rights: u32) -> Bitboard {
-        for &(sq, bit) in &self.double_step_gates[color] {
+        for &(sq, bit) in &self.rules.double_step_gates[color] {
             if rights & (1 << bit) == 0 {
                 from &= !sq.bb();
             }
@@ -831,7 +748,7 @@ impl std::fmt::Debug for Tables {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Tables")
             .field("variant", &self.spec.id)
-            .field("rule_settings", &self.rule_settings)
+            .field("rule_settings", &self.rules.rule_settings)
             .finish_non_exhaustive()
     }
 }

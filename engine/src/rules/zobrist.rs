@@ -122,7 +122,7 @@ mod tests {
     fn rules_get_their_rights_bits_above_castling() {
         for v in Variant::ALL {
             let t = v.tables();
-            match t.rendezvous {
+            match t.rules.rendezvous {
                 Some(r) => {
                     assert_eq!(r.right_shift, super::super::tables::FIRST_RULE_RIGHT, "{v}");
                     let p = Position::startpos(v);
@@ -136,7 +136,7 @@ mod tests {
                 None => {
                     // Only the rights the rules write as letters (Parsi's unmoved flags and
                     // leaps), all held at the start.
-                    let letters = t.letter_rights.iter().fold(0u32, |acc, r| acc | 1 << r.bit);
+                    let letters = t.rules.letter_rights.iter().fold(0u32, |acc, r| acc | 1 << r.bit);
                     assert_eq!(letters & 0xff, 0, "{v}: letter rights above castling");
                     assert_eq!(Position::startpos(v).rights() >> 8 << 8, letters, "{v}");
                 }

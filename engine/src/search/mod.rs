@@ -638,7 +638,7 @@ impl Searcher {
             if self.is_repetition(pos) || pos.is_insufficient_material() {
                 return 0;
             }
-            if pos.halfmove_clock() >= 100 && pos.tables().fifty_move_rule {
+            if pos.fifty_move_draw() {
                 return if in_check && !pos.has_legal_move() {
                     -MATE + ply as i32
                 } else {
@@ -981,7 +981,7 @@ impl Searcher {
             self.update_accumulator(pos, m, ply);
             // In variants whose legality filters look at the game, the path also runs through
             // quiescence, so that the filters see every position before the node.
-            let filtered = !pos.tables().custom_filter_rules.is_empty();
+            let filtered = pos.tables().rules.has_legality_filters();
             if filtered {
                 self.path.push(child.hash());
             }

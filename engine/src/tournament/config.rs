@@ -151,7 +151,7 @@ pub(super) fn check_players(config: &MatchConfig) -> Result<(), MatchError> {
         let fail = |e: String| MatchError::Config(format!("{which} configuration ({}): {e}", player.name));
         match &player.external {
             Some(x) => {
-                crate::play::uci_engine::UciProcess::start(x, config.variant, &config.rules.rule_settings)
+                crate::play::uci_engine::UciProcess::start(x, config.variant, config.rules.rules.settings())
                     .map_err(|e| fail(e.to_string()))?;
             }
             None => {
@@ -172,7 +172,7 @@ pub fn name_programs(config: &mut MatchConfig) -> Result<(), MatchError> {
         let Some(program) = player.external.as_ref().filter(|_| !player.named) else {
             continue;
         };
-        let process = crate::play::uci_engine::UciProcess::start(program, variant, &rules.rule_settings)
+        let process = crate::play::uci_engine::UciProcess::start(program, variant, rules.rules.settings())
             .map_err(|e| MatchError::Config(format!("{which} configuration ({}): {e}", player.name)))?;
         if let Some(id) = process.id_name.as_deref().map(str::trim).filter(|n| !n.is_empty()) {
             player.name = id.to_string();

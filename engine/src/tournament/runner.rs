@@ -255,7 +255,7 @@ impl Schedule<'_> {
     /// before the next; one that cannot be is an error that ends the match.
     fn work(&self, tx: &mpsc::Sender<Result<GameRecord, MatchError>>) {
         let variant = self.config.variant;
-        let rules = self.config.rules.rule_settings.as_str();
+        let rules = self.config.rules.rules.settings();
         let start = |config: &PlayerConfig, which: &str| {
             Seat::start(config, variant, rules)
                 .map_err(|e| MatchError::Config(format!("{which} configuration ({}): {e}", config.name)))

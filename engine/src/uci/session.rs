@@ -303,10 +303,10 @@ impl Session {
                 let changed = !std::ptr::eq(tables, self.engine.rules());
                 self.engine.set_rules(tables);
                 if changed {
-                    let shown = if tables.rule_settings.is_empty() {
+                    let shown = if tables.rules.settings().is_empty() {
                         "default"
                     } else {
-                        &tables.rule_settings
+                        tables.rules.settings()
                     };
                     send(&self.out, &format!("info string rules: {v} ({shown})"));
                 }

@@ -396,12 +396,7 @@ pub(crate) fn check_transition(pos: &Position, m: Move, after: &Position, stats:
                 stats.under_promotions += 1;
             }
             // A release (Citadel): the prisoner leaves the FEN's prisoner field.
-            let prisoners = |p: &Position| -> usize {
-                p.tables()
-                    .releases
-                    .as_ref()
-                    .map_or(0, |r| r.held(us, p.rights()).count())
-            };
+            let prisoners = |p: &Position| -> usize { p.reserves(us).count() };
             if prisoners(after) < prisoners(pos) {
                 assert_eq!(prisoners(pos) - prisoners(after), 1, "{}", ctx());
                 stats.releases += 1;
@@ -792,7 +787,8 @@ pub(crate) fn random_position(v: Variant, rng: &mut Rng) -> Position {
         // A field of rights before the clocks (Citadel's prisoners): a random subset.
         let fifth: String = v
             .tables()
-            .letter_rights
+            .rules
+            .letter_rights()
             .iter()
             .filter(|r| r.field == RightsField::Fifth && rng.chance(1, 2))
             .map(|r| r.letter)
@@ -880,7 +876,7 @@ pub(crate) fn assert_special_moves_occur(v: Variant, s: &Stats) {
     } else if !by_square && spec.pawns.promotion_kinds.len() > 1 {
         assert!(s.under_promotions > 0, "{v}: no under-promotion played: {s:?}");
     }
-    if v.tables().custom_move_rules.is_empty() {
+    if !v.tables().rules.has_rule_moves() {
         assert_eq!(s.rule_moves, 0, "{v}: {s:?}");
     } else {
         assert!(s.rule_moves > 0, "{v}: no move of the rules' own played: {s:?}");
@@ -920,7 +916,7 @@ pub(crate) fn playouts_every_variant() {
                 let s = if start.moves_depend_on_history() {
                     // Parsi: its filters judge every move played out, against the history too.
                     run_playouts(v, seed, 20, 4, 100)
-                } else if v.tables().legal_by_playing {
+                } else if v.tables().rules.legal_by_playing() {
                     run_playouts(v, seed, 40, 8, 200)
                 } else {
                     run_playouts(

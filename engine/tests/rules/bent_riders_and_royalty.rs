@@ -245,9 +245,9 @@ fn empty_board_counts_match_the_rules_note() {
             .count(),
         31
     );
-    assert!(princes_tables().legal_by_playing && tigers_tables().legal_by_playing);
-    assert_eq!(princes_tables().royalty_rule, Some(0));
-    assert_eq!(tigers_tables().royalty_rule, None);
+    assert!(princes_tables().rules.legal_by_playing() && tigers_tables().rules.legal_by_playing());
+    assert_eq!(princes_tables().rules.royalty_rule(), Some(0));
+    assert_eq!(tigers_tables().rules.royalty_rule(), None);
 }
 
 /// A blocked first square blocks the bend and the straight line behind it (B.5's blocking test).

@@ -212,8 +212,8 @@ fn start_positions_and_their_alternatives_give_the_rules_note_numbers() {
             ] {
                 let tables = v.tables_with(&text).unwrap();
                 assert_eq!(tables.spec.start_fen, if v == C8 { fen8 } else { fen9 });
-                assert_eq!(tables.rule_settings, format!("setup={name}"));
-                assert!(std::ptr::eq(tables, v.tables_with(&tables.rule_settings).unwrap()));
+                assert_eq!(tables.rules.settings(), format!("setup={name}"));
+                assert!(std::ptr::eq(tables, v.tables_with(tables.rules.settings()).unwrap()));
             }
         }
         for text in ["", "default", "setup=reconstructed", "setup=crossed,setup=default"] {

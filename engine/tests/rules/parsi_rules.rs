@@ -637,7 +637,7 @@ mod settings {
     #[test]
     fn ludii_start_perft() {
         let pos = fen_with("ludii", SPEC.start_fen);
-        assert_eq!(pos.tables().rule_settings, "ludii");
+        assert_eq!(pos.tables().rules.settings(), "ludii");
         assert_eq!(perft(&pos, 1), 18);
         assert_eq!(perft(&pos, 2), 324);
         assert_eq!(perft(&pos, 4), reference_perft(&pos, 4));
@@ -827,8 +827,9 @@ mod settings {
         let settings_text = Variant::Parsi
             .tables_with("ludii,opening_series=4")
             .unwrap()
-            .rule_settings
-            .clone();
+            .rules
+            .settings()
+            .to_string();
         assert_eq!(settings_text, "ludii,opening_series=4");
         assert!(Variant::Parsi.tables_with("opening_series=12").is_err());
     }

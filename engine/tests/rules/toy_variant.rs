@@ -30,7 +30,7 @@ struct KingLionSwap;
 
 impl KingLionSwap {
     fn right(tables: &Tables, index: u8, color: Color) -> u32 {
-        1 << (tables.custom_data[index as usize] as u32 + color.index() as u32)
+        1 << (tables.rules.custom_data(index) as u32 + color.index() as u32)
     }
 }
 
@@ -41,7 +41,7 @@ impl CustomRule for KingLionSwap {
 
     fn build(&self, tables: &mut Tables, _resolve: &dyn Fn(Coord) -> Square, index: u8) {
         let first = tables.allocate_rights(2);
-        tables.custom_data[index as usize] = u64::from(first);
+        tables.set_custom_data(index, u64::from(first));
     }
 
     fn has_moves(&self) -> bool {
@@ -230,9 +230,9 @@ fn the_spec_builds_tables_with_its_own_kind_and_letters() {
     assert_eq!(t.kind_of_letter('Q'), None, "no queen in the toy");
     // The built-in letters know nothing of the lion: only the variant's tables do.
     assert_eq!(Piece::from_char('L'), None);
-    assert_eq!(t.custom_rules.len(), 3);
-    assert_eq!(t.custom_fen_rules, vec![0]);
-    assert_eq!(t.custom_filter_rules, vec![1]);
+    assert_eq!(t.rules.custom_rule_count(), 3);
+    assert_eq!(t.rules.custom_fen_rules(), [0]);
+    assert_eq!(t.rules.custom_filter_rules(), [1]);
     let pos = start();
     assert_eq!(pos.registered_variant(), None);
     assert_eq!(

@@ -66,7 +66,7 @@ pub fn check(record: &Record, only: Option<Variant>, layouts: &mut HashMap<u8, L
         let g = variant.spec().geometry;
         // Only rule moves use the bits above 21 (their rule's index and tag).
         let rule_bits_ok = if m.kind() == MoveKind::Rule {
-            m.rule_index() < variant.tables().custom_rules.len()
+            m.rule_index() < variant.tables().rules.custom_rule_count()
         } else {
             tp.best_move >> 21 == 0
         };
@@ -84,7 +84,7 @@ pub fn check(record: &Record, only: Option<Variant>, layouts: &mut HashMap<u8, L
         // steps depend on rights a record does not keep.
         let needs_rights = match m.kind() {
             MoveKind::Normal | MoveKind::Promotion => false,
-            MoveKind::DoubleStep => variant.tables().gated_double_steps,
+            MoveKind::DoubleStep => variant.tables().rules.double_steps_need_rights(),
             _ => true,
         };
         if !needs_rights && !pos.is_legal_move(m) {

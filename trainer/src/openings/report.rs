@@ -4,7 +4,7 @@
 
 use std::{collections::HashSet, fmt::Write as _};
 
-use engine::rules::{Color, Move, Position, Square};
+use engine::rules::{Bitboard, Color, Move, Position, Square, SquareMark};
 
 use super::tree::{numbered_san, Line, Tree};
 
@@ -336,7 +336,12 @@ pub fn board_svg(pos: &Position, last: Option<Move>) -> String {
     let left = 16;
     let width = left + w * sq + 2;
     let height = hgt * sq + 16;
-    let citadels = t.citadel_draw[Color::White] | t.citadel_draw[Color::Black];
+    let citadels = t
+        .spec
+        .square_marks()
+        .into_iter()
+        .filter(|&(_, mark)| mark == SquareMark::Citadel)
+        .fold(Bitboard::EMPTY, |acc, (sq, _)| acc | sq.bb());
     let mut s = String::new();
     let _ = writeln!(
         s,

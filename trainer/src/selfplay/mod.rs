@@ -449,7 +449,7 @@ pub fn run(args: Args) -> Result<()> {
     let settings = Settings::of_args(
         &args,
         variant,
-        &rules.rule_settings,
+        rules.rules.settings(),
         nodes,
         &eval_summary,
         random_plies,
@@ -528,10 +528,10 @@ pub fn run(args: Args) -> Result<()> {
     let game_settings = game_settings(&args, variant, nodes, settings.min_ply, &eval_summary);
 
     let progress = Progress::new(args.quiet, args.games, existing.games())?;
-    let variant_label = if rules.rule_settings.is_empty() {
+    let variant_label = if rules.rules.settings().is_empty() {
         variant.id().to_string()
     } else {
-        format!("{} (rules {})", variant.id(), rules.rule_settings)
+        format!("{} (rules {})", variant.id(), rules.rules.settings())
     };
     progress.log(format!(
         "selfplay {}: {} games to play ({} already in {}), {}, eval {}, {} thread(s), seed {}",

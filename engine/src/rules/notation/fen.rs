@@ -203,8 +203,8 @@ pub fn parse_setup_in(tables: &Tables, fen: &str) -> Result<Setup, ParseFenError
     // After the standard six: the rendezvous field (in variants with the rendezvous, and in
     // variants without fields of their own, where it may only say "-"), then the fields of the
     // custom rules.
-    let custom_fields = tables.custom_fen_rules.len();
-    let rendezvous_field = tables.rendezvous.is_some() || custom_fields == 0;
+    let custom_fields = tables.rules.custom_fen_rules.len();
+    let rendezvous_field = tables.rules.rendezvous.is_some() || custom_fields == 0;
     let max_fields = 6 + usize::from(tables.fifth_field_letters()) + usize::from(rendezvous_field) + custom_fields;
     if fields.len() > max_fields {
         return Err(ParseFenError::TooManyFields(fields.len()));
@@ -219,8 +219,13 @@ pub fn parse_setup_in(tables: &Tables, fen: &str) -> Result<Setup, ParseFenError
     };
     // The castling field: castling letters and the letters of rules' rights (Parsi Chess's
     // unmoved flags). Castling letters are judged by the setup against the variant's castlings.
-    let letter_right =
-        |c: char, field: RightsField| tables.letter_rights.iter().any(|r| r.letter == c && r.field == field);
+    let letter_right = |c: char, field: RightsField| {
+        tables
+            .rules
+            .letter_rights
+            .iter()
+            .any(|r| r.letter == c && r.field == field)
+    };
     let mut castling: Vec<char> = match fields.get(2) {
         None | Some(&"-") => Vec::new(),
         Some(s) => {
@@ -351,7 +356,8 @@ impl Position {
         s.push(self.turn().char());
         s.push(' ');
         let letters = |field: RightsField| -> String {
-            t.letter_rights
+            t.rules
+                .letter_rights
                 .iter()
                 .filter(|r| r.field == field && self.rights() & (1 << r.bit) != 0)
                 .map(|r| r.letter)
@@ -389,8 +395,8 @@ impl Position {
             s.push(' ');
             s.push_str(&field);
         }
-        for &i in &t.custom_fen_rules {
-            if let Some(field) = t.custom_rules[i as usize].fen_field(self, i) {
+        for &i in &t.rules.custom_fen_rules {
+            if let Some(field) = t.rules.custom_rules[i as usize].fen_field(self, i) {
                 s.push(' ');
                 s.push_str(&field);
             }

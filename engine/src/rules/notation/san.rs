@@ -53,7 +53,7 @@ impl Position {
                 return if side { "O-O".into() } else { "O-O-O".into() };
             }
             MoveKind::Rendezvous => return crate::rules::special::rendezvous::san(self, from, to),
-            MoveKind::Rule => return t.custom_rules[m.rule_index()].san(self, m),
+            MoveKind::Rule => return t.rules.custom_rules[m.rule_index()].san(self, m),
             _ => {}
         }
         let Some(piece) = self.piece_at(from) else {

@@ -169,7 +169,7 @@ impl UciMove {
         };
         let mv = self.to_string();
         // A custom rule's move is found by its text (a rule writes its moves in UCI syntax).
-        if !pos.tables().custom_move_rules.is_empty() {
+        if !pos.tables().rules.custom_move_rules.is_empty() {
             if let Some(&m) = pos
                 .legal_moves()
                 .iter()
@@ -221,7 +221,9 @@ impl UciMove {
             Some(m) => Err(IllegalUciMoveError::IllegalHere {
                 mv,
                 reason: match m.kind() {
-                    _ if !pos.tables().custom_filter_rules.is_empty() && pos.legal_moves_unfiltered().contains(m) => {
+                    _ if !pos.tables().rules.custom_filter_rules.is_empty()
+                        && pos.legal_moves_unfiltered().contains(m) =>
+                    {
                         "a rule of this variant forbids it here"
                     }
                     MoveKind::Castle => "castling out of, through or into check",
@@ -263,7 +265,7 @@ impl Position {
     /// The UCI text of a move of this position.
     pub fn uci(&self, m: Move) -> String {
         if m.kind() == MoveKind::Rule {
-            return self.tables().custom_rules[m.rule_index()].uci(self, m);
+            return self.tables().rules.custom_rules[m.rule_index()].uci(self, m);
         }
         UciMove::from_move(self, m).to_string()
     }
@@ -275,7 +277,7 @@ impl Position {
             Err(e) => {
                 // Moves of custom rules may have text of their own beyond UCI syntax (a compound
                 // move's third square): a legal rule move written so is found by its text.
-                if !self.tables().custom_move_rules.is_empty() {
+                if !self.tables().rules.custom_move_rules.is_empty() {
                     if let Some(&m) = self
                         .legal_moves()
                         .iter()

@@ -14,7 +14,7 @@ pub struct BareKing;
 
 impl BareKing {
     pub(crate) fn build(&self, tables: &mut Tables) {
-        tables.outcome_hooks.push(outcome);
+        tables.rules.outcome_hooks.push(outcome);
     }
 }
 

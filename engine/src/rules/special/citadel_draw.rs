@@ -22,9 +22,9 @@ pub struct CitadelDraw {
 impl CitadelDraw {
     pub(crate) fn build(&self, tables: &mut Tables, resolve: &dyn Fn(Coord) -> Square) {
         let mask = |cs: &[Coord]| cs.iter().fold(Bitboard::EMPTY, |acc, &c| acc | resolve(c).bb());
-        tables.citadel_draw[Color::White] = mask(self.white_targets);
-        tables.citadel_draw[Color::Black] = mask(self.black_targets);
-        tables.outcome_hooks.push(outcome);
+        tables.rules.citadel_draw[Color::White] = mask(self.white_targets);
+        tables.rules.citadel_draw[Color::Black] = mask(self.black_targets);
+        tables.rules.outcome_hooks.push(outcome);
     }
 }
 
@@ -39,7 +39,7 @@ pub(crate) fn is_draw(pos: &Position) -> bool {
     let t = pos.tables();
     Color::ALL
         .into_iter()
-        .any(|c| (t.citadel_draw[c] & pos.pieces(c, PieceKind::King)).any())
+        .any(|c| (t.rules.citadel_draw[c] & pos.pieces(c, PieceKind::King)).any())
 }
 
 #[cfg(test)]
@@ -68,6 +68,6 @@ mod tests {
         }
         let chess = Position::startpos(Variant::Chess);
         assert_eq!(chess.immediate_outcome(), None);
-        assert!(chess.tables().outcome_hooks.is_empty());
+        assert!(chess.tables().rules.outcome_hooks.is_empty());
     }
 }

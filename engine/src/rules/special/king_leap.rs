@@ -68,7 +68,7 @@ impl KingLeap {
 
 impl KingLeap {
     fn bit(tables: &Tables, index: u8, color: Color) -> u32 {
-        tables.custom_data[index as usize] as u32 + color.index() as u32
+        tables.rules.custom_data[index as usize] as u32 + color.index() as u32
     }
 }
 
@@ -79,7 +79,7 @@ impl CustomRule for KingLeap {
 
     fn build(&self, tables: &mut Tables, _resolve: &dyn Fn(Coord) -> Square, index: u8) {
         let first = tables.allocate_rights(2);
-        tables.custom_data[index as usize] = u64::from(first);
+        tables.set_custom_data(index, u64::from(first));
         for (color, letter) in [(Color::White, 'L'), (Color::Black, 'l')] {
             tables.add_letter_right(LetterRight {
                 letter,

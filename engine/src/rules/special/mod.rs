@@ -81,8 +81,10 @@ pub trait CustomRule: Sync + std::fmt::Debug {
 
     /// Build hook: adjust the variant's tables once (squares a kind may not enter, rights bits
     /// with [`Tables::allocate_rights`], ...). `index` is the rule's index among the variant's
-    /// custom rules; `tables.custom_data[index]` is the rule's own word in the tables (the
-    /// first of the rights bits it allocated, say).
+    /// custom rules; [`Tables::set_custom_data`] sets the rule's own word in the tables (the
+    /// first of the rights bits it allocated, say), [`RuleSet::custom_data`] reads it back.
+    ///
+    /// [`RuleSet::custom_data`]: super::rule_set::RuleSet::custom_data
     fn build(&self, _tables: &mut Tables, _resolve: &dyn Fn(Coord) -> Square, _index: u8) {}
 
     /// Whether the rule makes moves of its own ([`CustomRule::extra_moves`]).
@@ -370,46 +372,46 @@ impl Rule {
             Rule::BareKing(r) => r.build(tables),
             Rule::Releases(r) => r.build(tables, resolve),
             Rule::Custom(r) => {
-                let index = tables.custom_rules.len();
+                let index = tables.rules.custom_rules.len();
                 assert!(
                     index < MAX_CUSTOM_RULES,
                     "{}: more than {MAX_CUSTOM_RULES} custom rules",
                     tables.spec.id
                 );
-                tables.custom_rules.push(*r);
-                tables.custom_data.push(0);
+                tables.rules.custom_rules.push(*r);
+                tables.rules.custom_data.push(0);
                 if r.has_moves() {
-                    tables.custom_move_rules.push(index as u8);
+                    tables.rules.custom_move_rules.push(index as u8);
                 }
                 if r.has_filter() {
-                    tables.custom_filter_rules.push(index as u8);
+                    tables.rules.custom_filter_rules.push(index as u8);
                 }
                 if r.has_eval_terms() {
-                    tables.custom_eval_rules.push(index as u8);
+                    tables.rules.custom_eval_rules.push(index as u8);
                 }
                 if r.has_after_move() {
-                    tables.custom_after_move_rules.push(index as u8);
+                    tables.rules.custom_after_move_rules.push(index as u8);
                 }
                 if r.has_fen_field() {
-                    tables.custom_fen_rules.push(index as u8);
+                    tables.rules.custom_fen_rules.push(index as u8);
                 }
                 if r.has_arrival_ban() {
                     assert!(
-                        tables.arrival_ban_rule.is_none(),
+                        tables.rules.arrival_ban_rule.is_none(),
                         "{}: more than one rule bans arrivals",
                         tables.spec.id
                     );
-                    tables.arrival_ban_rule = Some(index as u8);
-                    tables.legal_by_playing = true;
+                    tables.rules.arrival_ban_rule = Some(index as u8);
+                    tables.rules.legal_by_playing = true;
                 }
                 if r.has_royalty() {
                     assert!(
-                        tables.royalty_rule.is_none(),
+                        tables.rules.royalty_rule.is_none(),
                         "{}: more than one rule decides royalty",
                         tables.spec.id
                     );
-                    tables.royalty_rule = Some(index as u8);
-                    tables.legal_by_playing = true;
+                    tables.rules.royalty_rule = Some(index as u8);
+                    tables.rules.legal_by_playing = true;
                 }
                 r.build(tables, resolve, index as u8);
             }

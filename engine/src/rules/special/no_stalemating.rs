@@ -153,7 +153,7 @@ impl Witnesses {
         let t = pos.tables();
         let royals = pos.royals(!pos.turn());
         if t.bent_riders.is_empty()
-            && t.royalty_rule.is_none()
+            && t.rules.royalty_rule.is_none()
             && royals.count() == 1
             && off_line_pawn_witnesses(pos, royals.lsb()) >= MAX_WITNESSES as u32
         {
@@ -171,7 +171,7 @@ impl Witnesses {
         let us = pos.turn();
         let them = !us;
         let royals = pos.royals(them);
-        if !t.bent_riders.is_empty() || t.royalty_rule.is_some() || royals.count() != 1 {
+        if !t.bent_riders.is_empty() || t.rules.royalty_rule.is_some() || royals.count() != 1 {
             return w;
         }
         let king = royals.lsb();

@@ -92,7 +92,7 @@ impl CustomRule for OpeningSeries {
             tables.spec.id
         );
         let first_bit = tables.allocate_rights(COUNTER_BITS);
-        tables.opening_series = Some(SeriesTables {
+        tables.rules.opening_series = Some(SeriesTables {
             index,
             first_bit,
             moves: self.moves,
@@ -106,6 +106,7 @@ impl CustomRule for OpeningSeries {
     fn extra_moves(&self, pos: &Position, _index: u8, moves: &mut MoveList) {
         if let Some(s) = pos
             .tables()
+            .rules
             .opening_series
             .filter(|s| s.runs(pos) && pos.turn() == s.passer(pos))
         {
@@ -122,7 +123,7 @@ impl CustomRule for OpeningSeries {
     /// While the series runs: the passing side's only move is the pass (in check too); the
     /// other side's moves land in its own half.
     fn filter(&self, pos: &Position, _history: &[u64], moves: &mut MoveList) {
-        let Some(s) = pos.tables().opening_series.filter(|s| s.runs(pos)) else {
+        let Some(s) = pos.tables().rules.opening_series.filter(|s| s.runs(pos)) else {
             return;
         };
         let us = pos.turn();
@@ -159,7 +160,9 @@ impl CustomRule for OpeningSeries {
     /// Every ply of the series counts, passes included.
     fn after_move(&self, edit: &mut RuleEdit<'_>, _index: u8) {
         let pos = edit.position();
-        let Some(s) = pos.tables().opening_series else { return };
+        let Some(s) = pos.tables().rules.opening_series else {
+            return;
+        };
         let played = s.played(pos);
         if played < s.plies() {
             let mask = ((1u32 << COUNTER_BITS) - 1) << s.first_bit;
@@ -180,12 +183,14 @@ impl CustomRule for OpeningSeries {
     }
 
     fn fen_field(&self, pos: &Position, _index: u8) -> Option<String> {
-        let s = pos.tables().opening_series?;
+        let s = pos.tables().rules.opening_series?;
         s.runs(pos).then(|| s.played(pos).to_string())
     }
 
     fn parse_fen_field(&self, tables: &Tables, _index: u8, field: Option<&str>) -> Result<u32, String> {
-        let Some(s) = tables.opening_series else { return Ok(0) };
+        let Some(s) = tables.rules.opening_series else {
+            return Ok(0);
+        };
         let played = match field {
             None => s.plies(),
             Some(text) => match text.parse::<u32>() {

@@ -125,7 +125,7 @@ impl Releases {
                 feeders[color].push(from);
             }
         }
-        tables.releases = Some(ReleaseTables {
+        tables.rules.releases = Some(ReleaseTables {
             kind,
             spends,
             gates,

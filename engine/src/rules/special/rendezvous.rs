@@ -49,7 +49,7 @@ impl Rendezvous {
     pub(crate) fn build(&self, tables: &mut Tables, resolve: &dyn Fn(Coord) -> Square) {
         let spec = tables.spec;
         let right_shift = tables.allocate_rights(2);
-        tables.rendezvous = Some(RendezvousSquares {
+        tables.rules.rendezvous = Some(RendezvousSquares {
             right_shift,
             partner: self.partner,
             partner_square: ByColor([
@@ -85,7 +85,7 @@ pub(crate) fn make(pos: &mut Position, from: Square, to: Square) {
     let bishop = pos.remove(to);
     pos.put(to, partner);
     pos.put(from, bishop);
-    if let Some(r) = pos.tables().rendezvous {
+    if let Some(r) = pos.tables().rules.rendezvous {
         let right = r.right(pos.turn());
         pos.rights &= !right;
         pos.hash ^= ZOBRIST.rights(right);
@@ -123,7 +123,7 @@ pub(crate) fn parse_fen_field(s: &str) -> Result<(bool, bool), ParseFenError> {
 
 /// The FEN field of the rendezvous rights, for variants with the rendezvous.
 pub(crate) fn fen_field(pos: &Position) -> Option<String> {
-    pos.tables().rendezvous?;
+    pos.tables().rules.rendezvous?;
     let (w, b) = (
         pos.has_rendezvous_right(Color::White),
         pos.has_rendezvous_right(Color::Black),
@@ -139,7 +139,7 @@ pub(crate) fn fen_field(pos: &Position) -> Option<String> {
 /// The rights bits of the rights a setup gives (both when it does not say), or the error of a
 /// setup that gives rights to a variant without the rendezvous.
 pub(crate) fn setup_rights(tables: &Tables, given: Option<(bool, bool)>) -> Result<u32, &'static str> {
-    match (given, tables.rendezvous) {
+    match (given, tables.rules.rendezvous) {
         (Some((w, b)), None) if w || b => Err(tables.spec.name),
         (_, None) => Ok(0),
         (given, Some(r)) => {
@@ -152,7 +152,9 @@ pub(crate) fn setup_rights(tables: &Tables, given: Option<(bool, bool)>) -> Resu
 /// Whether a move from `from` to `to` is this side's rendezvous, with the pieces in place,
 /// refused only because the right is spent (the UCI resolver then says so).
 pub(crate) fn spent_right(pos: &Position, from: Square, to: Square) -> bool {
-    let Some(r) = pos.tables().rendezvous else { return false };
+    let Some(r) = pos.tables().rules.rendezvous else {
+        return false;
+    };
     let us = pos.turn();
     from == r.partner_square[us]
         && to == r.bishop_square[us]
@@ -166,7 +168,7 @@ pub(crate) fn spent_right(pos: &Position, from: Square, to: Square) -> bool {
 /// The extra-moves hook: adds the rendezvous when it is legal. Called only when the side to
 /// move is not in check.
 pub(crate) fn generate<S: Sink>(pos: &Position, sink: &mut S) {
-    let Some(r) = pos.tables().rendezvous else { return };
+    let Some(r) = pos.tables().rules.rendezvous else { return };
     let us = pos.turn();
     if !pos.has_rendezvous_right(us) {
         return;

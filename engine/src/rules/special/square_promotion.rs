@@ -108,7 +108,7 @@ impl SquarePromotion {
                 light |= sq.bb();
             }
         }
-        tables.square_promotion = Some(SquarePromotionTables {
+        tables.rules.square_promotion = Some(SquarePromotionTables {
             rule: *self,
             target,
             start_count,
@@ -235,7 +235,9 @@ pub(crate) fn add_promotions<S: Sink>(
 pub fn promotions_from(pos: &Position, from: Square) -> MoveList {
     let mut list = MoveList::new();
     let t = pos.tables();
-    let Some(sp) = &t.square_promotion else { return list };
+    let Some(sp) = &t.rules.square_promotion else {
+        return list;
+    };
     let us = pos.turn();
     let mut targets = Bitboard::EMPTY;
     if let Some(ahead) = t.square_ahead(us, from).filter(|&a| pos.piece_at(a).is_none()) {

@@ -47,7 +47,7 @@ impl UnmovedDoubleStep {
                         .find(|(sq, _)| *sq == behind)
                         .map(|&(_, p)| p)
                         .unwrap_or_else(|| panic!("{}: no piece starts behind the pawn on file {file}", spec.id));
-                    tables.present_gates.push((behind, piece, bit));
+                    tables.rules.present_gates.push((behind, piece, bit));
                 } else {
                     tables.rights_keep[behind.index()] &= !(1 << bit);
                 }
@@ -58,8 +58,8 @@ impl UnmovedDoubleStep {
                     field: RightsField::Castling,
                     home: Some((behind, color)),
                 });
-                tables.double_step_gates[color].push((pawn, bit));
-                tables.gated_double_steps = true;
+                tables.rules.double_step_gates[color].push((pawn, bit));
+                tables.rules.gated_double_steps = true;
                 from[color] |= pawn.bb();
             }
             tables.double_step_from[color] &= from[color];
@@ -118,13 +118,13 @@ mod tests {
     #[test]
     fn gates_follow_the_rights() {
         let t = tables();
-        assert_eq!(t.letter_rights.len(), 8);
+        assert_eq!(t.rules.letter_rights.len(), 8);
         let sq = |s: &str| t.geometry.parse_square(s).unwrap();
         let all = u32::MAX;
         let white = t.double_step_squares(Color::White, all);
         assert_eq!(white, sq("a2").bb() | sq("d2").bb() | sq("e2").bb() | sq("h2").bb());
         // Without the right of d1 (nothing started there in this test's FEN), d2 stays.
-        let d = t.letter_rights.iter().find(|r| r.letter == 'D').unwrap();
+        let d = t.rules.letter_rights.iter().find(|r| r.letter == 'D').unwrap();
         assert_eq!(d.home, Some((sq("d1"), Color::White)));
         assert!(!t.double_step_squares(Color::White, all & !(1 << d.bit)).has(sq("d2")));
         assert_eq!(t.rights_keep[sq("d1").index()] & (1 << d.bit), 0);

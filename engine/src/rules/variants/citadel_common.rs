@@ -347,6 +347,6 @@ fn tables_with(variant: Variant, text: &str) -> Result<&'static Tables, RuleSett
             start_fen: if board == 0 { fen8 } else { fen9 },
             ..*spec
         },
-        |tables| tables.rule_settings = format!("setup={name}"),
+        |tables| tables.rules.rule_settings = format!("setup={name}"),
     ))
 }

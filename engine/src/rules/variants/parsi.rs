@@ -405,8 +405,8 @@ impl Settings {
                 ..SPEC
             },
             |tables| {
-                tables.fifty_move_rule = self.fifty_move_rule;
-                tables.rule_settings = self.describe();
+                tables.rules.fifty_move_rule = self.fifty_move_rule;
+                tables.rules.rule_settings = self.describe();
             },
         )
     }
@@ -437,7 +437,7 @@ mod tests {
         assert!(err.contains("castling") && err.contains("leap_no_capture"), "{err}");
         let a = Settings::LUDII.tables();
         assert!(std::ptr::eq(a, Settings::parse("ludii").expect("reads").tables()));
-        assert_eq!(a.rule_settings, "ludii");
+        assert_eq!(a.rules.rule_settings, "ludii");
         assert_eq!(
             Settings::parse_from(Settings::LUDII, "bonus_leap,opening_series=2"),
             Settings::parse("ludii,bonus_leap,opening_series=2")

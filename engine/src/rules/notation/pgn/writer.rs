@@ -35,7 +35,7 @@ pub fn write_game(game: &PgnGame) -> String {
         .unwrap_or(variant.spec().pgn_name);
     write_tag(&mut out, "Variant", variant_name);
     // Rule settings other than the variant's defaults (the readings its rules note leaves open).
-    let rules = &game.start.tables().rule_settings;
+    let rules = &game.start.tables().rules.rule_settings;
     if !rules.is_empty() {
         write_tag(&mut out, "VariantRules", rules);
     }
