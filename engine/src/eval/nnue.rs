@@ -85,7 +85,7 @@ pub fn expected(variant: Variant) -> format::Expected {
 }
 
 /// A piece as the `nnue` crate sees it: its colour, its type in the variant's layout (`types`,
-/// from [`crate::rules::tables::Tables::net_type`]) and its cell.
+/// from [`crate::rules::tables::Attacks::net_type`]) and its cell.
 #[inline(always)]
 fn placed(types: &ByKind<u8>, sq: crate::rules::Square, p: Piece) -> PlacedPiece {
     let color = if p.color == Color::White {

@@ -575,7 +575,7 @@ impl Position {
     }
 
     /// The generator of variants that judge moves by their royal pieces rather than by one
-    /// king's pins and checkers ([`Tables::legal_by_playing`](super::tables::Tables::legal_by_playing):
+    /// king's pins and checkers ([`RuleSet::legal_by_playing`](super::rule_set::RuleSet::legal_by_playing):
     /// bent riders, royalty or arrival bans by a rule; and square promotion where a stuck pawn
     /// may wake next to the king). The same moves in the same order and parts (captures,
     /// quiets) as playing out every pseudo-legal move and keeping those that leave the mover's

@@ -74,7 +74,7 @@ impl<T> IndexMut<Color> for ByColor<T> {
 /// default letters; a variant may use any other index for kinds of its own. What a kind is called
 /// and how it is written in a variant (its FEN letter, its name) and how it moves there is said
 /// by the variant's [`PieceSpec`](super::variant::PieceSpec)s and read through the variant's
-/// tables ([`Tables::letter`](super::tables::Tables::letter)); the same index may be another
+/// tables ([`Attacks::letter`](super::tables::Attacks::letter)); the same index may be another
 /// piece, with another letter, in another variant.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct PieceKind(u8);
@@ -159,7 +159,7 @@ impl PieceKind {
     }
 
     /// The built-in upper-case letter of a named kind, `?` for other kinds. Positions write the
-    /// letter of their variant ([`Tables::letter`](super::tables::Tables::letter)), which may differ.
+    /// letter of their variant ([`Attacks::letter`](super::tables::Attacks::letter)), which may differ.
     pub const fn letter(self) -> char {
         const LETTERS: [char; NAMED_KINDS] = ['P', 'N', 'B', 'R', 'Q', 'K', 'S', 'F', 'W', 'C'];
         if self.index() < NAMED_KINDS {
@@ -170,14 +170,14 @@ impl PieceKind {
     }
 
     /// The named kind of a built-in upper- or lower-case letter. Text of a position is read with
-    /// its variant's letters instead ([`Tables::kind_of_letter`](super::tables::Tables::kind_of_letter)).
+    /// its variant's letters instead ([`Attacks::kind_of_letter`](super::tables::Attacks::kind_of_letter)).
     pub fn from_letter(c: char) -> Option<PieceKind> {
         let up = c.to_ascii_uppercase();
         PieceKind::ALL.into_iter().find(|k| k.letter() == up)
     }
 
     /// The built-in English name of a named kind, `piece` for other kinds (a variant's own
-    /// names are in its tables, [`Tables::name`](super::tables::Tables::name)).
+    /// names are in its tables, [`Attacks::name`](super::tables::Attacks::name)).
     pub const fn name(self) -> &'static str {
         const NAMES: [&str; NAMED_KINDS] = [
             "pawn", "knight", "bishop", "rook", "queen", "king", "princess", "fortress", "wizard", "champion",

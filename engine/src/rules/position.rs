@@ -271,7 +271,7 @@ impl Position {
         self.ep
     }
 
-    /// Castling rights as bits in the order of [`Tables::castling`].
+    /// Castling rights as bits in the order of [`Attacks::castling`](super::tables::Attacks::castling).
     #[inline(always)]
     pub fn castling_rights(&self) -> u8 {
         self.rights as u8
@@ -338,7 +338,7 @@ impl Position {
     }
 
     /// The square of a side's king. Only for variants where each side has exactly one king,
-    /// always (those without a royalty rule: [`Tables::royalty_rule`]); see [`Position::royals`].
+    /// always (those without a royalty rule: [`RuleSet::royalty_rule`](super::rule_set::RuleSet::royalty_rule)); see [`Position::royals`].
     #[inline(always)]
     pub fn king(&self, color: Color) -> Square {
         self.pieces(color, PieceKind::King).lsb()
@@ -735,7 +735,7 @@ impl Position {
         }
     }
 
-    /// Sets the rights that follow the board ([`Tables::present_gates`]): each is on while its
+    /// Sets the rights that follow the board ([`RuleSet::present_gates`](super::rule_set::RuleSet::present_gates)): each is on while its
     /// piece stands on its home square.
     pub(crate) fn refresh_present_rights(&mut self) {
         let old = self.rights;
@@ -901,7 +901,7 @@ impl Position {
 
     /// Whether the pseudo-legal move `m` leaves none of the mover's royal pieces attacked: the
     /// legality test of variants that find legal moves by playing them out
-    /// ([`Tables::legal_by_playing`]). The pieces royal before the move are tested where they
+    /// ([`RuleSet::legal_by_playing`](super::rule_set::RuleSet::legal_by_playing)). The pieces royal before the move are tested where they
     /// stand after it (a royal piece that moves goes from the move's from- to its to-square).
     pub(crate) fn keeps_royals_safe(&self, m: Move) -> bool {
         self.keeps_royals_safe_of(self.royals(self.turn), m)

@@ -33,13 +33,13 @@ pub struct RuleSet {
     /// [`RuleSet::custom_rules`]; see
     /// [`CustomRule::arrival_ban`](super::special::CustomRule::arrival_ban)).
     pub(in crate::rules) arrival_ban_rule: Option<u8>,
-    /// The next free rights bit for rules ([`Tables::allocate_rights`]).
+    /// The next free rights bit for rules ([`Tables::allocate_rights`](super::tables::Tables::allocate_rights)).
     pub(in crate::rules) next_right: u32,
     /// The rights of rules written as letters in the FEN, in bit order.
     pub(in crate::rules) letter_rights: Vec<LetterRight>,
     /// Pawn double steps that need a rights bit (Parsi Chess: the piece behind has not moved):
     /// for each side, the pawn's start square and the bit. Double steps from squares not listed
-    /// need nothing more than [`Tables::double_step_from`].
+    /// need nothing more than [`Attacks::double_step_from`](super::tables::Attacks::double_step_from).
     pub(in crate::rules) double_step_gates: ByColor<Vec<(Square, u32)>>,
     /// Double-step flags that follow the board (the "merely present" reading): the home
     /// square, the piece that must stand there, and the rights bit.
@@ -55,7 +55,7 @@ pub struct RuleSet {
     /// Squares where a king of the colour arriving draws the game (opponent's citadels).
     pub(in crate::rules) citadel_draw: ByColor<Bitboard>,
     /// The outcome hooks of the rules in force: game ends that the position shows at once,
-    /// without generating moves (see [`Position::immediate_outcome`]). Registered by the rules'
+    /// without generating moves (see [`Position::immediate_outcome`](super::position::Position::immediate_outcome)). Registered by the rules'
     /// build hooks.
     pub(in crate::rules) outcome_hooks: Vec<OutcomeHook>,
     /// The custom rules of the variant ([`Rule::Custom`](super::special::Rule::Custom)), in

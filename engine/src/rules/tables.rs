@@ -28,7 +28,7 @@ const _: () = {
 pub const fn is_orthogonal(d: usize) -> bool {
     d & 2 == 0
 }
-/// Marks "no direction" in [`Tables::direction`].
+/// Marks "no direction" in [`Attacks::direction`].
 pub const NO_DIRECTION: u8 = 0xff;
 
 /// The index of a direction vector in [`DIRECTIONS`].
@@ -148,7 +148,7 @@ fn net_types(spec: &VariantSpec) -> ByKind<u8> {
 pub const MAX_LEAP_GROUPS: usize = 8;
 
 /// Bits of the rights word of a position ([`Position::rights`]): bits `0..8` are the castling
-/// rights (in the order of [`Tables::castling`]); the bits above are handed out to the rules
+/// rights (in the order of [`Attacks::castling`]); the bits above are handed out to the rules
 /// that keep rights of their own (the rendezvous) by [`Tables::allocate_rights`].
 pub const RIGHTS_BITS: u32 = 32;
 
@@ -157,8 +157,42 @@ pub const FIRST_RULE_RIGHT: u32 = 8;
 
 pub use super::rule_set::RuleSet;
 
-/// The tables of one variant.
+/// The tables of one variant: its [`Attacks`] and its [`RuleSet`].
+///
+/// `Tables` dereferences to its attack tables, so that move generation, search and
+/// evaluation read `t.rays` or call `t.attacks(kind, sq, occ)` directly; the rule set is
+/// `t.rules`, whose fields only the rules layer reads.
 pub struct Tables {
+    /// The attack, move and geometry tables and the piece letters.
+    pub attacks: Attacks,
+    /// The variant's rule set: what its special rules built (their data, the mode flags they
+    /// set, the custom rules in force). Read inside the rules layer only; other code asks
+    /// [`Position`](super::position::Position) or [`RuleSet`] rule-neutral questions.
+    pub rules: RuleSet,
+}
+
+impl std::ops::Deref for Tables {
+    type Target = Attacks;
+
+    #[inline(always)]
+    fn deref(&self) -> &Attacks {
+        &self.attacks
+    }
+}
+
+impl std::ops::DerefMut for Tables {
+    #[inline(always)]
+    fn deref_mut(&mut self) -> &mut Attacks {
+        &mut self.attacks
+    }
+}
+
+/// What move generation, search and evaluation need of a variant, whatever its special rules:
+/// the board, attack and move tables of each kind, pawn geometry, castling, the squares some
+/// kinds may not enter, piece letters and names, and the NNUE type of each kind. Built from the
+/// spec, then adjusted by the rules' build hooks (the centre square's bans, the Eye's blocked
+/// square), read-only afterwards.
+pub struct Attacks {
     /// The spec the tables were built from.
     pub spec: &'static VariantSpec,
     /// The board.
@@ -229,10 +263,6 @@ pub struct Tables {
     /// For each kind, its type index in the variant's NNUE layout ([`VariantSpec::net_kinds`]);
     /// [`NO_NET_TYPE`] for kinds not in play.
     pub net_type: ByKind<u8>,
-    /// The variant's rule set: what its special rules built (their data, the mode flags they
-    /// set, the custom rules in force). Read inside the rules layer only; other code asks
-    /// [`Position`](super::position::Position) or [`Tables`] rule-neutral questions.
-    pub rules: RuleSet,
 }
 
 impl Tables {
@@ -432,39 +462,41 @@ impl Tables {
         let last_file = g.file_mask(w - 1);
         let legal_by_playing = !bent_riders.is_empty();
         let mut tables = Tables {
-            spec,
-            geometry: g,
-            rays,
-            direction,
-            leaps,
-            leap_groups,
-            slides,
-            orthogonal_sliders,
-            diagonal_sliders,
-            bent,
-            bent_riders,
-            orthogonal_lines,
-            diagonal_lines,
-            kinds,
-            letters,
-            names,
-            officers,
-            pawn_attacks,
-            pawn_push,
-            double_step_from,
-            first_step_max: spec.pawns.first_step_max,
-            promotion_squares,
-            promotion_approach,
-            promotion_kinds: spec.pawns.promotion_kinds,
-            en_passant: spec.pawns.en_passant,
-            not_first_file: g.playable & !first_file,
-            not_last_file: g.playable & !last_file,
-            forbidden: ByKind::default(),
-            always_attacked: Bitboard::EMPTY,
-            blocked: Bitboard::EMPTY,
-            castling,
-            rights_keep,
-            net_type: net_types(spec),
+            attacks: Attacks {
+                spec,
+                geometry: g,
+                rays,
+                direction,
+                leaps,
+                leap_groups,
+                slides,
+                orthogonal_sliders,
+                diagonal_sliders,
+                bent,
+                bent_riders,
+                orthogonal_lines,
+                diagonal_lines,
+                kinds,
+                letters,
+                names,
+                officers,
+                pawn_attacks,
+                pawn_push,
+                double_step_from,
+                first_step_max: spec.pawns.first_step_max,
+                promotion_squares,
+                promotion_approach,
+                promotion_kinds: spec.pawns.promotion_kinds,
+                en_passant: spec.pawns.en_passant,
+                not_first_file: g.playable & !first_file,
+                not_last_file: g.playable & !last_file,
+                forbidden: ByKind::default(),
+                always_attacked: Bitboard::EMPTY,
+                blocked: Bitboard::EMPTY,
+                castling,
+                rights_keep,
+                net_type: net_types(spec),
+            },
             rules: RuleSet::new(legal_by_playing),
         };
         for rule in spec.rules {
@@ -478,6 +510,78 @@ impl Tables {
         tables
     }
 
+    /// Hands out `n` consecutive rights bits to a rule (from its build hook) and returns the
+    /// first. Rights bits are part of the position's hash and equality.
+    pub fn allocate_rights(&mut self, n: u32) -> u32 {
+        let first = self.rules.next_right;
+        assert!(
+            first + n <= RIGHTS_BITS,
+            "{}: more than {RIGHTS_BITS} rights bits",
+            self.spec.id
+        );
+        self.rules.next_right += n;
+        first
+    }
+
+    /// Sets the word custom rule `index` keeps for its own use (from the rule's build hook;
+    /// read back with [`RuleSet::custom_data`]).
+    pub fn set_custom_data(&mut self, index: u8, word: u64) {
+        self.rules.custom_data[index as usize] = word;
+    }
+
+    /// Adds a rights bit written as a letter in the FEN (from a rule's build hook).
+    pub fn add_letter_right(&mut self, right: LetterRight) {
+        assert!(
+            right.letter.is_ascii_alphabetic()
+                && !self.castling.iter().any(|c| c.letter == right.letter)
+                && !self.rules.letter_rights.iter().any(|r| r.letter == right.letter),
+            "{}: the rights letter '{}' is not a unique letter",
+            self.spec.id,
+            right.letter
+        );
+        assert!(
+            right.field != RightsField::Fourth || !self.en_passant,
+            "{}: the fourth FEN field is taken by en passant",
+            self.spec.id
+        );
+        self.rules.letter_rights.push(right);
+    }
+
+    /// Whether the fourth FEN field holds letter rights instead of an en-passant square.
+    #[inline]
+    pub fn fourth_field_letters(&self) -> bool {
+        self.rules.letter_rights.iter().any(|r| r.field == RightsField::Fourth)
+    }
+
+    /// Whether the FEN has a fifth field of letter rights before the clocks.
+    #[inline]
+    pub fn fifth_field_letters(&self) -> bool {
+        self.rules.letter_rights.iter().any(|r| r.field == RightsField::Fifth)
+    }
+
+    /// The squares `color`'s pawns may double-step from in a position with these `rights`.
+    #[inline(always)]
+    pub fn double_step_squares(&self, color: Color, rights: u32) -> Bitboard {
+        let from = self.double_step_from[color];
+        if self.rules.gated_double_steps {
+            self.gated_double_step_squares(from, color, rights)
+        } else {
+            from
+        }
+    }
+
+    #[cold]
+    fn gated_double_step_squares(&self, mut from: Bitboard, color: Color, rights: u32) -> Bitboard {
+        for &(sq, bit) in &self.rules.double_step_gates[color] {
+            if rights & (1 << bit) == 0 {
+                from &= !sq.bb();
+            }
+        }
+        from
+    }
+}
+
+impl Attacks {
     /// Whether a piece of `kind` may end a move on `sq` by capturing there, as the special rules
     /// say: the squares a kind may not enter (the centre square, the All-Seeing Eye's square)
     /// and, for kings, the squares attacked by something that is not a piece (the Eye's
@@ -532,81 +636,11 @@ impl Tables {
         Some(Piece { color, kind })
     }
 
-    /// Hands out `n` consecutive rights bits to a rule (from its build hook) and returns the
-    /// first. Rights bits are part of the position's hash and equality.
-    pub fn allocate_rights(&mut self, n: u32) -> u32 {
-        let first = self.rules.next_right;
-        assert!(
-            first + n <= RIGHTS_BITS,
-            "{}: more than {RIGHTS_BITS} rights bits",
-            self.spec.id
-        );
-        self.rules.next_right += n;
-        first
-    }
-
-    /// Sets the word custom rule `index` keeps for its own use (from the rule's build hook;
-    /// read back with [`RuleSet::custom_data`]).
-    pub fn set_custom_data(&mut self, index: u8, word: u64) {
-        self.rules.custom_data[index as usize] = word;
-    }
-
-    /// Adds a rights bit written as a letter in the FEN (from a rule's build hook).
-    pub fn add_letter_right(&mut self, right: LetterRight) {
-        assert!(
-            right.letter.is_ascii_alphabetic()
-                && !self.castling.iter().any(|c| c.letter == right.letter)
-                && !self.rules.letter_rights.iter().any(|r| r.letter == right.letter),
-            "{}: the rights letter '{}' is not a unique letter",
-            self.spec.id,
-            right.letter
-        );
-        assert!(
-            right.field != RightsField::Fourth || !self.en_passant,
-            "{}: the fourth FEN field is taken by en passant",
-            self.spec.id
-        );
-        self.rules.letter_rights.push(right);
-    }
-
     /// The square one pawn step ahead of `sq` for `color`, if it is on the board.
     #[inline]
     pub fn square_ahead(&self, color: Color, sq: Square) -> Option<Square> {
         let forward = if color == Color::White { 1 } else { -1 };
         self.geometry.offset(sq, 0, forward)
-    }
-
-    /// Whether the fourth FEN field holds letter rights instead of an en-passant square.
-    #[inline]
-    pub fn fourth_field_letters(&self) -> bool {
-        self.rules.letter_rights.iter().any(|r| r.field == RightsField::Fourth)
-    }
-
-    /// Whether the FEN has a fifth field of letter rights before the clocks.
-    #[inline]
-    pub fn fifth_field_letters(&self) -> bool {
-        self.rules.letter_rights.iter().any(|r| r.field == RightsField::Fifth)
-    }
-
-    /// The squares `color`'s pawns may double-step from in a position with these `rights`.
-    #[inline(always)]
-    pub fn double_step_squares(&self, color: Color, rights: u32) -> Bitboard {
-        let from = self.double_step_from[color];
-        if self.rules.gated_double_steps {
-            self.gated_double_step_squares(from, color, rights)
-        } else {
-            from
-        }
-    }
-
-    #[cold]
-    fn gated_double_step_squares(&self, mut from: Bitboard, color: Color, rights: u32) -> Bitboard {
-        for &(sq, bit) in &self.rules.double_step_gates[color] {
-            if rights & (1 << bit) == 0 {
-                from &= !sq.bb();
-            }
-        }
-        from
     }
 
     /// The squares from `sq` in direction `d` up to and including the first piece of `occ`.
@@ -700,9 +734,9 @@ impl Tables {
         }
     }
 
-    /// As [`Tables::attacks`] without bent rides: leaps and straight slides only. What the
+    /// As [`Attacks::attacks`] without bent rides: leaps and straight slides only. What the
     /// direct move generator uses (variants with bent riders find moves another way,
-    /// [`Tables::legal_by_playing`]).
+    /// [`RuleSet::legal_by_playing`]).
     #[inline(always)]
     pub(crate) fn straight_attacks(&self, kind: PieceKind, sq: Square, occ: Bitboard) -> Bitboard {
         let mut bb = self.leaps[kind][sq.index()];

@@ -33,7 +33,7 @@ pub struct OpeningSeries {
     pub moves: u8,
 }
 
-/// Where a variant's series keeps its state ([`Tables::opening_series`]).
+/// Where a variant's series keeps its state ([`RuleSet::opening_series`](super::super::rule_set::RuleSet::opening_series)).
 #[derive(Clone, Copy, Debug)]
 pub struct SeriesTables {
     /// The rule's index among the custom rules.
