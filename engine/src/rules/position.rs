@@ -945,11 +945,6 @@ impl Position {
         h
     }
 
-    /// Whether a king stands on an opponent's citadel (the citadel draw).
-    pub fn is_citadel_draw(&self) -> bool {
-        super::special::citadel_draw::is_draw(self)
-    }
-
     /// A game end that the position shows at once, by a special rule of the variant (the citadel
     /// draw), without generating moves: what the search tests at every node. Mate, stalemate,
     /// the 50-move rule, dead material and repetition are not included (see

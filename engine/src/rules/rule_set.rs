@@ -11,11 +11,22 @@ use super::{
     piece::{ByColor, Piece},
     position::OutcomeHook,
     special::{
-        opening_series::SeriesTables, releases::ReleaseTables, rendezvous::RendezvousSquares,
-        square_promotion::SquarePromotionTables, CustomRule,
+        releases::ReleaseTables, rendezvous::RendezvousSquares, square_promotion::SquarePromotionTables, CustomRule,
     },
     tables::{LetterRight, FIRST_RULE_RIGHT},
 };
+
+/// Where a variant's opening series keeps its state ([`RuleSet::opening_series`]); the rule's
+/// behaviour is in [`opening_series`](super::special::opening_series).
+#[derive(Clone, Copy, Debug)]
+pub struct SeriesTables {
+    /// The rule's index among the custom rules.
+    pub index: u8,
+    /// The first rights bit of the counter.
+    pub first_bit: u32,
+    /// Moves of each side's series.
+    pub moves: u8,
+}
 
 /// The rule set of one variant (see the module documentation).
 pub struct RuleSet {

@@ -28,6 +28,13 @@ impl CitadelDraw {
     }
 }
 
+impl Position {
+    /// Whether a king stands on an opponent's citadel (the citadel draw).
+    pub fn is_citadel_draw(&self) -> bool {
+        is_draw(self)
+    }
+}
+
 /// The outcome hook: a draw when a king stands on one of the opponent's citadels.
 pub(crate) fn outcome(pos: &Position) -> Option<Outcome> {
     is_draw(pos).then_some(Outcome::Draw(DrawReason::Citadel))

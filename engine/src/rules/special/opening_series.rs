@@ -19,6 +19,7 @@ use crate::rules::{
     moves::{Move, MoveKind, MoveList},
     piece::{Color, PieceKind},
     position::Position,
+    rule_set::SeriesTables,
     tables::Tables,
     variant::Coord,
 };
@@ -30,17 +31,6 @@ const COUNTER_BITS: u32 = 6;
 #[derive(Debug)]
 pub struct OpeningSeries {
     /// Moves each side makes in a row (3 to 9 in the sources; 1 to 9 here).
-    pub moves: u8,
-}
-
-/// Where a variant's series keeps its state ([`RuleSet::opening_series`](super::super::rule_set::RuleSet::opening_series)).
-#[derive(Clone, Copy, Debug)]
-pub struct SeriesTables {
-    /// The rule's index among the custom rules.
-    pub index: u8,
-    /// The first rights bit of the counter.
-    pub first_bit: u32,
-    /// Moves of each side's series.
     pub moves: u8,
 }
 
