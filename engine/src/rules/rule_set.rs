@@ -16,7 +16,7 @@ use super::{
     tables::{LetterRight, FIRST_RULE_RIGHT},
 };
 
-/// Where a variant's opening series keeps its state ([`RuleSet::opening_series`]); the rule's
+/// Where a variant's opening series keeps its state (held by its [`RuleSet`]); the rule's
 /// behaviour is in [`opening_series`](super::special::opening_series).
 #[derive(Clone, Copy, Debug)]
 pub struct SeriesTables {
