@@ -66,7 +66,8 @@ pub struct RuleSet {
     /// Squares where a king of the colour arriving draws the game (opponent's citadels).
     pub(in crate::rules) citadel_draw: ByColor<Bitboard>,
     /// The outcome hooks of the rules in force: game ends that the position shows at once,
-    /// without generating moves (see [`Position::immediate_outcome`](super::position::Position::immediate_outcome)). Registered by the rules'
+    /// without generating moves (see
+    /// [`Position::immediate_outcome`](super::position::Position::immediate_outcome)). Registered by the rules'
     /// build hooks.
     pub(in crate::rules) outcome_hooks: Vec<OutcomeHook>,
     /// The custom rules of the variant ([`Rule::Custom`](super::special::Rule::Custom)), in

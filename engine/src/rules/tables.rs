@@ -147,7 +147,8 @@ fn net_types(spec: &VariantSpec) -> ByKind<u8> {
 /// Most leap groups a variant may have (distinct sets of kinds sharing leaps).
 pub const MAX_LEAP_GROUPS: usize = 8;
 
-/// Bits of the rights word of a position ([`Position::rights`](super::position::Position::rights)): bits `0..8` are the castling
+/// Bits of the rights word of a position
+/// ([`Position::rights`](super::position::Position::rights)): bits `0..8` are the castling
 /// rights (in the order of [`Attacks::castling`]); the bits above are handed out to the rules
 /// that keep rights of their own (the rendezvous) by [`Tables::allocate_rights`].
 pub const RIGHTS_BITS: u32 = 32;

@@ -253,7 +253,8 @@ pub trait CustomRule: Sync + std::fmt::Debug {
     /// released piece by its new kind, a castling king on its castling square). Unlike a
     /// filter, the ban is applied by the move generator itself, so moves are still counted
     /// without being listed (perft's last ply). A variant with such a rule finds its legal
-    /// moves with the generator that plays moves out ([`RuleSet::legal_by_playing`](super::rule_set::RuleSet::legal_by_playing)).
+    /// moves with the generator that plays moves out
+    /// ([`RuleSet::legal_by_playing`](super::rule_set::RuleSet::legal_by_playing)).
     fn arrival_ban(&self, _pos: &Position) -> ArrivalBan {
         ArrivalBan::NONE
     }
