@@ -851,7 +851,7 @@ impl Position {
         }
         match (&self.tables.rules.square_promotion, &self.tables.rules.releases) {
             (Some(sp), _) => special::square_promotion::add_promotions(self, sp, sink, targets, delta),
-            (None, Some(r)) => special::releases::add_promotions(self, r, sink, targets, delta, ban),
+            (None, Some(r)) => r.add_promotions(self, sink, targets, delta, ban),
             (None, None) if ban.kinds == 0 => sink.add_promotions(targets, delta, kinds),
             (None, None) => {
                 for &k in kinds {

@@ -8,13 +8,27 @@
 
 use super::{
     geometry::{Bitboard, Square},
-    piece::{ByColor, Piece},
+    piece::{ByColor, Piece, PieceKind},
     position::OutcomeHook,
-    special::{
-        releases::ReleaseTables, rendezvous::RendezvousSquares, square_promotion::SquarePromotionTables, CustomRule,
-    },
+    special::{rendezvous::RendezvousSquares, square_promotion::SquarePromotionTables, CustomRule},
     tables::{LetterRight, FIRST_RULE_RIGHT},
 };
+
+/// Where Citadel's releases keep their squares and rights ([`RuleSet`] holds them); the
+/// rule's behaviour is in [`releases`](super::special::releases).
+#[derive(Clone, Debug)]
+pub struct ReleaseTables {
+    /// What a pawn becomes on each square (`None`: it does not promote there).
+    pub kind: Box<ByColor<[Option<PieceKind>; 128]>>,
+    /// The rights bits a promotion onto each square spends (the prisoner's).
+    pub spends: Box<ByColor<[u32; 128]>>,
+    /// Per side: each prisoner's rights bit, its release squares (no promotion squares once
+    /// the bit is spent) and its kind.
+    pub gates: ByColor<Vec<(u32, Bitboard, PieceKind)>>,
+    /// Per side, parallel to `gates`: the squares from which a pawn reaches one of the
+    /// prisoner's release squares in one move (a step or a capture).
+    pub feeders: ByColor<Vec<Bitboard>>,
+}
 
 /// Where a variant's opening series keeps its state (held by its [`RuleSet`]); the rule's
 /// behaviour is in [`opening_series`](super::special::opening_series).

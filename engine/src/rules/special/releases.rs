@@ -20,6 +20,7 @@ use crate::rules::{
     moves::Move,
     piece::{ByColor, Color, PieceKind},
     position::Position,
+    rule_set::ReleaseTables,
     tables::{LetterRight, RightsField, Tables},
     variant::Coord,
 };
@@ -43,21 +44,6 @@ pub struct Prisoner {
     pub letter: char,
     /// The squares of its release.
     pub squares: &'static [Coord],
-}
-
-/// The rule's tables.
-#[derive(Clone, Debug)]
-pub struct ReleaseTables {
-    /// What a pawn becomes on each square (`None`: it does not promote there).
-    pub kind: Box<ByColor<[Option<PieceKind>; 128]>>,
-    /// The rights bits a promotion onto each square spends (the prisoner's).
-    pub spends: Box<ByColor<[u32; 128]>>,
-    /// Per side: each prisoner's rights bit, its release squares (no promotion squares once
-    /// the bit is spent) and its kind.
-    pub gates: ByColor<Vec<(u32, Bitboard, PieceKind)>>,
-    /// Per side, parallel to `gates`: the squares from which a pawn reaches one of the
-    /// prisoner's release squares in one move (a step or a capture).
-    pub feeders: ByColor<Vec<Bitboard>>,
 }
 
 impl Releases {
@@ -155,24 +141,26 @@ impl ReleaseTables {
     }
 }
 
-/// The promotions onto `targets` (promotion squares of the side to move, each reached from
-/// `to - delta`): one move each, to the square's kind, unless the arrival ban forbids it.
-pub(crate) fn add_promotions<S: Sink>(
-    pos: &Position,
-    r: &ReleaseTables,
-    sink: &mut S,
-    targets: Bitboard,
-    delta: i32,
-    ban: &ArrivalBan,
-) {
-    let us = pos.turn();
-    for to in targets {
-        if let Some(kind) = r.kind[us][to.index()] {
-            if ban.squares_for(kind).has(to) {
-                continue;
+impl ReleaseTables {
+    /// The promotions onto `targets` (promotion squares of the side to move, each reached from
+    /// `to - delta`): one move each, to the square's kind, unless the arrival ban forbids it.
+    pub(crate) fn add_promotions<S: Sink>(
+        &self,
+        pos: &Position,
+        sink: &mut S,
+        targets: Bitboard,
+        delta: i32,
+        ban: &ArrivalBan,
+    ) {
+        let us = pos.turn();
+        for to in targets {
+            if let Some(kind) = self.kind[us][to.index()] {
+                if ban.squares_for(kind).has(to) {
+                    continue;
+                }
+                let from = Square((to.0 as i32 - delta) as u8);
+                sink.add(Move::promotion(from, to, kind));
             }
-            let from = Square((to.0 as i32 - delta) as u8);
-            sink.add(Move::promotion(from, to, kind));
         }
     }
 }
