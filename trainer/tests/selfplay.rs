@@ -510,3 +510,145 @@ fn without_engine_plies(args: Vec<String>) -> Vec<String> {
         .map(|(_, a)| a)
         .collect()
 }
+
+/// `args` with option `name` set to `value` (replaced when there, else added).
+fn with(mut args: Vec<String>, settings: &[(&str, &str)]) -> Vec<String> {
+    for &(name, value) in settings {
+        match args.iter().position(|a| a == name) {
+            Some(i) => args[i + 1] = value.to_string(),
+            None => args.extend([name.to_string(), value.to_string()]),
+        }
+    }
+    args
+}
+
+/// One random ply, no opening check, short games.
+const ONE_PLY: [(&str, &str); 3] = [
+    ("--random-plies", "1"),
+    ("--opening-check-nodes", "0"),
+    ("--max-plies", "12"),
+];
+
+/// The opening hashes the shards of `dir` list, in game order.
+fn opening_hashes(dir: &Path) -> Vec<String> {
+    files(dir, "json")
+        .iter()
+        .flat_map(|f| {
+            let v: serde_json::Value = serde_json::from_str(&fs::read_to_string(f).expect("json")).expect("json");
+            v["opening_hashes"]
+                .as_array()
+                .expect("opening_hashes")
+                .iter()
+                .map(|h| h.as_str().expect("a string").to_string())
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+/// Openings are not kept apart any more: each game's comes from the seed and its number. With
+/// one random ply there are fewer positions than games, so openings repeat; each shard lists
+/// its games' openings and the run reports the repeats over all shards.
+#[test]
+fn repeated_openings_are_counted_over_the_whole_run() {
+    let dir = TempDir::new("repeats");
+    let out = ok(&with(selfplay_args(dir.path(), 30, 4), &ONE_PLY));
+    let hashes = opening_hashes(dir.path());
+    assert_eq!(hashes.len(), 30);
+    // Each listed hash is the one of the position after the game's opening ply.
+    let text: String = files(dir.path(), "pgn")
+        .iter()
+        .map(|f| fs::read_to_string(f).expect("pgn"))
+        .collect();
+    let games = read_games(&text, Variant::PersianPrincess).expect("the PGN reads back");
+    assert_eq!(games.len(), 30);
+    for (g, h) in games.iter().zip(&hashes) {
+        assert_eq!(g.tag("OpeningPlies"), Some("1"));
+        let mut p = g.start.clone();
+        p.play_unchecked(g.moves[0]);
+        assert_eq!(&format!("{:016x}", p.hash()), h);
+    }
+    let distinct: HashSet<&String> = hashes.iter().collect();
+    let repeats = 30 - distinct.len();
+    assert!(repeats > 0, "one ply from the start: fewer positions than 30 games");
+    let line = format!(
+        "{} distinct of 30 games: {repeats} duplicate opening(s) ({:.2}%) over the whole run",
+        distinct.len(),
+        100.0 * repeats as f64 / 30.0
+    );
+    assert!(out.contains(&line), "expected `{line}` in:\n{out}");
+    // The directory's count covers every shard, also after a resume that adds games.
+    let out = ok(&with(selfplay_args(dir.path(), 34, 4), &ONE_PLY));
+    let hashes = opening_hashes(dir.path());
+    let distinct: HashSet<&String> = hashes.iter().collect();
+    assert_eq!(hashes.len(), 34);
+    assert!(
+        out.contains(&format!(
+            "{} distinct of 34 games: {} duplicate opening(s)",
+            distinct.len(),
+            34 - distinct.len()
+        )),
+        "{out}"
+    );
+    // --dry-run draws the same openings, plays and writes nothing.
+    let dry_dir = dir.path().join("dry");
+    let mut dry = with(selfplay_args(&dry_dir, 34, 4), &ONE_PLY);
+    dry.push("--dry-run".to_string());
+    let out = ok(&dry);
+    assert!(
+        out.contains(&format!(
+            "{} distinct, {} repeat an earlier one",
+            distinct.len(),
+            34 - distinct.len()
+        )),
+        "{out}"
+    );
+    assert!(!dry_dir.exists(), "a dry run writes nothing");
+}
+
+/// A shard far into a run is played without the games before it, and is the shard a run of
+/// these settings plays there: its opening depends on the seed and the game's number alone.
+#[test]
+fn a_shard_far_into_a_run_needs_no_earlier_game() {
+    let a = TempDir::new("far-a");
+    let b = TempDir::new("far-b");
+    let far = |dir: &Path, shards: &str| {
+        let mut args = selfplay_args(dir, 200_002, 9);
+        args.extend(["--shards".to_string(), shards.to_string()]);
+        args
+    };
+    ok(&far(a.path(), "100000"));
+    // The same shard next to another one, in a directory of its own: the same bytes.
+    ok(&far(b.path(), "3,100000"));
+    for ext in ["bin", "pgn", "json"] {
+        let name = format!("shard_100000.{ext}");
+        assert_eq!(
+            fs::read(a.path().join(&name)).expect("read"),
+            fs::read(b.path().join(&name)).expect("read"),
+            "{name}"
+        );
+    }
+    let mut ids = pgn_game_ids(a.path());
+    ids.sort_unstable();
+    assert_eq!(ids, [200_000, 200_001]);
+}
+
+/// A directory of a run begun before the openings were drawn per game (run.json without a
+/// schema) is not continued: the error names the file and what to do.
+#[test]
+fn a_run_of_the_earlier_schema_is_refused() {
+    let dir = TempDir::new("schema");
+    ok(&selfplay_args(dir.path(), 2, 1));
+    let path = dir.path().join("run.json");
+    let mut run: serde_json::Value = serde_json::from_str(&fs::read_to_string(&path).expect("run.json")).expect("json");
+    assert_eq!(run["schema"], 2);
+    run.as_object_mut().expect("object").remove("schema");
+    fs::write(&path, serde_json::to_string_pretty(&run).expect("json")).expect("write");
+    let out = trainer(&selfplay_args(dir.path(), 4, 1));
+    assert!(!out.status.success(), "an old run was continued");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(&path.display().to_string()) && err.contains("schema 1") && err.contains("another --out"),
+        "{err}"
+    );
+    assert_eq!(files(dir.path(), "bin").len(), 1, "nothing was played");
+}

@@ -85,6 +85,8 @@ pub struct PlayedGame {
     pub searched: u64,
     /// Searched positions not written, by reason.
     pub skipped: Skipped,
+    /// The hash of the opening's last position (see [`super::opening::opening_hash`]).
+    pub opening_hash: u64,
 }
 
 /// Plays game `id` from `opening` with `engine` on both sides; `sampled` says what the engine
@@ -159,6 +161,7 @@ pub fn play(
         plies: played.moves.len(),
         searched: recorder.searched,
         skipped: recorder.skipped,
+        opening_hash: super::opening::opening_hash(opening),
     })
 }
 

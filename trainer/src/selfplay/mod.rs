@@ -11,9 +11,12 @@ mod summary;
 mod workers;
 
 use std::{
-    collections::{HashMap, HashSet},
+    collections::HashMap,
     path::{Path, PathBuf},
-    sync::Mutex,
+    sync::{
+        atomic::{AtomicU64, AtomicUsize, Ordering},
+        Arc, Mutex,
+    },
     time::Instant,
 };
 
@@ -32,12 +35,13 @@ use engine::{
 pub use self::run_file::{EnginePlies, Settings};
 use self::{
     game::GameSettings,
-    opening::{Check, OpeningGenerator, Sampler, SamplerSettings},
+    opening::{duplicates, Check, OpeningGenerator, Rejections, Sampler, SamplerSettings, SearchCache},
     progress::Progress,
     shard::{Existing, RUN_FILE},
-    summary::{limits_text, print_directory, Finished},
-    workers::{make_engine, Openings, Session},
+    summary::{duration_text, limits_text, percent, print_directory, Finished},
+    workers::{make_engine, MakeGenerator, Session},
 };
+use crate::data::io::thousands;
 
 /// Nodes per move when neither --nodes nor --depth is given.
 pub const DEFAULT_NODES: u64 = 2000;
@@ -185,6 +189,11 @@ pub struct Args {
     /// No progress bar and no per-shard lines; only the summary.
     #[arg(short, long)]
     pub quiet: bool,
+    /// Only draw the openings of the run's games (all of them, or those of --shards), on
+    /// --threads threads, and report how many repeat an earlier one: no game is played, the
+    /// output directory is neither read nor written. For sizing a run's openings.
+    #[arg(long)]
+    pub dry_run: bool,
 }
 
 /// Reads `--shards`: indices and ranges separated by commas (`0,2,4-7`).
@@ -459,38 +468,83 @@ pub fn run(args: Args) -> Result<()> {
         .out
         .clone()
         .unwrap_or_else(|| Path::new("data").join("selfplay").join(variant.id()));
-    std::fs::create_dir_all(&out).with_context(|| format!("cannot create output directory {}", out.display()))?;
 
+    let per_shard = args.games_per_shard;
+    let start = Position::from_fen_in(rules, rules.spec.start_fen)
+        .map_err(|e| anyhow::anyhow!("the start position under --rules {}: {e}", args.rules))?;
+    // Each worker draws the openings of its games with a generator of its own; the searches of
+    // the engine plies are shared.
+    let cache = Arc::new(SearchCache::default());
+    let make_generator = |source: &OpeningSource| -> Result<OpeningGenerator> {
+        let check = opening_check(&args, variant, &eval)?;
+        let sampler = match settings.engine_plies {
+            Some(e) => Some(Sampler::new(
+                variant,
+                &eval,
+                SamplerSettings {
+                    plies: e.plies,
+                    nodes: e.nodes,
+                    multipv: e.multipv,
+                    temperature: f64::from(e.temperature),
+                    max_loss: e.max_loss,
+                },
+                Arc::clone(&cache),
+            )?),
+            None => None,
+        };
+        Ok(OpeningGenerator::new(start.clone(), source.clone(), check).with_sampler(sampler))
+    };
+    let threads_for = |jobs: usize| {
+        args.threads
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+            .clamp(1, 1024)
+            .min(jobs.max(1))
+    };
+
+    if args.dry_run {
+        let shards = args.games.div_ceil(per_shard);
+        let plan: Vec<(u64, u64)> = (0..shards)
+            .filter(|i| args.shards.as_ref().is_none_or(|only| only.contains(i)))
+            .map(|i| (i, per_shard.min(args.games - i * per_shard)))
+            .collect();
+        check_shards_in_run(&args, shards)?;
+        let games: Vec<u64> = plan
+            .iter()
+            .flat_map(|&(i, n)| (0..n).map(move |slot| i * per_shard + slot))
+            .collect();
+        let needed = games.last().map_or(0, |&g| g + 1);
+        let source = opening_source(book, random_plies, args.engine_plies, args.seed, needed)?;
+        let make = || make_generator(&source);
+        return dry_run(
+            &args,
+            &variant_label(variant, rules),
+            &games,
+            &make,
+            threads_for(games.len()),
+        );
+    }
+
+    std::fs::create_dir_all(&out).with_context(|| format!("cannot create output directory {}", out.display()))?;
     // The settings of the directory: written by the first run, the same for every resumption.
     let run_path = out.join(RUN_FILE);
     run_file::check_same_settings(&run_path, &out, &settings)?;
     let existing = shard::scan(&out)?;
-    let mut plan = shard::plan(&existing, args.games, args.games_per_shard);
+    let mut plan = shard::plan(&existing, args.games, per_shard);
     if let Some(only) = &args.shards {
-        let last = args.games.div_ceil(args.games_per_shard.max(1));
-        if let Some(beyond) = only.iter().find(|&&i| i >= last) {
-            bail!(
-                "--shards {beyond}: the run of {} games has {last} shard(s) of {} (indices 0 to {})",
-                args.games,
-                args.games_per_shard,
-                last.saturating_sub(1)
-            );
-        }
+        check_shards_in_run(&args, args.games.div_ceil(per_shard))?;
         // Shard i of the run holds per-shard games, the last one the rest.
-        let per = args.games_per_shard;
         plan = only
             .iter()
             .filter(|i| !existing.shards.contains_key(i))
-            .map(|&i| (i, per.min(args.games - i * per)))
+            .map(|&i| (i, per_shard.min(args.games - i * per_shard)))
             .collect();
     }
-    check_game_ids(&plan, args.games_per_shard, args.first_game_id)?;
+    check_game_ids(&plan, per_shard, args.first_game_id)?;
     let removed_note = removed_note(&existing);
     if plan.is_empty() {
         nothing_to_do(&args, variant, &out, &existing, &removed_note);
         return Ok(());
     }
-    let per_shard = args.games_per_shard;
     let jobs: Vec<(u64, u64)> = plan
         .iter()
         .flat_map(|&(i, n)| (0..n).map(move |slot| (i, slot)))
@@ -498,41 +552,14 @@ pub fn run(args: Args) -> Result<()> {
     let games_in: HashMap<u64, u64> = plan.iter().copied().collect();
     let needed = jobs.iter().map(|&(i, s)| i * per_shard + s + 1).max().unwrap_or(0);
     let source = opening_source(book, random_plies, args.engine_plies, args.seed, needed)?;
-    let check = opening_check(&args, variant, &eval)?;
-    let needed: HashSet<u64> = jobs.iter().map(|&(i, s)| i * per_shard + s).collect();
-    let start = Position::from_fen_in(rules, rules.spec.start_fen)
-        .map_err(|e| anyhow::anyhow!("the start position under --rules {}: {e}", args.rules))?;
-    let sampler = match settings.engine_plies {
-        Some(e) => Some(Sampler::new(
-            variant,
-            &eval,
-            SamplerSettings {
-                plies: e.plies,
-                nodes: e.nodes,
-                multipv: e.multipv,
-                temperature: f64::from(e.temperature),
-                max_loss: e.max_loss,
-            },
-        )?),
-        None => None,
-    };
-    let generator = OpeningGenerator::new(start, source, check).with_sampler(sampler);
-    let openings = Mutex::new(Openings::new(generator, needed));
+    let make = || make_generator(&source);
     // Everything is checked: the directory now belongs to this run's settings.
     run_file::write_if_new(&run_path, args.book.as_deref(), &settings)?;
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .clamp(1, 1024)
-        .min(jobs.len());
+    let threads = threads_for(jobs.len());
     let game_settings = game_settings(&args, variant, nodes, settings.min_ply, &eval_summary);
 
     let progress = Progress::new(args.quiet, args.games, existing.games())?;
-    let variant_label = if rules.rules.settings().is_empty() {
-        variant.id().to_string()
-    } else {
-        format!("{} (rules {})", variant.id(), rules.rules.settings())
-    };
+    let variant_label = variant_label(variant, rules);
     progress.log(format!(
         "selfplay {}: {} games to play ({} already in {}), {}, eval {}, {} thread(s), seed {}",
         variant_label,
@@ -547,12 +574,6 @@ pub fn run(args: Args) -> Result<()> {
     if !removed_note.is_empty() {
         progress.log(removed_note);
     }
-    if existing.games() > 0 && jobs.first().is_some_and(|&(i, _)| i > 0) {
-        progress.log(format!(
-            "drawing the openings of the {} games already played again (they decide the next ones)...",
-            existing.games()
-        ));
-    }
 
     let started = Instant::now();
     let session = Session {
@@ -564,7 +585,7 @@ pub fn run(args: Args) -> Result<()> {
         eval: &eval,
         hash_mb: settings.hash_mb,
         game_settings: &game_settings,
-        openings: &openings,
+        openings: &make,
         total_shards: plan.len() as u64,
         existing_games: existing.games(),
         progress: &progress,
@@ -577,7 +598,6 @@ pub fn run(args: Args) -> Result<()> {
         ))
     })?;
     let elapsed = started.elapsed();
-    let generator = openings.into_inner().ok().map(|o| o.generator);
     summary::print_finished(Finished {
         variant: &variant_label,
         out: &out,
@@ -586,7 +606,111 @@ pub fn run(args: Args) -> Result<()> {
         threads,
         limits: limits_text(nodes, args.depth),
         eval: &eval_summary,
-        openings: generator.as_ref(),
+        openings: tally.openings,
         written: tally.written_paths,
     })
+}
+
+/// The variant in words, with its rule settings when there are some.
+fn variant_label(variant: Variant, rules: &Tables) -> String {
+    if rules.rules.settings().is_empty() {
+        variant.id().to_string()
+    } else {
+        format!("{} (rules {})", variant.id(), rules.rules.settings())
+    }
+}
+
+/// Refuses `--shards` beyond the run's `shards` shards.
+fn check_shards_in_run(args: &Args, shards: u64) -> Result<()> {
+    if let Some(beyond) = args.shards.iter().flatten().find(|&&i| i >= shards) {
+        bail!(
+            "--shards {beyond}: the run of {} games has {shards} shard(s) of {} (indices 0 to {})",
+            args.games,
+            args.games_per_shard,
+            shards.saturating_sub(1)
+        );
+    }
+    Ok(())
+}
+
+/// `--dry-run`: draws the openings of `games` (numbered from the run's first game) on `threads`
+/// threads and reports their repeats.
+fn dry_run(args: &Args, variant: &str, games: &[u64], make: &MakeGenerator<'_>, threads: usize) -> Result<()> {
+    let started = Instant::now();
+    let cursor = AtomicUsize::new(0);
+    let done = AtomicU64::new(0);
+    let hashes = Mutex::new(vec![0u64; games.len()]);
+    let totals = Mutex::new(Rejections::default());
+    let failure: Mutex<Option<anyhow::Error>> = Mutex::new(None);
+    let step = (games.len() as u64 / 20).max(1);
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                let work = || -> Result<()> {
+                    let mut generator = make()?;
+                    let mut mine = Vec::new();
+                    let result = loop {
+                        let j = cursor.fetch_add(1, Ordering::Relaxed);
+                        let Some(&game) = games.get(j) else { break Ok(()) };
+                        if failure.lock().map_or(true, |f| f.is_some()) {
+                            break Ok(());
+                        }
+                        match generator.opening(game) {
+                            Ok(o) => mine.push((j, o.hash)),
+                            Err(e) => break Err(e),
+                        }
+                        let n = done.fetch_add(1, Ordering::Relaxed) + 1;
+                        if !args.quiet && n.is_multiple_of(step) {
+                            eprintln!(
+                                "  {} of {} openings drawn ({})",
+                                n,
+                                games.len(),
+                                duration_text(started.elapsed())
+                            );
+                        }
+                    };
+                    if let Ok(mut h) = hashes.lock() {
+                        mine.iter().for_each(|&(j, hash)| h[j] = hash);
+                    }
+                    if let Ok(mut t) = totals.lock() {
+                        t.add(&generator.rejections);
+                    }
+                    result
+                };
+                if let Err(e) = work() {
+                    if let Ok(mut f) = failure.lock() {
+                        f.get_or_insert(e);
+                    }
+                }
+            });
+        }
+    });
+    if let Some(e) = failure.into_inner().ok().flatten() {
+        return Err(e);
+    }
+    let elapsed = started.elapsed();
+    let hashes = hashes.into_inner().map_err(|_| anyhow::anyhow!("a worker failed"))?;
+    let totals = totals.into_inner().map_err(|_| anyhow::anyhow!("a worker failed"))?;
+    let (drawn, repeated) = duplicates(&hashes);
+    println!(
+        "selfplay {variant} --dry-run: the openings of {} games (game {} to {}), seed {}, drawn in {} on {} thread(s), \
+         {:.1} ms per opening and thread",
+        thousands(drawn),
+        games.first().copied().unwrap_or(0),
+        games.last().copied().unwrap_or(0),
+        args.seed,
+        duration_text(elapsed),
+        threads,
+        elapsed.as_secs_f64() * 1000.0 * threads as f64 / drawn.max(1) as f64
+    );
+    println!(
+        "  openings       {} distinct, {} repeat an earlier one ({}); rejected tries: {} ended the game, {} judged lost",
+        thousands(drawn - repeated),
+        thousands(repeated),
+        percent(repeated, drawn),
+        thousands(totals.ended),
+        thousands(totals.lost)
+    );
+    println!("  nothing played, nothing written");
+    Ok(())
 }

@@ -1,25 +1,52 @@
 //! Openings of self-play games: random legal plies from the start position or lines from an
-//! opening file (optionally extended by random plies), every one ending in a position no other
-//! game of the run starts from, and none that a quick search already judges lost. The opening
-//! type, its sources, the file reader and the random plies are the game layer's
-//! ([`engine::play::openings`]); this module adds self-play's uniqueness and quick-search checks.
+//! opening file (optionally extended by random plies), then plies the engine chooses, none that
+//! ends the game or that a quick search already judges lost. The opening type, its sources, the
+//! file reader and the random plies are the game layer's ([`engine::play::openings`]); this
+//! module adds self-play's engine plies, quick-search check and per-game random streams.
 //!
-//! The opening of game `i` of a run depends only on the seed, the settings and `i`: openings are
-//! drawn in game order from one random stream, each new one checked against all earlier ones.
-//! That makes a run reproducible and lets a resumed run continue exactly as an uninterrupted one.
+//! The opening of game `i` of a run depends only on the seed, the settings and `i`: it is drawn
+//! from a random stream of its own, seeded from the run's seed and `i` ([`game_rng`]), and every
+//! retry after a rejected opening comes from that same stream. Drawing game 1,000,000's opening
+//! costs what drawing game 0's does, any subset of a run's games can be played apart (shards on
+//! other machines, a resumed run) and gives the games of the whole run, byte for byte. Openings
+//! are not checked against each other: two games may start from the same position. Each shard
+//! records the hash of every opening's position ([`opening_hash`]) and the run counts the
+//! repeats (docs/training.md gives the rate of the default settings).
 
-use std::collections::{HashMap, HashSet};
+use std::{
+    collections::HashMap,
+    sync::{Arc, Mutex},
+};
 
 use anyhow::{bail, Result};
 use engine::{
     engine::{Engine, EvalSource},
     play::{
-        openings::{extend_randomly, seeded_rng, Rng},
+        openings::{extend_randomly, Rng},
         Opening, OpeningSource,
     },
+    rng::{splitmix64, GOLDEN_GAMMA},
     rules::{Move, Position, Variant},
     search::{Limits, Score},
 };
+
+/// The random stream of game `game`'s opening in a run of seed `seed`: SplitMix64 started from a
+/// state mixed from both, so that the streams of different games start at unrelated points of
+/// the generator's cycle (not one step apart, where game `i`'s retries would be game `i + 1`'s
+/// first try).
+pub fn game_rng(seed: u64, game: u64) -> Rng {
+    let mut s = seed ^ GOLDEN_GAMMA;
+    let run_key = splitmix64(&mut s);
+    let mut g = run_key ^ game.wrapping_mul(0xD605_BBB5_8C8A_BBB5);
+    let state = splitmix64(&mut g);
+    Rng::new(state)
+}
+
+/// The identity of an opening: the Zobrist hash of its last position (two openings that reach
+/// the same position by other moves are the same opening for the games that follow).
+pub fn opening_hash(opening: &Opening) -> u64 {
+    opening.position().hash()
+}
 
 /// The quick search that rejects openings one side has already lost.
 pub struct Check {
@@ -68,17 +95,26 @@ impl Check {
 /// search of a fixed number of nodes, then one of the lines within `max_loss` centipawns of the
 /// best, drawn with weights `exp((score - best) / temperature)` (temperature 0: the best).
 /// Each search starts from a fresh engine, so a pick depends only on the position and the
-/// random stream.
+/// random stream; the searches made are kept in a [`SearchCache`] that the samplers of all
+/// worker threads share.
 pub struct Sampler {
     engine: Engine,
     plies: usize,
     nodes: u64,
     temperature: f64,
     max_loss: i32,
-    /// The lines of each search already made, by start position and moves: a search depends
-    /// only on them, and the first plies of thousands of openings are the same few positions.
-    seen: HashMap<(u64, Vec<Move>), Option<Lines>>,
+    seen: Arc<SearchCache>,
 }
+
+/// The lines of each search already made, by start position and moves: a search depends only
+/// on them, and the first plies of thousands of openings are the same few positions. Shared by
+/// the samplers of a run (a search is made outside the lock; two threads may make the same one
+/// at the same time, with the same result).
+#[derive(Default)]
+pub struct SearchCache(Mutex<HashMap<SearchKey, Option<Lines>>>);
+
+/// A search of a [`Sampler`]: the start position's hash and the moves played from it.
+type SearchKey = (u64, Vec<Move>);
 
 /// The lines of a search's deepest completed iteration: depth, first move, score; best first.
 type Lines = Vec<(u32, Move, Score)>;
@@ -113,6 +149,8 @@ pub struct SampledPly {
 /// An opening of the run with, for its last plies that the engine chose, what it said.
 #[derive(Clone, Debug)]
 pub struct DrawnOpening {
+    /// Its [`opening_hash`].
+    pub hash: u64,
     /// The opening (random or book plies, then the engine's).
     pub opening: Opening,
     /// One entry per engine-chosen ply, the last `sampled.len()` moves of the opening.
@@ -128,8 +166,13 @@ fn centipawns(score: Score) -> i32 {
 }
 
 impl Sampler {
-    /// A sampler searching with the evaluation `eval`.
-    pub fn new(variant: Variant, eval: &EvalSource, settings: SamplerSettings) -> Result<Sampler> {
+    /// A sampler searching with the evaluation `eval`, keeping its searches in `cache`.
+    pub fn new(
+        variant: Variant,
+        eval: &EvalSource,
+        settings: SamplerSettings,
+        cache: Arc<SearchCache>,
+    ) -> Result<Sampler> {
         let mut engine = Engine::new();
         engine.set_variant(variant);
         engine.set_hash(4);
@@ -141,7 +184,7 @@ impl Sampler {
             nodes: settings.nodes.max(1),
             temperature: settings.temperature.max(0.0),
             max_loss: settings.max_loss.max(0),
-            seen: HashMap::new(),
+            seen: cache,
         })
     }
 
@@ -149,8 +192,8 @@ impl Sampler {
     /// best first, or `None` when there is no legal move; a search made before is not repeated.
     fn lines(&mut self, start: &Position, moves: &[Move]) -> Result<Option<Lines>> {
         let key = (start.hash(), moves.to_vec());
-        if let Some(lines) = self.seen.get(&key) {
-            return Ok(lines.clone());
+        if let Some(lines) = self.seen.0.lock().ok().and_then(|m| m.get(&key).cloned()) {
+            return Ok(lines);
         }
         self.engine.new_game();
         self.engine.set_game(start.clone(), moves)?;
@@ -174,8 +217,10 @@ impl Sampler {
             }
             Some(lines)
         };
-        if self.seen.len() < MAX_KEPT_SEARCHES {
-            self.seen.insert(key, found.clone());
+        if let Ok(mut seen) = self.seen.0.lock() {
+            if seen.len() < MAX_KEPT_SEARCHES {
+                seen.insert(key, found.clone());
+            }
         }
         Ok(found)
     }
@@ -220,46 +265,53 @@ impl Sampler {
     }
 }
 
-/// Tries in a row without a new acceptable opening before the generator gives up.
+/// Tries of one game before the generator gives up (an opening file without random or engine
+/// plies: one try per line).
 const PATIENCE: u64 = 20_000;
 
-/// Draws the openings of a run in game order (see the module documentation).
+/// Why tries were rejected, over the openings a generator drew.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Rejections {
+    /// Openings drawn.
+    pub drawn: u64,
+    /// Tries that ended the game (or left no legal move).
+    pub ended: u64,
+    /// Tries the quick search judged lost for one side.
+    pub lost: u64,
+}
+
+impl Rejections {
+    /// Adds another generator's counts.
+    pub fn add(&mut self, o: &Rejections) {
+        self.drawn += o.drawn;
+        self.ended += o.ended;
+        self.lost += o.lost;
+    }
+}
+
+/// Draws the opening of any game of a run (see the module documentation). One per worker
+/// thread: the quick search and the sampler hold engines.
 pub struct OpeningGenerator {
     /// The start position, under the run's rules.
     start: Position,
     source: OpeningSource,
-    rng: Rng,
-    used: HashSet<u64>,
     check: Option<Check>,
     sampler: Option<Sampler>,
-    book_cursor: usize,
-    /// Index of the next opening to draw.
-    next: u64,
-    /// Openings rejected so far: already used, ended the game, judged lost.
-    pub rejected_duplicate: u64,
-    /// See `rejected_duplicate`.
-    pub rejected_ended: u64,
-    /// See `rejected_duplicate`.
-    pub rejected_lost: u64,
+    /// Counts of the openings drawn so far.
+    pub rejections: Rejections,
 }
 
 impl OpeningGenerator {
-    /// A generator drawing from `source` (its random plies from the source's seed) after
-    /// `start`, the variant's start position under the run's rules (a source's own lines keep
-    /// their start); `check` rejects lost openings when given.
+    /// A generator drawing from `source` (its random plies from streams of the source's seed)
+    /// after `start`, the variant's start position under the run's rules (a source's own lines
+    /// keep their start); `check` rejects lost openings when given.
     pub fn new(start: Position, source: OpeningSource, check: Option<Check>) -> Self {
         OpeningGenerator {
             start,
-            rng: seeded_rng(source.seed()),
             source,
-            used: HashSet::new(),
             check,
             sampler: None,
-            book_cursor: 0,
-            next: 0,
-            rejected_duplicate: 0,
-            rejected_ended: 0,
-            rejected_lost: 0,
+            rejections: Rejections::default(),
         }
     }
 
@@ -269,22 +321,25 @@ impl OpeningGenerator {
         self
     }
 
-    /// Index of the next opening [`OpeningGenerator::next_opening`] returns.
-    pub fn position(&self) -> u64 {
-        self.next
-    }
-
-    /// The next opening of the run.
-    pub fn next_opening(&mut self) -> Result<DrawnOpening> {
-        let mut failures = 0u64;
-        let start_pos = self.start.clone();
+    /// The opening of game `game` of the run (numbered from the run's first game): the first
+    /// try of its own random stream that neither ends the game nor is judged lost. Line `game`
+    /// of an opening file (from the top again past its end) is the first try's base, the next
+    /// line the second try's, and so on.
+    pub fn opening(&mut self, game: u64) -> Result<DrawnOpening> {
+        let mut rng = game_rng(self.source.seed(), game);
         let random_plies = self.source.random_plies();
-        loop {
+        let book_only = self.source.given().is_some() && random_plies == 0 && self.sampler.is_none();
+        let limit = match self.source.given() {
+            Some(lines) if book_only => lines.len() as u64,
+            _ => PATIENCE,
+        };
+        for attempt in 0..limit {
             let (start, moves, label) = match self.source.given() {
-                None => (start_pos.clone(), Vec::new(), format!("random {random_plies} plies")),
+                None => (self.start.clone(), Vec::new(), format!("random {random_plies} plies")),
                 Some(lines) => {
-                    let line = &lines[self.book_cursor % lines.len()];
-                    self.book_cursor += 1;
+                    let Some(line) = line_of(lines, game, attempt) else {
+                        bail!("the opening file has no opening");
+                    };
                     let label = if random_plies > 0 {
                         format!("{} + {random_plies} random plies", line.label)
                     } else {
@@ -293,38 +348,8 @@ impl OpeningGenerator {
                     (line.start.clone(), line.moves.clone(), label)
                 }
             };
-            let book_only = self.source.given().is_some() && random_plies == 0;
-            let fail = |me: &mut Self, failures: &mut u64| -> Result<()> {
-                *failures += 1;
-                let limit = match me.source.given() {
-                    Some(lines) if book_only => lines.len() as u64,
-                    _ => PATIENCE,
-                };
-                if *failures >= limit {
-                    bail!(
-                        "no new opening found for game {} after {} tries ({} already used, {} ended the game, {} judged \
-                         lost): the run needs more distinct openings than {} gives; {}",
-                        me.next,
-                        failures,
-                        me.rejected_duplicate,
-                        me.rejected_ended,
-                        me.rejected_lost,
-                        match me.source.given() {
-                            None => format!("{random_plies} random plies"),
-                            Some(_) => "the opening file".to_string(),
-                        },
-                        if book_only {
-                            "add random plies after each line with --random-plies, or use a larger file"
-                        } else {
-                            "use more --random-plies, a larger opening file or a higher --opening-max-score"
-                        }
-                    );
-                }
-                Ok(())
-            };
-            let Some(mut moves) = extend_randomly(&start, &moves, random_plies, &mut self.rng) else {
-                self.rejected_ended += 1;
-                fail(self, &mut failures)?;
+            let Some(mut moves) = extend_randomly(&start, &moves, random_plies, &mut rng) else {
+                self.rejections.ended += 1;
                 continue;
             };
             let mut end = start.clone();
@@ -333,7 +358,7 @@ impl OpeningGenerator {
             if let Some(sampler) = &mut self.sampler {
                 let mut ended = false;
                 for _ in 0..sampler.plies {
-                    match sampler.pick(&start, &moves, &mut self.rng)? {
+                    match sampler.pick(&start, &moves, &mut rng)? {
                         Some((m, ply)) if end.immediate_outcome().is_none() => {
                             end.play_unchecked(m);
                             moves.push(m);
@@ -346,76 +371,142 @@ impl OpeningGenerator {
                     }
                 }
                 if ended || end.immediate_outcome().is_some() || !end.has_legal_move() {
-                    self.rejected_ended += 1;
-                    fail(self, &mut failures)?;
+                    self.rejections.ended += 1;
                     continue;
                 }
-            }
-            if !self.used.insert(end.hash()) {
-                self.rejected_duplicate += 1;
-                fail(self, &mut failures)?;
-                continue;
             }
             if let Some(check) = &mut self.check {
                 if check.rejects(&start, &moves)? {
-                    self.rejected_lost += 1;
-                    fail(self, &mut failures)?;
+                    self.rejections.lost += 1;
                     continue;
                 }
             }
-            self.next += 1;
+            self.rejections.drawn += 1;
             let label = if sampled.is_empty() {
                 label
             } else {
                 format!("{label} + {} engine plies", sampled.len())
             };
             return Ok(DrawnOpening {
+                hash: end.hash(),
                 opening: Opening { start, moves, label },
                 sampled,
             });
         }
+        bail!(
+            "no opening found for game {game} after {limit} tries (of all tries so far, {} ended the game, {} were \
+             judged lost): {}",
+            self.rejections.ended,
+            self.rejections.lost,
+            if book_only {
+                "add random plies after each line with --random-plies, or use a larger opening file"
+            } else {
+                "use other --random-plies or --engine-plies, another opening file or a higher --opening-max-score"
+            }
+        )
     }
+}
+
+/// The base line of try `attempt` of game `game`: line `game + attempt` of the file, from the
+/// top again past its end (`None` for an empty file).
+fn line_of(lines: &[Opening], game: u64, attempt: u64) -> Option<&Opening> {
+    let n = lines.len() as u64;
+    if n == 0 {
+        return None;
+    }
+    lines.get((game % n + attempt % n) as usize % lines.len())
+}
+
+/// Openings of a run that repeat an earlier one: `games - distinct` over their hashes.
+pub fn duplicates<'a>(hashes: impl IntoIterator<Item = &'a u64>) -> (u64, u64) {
+    let mut seen = std::collections::HashSet::new();
+    let mut games = 0u64;
+    for h in hashes {
+        games += 1;
+        seen.insert(*h);
+    }
+    (games, games - seen.len() as u64)
 }
 
 #[cfg(test)]
 mod tests {
+    use std::collections::HashSet;
+
     use engine::play::openings::parse_openings;
 
     use super::*;
 
-    #[test]
-    fn random_openings_are_unique_and_reproducible() {
+    fn random(seed: u64, plies: usize) -> OpeningGenerator {
         let v = Variant::PersianPrincess;
-        let draw = |seed| {
-            let mut g = OpeningGenerator::new(Position::startpos(v), OpeningSource::Random { plies: 4, seed }, None);
-            (0..50)
-                .map(|_| g.next_opening().expect("opening").opening)
-                .collect::<Vec<_>>()
-        };
-        let a = draw(7);
-        let ends: HashSet<u64> = a
-            .iter()
-            .map(|o| {
-                let mut p = o.start.clone();
-                o.moves.iter().for_each(|&m| p.play_unchecked(m));
-                p.hash()
-            })
-            .collect();
-        assert_eq!(ends.len(), 50);
-        let b = draw(7);
-        assert!(a.iter().zip(&b).all(|(x, y)| x.moves == y.moves));
-        let c = draw(8);
-        assert!(a.iter().zip(&c).any(|(x, y)| x.moves != y.moves));
+        OpeningGenerator::new(Position::startpos(v), OpeningSource::Random { plies, seed }, None)
     }
 
     #[test]
-    fn a_small_book_runs_out() {
+    fn an_opening_depends_on_the_seed_and_the_game_alone() {
+        // Games 0..50 in order, the same games backwards from a fresh generator, and game
+        // 100,000 (drawn without any game before it): each game's opening is the same.
+        let mut g = random(7, 4);
+        let a: Vec<DrawnOpening> = (0..50).map(|i| g.opening(i).expect("opening")).collect();
+        let mut h = random(7, 4);
+        let mut b: Vec<DrawnOpening> = (0..50).rev().map(|i| h.opening(i).expect("opening")).collect();
+        b.reverse();
+        for (x, y) in a.iter().zip(&b) {
+            assert_eq!(x.opening.moves, y.opening.moves);
+            assert_eq!(x.hash, y.hash);
+            assert_eq!(x.hash, opening_hash(&x.opening));
+        }
+        let far = random(7, 4).opening(100_000).expect("opening");
+        let far_again = g.opening(100_000).expect("opening");
+        assert_eq!(far.opening.moves, far_again.opening.moves);
+        // Four random plies from the start give many positions: 50 games hardly repeat one.
+        let distinct: HashSet<u64> = a.iter().map(|o| o.hash).collect();
+        assert!(distinct.len() >= 48, "{} distinct of 50", distinct.len());
+        // Another seed, other openings; neighbouring games are not shifted copies of each other.
+        let mut c = random(8, 4);
+        assert!((0..50).any(|i| c.opening(i).expect("opening").opening.moves != a[i as usize].opening.moves));
+        let mut r0 = game_rng(7, 0);
+        r0.next_u64();
+        assert_ne!(
+            r0.next_u64(),
+            game_rng(7, 1).next_u64(),
+            "stream 1 is not stream 0 one step on"
+        );
+        assert_eq!(g.rejections.drawn, 51);
+    }
+
+    #[test]
+    fn duplicates_are_counted_not_avoided() {
+        // One random ply: far fewer positions than games, so openings repeat and are counted.
+        let mut g = random(3, 1);
+        let hashes: Vec<u64> = (0..200).map(|i| g.opening(i).expect("opening").hash).collect();
+        let distinct: HashSet<u64> = hashes.iter().copied().collect();
+        assert!(
+            distinct.len() < 50,
+            "one ply from the start: {} positions",
+            distinct.len()
+        );
+        assert_eq!(duplicates(&hashes), (200, 200 - distinct.len() as u64));
+        assert_eq!(duplicates(&[]), (0, 0));
+        assert_eq!(duplicates(&[5, 6, 5, 5, 7]), (5, 2));
+    }
+
+    #[test]
+    fn book_lines_are_used_in_turn_and_a_book_of_rejected_lines_runs_out() {
         let v = Variant::PersianPrincess;
         let start = Position::startpos(v);
-        let lines = parse_openings(v, &format!("{}\n", start.fen()), "one.txt").expect("valid");
-        let mut g = OpeningGenerator::new(Position::startpos(v), OpeningSource::List(lines), None);
-        assert!(g.next_opening().is_ok());
-        let err = g.next_opening().expect_err("exhausted");
-        assert!(err.to_string().contains("--random-plies"), "{err}");
+        let lines = parse_openings(v, "e3e4\nf3f4\ng3g4\n", "three.txt").expect("valid");
+        let mut g = OpeningGenerator::new(start.clone(), OpeningSource::List(lines.clone()), None);
+        let labels: Vec<String> = (0..4).map(|i| g.opening(i).expect("opening").opening.label).collect();
+        assert_eq!(labels, ["three.txt:1", "three.txt:2", "three.txt:3", "three.txt:1"]);
+        // A check that rejects every position (no score is within -1 of 0): every line is
+        // tried once, then a clear error.
+        let check = Check::new(v, &EvalSource::HandCrafted, 10, -1).expect("check");
+        let mut g = OpeningGenerator::new(start, OpeningSource::List(lines), Some(check));
+        let err = g.opening(5).expect_err("every line is rejected");
+        assert!(
+            err.to_string().contains("game 5 after 3 tries") && err.to_string().contains("--random-plies"),
+            "{err}"
+        );
+        assert_eq!(g.rejections.lost, 3);
     }
 }

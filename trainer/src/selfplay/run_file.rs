@@ -1,5 +1,5 @@
 //! `run.json`: the settings of an output directory. The first run writes it; a later run
-//! resumes only with the same settings.
+//! resumes only with the same settings and the same schema.
 
 use std::{
     path::Path,
@@ -77,9 +77,23 @@ pub struct EnginePlies {
     pub max_loss: i32,
 }
 
+/// The version of `run.json` and of what the run's files mean. 2: each game's opening is drawn
+/// from the seed and the game's number alone and the shards list their openings' hashes (1,
+/// written without the field: each opening depended on all the games before it, and none was
+/// repeated). A run of another schema cannot be continued: its next games would not be the
+/// ones it started.
+pub const RUN_SCHEMA: u32 = 2;
+
+fn schema_one() -> u32 {
+    1
+}
+
 /// The content of `run.json`.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub(super) struct RunFile {
+    /// See [`RUN_SCHEMA`].
+    #[serde(default = "schema_one")]
+    schema: u32,
     /// The trainer's version.
     trainer_version: String,
     /// When the run started (seconds since 1970).
@@ -116,6 +130,26 @@ pub(super) fn check_same_settings(run_path: &Path, out: &Path, settings: &Settin
     let text = std::fs::read_to_string(run_path).with_context(|| format!("cannot read {}", run_path.display()))?;
     let old: RunFile =
         serde_json::from_str(&text).with_context(|| format!("{} is not a run file", run_path.display()))?;
+    if old.schema < RUN_SCHEMA {
+        bail!(
+            "{} belongs to a run of an earlier trainer (run.json schema {}, this trainer writes schema \
+             {RUN_SCHEMA}): there each game's opening depended on all the games before it, here it is drawn from the \
+             seed and the game's number alone, so the run cannot be continued. Keep its shards as they are (they \
+             are complete training data) and start a new run in another --out directory, or remove {} to play the \
+             run again from the start",
+            run_path.display(),
+            old.schema,
+            out.display()
+        );
+    }
+    if old.schema > RUN_SCHEMA {
+        bail!(
+            "{} belongs to a run of a newer trainer (run.json schema {}, this trainer knows schema {RUN_SCHEMA}): \
+             continue it with that trainer",
+            run_path.display(),
+            old.schema
+        );
+    }
     let diff = differences(&old.settings, settings);
     if !diff.is_empty() {
         bail!(
@@ -134,10 +168,52 @@ pub(super) fn write_if_new(run_path: &Path, book: Option<&Path>, settings: &Sett
         return Ok(());
     }
     let run_file = RunFile {
+        schema: RUN_SCHEMA,
         trainer_version: env!("CARGO_PKG_VERSION").to_string(),
         created_unix: SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs()),
         book_path: book.map(|p| p.display().to_string()),
         settings: settings.clone(),
     };
     write_atomic(run_path, serde_json::to_string_pretty(&run_file)?.as_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settings() -> Settings {
+        serde_json::from_value(serde_json::json!({
+            "variant": "persian-princess", "nodes": 150, "depth": null, "eval": "hce", "hash_mb": 16,
+            "seed": 1, "games_per_shard": 2, "first_game_id": 0, "random_plies": 8, "book_hash": null,
+            "opening_check_nodes": 100, "opening_max_score": 300, "resign_score": 1000, "resign_plies": 4,
+            "draw_score": 10, "draw_plies": 8, "draw_after": 80, "max_plies": 120, "min_ply": 8
+        }))
+        .expect("settings")
+    }
+
+    #[test]
+    fn a_run_of_another_schema_is_refused_by_name() {
+        let dir = std::env::temp_dir().join(format!("run-file-schema-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("dir");
+        let path = dir.join(super::super::shard::RUN_FILE);
+        let s = settings();
+        write_if_new(&path, None, &s).expect("written");
+        let text = std::fs::read_to_string(&path).expect("read");
+        assert!(text.contains(&format!("\"schema\": {RUN_SCHEMA}")), "{text}");
+        check_same_settings(&path, &dir, &s).expect("the same run continues");
+        // A run.json of before the schema field (schema 1): refused, naming the file and the way out.
+        let mut old: serde_json::Value = serde_json::from_str(&text).expect("json");
+        old.as_object_mut().expect("object").remove("schema");
+        std::fs::write(&path, old.to_string()).expect("write");
+        let err = check_same_settings(&path, &dir, &s).expect_err("refused").to_string();
+        assert!(
+            err.contains(&path.display().to_string()) && err.contains("schema 1") && err.contains("another --out"),
+            "{err}"
+        );
+        old["schema"] = serde_json::json!(RUN_SCHEMA + 1);
+        std::fs::write(&path, old.to_string()).expect("write");
+        let err = check_same_settings(&path, &dir, &s).expect_err("refused").to_string();
+        assert!(err.contains("newer trainer"), "{err}");
+        std::fs::remove_dir_all(&dir).expect("clean up");
+    }
 }

@@ -83,6 +83,42 @@ pub struct ShardSummary {
     pub plies: u64,
     /// Games by way of ending.
     pub terminations: BTreeMap<String, u64>,
+    /// The opening of each game, in game order, as the hash of its last position (16 hex
+    /// digits; see `opening::opening_hash`): what the run's count of repeated openings is made
+    /// of. Shards written before the field existed belong to runs this version refuses.
+    #[serde(with = "hex_hashes")]
+    pub opening_hashes: Vec<u64>,
+}
+
+impl ShardSummary {
+    /// Openings of these games that repeat one of an earlier game among them: (games,
+    /// repeats).
+    pub fn duplicate_openings(&self) -> (u64, u64) {
+        super::opening::duplicates(&self.opening_hashes)
+    }
+}
+
+/// Hashes as strings of 16 hex digits (JSON readers that turn numbers into doubles, as
+/// Python's and JavaScript's may, would lose bits of a 64-bit number).
+mod hex_hashes {
+    use serde::{de::Error, Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(hashes: &[u64], s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(hashes.iter().map(|h| format!("{h:016x}")))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u64>, D::Error> {
+        Vec::<String>::deserialize(d)?
+            .iter()
+            .map(|t| {
+                if t.len() != 16 {
+                    return Err(D::Error::custom(format!("opening hash '{t}' is not 16 hex digits")));
+                }
+                u64::from_str_radix(t, 16)
+                    .map_err(|_| D::Error::custom(format!("opening hash '{t}' is not 16 hex digits")))
+            })
+            .collect()
+    }
 }
 
 impl ShardSummary {
@@ -95,6 +131,7 @@ impl ShardSummary {
         self.results.add(g.result);
         self.plies += g.plies as u64;
         *self.terminations.entry(g.termination.key().to_string()).or_default() += 1;
+        self.opening_hashes.push(g.opening_hash);
     }
 
     /// Adds another summary.
@@ -110,6 +147,7 @@ impl ShardSummary {
         for (k, v) in &o.terminations {
             *self.terminations.entry(k.clone()).or_default() += v;
         }
+        self.opening_hashes.extend_from_slice(&o.opening_hashes);
     }
 }
 
@@ -245,6 +283,15 @@ pub fn scan(dir: &Path) -> Result<Existing> {
                 summary.positions * RECORD_SIZE as u64
             );
         }
+        if summary.opening_hashes.len() as u64 != summary.games {
+            bail!(
+                "{} lists {} opening(s) for {} games: the shard is corrupt; remove its .bin, .pgn and .json to have it \
+                 generated again",
+                p.json.display(),
+                summary.opening_hashes.len(),
+                summary.games
+            );
+        }
         shards.insert(i, summary);
     }
     Ok(Existing { shards, removed })
@@ -300,6 +347,34 @@ mod tests {
         );
         assert_eq!(plan(&existing(&[(0, 100), (1, 50)]), 300, 100), vec![(2, 100), (3, 50)]);
         assert!(plan(&existing(&[(0, 100)]), 80, 100).is_empty());
+    }
+
+    #[test]
+    fn opening_hashes_are_hex_strings_and_merge_in_order() {
+        let mut a = ShardSummary {
+            games: 3,
+            opening_hashes: vec![1, u64::MAX, 1],
+            ..ShardSummary::default()
+        };
+        let json = serde_json::to_string(&a).expect("json");
+        assert!(
+            json.contains(r#""opening_hashes":["0000000000000001","ffffffffffffffff","0000000000000001"]"#),
+            "{json}"
+        );
+        assert_eq!(serde_json::from_str::<ShardSummary>(&json).expect("reads back"), a);
+        assert_eq!(a.duplicate_openings(), (3, 1));
+        let b = ShardSummary {
+            games: 2,
+            opening_hashes: vec![7, u64::MAX],
+            ..ShardSummary::default()
+        };
+        a.merge(&b);
+        assert_eq!(a.opening_hashes, [1, u64::MAX, 1, 7, u64::MAX]);
+        assert_eq!(a.duplicate_openings(), (5, 2));
+        for bad in ["\"12\"", "\"zzzzzzzzzzzzzzzz\"", "12"] {
+            let text = json.replacen("\"0000000000000001\"", bad, 1);
+            assert!(serde_json::from_str::<ShardSummary>(&text).is_err(), "{text}");
+        }
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use std::{path::Path, time::Duration};
 
-use super::{opening::OpeningGenerator, shard::ShardSummary};
+use super::{opening::Rejections, shard::ShardSummary};
 use crate::data::io::thousands;
 
 /// Limits in words, e.g. `depth 8, 2000 nodes`.
@@ -44,8 +44,8 @@ pub(super) struct Finished<'a> {
     pub limits: String,
     /// The evaluation in words.
     pub eval: &'a str,
-    /// The opening generator, for its counts.
-    pub openings: Option<&'a OpeningGenerator>,
+    /// The openings drawn, over all workers.
+    pub openings: Rejections,
     /// Indices of the shards written in this session.
     pub written: Vec<u64>,
 }
@@ -70,15 +70,16 @@ pub(super) fn print_finished(f: Finished<'_>) -> anyhow::Result<()> {
         f.eval
     );
     print_counts(s);
-    if let Some(g) = f.openings {
-        println!(
-            "  openings       {} drawn; rejected: {} repeated a position, {} ended the game, {} judged lost",
-            g.position(),
-            g.rejected_duplicate,
-            g.rejected_ended,
-            g.rejected_lost
-        );
-    }
+    let (games, repeated) = s.duplicate_openings();
+    println!(
+        "  openings       {} drawn, {} repeat an earlier one of these games ({}); rejected tries: {} ended the game, \
+         {} judged lost",
+        thousands(games),
+        thousands(repeated),
+        percent(repeated, games),
+        thousands(f.openings.ended),
+        thousands(f.openings.lost)
+    );
     let mut written = f.written;
     written.sort_unstable();
     let names: Vec<String> = written.iter().map(|&i| format!("shard_{i:06}")).collect();
@@ -138,6 +139,15 @@ pub(super) fn print_counts(s: &ShardSummary) {
     );
 }
 
+/// `part` of `whole` as a percentage, e.g. `0.42%` (`0%` of nothing).
+pub(super) fn percent(part: u64, whole: u64) -> String {
+    if whole == 0 {
+        return "0%".to_string();
+    }
+    format!("{:.2}%", 100.0 * part as f64 / whole as f64)
+}
+
+/// Prints the totals of the directory, the repeated openings of the whole run among them.
 pub(super) fn print_directory(out: &Path, total: &ShardSummary, shards: usize) {
     println!(
         "  directory      {}: {} shard(s), {} games, {} positions, results 1-0 {} / 1/2 {} / 0-1 {}",
@@ -148,5 +158,13 @@ pub(super) fn print_directory(out: &Path, total: &ShardSummary, shards: usize) {
         total.results.white,
         total.results.draw,
         total.results.black
+    );
+    let (games, repeated) = total.duplicate_openings();
+    println!(
+        "  run openings   {} distinct of {} games: {} duplicate opening(s) ({}) over the whole run",
+        thousands(games - repeated),
+        thousands(games),
+        thousands(repeated),
+        percent(repeated, games)
     );
 }

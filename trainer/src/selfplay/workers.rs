@@ -1,9 +1,9 @@
 //! The games of a session on worker threads: each worker takes the next game of the plan, draws
-//! its opening (in game order, whatever thread asks), plays it and files it in its shard; the
-//! worker that completes a shard writes it.
+//! its opening with a generator of its own (a game's opening depends on the seed and the game
+//! alone), plays it and files it in its shard; the worker that completes a shard writes it.
 
 use std::{
-    collections::{BTreeMap, HashMap, HashSet},
+    collections::HashMap,
     path::Path,
     sync::{
         atomic::{AtomicBool, AtomicUsize, Ordering},
@@ -20,44 +20,12 @@ use engine::{
 
 use super::{
     game::{self, GameSettings, PlayedGame},
-    opening::{DrawnOpening, OpeningGenerator},
+    opening::{OpeningGenerator, Rejections},
     progress::Progress,
     shard::{self, ShardPaths, ShardSummary},
     summary::duration_text,
 };
 use crate::data::io::thousands;
-
-/// Openings drawn in game order, kept until the game that needs one asks for it.
-pub(super) struct Openings {
-    /// The generator.
-    pub generator: OpeningGenerator,
-    ready: BTreeMap<u64, DrawnOpening>,
-    needed: HashSet<u64>,
-}
-
-impl Openings {
-    /// Openings for the games `needed` (numbered from the directory's first game).
-    pub fn new(generator: OpeningGenerator, needed: HashSet<u64>) -> Openings {
-        Openings {
-            generator,
-            ready: BTreeMap::new(),
-            needed,
-        }
-    }
-
-    fn get(&mut self, index: u64) -> Result<DrawnOpening> {
-        while self.generator.position() <= index {
-            let i = self.generator.position();
-            let o = self.generator.next_opening()?;
-            if self.needed.contains(&i) {
-                self.ready.insert(i, o);
-            }
-        }
-        self.ready
-            .remove(&index)
-            .ok_or_else(|| anyhow!("internal error: opening {index} asked for twice"))
-    }
-}
 
 struct ShardBuffer {
     games: Vec<Option<PlayedGame>>,
@@ -73,7 +41,12 @@ pub(super) struct Tally {
     pub shards_written: u64,
     /// Their indices, in the order written.
     pub written_paths: Vec<u64>,
+    /// The openings drawn, over all workers.
+    pub openings: Rejections,
 }
+
+/// Makes the opening generator of a worker.
+pub(super) type MakeGenerator<'a> = dyn Fn() -> Result<OpeningGenerator> + Sync + 'a;
 
 /// A fresh engine for `variant` with `hash` MB and the evaluation `eval`.
 pub(super) fn make_engine(variant: Variant, hash: usize, eval: &EvalSource) -> Result<Engine> {
@@ -102,8 +75,8 @@ pub(super) struct Session<'a> {
     pub hash_mb: usize,
     /// Everything a game needs.
     pub game_settings: &'a GameSettings,
-    /// The openings.
-    pub openings: &'a Mutex<Openings>,
+    /// The openings: a generator for each worker.
+    pub openings: &'a MakeGenerator<'a>,
     /// Shards this session writes.
     pub total_shards: u64,
     /// Games in the directory before this session.
@@ -163,8 +136,18 @@ struct Shared<'s, 'a> {
 impl Shared<'_, '_> {
     /// One worker: games until none is left or another worker failed.
     fn work(&self) -> Result<()> {
-        let s = self.session;
         let mut engine: Option<Engine> = None;
+        let mut generator: Option<OpeningGenerator> = None;
+        let result = self.work_with(&mut engine, &mut generator);
+        if let Some(g) = &generator {
+            let mut t = self.tally.lock().map_err(|_| anyhow!("a worker failed"))?;
+            t.openings.add(&g.rejections);
+        }
+        result
+    }
+
+    fn work_with(&self, engine: &mut Option<Engine>, generator: &mut Option<OpeningGenerator>) -> Result<()> {
+        let s = self.session;
         while !self.stop.load(Ordering::Relaxed) {
             let j = self.cursor.fetch_add(1, Ordering::Relaxed);
             let Some(&(index, slot)) = s.jobs.get(j) else {
@@ -172,12 +155,12 @@ impl Shared<'_, '_> {
             };
             let relative = index * s.per_shard + slot;
             let id = (u64::from(s.first_game_id) + relative) as u32;
-            let opening = s
-                .openings
-                .lock()
-                .map_err(|_| anyhow!("a worker failed"))?
-                .get(relative)?;
-            let e = match &mut engine {
+            let g = match generator {
+                Some(g) => g,
+                None => generator.insert((s.openings)()?),
+            };
+            let opening = g.opening(relative)?;
+            let e = match engine {
                 Some(e) => e,
                 None => engine.insert(make_engine(s.game_settings.variant, s.hash_mb, s.eval)?),
             };
