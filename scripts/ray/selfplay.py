@@ -5,11 +5,13 @@ Each missing shard of the run is one Ray task: a worker runs the trainer binary 
 through Ray's object store, so the workers need no copy and no shared file system) with
 `--shards N` into a scratch directory and sends the shard's files back; this driver writes them
 into the output directory. The shard files are, byte for byte, those one machine writes with the
-same settings (`trainer selfplay --shards` draws the openings of the games before its shard
-again), so the run can be resumed by this driver or by `trainer selfplay` itself, and a finished
-shard is never played twice. A task whose worker dies (or whose trainer fails) is run again, up
+same settings (a game's opening depends on the seed and the game's number alone, so a shard
+needs none of the games before it), so the run can be resumed by this driver or by `trainer
+selfplay` itself, and a finished shard is never played twice. A task whose worker dies (or whose trainer fails) is run again, up
 to --max-retries times. At the end the directory is checked with `trainer data validate`, and
 with --openings DIR the opening statistics of its games are written there (`trainer openings`).
+The driver reports the openings repeated over the whole run (each shard's .json lists its
+games' opening hashes).
 
     python scripts/ray/selfplay.py --games 1000 --out data/selfplay/persian-princess \\
         -- --variant persian-princess --nodes 2000 --net hce
@@ -124,13 +126,33 @@ def write_shard(out, files):
         tmp.replace(out / name)
 
 
+def run_schema(run):
+    """The schema of a run.json's content (1: written before the field existed)."""
+    return int(run.get("schema", 1))
+
+
+def check_old_run(out):
+    """Refuses, before any task runs, a directory of a run begun by a trainer whose openings
+    depended on the games before them (run.json schema 1): its next shards would differ."""
+    path = out / "run.json"
+    if path.exists() and run_schema(json.loads(path.read_text())) < 2:
+        raise SystemExit(f"{path} belongs to a run of an earlier trainer (run.json schema 1, whose openings depend "
+                         "on all the games before them): it cannot be continued; keep its shards and start a new "
+                         "run in another --out")
+
+
 def check_run_file(out, run_json):
     """The first result's run.json becomes the directory's; an existing one must hold the same
-    settings (a directory belongs to one run)."""
+    schema and settings (a directory belongs to one run)."""
     path = out / "run.json"
-    settings = json.loads(run_json)["settings"]
+    theirs = json.loads(run_json)
+    settings = theirs["settings"]
     if path.exists():
-        mine = json.loads(path.read_text())["settings"]
+        existing = json.loads(path.read_text())
+        if run_schema(existing) != run_schema(theirs):
+            raise SystemExit(f"{path} is of run.json schema {run_schema(existing)}, the trainer writes schema "
+                             f"{run_schema(theirs)}: the run cannot be continued with this trainer; use another --out")
+        mine = existing["settings"]
         if mine != settings:
             diff = sorted(k for k in set(mine) | set(settings) if mine.get(k) != settings.get(k))
             raise SystemExit(f"{out} holds a run with other settings ({', '.join(diff)}): use another --out")
@@ -138,6 +160,29 @@ def check_run_file(out, run_json):
         tmp = out / "run.json.tmp"
         tmp.write_bytes(run_json)
         tmp.replace(path)
+
+
+def opening_repeats(out):
+    """(games, repeated openings) over the complete shards of `out`, from the opening hashes each
+    shard's .json lists; None when a shard has no such list."""
+    hashes = []
+    for index in sorted(complete_shards(out)):
+        summary = json.loads((out / f"{shard_stem(index)}.json").read_text())
+        if "opening_hashes" not in summary:
+            return None
+        hashes.extend(summary["opening_hashes"])
+    return len(hashes), len(hashes) - len(set(hashes))
+
+
+def repeats_line(out):
+    """The run's repeated openings in words."""
+    counted = opening_repeats(out)
+    if counted is None:
+        return "openings: not counted (a shard lists no opening hashes)"
+    games, repeats = counted
+    share = 100.0 * repeats / games if games else 0.0
+    return (f"openings: {games - repeats} distinct of {games} games: {repeats} duplicate opening(s) ({share:.2f}%) "
+            "over the whole run")
 
 
 def variant_of(selfplay):
@@ -165,6 +210,7 @@ def run(args, test_kill_dir=None):
     trainer = pathlib.Path(args.trainer)
     if not trainer.is_file():
         raise SystemExit(f"--trainer {trainer}: no such file (build it: cargo build --release -p trainer)")
+    check_old_run(out)
     shards = (args.games + args.games_per_shard - 1) // args.games_per_shard
     have = complete_shards(out)
     missing = [i for i in range(shards) if i not in have]
@@ -198,6 +244,7 @@ def run(args, test_kill_dir=None):
                 eta = elapsed / done * (len(missing) - done)
                 print(f"  shard {index}: {done}/{len(missing)} done, {positions} positions, {rate:.0f} positions/s, "
                       f"ETA {eta:.0f} s", flush=True)
+    print(f"  {repeats_line(out)}", flush=True)
     variant = variant_of(args.selfplay)
     local_step(trainer, ["data", "validate"], variant, out, "trainer data validate found problems")
     if args.openings:

@@ -5,12 +5,17 @@
    with the same settings;
 2. a worker killed mid-shard (the first attempt of shard 1) leads to a re-run of that shard and
    a complete, valid directory without duplicate games;
-3. run again, the driver finds nothing to do, and its reduce step writes the opening statistics.
+3. run again, the driver finds nothing to do, and its reduce step writes the opening statistics;
+4. the openings repeated over the whole run are counted from the shards' opening hashes, as
+   `trainer selfplay` counts them;
+5. a directory of a run begun before openings were drawn per game (run.json schema 1) is refused
+   before any task runs.
 
     python scripts/ray/test_selfplay.py --trainer target/debug/persian-trainer
 """
 
 import argparse
+import json
 import pathlib
 import subprocess
 import sys
@@ -58,12 +63,32 @@ def main():
             args.openings = str(tmp / "openings")
             assert selfplay.run(args) == 0
             assert (tmp / "openings" / "tree.json").exists()
+            games, repeats = selfplay.opening_repeats(out)
+            assert games == GAMES, games
+            line = selfplay.repeats_line(out)
+            assert f"{GAMES - repeats} distinct of {GAMES} games: {repeats} duplicate" in line, line
+            # An old run's directory: refused, naming its run.json, with no task started.
+            old = tmp / "old"
+            old.mkdir()
+            run = json.loads((out / "run.json").read_text())
+            del run["schema"]
+            (old / "run.json").write_text(json.dumps(run))
+            old_args = selfplay.parse_args(["--trainer", trainer, "--trainer-on-workers", trainer, "--out", str(old),
+                                            "--games", str(GAMES), "--games-per-shard", str(PER_SHARD), "--",
+                                            *SETTINGS])
+            try:
+                selfplay.run(old_args)
+                raise AssertionError("an old run was continued")
+            except SystemExit as e:
+                assert "run.json" in str(e) and "another --out" in str(e), e
+            assert not list(old.glob("shard_*")), "nothing played"
         finally:
             ray.shutdown()
         again = subprocess.run([trainer, "selfplay", *SETTINGS, "--games", str(GAMES), "--games-per-shard",
                                 str(PER_SHARD), "--quiet", "--out", str(out)], check=True, capture_output=True,
                                text=True)
         assert "nothing to do" in again.stdout, again.stdout
+        assert f"{GAMES - repeats} distinct of {GAMES} games: {repeats} duplicate" in again.stdout, again.stdout
     print("ray selfplay: ok")
 
 
