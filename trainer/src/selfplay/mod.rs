@@ -711,6 +711,28 @@ fn dry_run(args: &Args, variant: &str, games: &[u64], make: &MakeGenerator<'_>, 
         thousands(totals.ended),
         thousands(totals.lost)
     );
+    // The repeats among the first games, for how they grow with a run's length (the openings of
+    // the first n games are those of any longer run).
+    let prefixes: Vec<usize> = std::iter::successors(Some(1000usize), |n| n.checked_mul(10))
+        .take_while(|&n| n < hashes.len())
+        .flat_map(|n| [n, 3 * n])
+        .filter(|&n| n < hashes.len())
+        .collect();
+    if !prefixes.is_empty() && games.windows(2).all(|w| w[1] == w[0] + 1) {
+        let parts: Vec<String> = prefixes
+            .iter()
+            .map(|&n| {
+                let (drawn, repeated) = duplicates(&hashes[..n]);
+                format!(
+                    "{} in {} ({})",
+                    thousands(repeated),
+                    thousands(drawn),
+                    percent(repeated, drawn)
+                )
+            })
+            .collect();
+        println!("  repeats among the first games: {}", parts.join(", "));
+    }
     println!("  nothing played, nothing written");
     Ok(())
 }
