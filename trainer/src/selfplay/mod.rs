@@ -50,14 +50,17 @@ const LONG_ABOUT: &str = "\
 Plays the engine against itself and writes the positions it searched as training records \
 (64-byte records of nnue::data, see docs/training-data.md) and the games as PGN.
 
-Every game starts from a different opening: random legal plies from the start position \
-(--random-plies, default 8) or the lines of an opening file (--book), skipping openings that \
+Every game starts from an opening of its own, drawn from the seed and the game's number alone: \
+plies the engine chooses (--engine-plies, default 12) after random legal plies from the start \
+position (--random-plies) or after the lines of an opening file (--book), skipping openings that \
 end the game or that a quick search (--opening-check-nodes) scores beyond --opening-max-score \
 for either side. Games end by the rules (mate, stalemate, citadel, repetition, 50 moves, dead \
 material) or by adjudication: resign when the scores of --resign-plies consecutive plies all \
 give the same side at least --resign-score, draw when --draw-plies consecutive plies from ply \
 --draw-after on all score within --draw-score of 0, draw at --max-plies. Every position keeps \
-the game's real or adjudicated result.
+the game's real or adjudicated result. Openings are not compared with each other, so two games \
+may start from the same position: each shard's .json lists its games' opening hashes and the \
+summary counts the repeats over the whole run (--dry-run counts them without playing).
 
 Written: positions the engine searched that are not in check, whose best move is not a \
 capture, promotion or en passant, whose score is not a mate, from ply --min-ply on (default: \
@@ -139,7 +142,8 @@ pub struct Args {
     pub engine_ply_max_loss: i32,
     /// Opening file: one opening per line, a FEN, a FEN followed by `moves` and UCI moves, or
     /// UCI moves from the start position; '#' starts a comment. Lines are used in order, from
-    /// the top again when more games are needed (each opening position once).
+    /// the top again when more games are needed (game i starts from line i, or a later one when
+    /// that one is skipped).
     #[arg(long, value_name = "FILE")]
     pub book: Option<PathBuf>,
     /// Nodes of the quick search that judges an opening (0: no check).
@@ -349,8 +353,8 @@ fn opening_source(
         let distinct = distinct_ends(&book.lines) as u64;
         if distinct < needed {
             bail!(
-                "the opening file has {distinct} distinct positions, but this run needs {needed} openings (every \
-                 game's opening is different): add random plies after each line with --random-plies, engine plies with --engine-plies, or \
+                "the opening file has {distinct} distinct positions, but this run needs {needed} openings (without \
+                 random or engine plies, games beyond the file's positions would repeat its openings): add random plies after each line with --random-plies, engine plies with --engine-plies, or \
                  use a larger file"
             );
         }
