@@ -132,8 +132,9 @@ def run_schema(run):
 
 
 def check_old_run(out):
-    """Refuses, before any task runs, a directory of a run begun by a trainer whose openings
-    depended on the games before them (run.json schema 1): its next shards would differ."""
+    """Refuses, before any task runs, to continue a run begun by a trainer whose openings
+    depended on the games before them (run.json schema 1): its next shards would differ. (A
+    complete one has nothing to continue and is left alone.)"""
     path = out / "run.json"
     if path.exists() and run_schema(json.loads(path.read_text())) < 2:
         raise SystemExit(f"{path} belongs to a run of an earlier trainer (run.json schema 1, whose openings depend "
@@ -210,10 +211,11 @@ def run(args, test_kill_dir=None):
     trainer = pathlib.Path(args.trainer)
     if not trainer.is_file():
         raise SystemExit(f"--trainer {trainer}: no such file (build it: cargo build --release -p trainer)")
-    check_old_run(out)
     shards = (args.games + args.games_per_shard - 1) // args.games_per_shard
     have = complete_shards(out)
     missing = [i for i in range(shards) if i not in have]
+    if missing:
+        check_old_run(out)
     print(f"selfplay on Ray: {shards} shard(s) of {args.games_per_shard} games, {len(have)} already in {out}, "
           f"{len(missing)} to play on {int(ray.cluster_resources().get('CPU', 0))} CPU(s)", flush=True)
     if missing:

@@ -633,7 +633,8 @@ fn a_shard_far_into_a_run_needs_no_earlier_game() {
 }
 
 /// A directory of a run begun before the openings were drawn per game (run.json without a
-/// schema) is not continued: the error names the file and what to do.
+/// schema) is not continued: the error names the file and what to do. Complete, it is left
+/// as it is.
 #[test]
 fn a_run_of_the_earlier_schema_is_refused() {
     let dir = TempDir::new("schema");
@@ -643,6 +644,20 @@ fn a_run_of_the_earlier_schema_is_refused() {
     assert_eq!(run["schema"], 2);
     run.as_object_mut().expect("object").remove("schema");
     fs::write(&path, serde_json::to_string_pretty(&run).expect("json")).expect("write");
+    // Its shards had no opening hashes either.
+    let shard = dir.path().join("shard_000000.json");
+    let mut summary: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&shard).expect("json")).expect("json");
+    summary.as_object_mut().expect("object").remove("opening_hashes");
+    fs::write(&shard, serde_json::to_string_pretty(&summary).expect("json")).expect("write");
+    // Complete, it has nothing to continue: the same command finds nothing to do (a pipeline
+    // that runs every round's command again goes on), its openings not counted.
+    let done = ok(&selfplay_args(dir.path(), 2, 1));
+    assert!(
+        done.contains("nothing to do") && done.contains("run openings   not counted: 2 of the 2 games"),
+        "{done}"
+    );
+    // Asked for more games, it is refused.
     let out = trainer(&selfplay_args(dir.path(), 4, 1));
     assert!(!out.status.success(), "an old run was continued");
     let err = String::from_utf8_lossy(&out.stderr);

@@ -531,7 +531,7 @@ pub fn run(args: Args) -> Result<()> {
     std::fs::create_dir_all(&out).with_context(|| format!("cannot create output directory {}", out.display()))?;
     // The settings of the directory: written by the first run, the same for every resumption.
     let run_path = out.join(RUN_FILE);
-    run_file::check_same_settings(&run_path, &out, &settings)?;
+    let earlier_run = run_file::check_same_settings(&run_path, &out, &settings)?;
     let existing = shard::scan(&out)?;
     let mut plan = shard::plan(&existing, args.games, per_shard);
     if let Some(only) = &args.shards {
@@ -548,6 +548,9 @@ pub fn run(args: Args) -> Result<()> {
     if plan.is_empty() {
         nothing_to_do(&args, variant, &out, &existing, &removed_note);
         return Ok(());
+    }
+    if let Some(why) = earlier_run {
+        bail!("{why}");
     }
     let jobs: Vec<(u64, u64)> = plan
         .iter()

@@ -122,16 +122,19 @@ fn differences(old: &Settings, new: &Settings) -> Vec<String> {
         .collect()
 }
 
-/// Refuses to continue the run in `out` (whose run file is `run_path`) with other settings.
-pub(super) fn check_same_settings(run_path: &Path, out: &Path, settings: &Settings) -> Result<()> {
+/// Refuses to continue the run in `out` (whose run file is `run_path`) with other settings or
+/// of a newer schema. A run of an earlier schema with the same settings gives `Some(why it
+/// cannot be continued)`: the caller refuses it unless the run is already complete (then there
+/// is nothing to continue, and a pipeline that runs every round's command again goes on).
+pub(super) fn check_same_settings(run_path: &Path, out: &Path, settings: &Settings) -> Result<Option<String>> {
     if !run_path.exists() {
-        return Ok(());
+        return Ok(None);
     }
     let text = std::fs::read_to_string(run_path).with_context(|| format!("cannot read {}", run_path.display()))?;
     let old: RunFile =
         serde_json::from_str(&text).with_context(|| format!("{} is not a run file", run_path.display()))?;
-    if old.schema < RUN_SCHEMA {
-        bail!(
+    let earlier = (old.schema < RUN_SCHEMA).then(|| {
+        format!(
             "{} belongs to a run of an earlier trainer (run.json schema {}, this trainer writes schema \
              {RUN_SCHEMA}): there each game's opening depended on all the games before it, here it is drawn from the \
              seed and the game's number alone, so the run cannot be continued. Keep its shards as they are (they \
@@ -140,8 +143,8 @@ pub(super) fn check_same_settings(run_path: &Path, out: &Path, settings: &Settin
             run_path.display(),
             old.schema,
             out.display()
-        );
-    }
+        )
+    });
     if old.schema > RUN_SCHEMA {
         bail!(
             "{} belongs to a run of a newer trainer (run.json schema {}, this trainer knows schema {RUN_SCHEMA}): \
@@ -158,7 +161,7 @@ pub(super) fn check_same_settings(run_path: &Path, out: &Path, settings: &Settin
             diff.join("\n  ")
         );
     }
-    Ok(())
+    Ok(earlier)
 }
 
 /// Writes the run file unless the directory has one: from now on the directory belongs to these
@@ -200,12 +203,14 @@ mod tests {
         write_if_new(&path, None, &s).expect("written");
         let text = std::fs::read_to_string(&path).expect("read");
         assert!(text.contains(&format!("\"schema\": {RUN_SCHEMA}")), "{text}");
-        check_same_settings(&path, &dir, &s).expect("the same run continues");
+        assert_eq!(check_same_settings(&path, &dir, &s).expect("the same run"), None);
         // A run.json of before the schema field (schema 1): refused, naming the file and the way out.
         let mut old: serde_json::Value = serde_json::from_str(&text).expect("json");
         old.as_object_mut().expect("object").remove("schema");
         std::fs::write(&path, old.to_string()).expect("write");
-        let err = check_same_settings(&path, &dir, &s).expect_err("refused").to_string();
+        let err = check_same_settings(&path, &dir, &s)
+            .expect("the same settings")
+            .expect("not to be continued");
         assert!(
             err.contains(&path.display().to_string()) && err.contains("schema 1") && err.contains("another --out"),
             "{err}"

@@ -85,16 +85,17 @@ pub struct ShardSummary {
     pub terminations: BTreeMap<String, u64>,
     /// The opening of each game, in game order, as the hash of its last position (16 hex
     /// digits; see `opening::opening_hash`): what the run's count of repeated openings is made
-    /// of. Shards written before the field existed belong to runs this version refuses.
-    #[serde(with = "hex_hashes")]
+    /// of. Shards written before the field existed have none (their runs are complete or
+    /// refused: see `run_file::RUN_SCHEMA`), and their openings are not counted.
+    #[serde(default, with = "hex_hashes")]
     pub opening_hashes: Vec<u64>,
 }
 
 impl ShardSummary {
     /// Openings of these games that repeat one of an earlier game among them: (games,
-    /// repeats).
-    pub fn duplicate_openings(&self) -> (u64, u64) {
-        super::opening::duplicates(&self.opening_hashes)
+    /// repeats); `None` when some of the games come from shards without opening hashes.
+    pub fn duplicate_openings(&self) -> Option<(u64, u64)> {
+        (self.opening_hashes.len() as u64 == self.games).then(|| super::opening::duplicates(&self.opening_hashes))
     }
 }
 
@@ -283,7 +284,8 @@ pub fn scan(dir: &Path) -> Result<Existing> {
                 summary.positions * RECORD_SIZE as u64
             );
         }
-        if summary.opening_hashes.len() as u64 != summary.games {
+        // No list at all: a shard of an earlier trainer (see `opening_hashes`).
+        if !summary.opening_hashes.is_empty() && summary.opening_hashes.len() as u64 != summary.games {
             bail!(
                 "{} lists {} opening(s) for {} games: the shard is corrupt; remove its .bin, .pgn and .json to have it \
                  generated again",
@@ -362,7 +364,7 @@ mod tests {
             "{json}"
         );
         assert_eq!(serde_json::from_str::<ShardSummary>(&json).expect("reads back"), a);
-        assert_eq!(a.duplicate_openings(), (3, 1));
+        assert_eq!(a.duplicate_openings(), Some((3, 1)));
         let b = ShardSummary {
             games: 2,
             opening_hashes: vec![7, u64::MAX],
@@ -370,7 +372,16 @@ mod tests {
         };
         a.merge(&b);
         assert_eq!(a.opening_hashes, [1, u64::MAX, 1, 7, u64::MAX]);
-        assert_eq!(a.duplicate_openings(), (5, 2));
+        assert_eq!(a.duplicate_openings(), Some((5, 2)));
+        // A shard of an earlier trainer lists none: the run's repeats are not known.
+        let old: ShardSummary = serde_json::from_str(
+            r#"{"games": 4, "first_game_id": 0, "positions": 0,
+            "searched": 0, "skipped": {"in_check": 0, "noisy": 0, "mate": 0, "early": 0},
+            "results": {"white": 0, "draw": 4, "black": 0}, "plies": 0, "terminations": {}}"#,
+        )
+        .expect("an old summary reads");
+        a.merge(&old);
+        assert_eq!(a.duplicate_openings(), None);
         for bad in ["\"12\"", "\"zzzzzzzzzzzzzzzz\"", "12"] {
             let text = json.replacen("\"0000000000000001\"", bad, 1);
             assert!(serde_json::from_str::<ShardSummary>(&text).is_err(), "{text}");

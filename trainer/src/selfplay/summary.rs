@@ -70,7 +70,7 @@ pub(super) fn print_finished(f: Finished<'_>) -> anyhow::Result<()> {
         f.eval
     );
     print_counts(s);
-    let (games, repeated) = s.duplicate_openings();
+    let (games, repeated) = s.duplicate_openings().unwrap_or((s.games, 0));
     println!(
         "  openings       {} drawn, {} repeat an earlier one of these games ({}); rejected tries: {} ended the game, \
          {} judged lost",
@@ -159,12 +159,19 @@ pub(super) fn print_directory(out: &Path, total: &ShardSummary, shards: usize) {
         total.results.draw,
         total.results.black
     );
-    let (games, repeated) = total.duplicate_openings();
-    println!(
-        "  run openings   {} distinct of {} games: {} duplicate opening(s) ({}) over the whole run",
-        thousands(games - repeated),
-        thousands(games),
-        thousands(repeated),
-        percent(repeated, games)
-    );
+    match total.duplicate_openings() {
+        Some((games, repeated)) => println!(
+            "  run openings   {} distinct of {} games: {} duplicate opening(s) ({}) over the whole run",
+            thousands(games - repeated),
+            thousands(games),
+            thousands(repeated),
+            percent(repeated, games)
+        ),
+        None => println!(
+            "  run openings   not counted: {} of the {} games are in shards of an earlier trainer, which list no \
+             opening hashes",
+            thousands(total.games - total.opening_hashes.len() as u64),
+            thousands(total.games)
+        ),
+    }
 }
