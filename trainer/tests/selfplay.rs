@@ -445,7 +445,17 @@ fn engine_chosen_opening_plies() {
     let a = TempDir::new("engine-plies-a");
     let b = TempDir::new("engine-plies-b");
     run(a.path(), &["--engine-plies", "4"]);
-    run(b.path(), &["--engine-plies", "4"]);
+    // Two workers, each with its own opening generator (their searches shared): the same games.
+    let mut two = with(
+        without_engine_plies(selfplay_args(b.path(), 6, 5)),
+        &[
+            ("--threads", "2"),
+            ("--random-plies", "1"),
+            ("--engine-ply-nodes", "300"),
+        ],
+    );
+    two.extend(["--engine-plies", "4"].map(String::from));
+    ok(&two);
     let text = |dir: &Path| {
         files(dir, "pgn")
             .iter()
