@@ -11,7 +11,11 @@ use std::{
 };
 
 use engine::{
-    rules::{game::Game, notation::pgn::read_games, Color, Variant},
+    rules::{
+        game::Game,
+        notation::pgn::{read_games, PgnGame},
+        Color, Variant,
+    },
     tournament::{run_match, GameRecord, GameResult, MatchConfig, PlayerConfig, Termination},
 };
 
@@ -64,6 +68,37 @@ fn play(config: &MatchConfig) -> Vec<GameRecord> {
     records
 }
 
+/// Runs `engine match` through the command line: two games of `variant` (a `-v` name) with
+/// four random opening plies, at most `max_plies` plies, between the two `--engine`
+/// specifications with `each` for both, the PGN written to `pgn`. Asserts that it succeeded
+/// and returns what it printed.
+fn cli_match(variant: &str, max_plies: u32, engines: [&str; 2], each: &str, pgn: &Path) -> String {
+    let out = Command::new(ENGINE)
+        .args(["match", "-v", variant, "-n", "2", "--max-plies"])
+        .arg(max_plies.to_string())
+        .args(["--random-plies", "4"])
+        .args(["--engine", engines[0]])
+        .args(["--engine", engines[1]])
+        .args(["--each", each])
+        .arg("--pgn")
+        .arg(pgn)
+        .output()
+        .expect("engine match runs");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    stdout
+}
+
+/// Reads (and removes) the PGN file of a two-game match: its text and its games, which must be
+/// two.
+fn read_two_games(pgn: &Path) -> (String, Vec<PgnGame>) {
+    let text = std::fs::read_to_string(pgn).expect("PGN written");
+    let _ = std::fs::remove_file(pgn);
+    let games = read_games(&text, Variant::Chess).expect("PGN reads back");
+    assert_eq!(games.len(), 2, "{text}");
+    (text, games)
+}
+
 /// The colour of the second configuration in a game.
 fn second_colour(r: &GameRecord) -> Color {
     if r.first_is_white {
@@ -77,27 +112,16 @@ fn second_colour(r: &GameRecord) -> Color {
 fn two_processes_of_this_engine_on_the_clock() {
     let pgn = temp("clock").with_extension("pgn");
     // A generous margin: the test machine may be busy with other tests.
-    let out = Command::new(ENGINE)
-        .args([
-            "match",
-            "-v",
-            "princess",
-            "-n",
-            "2",
-            "--max-plies",
-            "24",
-            "--random-plies",
-            "4",
-        ])
-        .args(["--engine", &format!("cmd={ENGINE},name=one,option.Hash=4")])
-        .args(["--engine", &format!("cmd={ENGINE},name=two,hash=4")])
-        .args(["--each", "tc=1+0.05,timemargin=2000"])
-        .arg("--pgn")
-        .arg(&pgn)
-        .output()
-        .expect("engine match runs");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    let stdout = cli_match(
+        "princess",
+        24,
+        [
+            &format!("cmd={ENGINE},name=one,option.Hash=4"),
+            &format!("cmd={ENGINE},name=two,hash=4"),
+        ],
+        "tc=1+0.05,timemargin=2000",
+        &pgn,
+    );
     let lines: Vec<&str> = stdout.lines().collect();
     assert!(
         lines[0].starts_with(&format!(
@@ -130,10 +154,7 @@ fn two_processes_of_this_engine_on_the_clock() {
     assert!(!stdout.contains("time forfeit"), "{stdout}");
 
     // The PGN reads back: every move legal, the clocks as %clk comments, the time control.
-    let text = std::fs::read_to_string(&pgn).expect("PGN written");
-    let _ = std::fs::remove_file(&pgn);
-    let games = read_games(&text, Variant::Chess).expect("PGN reads back");
-    assert_eq!(games.len(), 2, "{text}");
+    let (text, games) = read_two_games(&pgn);
     for g in &games {
         assert_eq!(g.variant(), Variant::PersianPrincess);
         assert_eq!(g.tag("TimeControl"), Some("1+0.05"));
@@ -279,27 +300,16 @@ fn programs_that_cannot_play_the_variant_are_refused_before_the_match() {
 #[test]
 fn programs_are_named_by_their_id_name_and_unequal_clocks_are_tagged_per_side() {
     let pgn = temp("unequal").with_extension("pgn");
-    let out = Command::new(ENGINE)
-        .args([
-            "match",
-            "-v",
-            "eye",
-            "-n",
-            "2",
-            "--max-plies",
-            "12",
-            "--random-plies",
-            "4",
-        ])
-        .args(["--engine", &format!("cmd={ENGINE},tc=2+0.05,option.Hash=4")])
-        .args(["--engine", &format!("cmd={ENGINE},tc=1+0.1,option.Hash=4")])
-        .args(["--each", "timemargin=2000"])
-        .arg("--pgn")
-        .arg(&pgn)
-        .output()
-        .expect("engine match runs");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    let stdout = cli_match(
+        "eye",
+        12,
+        [
+            &format!("cmd={ENGINE},tc=2+0.05,option.Hash=4"),
+            &format!("cmd={ENGINE},tc=1+0.1,option.Hash=4"),
+        ],
+        "timemargin=2000",
+        &pgn,
+    );
     // Both programs say `id name Persian Chess engine VERSION`: told apart as (1) and (2).
     let id = format!("Persian Chess engine {}", env!("CARGO_PKG_VERSION"));
     assert!(stdout.starts_with(&format!("Match {id} (cmd=")), "{stdout}");
@@ -307,10 +317,7 @@ fn programs_are_named_by_their_id_name_and_unequal_clocks_are_tagged_per_side() 
         stdout.contains(&format!("Match {id} (1) vs {id} (2) (egyptian-eye): 2 of 2 games")),
         "{stdout}"
     );
-    let text = std::fs::read_to_string(&pgn).expect("PGN written");
-    let _ = std::fs::remove_file(&pgn);
-    let games = read_games(&text, Variant::Chess).expect("PGN reads back");
-    assert_eq!(games.len(), 2, "{text}");
+    let (text, games) = read_two_games(&pgn);
     for (g, first_white) in games.iter().zip([true, false]) {
         assert_eq!(g.tag("TimeControl"), Some("?"), "{text}");
         let (w, b) = if first_white {
