@@ -71,21 +71,54 @@ async fn play(h: &Raw, carol: &str, robo: &str, id: &str, moves: &mut Vec<String
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_killed_server_restarts_with_its_games() {
-    let db = temp_db("restart");
+/// A fresh database named after `name` with Carol (human) and Robo (bot), made on the command
+/// line: the database and their tokens.
+fn players(name: &str) -> (PathBuf, String, String) {
+    let db = temp_db(name);
     let carol = add_account(&db, "Carol", false);
     let robo = add_account(&db, "Robo", true);
-    let server = Server::start(&db);
+    (db, carol, robo)
+}
+
+/// The arena started on `db`, and a client at its address.
+fn serve(db: &Path) -> (Server, Raw) {
+    let server = Server::start(db);
     let h = Raw::at(&server.url);
-    // A finished rated game: Robo resigns after four plies.
-    let first = start_game(&h, &carol, &robo).await;
+    (server, h)
+}
+
+/// Kills `server` with SIGKILL and starts the arena again on `db`.
+fn restart(server: Server, db: &Path) -> (Server, Raw) {
+    server.kill();
+    serve(db)
+}
+
+/// `token` resigns game `id` through `api` (`board` or `bot`).
+async fn resign(h: &Raw, token: &str, api: &str, id: &str) {
+    let (status, text) = h.post(token, &format!("/api/{api}/game/{id}/resign"), &[]).await;
+    assert_eq!(status, 200, "{text}");
+}
+
+/// A rated game (see `start_game`) played for `plies` plies, then resigned by Robo when
+/// `robo_resigns`, else by Carol. Its id and moves.
+async fn resigned_game(h: &Raw, carol: &str, robo: &str, plies: usize, robo_resigns: bool) -> (String, Vec<String>) {
+    let id = start_game(h, carol, robo).await;
     let mut moves = Vec::new();
-    play(&h, &carol, &robo, &first, &mut moves, 4).await;
-    assert_eq!(
-        h.post(&robo, &format!("/api/bot/game/{first}/resign"), &[]).await.0,
-        200
-    );
+    play(h, carol, robo, &id, &mut moves, plies).await;
+    if robo_resigns {
+        resign(h, robo, "bot", &id).await;
+    } else {
+        resign(h, carol, "board", &id).await;
+    }
+    (id, moves)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_killed_server_restarts_with_its_games() {
+    let (db, carol, robo) = players("restart");
+    let (server, h) = serve(&db);
+    // A finished rated game: Robo resigns after four plies.
+    let (first, moves) = resigned_game(&h, &carol, &robo, 4, true).await;
     let (_, text) = h.get(&carol, "/api/account").await;
     let before = parse(&text);
     let rating = before["perfs"]["persian-princess"]["rating"]
@@ -105,10 +138,8 @@ async fn a_killed_server_restarts_with_its_games() {
     );
     let full = common::game_full(&h, &robo, "bot", &second).await;
     let btime_before = full["state"]["btime"].as_i64().expect("btime");
-    server.kill();
 
-    let server = Server::start(&db);
-    let h = Raw::at(&server.url);
+    let (server, h) = restart(server, &db);
     // The tokens made on the command line still work; the finished game and the rating too.
     let (status, text) = h.get(&carol, "/api/account").await;
     assert_eq!(status, 200, "{text}");
@@ -136,10 +167,7 @@ async fn a_killed_server_restarts_with_its_games() {
     let (_, text) = h.get(&carol, &format!("/api/board/game/{second}/chat")).await;
     assert_eq!(parse(&text)[0]["text"], "see you after the crash");
     play(&h, &carol, &robo, &second, &mut running, 2).await;
-    assert_eq!(
-        h.post(&carol, &format!("/api/board/game/{second}/resign"), &[]).await.0,
-        200
-    );
+    resign(&h, &carol, "board", &second).await;
     drop(server);
     let _ = std::fs::remove_dir_all(db.parent().expect("dir"));
 }
@@ -147,31 +175,9 @@ async fn a_killed_server_restarts_with_its_games() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn accounts_tokens_and_scopes() {
     let db = temp_db("accounts");
-    let admin_token = {
-        let out = bot()
-            .args(["arena", "--db"])
-            .arg(&db)
-            .args(["account", "add", "Boss", "--admin"])
-            .output()
-            .expect("runs");
-        let text = String::from_utf8_lossy(&out.stdout).to_string();
-        text.split_whitespace()
-            .find(|t| t.starts_with("lip_"))
-            .expect("token")
-            .to_string()
-    };
+    let admin_token = common::add_account(&db, "Boss", false, &["--admin"]);
     // A token that may only read challenges.
-    let out = bot()
-        .args(["arena", "--db"])
-        .arg(&db)
-        .args(["account", "add", "Reader", "--scopes", "challenge:read"])
-        .output()
-        .expect("runs");
-    let reader = String::from_utf8_lossy(&out.stdout)
-        .split_whitespace()
-        .find(|t| t.starts_with("lip_"))
-        .expect("token")
-        .to_string();
+    let reader = common::add_account(&db, "Reader", false, &["--scopes", "challenge:read"]);
     // Taken names and unknown scopes are refused with a clear message.
     let out = bot()
         .args(["arena", "--db"])
@@ -181,8 +187,7 @@ async fn accounts_tokens_and_scopes() {
         .expect("runs");
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("taken"));
-    let server = Server::start(&db);
-    let h = Raw::at(&server.url);
+    let (server, h) = serve(&db);
     // The database stores only hashes of the tokens.
     let raw = std::fs::read(&db).expect("db");
     let wal = std::fs::read(db.with_extension("sqlite-wal")).unwrap_or_default();
@@ -239,28 +244,17 @@ async fn accounts_tokens_and_scopes() {
 /// (the index is built from the stored games), and a game finished after the restart joins it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_explorer_keeps_its_games_across_a_restart() {
-    let db = temp_db("explorer");
-    let carol = add_account(&db, "Carol", false);
-    let robo = add_account(&db, "Robo", true);
-    let server = Server::start(&db);
-    let h = Raw::at(&server.url);
-    let first = start_game(&h, &carol, &robo).await;
-    let mut moves = Vec::new();
-    play(&h, &carol, &robo, &first, &mut moves, 4).await;
-    assert_eq!(
-        h.post(&robo, &format!("/api/bot/game/{first}/resign"), &[]).await.0,
-        200
-    );
+    let (db, carol, robo) = players("explorer");
+    let (server, h) = serve(&db);
+    let (first, moves) = resigned_game(&h, &carol, &robo, 4, true).await;
     let line = moves[..2].join(",");
     let v = explorer_games(&h, &line, 1).await;
     assert_eq!((v["games"].clone(), v["white"].clone()), (1.into(), 1.into()), "{v}");
     assert_eq!(v["moves"][0]["uci"], moves[2].as_str());
     assert_eq!(v["recentGames"][0]["id"], first.as_str());
     assert_eq!(v["recentGames"][0]["white"]["name"], "Carol");
-    server.kill();
 
-    let server = Server::start(&db);
-    let h = Raw::at(&server.url);
+    let (_server, h) = restart(server, &db);
     let v = explorer_games(&h, &line, 1).await;
     assert_eq!(v["recentGames"][0]["id"], first.as_str());
     let (_, text) = h.get("", "/api/arena/explorer").await;
@@ -274,13 +268,7 @@ async fn the_explorer_keeps_its_games_across_a_restart() {
         .expect("persian-princess listed");
     assert_eq!(princess["games"], 1, "{list}");
     // A game finished after the restart joins the index (Carol resigns this one).
-    let second = start_game(&h, &carol, &robo).await;
-    let mut again = Vec::new();
-    play(&h, &carol, &robo, &second, &mut again, 4).await;
-    assert_eq!(
-        h.post(&carol, &format!("/api/board/game/{second}/resign"), &[]).await.0,
-        200
-    );
+    let (second, _) = resigned_game(&h, &carol, &robo, 4, false).await;
     let v = explorer_games(&h, &line, 2).await;
     assert_eq!((v["white"].clone(), v["black"].clone()), (1.into(), 1.into()), "{v}");
     assert_eq!(v["recentGames"][0]["id"], second.as_str(), "newest first: {v}");
@@ -333,11 +321,8 @@ async fn lobby_bot(h: &Raw, id: &str) -> (Value, Value) {
 /// for their terms, and says it again after a restart.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_lobby_says_what_a_bot_plays_across_a_restart() {
-    let db = temp_db("plays");
-    let carol = add_account(&db, "Carol", false);
-    let robo = add_account(&db, "Robo", true);
-    let server = Server::start(&db);
-    let h = Raw::at(&server.url);
+    let (db, carol, robo) = players("plays");
+    let (server, h) = serve(&db);
     let events = h.lines(&robo, "/api/stream/event").await;
     let (entry, lobby) = lobby_bot(&h, "robo").await;
     assert_eq!(entry["plays"], Value::Null, "never seen: {entry}");
@@ -358,8 +343,7 @@ async fn the_lobby_says_what_a_bot_plays_across_a_restart() {
     decline(&h, &carol, &robo, &fast, "tooFast").await;
     // Not about the terms: says nothing of them.
     decline(&h, &carol, &robo, &[("variant", "parsi")], "later").await;
-    let id = start_game(&h, &carol, &robo).await;
-    assert_eq!(h.post(&robo, &format!("/api/bot/game/{id}/resign"), &[]).await.0, 200);
+    resigned_game(&h, &carol, &robo, 0, true).await;
     let want = format!("plays Persian Princess · 10+5 · rated · declined {nine}, 1+0 (too fast)");
     let (entry, _) = lobby_bot(&h, "robo").await;
     let plays = &entry["plays"];
@@ -377,10 +361,8 @@ async fn the_lobby_says_what_a_bot_plays_across_a_restart() {
     assert_eq!(plays["declined"][1]["clock"]["limit"], 60);
     assert_eq!(plays["declined"].as_array().map(Vec::len), Some(2), "{plays}");
     drop(events);
-    server.kill();
 
-    let server = Server::start(&db);
-    let h = Raw::at(&server.url);
+    let (_server, h) = restart(server, &db);
     let _events = h.lines(&robo, "/api/stream/event").await;
     let (entry, _) = lobby_bot(&h, "robo").await;
     assert_eq!(entry["plays"]["summary"], want.as_str(), "after the restart: {entry}");
