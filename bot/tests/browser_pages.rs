@@ -46,6 +46,36 @@ async fn arena() -> Arena {
     .expect("arena starts")
 }
 
+/// What a test starts with: the browser for the test `name` (see [`launch`]), a new arena (see
+/// [`arena`]), the arena's address and a client of its API. `None` without Chromium, and then
+/// no arena is started.
+async fn page(name: &str) -> Option<(Browser, Arena, String, common::Raw)> {
+    let b = launch(name).await?;
+    let arena = arena().await;
+    let url = arena.url();
+    let raw = common::Raw::new(&arena);
+    Some((b, arena, url, raw))
+}
+
+impl common::Raw {
+    /// Posts `form` to `path` as the owner of `token` and asserts 200; the body.
+    async fn post_ok(&self, token: &str, path: &str, form: &[(&str, &str)]) -> String {
+        let (status, body) = self.post(token, path, form).await;
+        assert_eq!(status, 200, "{path}: {body}");
+        body
+    }
+
+    /// Posts the challenge `form` to `path` as the owner of `token` and asserts 200; the
+    /// challenge's id.
+    async fn challenge_id(&self, token: &str, path: &str, form: &[(&str, &str)]) -> String {
+        let body = self.post_ok(token, path, form).await;
+        serde_json::from_str::<Value>(&body).expect("json")["id"]
+            .as_str()
+            .expect("challenge id")
+            .to_string()
+    }
+}
+
 /// Human (through the API) challenges Player1, who accepts in the lobby; the browser follows
 /// to the new game's page. Returns the game id.
 async fn game_with_human(b: &Browser, raw: &common::Raw, url: &str, terms: &[(&str, &str)]) -> String {
@@ -53,12 +83,7 @@ async fn game_with_human(b: &Browser, raw: &common::Raw, url: &str, terms: &[(&s
     b.find("#challenges").await;
     // The lobby's event stream is open before the challenge is sent.
     tokio::time::sleep(Duration::from_millis(500)).await;
-    let (status, body) = raw.post("human-token", "/api/challenge/Player1", terms).await;
-    assert_eq!(status, 200, "{body}");
-    let id = serde_json::from_str::<Value>(&body).expect("json")["id"]
-        .as_str()
-        .expect("challenge id")
-        .to_string();
+    let id = raw.challenge_id("human-token", "/api/challenge/Player1", terms).await;
     b.click("#challenges button.accept").await;
     b.until(
         "the game page",
@@ -78,10 +103,8 @@ async fn human_moves(raw: &common::Raw, url: &str, id: &str, plies_before: usize
         if v["san"].as_array().map_or(0, Vec::len) == plies_before {
             let legal = get_json(&format!("{url}/api/arena/game/{id}/legal")).await;
             let m = legal["moves"][0]["uci"].as_str().expect("a move").to_string();
-            let (s, body) = raw
-                .post("human-token", &format!("/api/board/game/{id}/move/{m}"), &[])
+            raw.post_ok("human-token", &format!("/api/board/game/{id}/move/{m}"), &[])
                 .await;
-            assert_eq!(s, 200, "{body}");
             return;
         }
         assert!(Instant::now() < deadline, "ply {plies_before} did not come");
@@ -103,12 +126,9 @@ async fn first_move(url: &str, id: &str) -> (String, String) {
 /// comes meanwhile is shown; only a game that starts while the lobby is open is followed.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_lobby_lists_running_games_instead_of_jumping_to_them() {
-    let Some(b) = launch("lobby-running").await else {
+    let Some((b, _arena, url, raw)) = page("lobby-running").await else {
         return;
     };
-    let arena = arena().await;
-    let url = arena.url();
-    let raw = common::Raw::new(&arena);
     b.sign_up(&url, "Player1").await;
     // A game that starts while the lobby is open is followed.
     let id = game_with_human(&b, &raw, &url, &[("variant", "persian-princess"), ("color", "black")]).await;
@@ -119,10 +139,8 @@ async fn the_lobby_lists_running_games_instead_of_jumping_to_them() {
     assert_eq!(b.path().await, "/", "the lobby stays open with a game in progress");
     b.shot("lobby-with-a-game").await;
     // A challenge sent now is shown, to be answered here.
-    let (status, body) = raw
-        .post("human-token", "/api/challenge/Player1", &[("variant", "egyptian-eye")])
+    raw.post_ok("human-token", "/api/challenge/Player1", &[("variant", "egyptian-eye")])
         .await;
-    assert_eq!(status, 200, "{body}");
     b.find("#challenges tr[data-challenge] button.accept").await;
     assert_eq!(b.path().await, "/");
     b.shot("challenge-while-playing").await;
@@ -131,12 +149,9 @@ async fn the_lobby_lists_running_games_instead_of_jumping_to_them() {
 /// A declined challenge says so and stays said; a pending one can be canceled.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn challenges_are_declined_visibly_and_can_be_canceled() {
-    let Some(b) = launch("lobby-challenges").await else {
+    let Some((b, arena, url, raw)) = page("lobby-challenges").await else {
         return;
     };
-    let arena = arena().await;
-    let url = arena.url();
-    let raw = common::Raw::new(&arena);
     // Beta plays Persian Princess only; Alpha is online but never answers.
     let mut config = common::config(&arena, "persian-princess", common::temp_dir("pages-beta"));
     config.challenge.variants = vec!["persian-princess".into()];
@@ -200,20 +215,15 @@ async fn challenges_are_declined_visibly_and_can_be_canceled() {
 /// the form warns when Beta and Celtic Citadel are chosen again.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_lobby_says_which_variants_a_bot_declined() {
-    let Some(b) = launch("lobby-plays").await else {
+    let Some((b, arena, url, raw)) = page("lobby-plays").await else {
         return;
     };
-    let arena = arena().await;
-    let url = arena.url();
-    let raw = common::Raw::new(&arena);
     let mut config = common::config(&arena, "persian-princess", common::temp_dir("pages-plays"));
     config.challenge.variants = vec!["persian-princess".into()];
     let _beta = common::start_bot(config, "beta-token").await;
     let _mybot = raw.lines("mybot-token", "/api/stream/event").await;
-    let (status, body) = raw
-        .post("human-token", "/api/challenge/Beta", &[("variant", "celtic-citadel")])
+    raw.post_ok("human-token", "/api/challenge/Beta", &[("variant", "celtic-citadel")])
         .await;
-    assert_eq!(status, 200, "{body}");
     b.sign_up(&url, "Player1").await;
     let row = b
         .until(
@@ -264,12 +274,9 @@ async fn the_lobby_says_which_variants_a_bot_declined() {
 /// bot; a path that is no page gets an HTML page saying so.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_lobby_names_things_and_challenge_opens_the_form() {
-    let Some(b) = launch("lobby-names").await else {
+    let Some((b, _arena, url, raw)) = page("lobby-names").await else {
         return;
     };
-    let arena = arena().await;
-    let url = arena.url();
-    let raw = common::Raw::new(&arena);
     let _mybot = raw.lines("mybot-token", "/api/stream/event").await;
     let _beta = raw.lines("beta-token", "/api/stream/event").await;
     b.sign_up(&url, "Player1").await;
@@ -342,12 +349,9 @@ async fn the_lobby_names_things_and_challenge_opens_the_form() {
 /// when the arena would accept the claim.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_game_page_says_what_happened() {
-    let Some(b) = launch("game-messages").await else {
+    let Some((b, arena, url, raw)) = page("game-messages").await else {
         return;
     };
-    let arena = arena().await;
-    let url = arena.url();
-    let raw = common::Raw::new(&arena);
     b.sign_up(&url, "Player1").await;
     let id = game_with_human(&b, &raw, &url, &[("variant", "persian-princess"), ("color", "black")]).await;
     // A move the arena refuses.
@@ -394,10 +398,8 @@ async fn the_game_page_says_what_happened() {
         10 * SECOND,
     )
     .await;
-    let (s, body) = raw
-        .post("human-token", &format!("/api/board/game/{id}/draw/no"), &[])
+    raw.post_ok("human-token", &format!("/api/board/game/{id}/draw/no"), &[])
         .await;
-    assert_eq!(s, 200, "{body}");
     b.until(
         "the draw declined",
         "return document.getElementById('notice').textContent === 'Draw offer declined'",
@@ -412,10 +414,8 @@ async fn the_game_page_says_what_happened() {
         10 * SECOND,
     )
     .await;
-    let (s, body) = raw
-        .post("human-token", &format!("/api/board/game/{id}/takeback/no"), &[])
+    raw.post_ok("human-token", &format!("/api/board/game/{id}/takeback/no"), &[])
         .await;
-    assert_eq!(s, 200, "{body}");
     b.until(
         "the takeback declined",
         "return document.getElementById('notice').textContent === 'Takeback declined' && document.getElementById('takeback').textContent === 'Takeback'",
@@ -464,26 +464,21 @@ async fn the_game_page_says_what_happened() {
 /// is shown without a reload.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn chat_lines_keep_their_speaker_and_the_last_word() {
-    let Some(b) = launch("game-chat").await else {
+    let Some((b, _arena, url, raw)) = page("game-chat").await else {
         return;
     };
-    let arena = arena().await;
-    let url = arena.url();
-    let raw = common::Raw::new(&arena);
     b.sign_up(&url, "Player1").await;
     let id = game_with_human(&b, &raw, &url, &[("variant", "persian-princess"), ("color", "black")]).await;
     let say = |text: &'static str| {
         let raw = &raw;
         let id = &id;
         async move {
-            let (s, body) = raw
-                .post(
-                    "human-token",
-                    &format!("/api/board/game/{id}/chat"),
-                    &[("room", "player"), ("text", text)],
-                )
-                .await;
-            assert_eq!(s, 200, "{body}");
+            raw.post_ok(
+                "human-token",
+                &format!("/api/board/game/{id}/chat"),
+                &[("room", "player"), ("text", text)],
+            )
+            .await;
         }
     };
     say("hello").await;
@@ -503,10 +498,8 @@ async fn chat_lines_keep_their_speaker_and_the_last_word() {
         .await;
     assert_eq!(who, json!(["Human"]), "the speaker after a reload");
     // The game ends (Human aborts), then Human says goodbye, as a bot does.
-    let (s, body) = raw
-        .post("human-token", &format!("/api/board/game/{id}/abort"), &[])
+    raw.post_ok("human-token", &format!("/api/board/game/{id}/abort"), &[])
         .await;
-    assert_eq!(s, 200, "{body}");
     b.until(
         "the end",
         "return document.getElementById('result').textContent.includes('Aborted')",
@@ -528,16 +521,13 @@ async fn chat_lines_keep_their_speaker_and_the_last_word() {
 /// ply shown.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_replay_follows_the_ply_shown() {
-    let Some(b) = launch("game-replay").await else {
+    let Some((b, arena, url, raw)) = page("game-replay").await else {
         return;
     };
-    let arena = arena().await;
-    let url = arena.url();
-    let raw = common::Raw::new(&arena);
     // Human (White) and Alpha play 40 plies at 5+0 through the API; White's clock is set to a
     // minute near the end.
-    let (s, body) = raw
-        .post(
+    let id = raw
+        .challenge_id(
             "human-token",
             "/api/challenge/Alpha",
             &[
@@ -548,15 +538,8 @@ async fn a_replay_follows_the_ply_shown() {
             ],
         )
         .await;
-    assert_eq!(s, 200, "{body}");
-    let id = serde_json::from_str::<Value>(&body).expect("json")["id"]
-        .as_str()
-        .expect("id")
-        .to_string();
-    let (s, body) = raw
-        .post("alpha-token", &format!("/api/challenge/{id}/accept"), &[])
+    raw.post_ok("alpha-token", &format!("/api/challenge/{id}/accept"), &[])
         .await;
-    assert_eq!(s, 200, "{body}");
     let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
     let mut clock_set = false;
     for ply in 0..40 {
@@ -584,8 +567,7 @@ async fn a_replay_follows_the_ply_shown() {
         } else {
             ("alpha-token", "bot")
         };
-        let (s, body) = raw.post(token, &format!("/api/{api}/game/{id}/move/{m}"), &[]).await;
-        assert_eq!(s, 200, "{body}");
+        raw.post_ok(token, &format!("/api/{api}/game/{id}/move/{m}"), &[]).await;
     }
     assert!(clock_set, "the game went on long enough");
     let plies = get_json(&format!("{url}/api/arena/game/{id}/view")).await["san"]
@@ -653,11 +635,9 @@ async fn a_replay_follows_the_ply_shown() {
 /// walk it, the same move keeps the line and another one starts a new line from there.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_analysis_board_keeps_the_line() {
-    let Some(b) = launch("analysis-line").await else {
+    let Some((b, _arena, url, _)) = page("analysis-line").await else {
         return;
     };
-    let arena = arena().await;
-    let url = arena.url();
     b.go(&format!("{url}/analysis?variant=standard&moves=e2e4,e7e5,g1f3,b8c6"))
         .await;
     let at = |line: &'static str, ply: u32| {
@@ -722,11 +702,9 @@ async fn the_analysis_board_keeps_the_line() {
 /// A bad FEN on the analysis board: an error, no board, no analysis until a good one.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_bad_fen_is_an_error_until_a_good_one() {
-    let Some(b) = launch("analysis-fen").await else {
+    let Some((b, _arena, url, _)) = page("analysis-fen").await else {
         return;
     };
-    let arena = arena().await;
-    let url = arena.url();
     b.go(&format!("{url}/analysis")).await;
     b.find("#board .cell").await;
     b.js(
@@ -762,11 +740,9 @@ async fn a_bad_fen_is_an_error_until_a_good_one() {
 /// long to wait.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_promotion_chooser_and_the_analysis_budget() {
-    let Some(b) = launch("analysis-promotion").await else {
+    let Some((b, _arena, url, _)) = page("analysis-promotion").await else {
         return;
     };
-    let arena = arena().await;
-    let url = arena.url();
     b.go(&format!(
         "{url}/analysis?variant=standard&fen=8%2FP7%2F8%2F8%2F8%2F8%2Fk7%2F7K%20w%20-%20-%200%201"
     ))
@@ -833,11 +809,9 @@ async fn the_promotion_chooser_and_the_analysis_budget() {
 /// the lobby; Analyse this game opens the analysis board with the game's moves.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn rematch_swaps_the_colours_against_the_same_bot() {
-    let Some(b) = launch("game-rematch").await else {
+    let Some((b, arena, url, _)) = page("game-rematch").await else {
         return;
     };
-    let arena = arena().await;
-    let url = arena.url();
     let config = common::config(&arena, "persian-princess", common::temp_dir("pages-rematch"));
     let mut beta = common::start_bot(config, "beta-token").await;
     b.sign_up(&url, "Player1").await;
@@ -923,12 +897,9 @@ async fn rematch_swaps_the_colours_against_the_same_bot() {
 /// A rated game's end: why it ended in words and each player's rating change.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_end_of_a_rated_game_says_why_and_the_rating_change() {
-    let Some(b) = launch("game-end").await else {
+    let Some((b, _arena, url, raw)) = page("game-end").await else {
         return;
     };
-    let arena = arena().await;
-    let url = arena.url();
-    let raw = common::Raw::new(&arena);
     b.sign_up(&url, "Player1").await;
     let terms = [
         ("variant", "persian-princess"),
@@ -948,10 +919,8 @@ async fn the_end_of_a_rated_game_says_why_and_the_rating_change() {
         10 * SECOND,
     )
     .await;
-    let (s, body) = raw
-        .post("human-token", &format!("/api/board/game/{id}/resign"), &[])
+    raw.post_ok("human-token", &format!("/api/board/game/{id}/resign"), &[])
         .await;
-    assert_eq!(s, 200, "{body}");
     let shown = b
         .until(
             "the end and the ratings",
@@ -985,29 +954,21 @@ async fn the_end_of_a_rated_game_says_why_and_the_rating_change() {
 /// there; Accept opens the game, whose tab says when it is the player's move.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_challenge_is_noticed_on_every_page_and_the_tab_says_your_turn() {
-    let Some(b) = launch("challenge-notice").await else {
+    let Some((b, _arena, url, raw)) = page("challenge-notice").await else {
         return;
     };
-    let arena = arena().await;
-    let url = arena.url();
-    let raw = common::Raw::new(&arena);
     b.sign_up(&url, "Player1").await;
     b.go(&format!("{url}/games")).await;
     b.find("#challenge-notices").await;
     // The page's event stream is open before the challenge is sent.
     tokio::time::sleep(Duration::from_millis(500)).await;
-    let (status, body) = raw
-        .post(
+    let id = raw
+        .challenge_id(
             "human-token",
             "/api/challenge/Player1",
             &[("variant", "persian-princess"), ("color", "black")],
         )
         .await;
-    assert_eq!(status, 200, "{body}");
-    let id = serde_json::from_str::<Value>(&body).expect("json")["id"]
-        .as_str()
-        .expect("challenge id")
-        .to_string();
     let notice = b
         .text(&format!(
             "#challenge-notices .challenge-notice[data-challenge=\"{id}\"]"
@@ -1042,19 +1003,12 @@ async fn a_challenge_is_noticed_on_every_page_and_the_tab_says_your_turn() {
     b.go(&format!("{url}/analysis")).await;
     b.find("#challenge-notices").await;
     tokio::time::sleep(Duration::from_millis(300)).await;
-    let (status, body) = raw
-        .post("human-token", "/api/challenge/Player1", &[("variant", "egyptian-eye")])
+    let second = raw
+        .challenge_id("human-token", "/api/challenge/Player1", &[("variant", "egyptian-eye")])
         .await;
-    assert_eq!(status, 200, "{body}");
-    let second = serde_json::from_str::<Value>(&body).expect("json")["id"]
-        .as_str()
-        .expect("challenge id")
-        .to_string();
     b.find(&format!(".challenge-notice[data-challenge=\"{second}\"]")).await;
-    let (status, body) = raw
-        .post("human-token", &format!("/api/challenge/{second}/cancel"), &[])
+    raw.post_ok("human-token", &format!("/api/challenge/{second}/cancel"), &[])
         .await;
-    assert_eq!(status, 200, "{body}");
     b.until(
         "the notice gone",
         "return !document.querySelector('.challenge-notice')",
@@ -1067,11 +1021,9 @@ async fn a_challenge_is_noticed_on_every_page_and_the_tab_says_your_turn() {
 /// theme, chosen in the header, stays chosen after a reload.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn dark_mode_and_a_board_theme_that_stays() {
-    let Some(b) = launch("themes").await else {
+    let Some((b, _arena, url, _)) = page("themes").await else {
         return;
     };
-    let arena = arena().await;
-    let url = arena.url();
     // Colours as [r, g, b], and the contrast ratio of text on its background (WCAG).
     let colours = "const rgb = (c) => c.match(/\\d+/g).slice(0, 3).map(Number);\
         const lum = (c) => { const [r, g, b] = rgb(c).map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; }); return 0.2126 * r + 0.7152 * g + 0.0722 * b; };\
@@ -1118,10 +1070,8 @@ async fn dark_mode_and_a_board_theme_that_stays() {
 
 /// Human plays `uci` in game `id` through the API.
 async fn human_plays(raw: &common::Raw, id: &str, uci: &str) {
-    let (s, body) = raw
-        .post("human-token", &format!("/api/board/game/{id}/move/{uci}"), &[])
+    raw.post_ok("human-token", &format!("/api/board/game/{id}/move/{uci}"), &[])
         .await;
-    assert_eq!(s, 200, "{uci}: {body}");
 }
 
 /// Clicks the square `from`, then `to`, on the game page's board.
@@ -1148,12 +1098,9 @@ async fn until_moves(url: &str, id: &str, uci: &[&str]) {
 /// dropped without a word if not; Esc and a right click cancel one.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_premove_is_played_on_the_opponents_reply() {
-    let Some(b) = launch("game-premove").await else {
+    let Some((b, _arena, url, raw)) = page("game-premove").await else {
         return;
     };
-    let arena = arena().await;
-    let url = arena.url();
-    let raw = common::Raw::new(&arena);
     b.sign_up(&url, "Player1").await;
     let id = game_with_human(&b, &raw, &url, &[("variant", "standard"), ("color", "black")]).await;
     click_move(&b, "e2", "e4").await;
@@ -1246,12 +1193,9 @@ async fn a_premove_is_played_on_the_opponents_reply() {
 /// the arena refuses it; the opponent's move slides in (not with reduced motion).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_players_move_is_drawn_at_once_and_the_opponents_slides() {
-    let Some(b) = launch("game-optimistic").await else {
+    let Some((b, arena, url, raw)) = page("game-optimistic").await else {
         return;
     };
-    let arena = arena().await;
-    let url = arena.url();
-    let raw = common::Raw::new(&arena);
     b.sign_up(&url, "Player1").await;
     let id = game_with_human(&b, &raw, &url, &[("variant", "standard"), ("color", "black")]).await;
     // The move's POST held back for 1.5 s: the knight is on f3 meanwhile.
@@ -1334,12 +1278,9 @@ async fn the_players_move_is_drawn_at_once_and_the_opponents_slides() {
 /// the page's sound module; muted (kept in the browser), none.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sounds_say_the_game_and_mute_silences_them() {
-    let Some(b) = launch("game-sounds").await else {
+    let Some((b, _arena, url, raw)) = page("game-sounds").await else {
         return;
     };
-    let arena = arena().await;
-    let url = arena.url();
-    let raw = common::Raw::new(&arena);
     b.sign_up(&url, "Player1").await;
     let id = game_with_human(&b, &raw, &url, &[("variant", "standard"), ("color", "black")]).await;
     b.until(
@@ -1384,10 +1325,8 @@ async fn sounds_say_the_game_and_mute_silences_them() {
         10 * SECOND,
     )
     .await;
-    let (s, body) = raw
-        .post("human-token", &format!("/api/board/game/{id}/resign"), &[])
+    raw.post_ok("human-token", &format!("/api/board/game/{id}/resign"), &[])
         .await;
-    assert_eq!(s, 200, "{body}");
     b.until("the end", "return !document.getElementById('over').hidden", 10 * SECOND)
         .await;
     tokio::time::sleep(Duration::from_millis(300)).await;
@@ -1428,10 +1367,8 @@ async fn sounds_say_the_game_and_mute_silences_them() {
         15 * SECOND,
     )
     .await;
-    let (s, body) = raw
-        .post("human-token", &format!("/api/board/game/{id2}/resign"), &[])
+    raw.post_ok("human-token", &format!("/api/board/game/{id2}/resign"), &[])
         .await;
-    assert_eq!(s, 200, "{body}");
     b.until(
         "the end's sound",
         "return window.Sound && Sound.log.join() === 'start,move,move,lowTime,end'",
@@ -1443,16 +1380,13 @@ async fn sounds_say_the_game_and_mute_silences_them() {
 /// TV: each board shows both clocks and how many watch.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn tv_shows_the_clocks_and_the_spectators() {
-    let Some(b) = launch("tv-clocks").await else {
+    let Some((b, arena, url, raw)) = page("tv-clocks").await else {
         return;
     };
-    let arena = arena().await;
-    let url = arena.url();
-    let raw = common::Raw::new(&arena);
     let config = common::config(&arena, "persian-princess", common::temp_dir("pages-tv"));
     let beta = common::start_bot(config, "beta-token").await;
-    let (s, body) = raw
-        .post(
+    let id = raw
+        .challenge_id(
             "human-token",
             "/api/challenge/beta",
             &[
@@ -1463,11 +1397,6 @@ async fn tv_shows_the_clocks_and_the_spectators() {
             ],
         )
         .await;
-    assert_eq!(s, 200, "{body}");
-    let id = serde_json::from_str::<Value>(&body).expect("json")["id"]
-        .as_str()
-        .expect("id")
-        .to_string();
     let deadline = Instant::now() + 20 * SECOND;
     while get_json(&format!("{url}/api/arena/game/{id}/view")).await["status"] != "started" {
         assert!(Instant::now() < deadline, "the bot accepts");
@@ -1513,11 +1442,9 @@ async fn tv_shows_the_clocks_and_the_spectators() {
 /// game from it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_new_game_from_a_position() {
-    let Some(b) = launch("lobby-fen").await else {
+    let Some((b, arena, url, _)) = page("lobby-fen").await else {
         return;
     };
-    let arena = arena().await;
-    let url = arena.url();
     let config = common::config(&arena, "persian-princess", common::temp_dir("pages-fen"));
     let beta = common::start_bot(config, "beta-token").await;
     b.sign_up(&url, "Player1").await;
@@ -1589,12 +1516,9 @@ async fn a_new_game_from_a_position() {
 /// Citadel: each side's prisoners beside its player, with what a release brings.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn citadel_prisoners_are_shown_beside_the_board() {
-    let Some(b) = launch("game-prisoners").await else {
+    let Some((b, _arena, url, raw)) = page("game-prisoners").await else {
         return;
     };
-    let arena = arena().await;
-    let url = arena.url();
-    let raw = common::Raw::new(&arena);
     b.sign_up(&url, "Player1").await;
     game_with_human(&b, &raw, &url, &[("variant", "citadel-8"), ("color", "black")]).await;
     for side in ["top", "bottom"] {
@@ -1667,11 +1591,9 @@ return worst;
 /// dots at 3:1.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn coordinates_and_move_dots_can_be_read() {
-    let Some(b) = launch("board-contrast").await else {
+    let Some((b, _arena, url, _)) = page("board-contrast").await else {
         return;
     };
-    let arena = arena().await;
-    let url = arena.url();
     for scheme in ["light", "dark"] {
         b.color_scheme(scheme).await;
         for theme in ["wood", "blue"] {
@@ -1714,12 +1636,9 @@ async fn coordinates_and_move_dots_can_be_read() {
 /// transferred. Prints the figure (docs/benchmarks.md).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_cold_game_page_stays_small() {
-    let Some(b) = launch("cold-page").await else {
+    let Some((b, _arena, url, raw)) = page("cold-page").await else {
         return;
     };
-    let arena = arena().await;
-    let url = arena.url();
-    let raw = common::Raw::new(&arena);
     b.sign_up(&url, "Player1").await;
     let id = game_with_human(&b, &raw, &url, &[("variant", "persian-princess"), ("color", "black")]).await;
     let r = b.cdp("Network.clearBrowserCache", json!({})).await;
@@ -1757,12 +1676,9 @@ async fn the_cold_game_page_stays_small() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "a measurement: cargo test -p bot --test browser_pages measure_click_to_piece -- --ignored --nocapture"]
 async fn measure_click_to_piece_drawn() {
-    let Some(b) = launch("click-latency").await else {
+    let Some((b, _arena, url, raw)) = page("click-latency").await else {
         return;
     };
-    let arena = arena().await;
-    let url = arena.url();
-    let raw = common::Raw::new(&arena);
     b.sign_up(&url, "Player1").await;
     let mut at_once = Vec::new();
     let mut after_answer = Vec::new();
@@ -1866,25 +1782,15 @@ async fn bot_game(raw: &common::Raw, moves: &[&str], loser: &str) -> String {
         ("clock.limit", "180"),
         ("clock.increment", "2"),
     ];
-    let (status, body) = raw.post("alpha-token", "/api/challenge/beta", &terms).await;
-    assert_eq!(status, 200, "{body}");
-    let id = serde_json::from_str::<Value>(&body).expect("json")["id"]
-        .as_str()
-        .expect("id")
-        .to_string();
-    let (status, body) = raw
-        .post("beta-token", &format!("/api/challenge/{id}/accept"), &[])
+    let id = raw.challenge_id("alpha-token", "/api/challenge/beta", &terms).await;
+    raw.post_ok("beta-token", &format!("/api/challenge/{id}/accept"), &[])
         .await;
-    assert_eq!(status, 200, "{body}");
     for (i, m) in moves.iter().enumerate() {
         let token = if i % 2 == 0 { "alpha-token" } else { "beta-token" };
-        let (status, body) = raw.post(token, &format!("/api/bot/game/{id}/move/{m}"), &[]).await;
-        assert_eq!(status, 200, "{m}: {body}");
+        raw.post_ok(token, &format!("/api/bot/game/{id}/move/{m}"), &[]).await;
     }
-    let (status, body) = raw
-        .post(&format!("{loser}-token"), &format!("/api/bot/game/{id}/resign"), &[])
+    raw.post_ok(&format!("{loser}-token"), &format!("/api/bot/game/{id}/resign"), &[])
         .await;
-    assert_eq!(status, 200, "{body}");
     id
 }
 
@@ -1892,12 +1798,9 @@ async fn bot_game(raw: &common::Raw, moves: &[&str], loser: &str) -> String {
 /// reach one position meet, and a filter (speed, mean rating) that excludes them hides them.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_explorer_shows_the_games_played_here() {
-    let Some(b) = launch("explorer-games").await else {
+    let Some((b, _arena, url, raw)) = page("explorer-games").await else {
         return;
     };
-    let arena = arena().await;
-    let url = arena.url();
-    let raw = common::Raw::new(&arena);
     b.go(&format!("{url}/explorer?variant=standard&play=g1f3,g8f6,b1c3"))
         .await;
     b.until(
@@ -2020,12 +1923,9 @@ async fn the_explorer_shows_the_games_played_here() {
 /// whom) and the end.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_game_played_from_the_keyboard_and_heard() {
-    let Some(b) = launch("keyboard-game").await else {
+    let Some((b, _arena, url, raw)) = page("keyboard-game").await else {
         return;
     };
-    let arena = arena().await;
-    let url = arena.url();
-    let raw = common::Raw::new(&arena);
     b.sign_up(&url, "Player1").await;
     let id = game_with_human(&b, &raw, &url, &[("variant", "standard"), ("color", "white")]).await;
     b.find("#keyboard-move:not([hidden]) #move-input").await;
@@ -2048,10 +1948,8 @@ async fn a_game_played_from_the_keyboard_and_heard() {
         let raw = &raw;
         let id = &id;
         async move {
-            let (s, body) = raw
-                .post("human-token", &format!("/api/board/game/{id}/move/{m}"), &[])
+            raw.post_ok("human-token", &format!("/api/board/game/{id}/move/{m}"), &[])
                 .await;
-            assert_eq!(s, 200, "{m}: {body}");
         }
     };
     human("f2f3").await;
@@ -2158,12 +2056,9 @@ async fn a_game_played_from_the_keyboard_and_heard() {
 /// which; the piece typed plays it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_move_input_asks_which_promotion() {
-    let Some(b) = launch("keyboard-promotion").await else {
+    let Some((b, _arena, url, raw)) = page("keyboard-promotion").await else {
         return;
     };
-    let arena = arena().await;
-    let url = arena.url();
-    let raw = common::Raw::new(&arena);
     b.sign_up(&url, "Player1").await;
     // Black (Player1) to move, a pawn on a2 (and a white pawn, so that the game goes on).
     let fen = "4k3/8/8/8/8/7K/p6P/8 b - - 0 1";
@@ -2195,11 +2090,9 @@ async fn the_move_input_asks_which_promotion() {
 /// the line while a cell has the focus), Enter to pick a piece and to play it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_analysis_board_plays_from_the_keyboard() {
-    let Some(b) = launch("analysis-keyboard").await else {
+    let Some((b, _arena, url, _)) = page("analysis-keyboard").await else {
         return;
     };
-    let arena = arena().await;
-    let url = arena.url();
     b.go(&format!("{url}/analysis?variant=standard")).await;
     b.until(
         "the named cells",
