@@ -76,6 +76,16 @@ impl common::Raw {
     }
 }
 
+/// The arena's view of game `id` (`/api/arena/game/{id}/view`).
+async fn game_view(url: &str, id: &str) -> Value {
+    get_json(&format!("{url}/api/arena/game/{id}/view")).await
+}
+
+/// The legal moves in game `id` (`/api/arena/game/{id}/legal`).
+async fn game_legal(url: &str, id: &str) -> Value {
+    get_json(&format!("{url}/api/arena/game/{id}/legal")).await
+}
+
 /// Human (through the API) challenges Player1, who accepts in the lobby; the browser follows
 /// to the new game's page. Returns the game id.
 async fn game_with_human(b: &Browser, raw: &common::Raw, url: &str, terms: &[(&str, &str)]) -> String {
@@ -99,9 +109,9 @@ async fn game_with_human(b: &Browser, raw: &common::Raw, url: &str, terms: &[(&s
 async fn human_moves(raw: &common::Raw, url: &str, id: &str, plies_before: usize) {
     let deadline = Instant::now() + 20 * SECOND;
     loop {
-        let v = get_json(&format!("{url}/api/arena/game/{id}/view")).await;
+        let v = game_view(url, id).await;
         if v["san"].as_array().map_or(0, Vec::len) == plies_before {
-            let legal = get_json(&format!("{url}/api/arena/game/{id}/legal")).await;
+            let legal = game_legal(url, id).await;
             let m = legal["moves"][0]["uci"].as_str().expect("a move").to_string();
             raw.post_ok("human-token", &format!("/api/board/game/{id}/move/{m}"), &[])
                 .await;
@@ -114,7 +124,7 @@ async fn human_moves(raw: &common::Raw, url: &str, id: &str, plies_before: usize
 
 /// The first legal move of the side to move in game `id`: (from, to).
 async fn first_move(url: &str, id: &str) -> (String, String) {
-    let legal = get_json(&format!("{url}/api/arena/game/{id}/legal")).await;
+    let legal = game_legal(url, id).await;
     let m = &legal["moves"][0];
     (
         m["from"].as_str().expect("from").to_string(),
@@ -357,8 +367,7 @@ async fn the_game_page_says_what_happened() {
     // A move the arena refuses.
     arena.inject(Fault::new(Endpoint::BoardMove, 400).for_user("player1"));
     let (from, to) = first_move(&url, &id).await;
-    b.click(&format!("#board [data-sq=\"{from}\"]")).await;
-    b.click(&format!("#board [data-sq=\"{to}\"]")).await;
+    click_move(&b, &from, &to).await;
     let notice = b
         .until(
             "the refusal",
@@ -375,8 +384,7 @@ async fn the_game_page_says_what_happened() {
     assert_eq!(b.text("#notice").await, notice.as_str().unwrap_or_default());
     b.shot("move-refused").await;
     // The next action clears it.
-    b.click(&format!("#board [data-sq=\"{from}\"]")).await;
-    b.click(&format!("#board [data-sq=\"{to}\"]")).await;
+    click_move(&b, &from, &to).await;
     b.until(
         "the move",
         "return document.querySelectorAll('#moves .mv').length === 1 && document.getElementById('notice').textContent === ''",
@@ -543,7 +551,7 @@ async fn a_replay_follows_the_ply_shown() {
     let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
     let mut clock_set = false;
     for ply in 0..40 {
-        let v = get_json(&format!("{url}/api/arena/game/{id}/view")).await;
+        let v = game_view(&url, &id).await;
         if v["status"] != "started" {
             break;
         }
@@ -554,7 +562,7 @@ async fn a_replay_follows_the_ply_shown() {
                 .expect("clock set");
             clock_set = true;
         }
-        let legal = get_json(&format!("{url}/api/arena/game/{id}/legal")).await;
+        let legal = game_legal(&url, &id).await;
         let moves = legal["moves"].as_array().expect("moves");
         seed ^= seed << 13;
         seed ^= seed >> 7;
@@ -570,9 +578,7 @@ async fn a_replay_follows_the_ply_shown() {
         raw.post_ok(token, &format!("/api/{api}/game/{id}/move/{m}"), &[]).await;
     }
     assert!(clock_set, "the game went on long enough");
-    let plies = get_json(&format!("{url}/api/arena/game/{id}/view")).await["san"]
-        .as_array()
-        .map_or(0, Vec::len);
+    let plies = game_view(&url, &id).await["san"].as_array().map_or(0, Vec::len);
     // A spectator opens the game: the list shows the last move; White's clock is about a minute.
     b.go(&format!("{url}/{id}")).await;
     b.until(
@@ -910,8 +916,7 @@ async fn the_end_of_a_rated_game_says_why_and_the_rating_change() {
     ];
     let id = game_with_human(&b, &raw, &url, &terms).await;
     let (from, to) = first_move(&url, &id).await;
-    b.click(&format!("#board [data-sq=\"{from}\"]")).await;
-    b.click(&format!("#board [data-sq=\"{to}\"]")).await;
+    click_move(&b, &from, &to).await;
     human_moves(&raw, &url, &id, 1).await;
     b.until(
         "the reply",
@@ -929,7 +934,7 @@ async fn the_end_of_a_rated_game_says_why_and_the_rating_change() {
             10 * SECOND,
         )
         .await;
-    let v = get_json(&format!("{url}/api/arena/game/{id}/view")).await;
+    let v = game_view(&url, &id).await;
     assert_eq!(v["endReason"], "resignation");
     assert_eq!(shown[0], "Black resigned: White wins.");
     let diff = |c: &str| v[c]["ratingDiff"].as_i64().expect("a rating change");
@@ -991,8 +996,7 @@ async fn a_challenge_is_noticed_on_every_page_and_the_tab_says_your_turn() {
     b.until("your turn", "return document.title.startsWith('● ')", 10 * SECOND)
         .await;
     let (from, to) = first_move(&url, &id).await;
-    b.click(&format!("#board [data-sq=\"{from}\"]")).await;
-    b.click(&format!("#board [data-sq=\"{to}\"]")).await;
+    click_move(&b, &from, &to).await;
     b.until(
         "their turn",
         "return document.querySelectorAll('#moves .mv').length === 1 && !document.title.startsWith('● ')",
@@ -1084,7 +1088,7 @@ async fn click_move(b: &Browser, from: &str, to: &str) {
 async fn until_moves(url: &str, id: &str, uci: &[&str]) {
     let deadline = Instant::now() + 10 * SECOND;
     loop {
-        let v = get_json(&format!("{url}/api/arena/game/{id}/view")).await;
+        let v = game_view(url, id).await;
         if v["uci"] == json!(uci) {
             return;
         }
@@ -1179,7 +1183,7 @@ async fn a_premove_is_played_on_the_opponents_reply() {
     )
     .await;
     tokio::time::sleep(Duration::from_millis(500)).await;
-    let v = get_json(&format!("{url}/api/arena/game/{id}/view")).await;
+    let v = game_view(&url, &id).await;
     assert_eq!(
         v["uci"].as_array().map(Vec::len),
         Some(6),
@@ -1211,7 +1215,7 @@ async fn the_players_move_is_drawn_at_once_and_the_opponents_slides() {
             json!([]),
         )
         .await;
-    let v = get_json(&format!("{url}/api/arena/game/{id}/view")).await;
+    let v = game_view(&url, &id).await;
     assert_eq!(v["uci"], json!([]), "the arena has no move yet");
     assert_eq!(
         drawn,
@@ -1398,7 +1402,7 @@ async fn tv_shows_the_clocks_and_the_spectators() {
         )
         .await;
     let deadline = Instant::now() + 20 * SECOND;
-    while get_json(&format!("{url}/api/arena/game/{id}/view")).await["status"] != "started" {
+    while game_view(&url, &id).await["status"] != "started" {
         assert!(Instant::now() < deadline, "the bot accepts");
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
@@ -1423,7 +1427,7 @@ async fn tv_shows_the_clocks_and_the_spectators() {
         )
         .await;
     assert_eq!(watching, json!("2 watching"), "this page and the other watcher");
-    let v = get_json(&format!("{url}/api/arena/game/{id}/view")).await;
+    let v = game_view(&url, &id).await;
     assert_eq!(v["spectators"], 2);
     // White's clock runs once both have moved.
     human_moves(&raw, &url, &id, 0).await;
@@ -1506,7 +1510,7 @@ async fn a_new_game_from_a_position() {
     )
     .await;
     let id = b.path().await[1..].to_string();
-    let v = get_json(&format!("{url}/api/arena/game/{id}/view")).await;
+    let v = game_view(&url, &id).await;
     assert_eq!(v["initialFen"], json!(fen), "the game starts from the position");
     assert_eq!(v["board"]["fen"], json!(fen));
     b.find("#board .cell").await;
@@ -1707,8 +1711,8 @@ async fn measure_click_to_piece_drawn() {
             )
             .await;
             // A quiet move (its square empty).
-            let legal = get_json(&format!("{url}/api/arena/game/{id}/legal")).await;
-            let v = get_json(&format!("{url}/api/arena/game/{id}/view")).await;
+            let legal = game_legal(&url, &id).await;
+            let v = game_view(&url, &id).await;
             let occupied: Vec<&str> = v["board"]["pieces"]
                 .as_array()
                 .expect("pieces")
@@ -2032,7 +2036,7 @@ async fn a_game_played_from_the_keyboard_and_heard() {
     )
     .await;
     b.shot("mate").await;
-    let v = get_json(&format!("{url}/api/arena/game/{id}/view")).await;
+    let v = game_view(&url, &id).await;
     assert_eq!(v["status"], "mate");
     assert_eq!(v["winner"], "black");
     b.until(
@@ -2082,7 +2086,7 @@ async fn the_move_input_asks_which_promotion() {
         10 * SECOND,
     )
     .await;
-    let v = get_json(&format!("{url}/api/arena/game/{id}/view")).await;
+    let v = game_view(&url, &id).await;
     assert_eq!(v["uci"], json!(["a2a1n"]));
 }
 
