@@ -495,7 +495,7 @@ fn engine_chosen_opening_plies() {
     run(c.path(), &["--engine-plies", "0"]);
     assert!(!text(c.path()).contains("EnginePlies"));
 
-    // The default: 12 engine plies from the start position, no random ply.
+    // The default: 3 random plies, then 12 engine plies.
     let d = TempDir::new("engine-plies-d");
     let mut args = without_engine_plies(selfplay_args(d.path(), 2, 5));
     args.extend(["--engine-ply-nodes", "100"].map(String::from));
@@ -503,7 +503,7 @@ fn engine_chosen_opening_plies() {
     let games = read_games(&text(d.path()), Variant::PersianPrincess).expect("the PGN reads back");
     assert_eq!(games.len(), 2);
     for g in &games {
-        assert_eq!(g.tag("OpeningPlies"), Some("0"));
+        assert_eq!(g.tag("OpeningPlies"), Some("3"));
         assert_eq!(g.tag("EnginePlies"), Some("12"));
     }
 }

@@ -46,6 +46,10 @@ use crate::data::io::thousands;
 /// Nodes per move when neither --nodes nor --depth is given.
 pub const DEFAULT_NODES: u64 = 2000;
 
+/// Random plies before the engine's by default: 3 keeps a million-game run's repeated openings
+/// under 1 % (0.045 % over 100,000 games; with none, 23.7 %: docs/benchmarks.md).
+const RANDOM_PLIES_BEFORE_ENGINE: usize = 3;
+
 const LONG_ABOUT: &str = "\
 Plays the engine against itself and writes the positions it searched as training records \
 (64-byte records of nnue::data, see docs/training-data.md) and the games as PGN.
@@ -116,8 +120,9 @@ pub struct Args {
     /// Transposition table per engine, MB (one engine per thread).
     #[arg(long, value_name = "MB", default_value_t = 16)]
     pub hash: usize,
-    /// Random legal plies at the start of every game, before the engine's (default 0; 8 with
-    /// --engine-plies 0; 0 with --book, after whose lines they are played).
+    /// Random legal plies at the start of every game, before the engine's (default 3: with the
+    /// engine's plies alone a long run repeats its openings, about one game in four over 100,000;
+    /// 8 with --engine-plies 0; 0 with --book, after whose lines they are played).
     #[arg(long, value_name = "N")]
     pub random_plies: Option<usize>,
     /// Plies chosen by the engine after the random (or book) ones: each a MultiPV search of
@@ -454,8 +459,10 @@ pub fn run(args: Args) -> Result<()> {
         .with_context(|| format!("--net {}", args.net))?
         .eval_summary();
     let book = read_book(args.book.as_deref(), variant, rules)?;
-    let random_plies = args.random_plies.unwrap_or(if book.is_some() || args.engine_plies > 0 {
+    let random_plies = args.random_plies.unwrap_or(if book.is_some() {
         0
+    } else if args.engine_plies > 0 {
+        RANDOM_PLIES_BEFORE_ENGINE
     } else {
         DEFAULT_RANDOM_PLIES
     });
