@@ -202,48 +202,38 @@ impl Params {
 
     fn gradients_dense(&self, batch: &Batch) -> Result<(f64, Grads)> {
         let device = self.ft_w.device();
-        let n = batch.len();
-        let f = self.num_features;
-        let ft_w = self.ft_w.clone().autodiff().require_grad();
-        let ft_b = self.ft_b.clone().autodiff().require_grad();
-        let out_w = self.out_w.clone().autodiff().require_grad();
-        let out_b = self.out_b.clone().autodiff().require_grad();
-        let half = |stm: bool| {
+        let (n, f) = (batch.len(), self.num_features);
+        self.gradients_in_burn(batch, |ft_w, stm| {
             let x = tensor2(batch.dense(f, stm), n, f, &device).autodiff();
-            let acc = x.matmul(ft_w.clone()) + ft_b.clone().unsqueeze::<2>();
-            acc.clamp(0.0, 1.0).square()
-        };
-        let h = Tensor::cat(vec![half(true), half(false)], 1);
-        let (loss_value, loss) = Self::head_loss(h, out_w.clone(), out_b.clone(), &batch.targets)?;
-        let grads = loss.backward();
-        let missing = || anyhow!("burn returned no gradient");
-        Ok((
-            loss_value,
-            Grads {
-                ft_w: ft_w.grad(&grads).ok_or_else(missing)?,
-                ft_b: ft_b.grad(&grads).ok_or_else(missing)?,
-                out_w: out_w.grad(&grads).ok_or_else(missing)?,
-                out_b: out_b.grad(&grads).ok_or_else(missing)?,
-            },
-        ))
+            x.matmul(ft_w.clone())
+        })
     }
-}
 
-impl Params {
     fn gradients_gather(&self, batch: &Batch) -> Result<(f64, Grads)> {
         let device = self.ft_w.device();
-        let n = batch.len();
-        let hidden = self.hidden;
-        let ft_w = self.ft_w.clone().autodiff().require_grad();
-        let ft_b = self.ft_b.clone().autodiff().require_grad();
-        let out_w = self.out_w.clone().autodiff().require_grad();
-        let out_b = self.out_b.clone().autodiff().require_grad();
-        let half = |stm: bool| {
+        let (n, hidden) = (batch.len(), self.hidden);
+        self.gradients_in_burn(batch, |ft_w, stm| {
             let (indices, mask, k) = batch.padded(stm);
             let indices = Tensor::<2, Int>::from_data(TensorData::new(indices, [n, k]), &device).autodiff();
             let mask = Tensor::<3>::from_data(TensorData::new(mask, [n, k, 1]), &device).autodiff();
             let rows = embedding(ft_w.clone(), indices) * mask;
-            let acc = rows.sum_dim(1).reshape([n, hidden]) + ft_b.clone().unsqueeze::<2>();
+            rows.sum_dim(1).reshape([n, hidden])
+        })
+    }
+
+    /// Loss and gradients with the whole net in burn's autodiff; `first_layer(ft_w, stm)` gives
+    /// one perspective's accumulators before the bias (`n x H`).
+    fn gradients_in_burn(
+        &self,
+        batch: &Batch,
+        first_layer: impl Fn(&Tensor<2>, bool) -> Tensor<2>,
+    ) -> Result<(f64, Grads)> {
+        let ft_w = self.ft_w.clone().autodiff().require_grad();
+        let ft_b = self.ft_b.clone().autodiff().require_grad();
+        let out_w = self.out_w.clone().autodiff().require_grad();
+        let out_b = self.out_b.clone().autodiff().require_grad();
+        let half = |stm: bool| {
+            let acc = first_layer(&ft_w, stm) + ft_b.clone().unsqueeze::<2>();
             acc.clamp(0.0, 1.0).square()
         };
         let h = Tensor::cat(vec![half(true), half(false)], 1);
