@@ -20,9 +20,21 @@
 use crate::{
     board::{Color, Layout, PlacedPiece},
     features::feature_index,
-    network::{finish, Network},
+    network::Network,
+    quant::finish,
     simd::{blocks_for, Backend, Block},
 };
+
+impl Network {
+    /// Evaluates a position from scratch (allocates an [`Accumulator`]; the engine keeps one and
+    /// updates it instead). `pieces` must satisfy [`Layout::contains`].
+    #[must_use]
+    pub fn evaluate(&self, layout: &Layout, pieces: &[PlacedPiece], stm: Color) -> i32 {
+        let mut accumulator = Accumulator::new(self);
+        accumulator.refresh(self, layout, pieces);
+        accumulator.evaluate(self, stm)
+    }
+}
 
 /// Rows applied in one pass over an accumulator; longer change lists take several passes.
 const BATCH: usize = 4;

@@ -48,6 +48,7 @@ pub mod features;
 pub mod format;
 pub mod hash;
 pub mod network;
+mod quant;
 pub mod rng;
 mod simd;
 

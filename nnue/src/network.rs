@@ -25,7 +25,6 @@
 use thiserror::Error;
 
 use crate::{
-    accumulator::Accumulator,
     board::{Color, Layout, PlacedPiece, MAX_CELLS, MAX_PIECE_TYPES},
     features,
     hash::Fnv64,
@@ -39,15 +38,7 @@ pub const ARCH_V1: u32 = 1;
 /// Name of architecture v1.
 pub const ARCH_V1_NAME: &str = "(F->H)x2->1 SCReLU";
 
-/// Quantisation of the feature transformer (weights and biases are `round(x * QA)`), and the
-/// SCReLU clamp of the quantised accumulator.
-pub const QA: i32 = 255;
-
-/// Quantisation of the output weights (`round(x * QB)`).
-pub const QB: i32 = 64;
-
-/// Centipawns per unit of network output.
-pub const SCALE: i32 = 400;
+pub use crate::quant::{QA, QB, SCALE};
 
 /// The default hidden size `H`.
 pub const DEFAULT_HIDDEN: usize = 256;
@@ -268,15 +259,6 @@ impl Network {
         self.out_bias
     }
 
-    /// Evaluates a position from scratch (allocates an [`Accumulator`]; the engine keeps one and
-    /// updates it instead). `pieces` must satisfy [`Layout::contains`].
-    #[must_use]
-    pub fn evaluate(&self, layout: &Layout, pieces: &[PlacedPiece], stm: Color) -> i32 {
-        let mut accumulator = Accumulator::new(self);
-        accumulator.refresh(self, layout, pieces);
-        accumulator.evaluate(self, stm)
-    }
-
     /// Blocks per weight row.
     pub(crate) fn blocks(&self) -> usize {
         blocks_for(self.hidden)
@@ -313,15 +295,6 @@ impl Network {
     pub(crate) fn ft_weights_iter(&self) -> impl Iterator<Item = i16> + '_ {
         self.unpadded(&self.ft_weights)
     }
-}
-
-/// The final output arithmetic of the quantised net: `(sum / QA + bias) * SCALE / (QA * QB)` in
-/// `i64` (saturating), each division truncating toward zero, saturated to `i32`.
-#[inline]
-pub(crate) fn finish(sum: i64, out_bias: i32) -> i32 {
-    let out = (sum / i64::from(QA)).saturating_add(i64::from(out_bias));
-    let cp = out.saturating_mul(i64::from(SCALE)) / i64::from(QA * QB);
-    cp.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32
 }
 
 /// SCReLU on floats: `clamp(x, 0, 1)^2`.
@@ -531,17 +504,6 @@ fn quantise_bias(value: f32) -> Result<i32, NetworkError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn finish_matches_the_formula() {
-        assert_eq!(finish(0, 0), 0);
-        // One fully active neuron with weight 1.0 (64) on the stm side: y = 1.0 -> 400 cp.
-        let sum = i64::from(QA * QA) * 64;
-        assert_eq!(finish(sum, 0), 400);
-        assert_eq!(finish(-sum, 0), -400);
-        assert_eq!(finish(0, QA * QB / 2), 200);
-        assert_eq!(finish(i64::MAX, 0), i32::MAX);
-    }
 
     #[test]
     fn quantise_round_trip() {

@@ -15,7 +15,7 @@ use core::arch::x86_64::{
 };
 
 use super::Block;
-use crate::network::QA;
+use crate::quant::QA;
 
 /// Proof that the running CPU supports AVX2 (made only by [`Avx2::detect`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

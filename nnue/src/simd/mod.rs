@@ -14,7 +14,7 @@ mod scalar;
 #[cfg(target_arch = "x86_64")]
 mod avx2;
 
-use crate::network::QA;
+use crate::quant::QA;
 
 /// Lanes per [`Block`].
 pub(crate) const LANES: usize = 16;

@@ -1,7 +1,7 @@
 //! The scalar reference kernels (see the parent module for what they compute).
 
 use super::Block;
-use crate::network::QA;
+use crate::quant::QA;
 
 /// `dst = src + sum(adds) - sum(subs)`, wrapping; all slices have the length of `dst`.
 pub(super) fn add_sub(dst: &mut [Block], src: Option<&[Block]>, adds: &[&[Block]], subs: &[&[Block]]) {
