@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Test of the Ray match driver on a local Ray with 2 workers (run by engine/tests/ray_match.rs):
+"""Test of the Ray match driver on a local Ray with 2 workers (run by engine/tests/play/ray_match.rs):
 
 1. a match split into parts of one game pair, each of whose first attempts loses its worker,
    merges into the report of the same match played in one process (same W/D/L, Elo, LOS,
