@@ -1,5 +1,6 @@
 //! Shared helpers for the integration tests: layouts, a small RNG and a random "move" generator.
 #![allow(dead_code)]
+#![allow(clippy::unwrap_used)] // Test code: a failed unwrap is a failed test.
 
 use nnue::{rng::SplitMix64, Color, Layout, PlacedPiece};
 

@@ -14,9 +14,7 @@
 //!   neuron to 1/255 cannot do better, whatever the inference code does.
 #![allow(clippy::unwrap_used)] // Test code: a failed unwrap is a failed test.
 
-mod common;
-
-use common::{chess, persian, Board, Rng};
+use crate::common::{chess, persian, Board, Rng};
 use nnue::{
     features, format,
     network::{QA, QB, SCALE},

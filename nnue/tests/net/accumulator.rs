@@ -2,9 +2,7 @@
 //! for bit, over random sequences of move-like piece changes.
 #![allow(clippy::unwrap_used)] // Test code: a failed unwrap is a failed test.
 
-mod common;
-
-use common::{chess, persian, Board, Rng};
+use crate::common::{chess, persian, Board, Rng};
 use nnue::{features, Accumulator, Backend, Color, FloatNetwork, Layout, Network};
 
 const MOVES: usize = 4000;

@@ -2,9 +2,7 @@
 //! random input (truncation at every length, every single-bit flip, random bytes).
 #![allow(clippy::unwrap_used)] // Test code: a failed unwrap is a failed test.
 
-mod common;
-
-use common::{persian, Rng};
+use crate::common::{persian, Rng};
 use nnue::{
     features,
     format::{self, Expected, LoadNetError, NetHeader},

@@ -2,11 +2,9 @@
 //! decoding against random bytes.
 #![allow(clippy::unwrap_used)] // Test code: a failed unwrap is a failed test.
 
-mod common;
-
 use std::io::{self, Read};
 
-use common::{chess, persian, Board, Rng};
+use crate::common::{chess, persian, Board, Rng};
 use nnue::{
     data::{
         GameResult, ReadRecordError, Record, RecordError, RecordReader, RecordWriter, TrainingPosition, RECORD_SIZE,

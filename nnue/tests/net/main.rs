@@ -1,0 +1,15 @@
+//! The crate's integration tests in one binary (each test binary links the whole crate):
+//!
+//! - `accumulator`: incremental updates against a full refresh, SIMD kernels against scalar;
+//! - `format`: the `.nnue` reader, its errors and its robustness against damaged input;
+//! - `parity`: the float reference forward pass against the quantised inference;
+//! - `data`: training records, their streaming and their decode errors;
+//! - `common`: the helpers they share (layouts, a small RNG, random piece changes).
+//!
+//! Run one module with `cargo test -p nnue --test net format::` (a name filter).
+
+mod accumulator;
+mod common;
+mod data;
+mod format;
+mod parity;
