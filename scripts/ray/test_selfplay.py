@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Test of the Ray self-play driver on a local Ray with 2 workers (run by trainer/tests/ray.rs):
+"""Test of the Ray self-play driver on a local Ray with 2 workers (run by trainer/tests/cli/ray.rs):
 
 1. the shards played by Ray tasks are byte for byte those of one `trainer selfplay` process
    with the same settings;

@@ -1,9 +1,7 @@
 //! `trainer data`: convert round trip, shuffle, validate and stats on records made here from
 //! random games of every variant.
 
-mod common;
-
-use common::TempDir;
+use crate::common::TempDir;
 use std::{
     collections::HashMap,
     fs,

@@ -1,8 +1,6 @@
 //! `trainer selfplay` end to end: tiny runs of the real binary (few games, few nodes).
 
-mod common;
-
-use common::TempDir;
+use crate::common::TempDir;
 use std::{
     collections::HashSet,
     fs,

@@ -1,9 +1,7 @@
 //! `trainer train` end to end on records from a tiny self-play run: the files of a run, the
 //! net the engine loads, exact resume, and the errors for bad configurations.
 
-mod common;
-
-use common::TempDir;
+use crate::common::TempDir;
 use std::{
     fs,
     path::{Path, PathBuf},

@@ -6,11 +6,11 @@
 //! change of the outputs, regenerate them with
 //!
 //! ```text
-//! UPDATE_GOLDEN=1 cargo test -p trainer --test openings
+//! UPDATE_GOLDEN=1 cargo test -p trainer --test cli openings::
 //! ```
 //!
 //! and review the diff. The corpus itself (`selfplay.pgn`) was generated once by the ignored test
-//! `generate_corpus` (`cargo test -p trainer --test openings -- --ignored generate_corpus`);
+//! `generate_corpus` (`cargo test -p trainer --test cli -- --ignored generate_corpus`);
 //! `misc.pgn` is written by hand (comment formats, variations, other variants, a set-up position,
 //! unfinished and broken games).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -95,7 +95,7 @@ fn check_golden(actual: &Path, name: &str) {
             .map_or(text.lines().count().min(want.lines().count()), |i| i);
         panic!(
             "{name} differs from {} from line {}:\n  got:      {:?}\n  expected: {:?}\n\
-             (if the change is intended: UPDATE_GOLDEN=1 cargo test -p trainer --test openings)",
+             (if the change is intended: UPDATE_GOLDEN=1 cargo test -p trainer --test cli openings::)",
             expected.display(),
             line + 1,
             text.lines().nth(line),
