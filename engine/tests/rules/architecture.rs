@@ -27,7 +27,7 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
 fn checked_files() -> Vec<(String, String)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let mut out = Vec::new();
-    for krate in ["engine", "nnue", "trainer", "bot"] {
+    for krate in ["engine", "nnue", "trainer", "bot", "bot/api", "bot/arena"] {
         let src = root.join(krate).join("src");
         let mut files = Vec::new();
         rust_files(&src, &mut files);

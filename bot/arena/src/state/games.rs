@@ -7,16 +7,17 @@ use engine::rules::Color;
 use tokio::sync::mpsc::UnboundedSender;
 
 use super::{json_line, Inner, Refusal};
-use crate::{
-    api::types::{Compat, Event, GameEvent, GameEventInfo, GameFull, GamePlayer, Opponent, Perf, StatusRef},
-    arena::{
-        game::{color_name, ArenaGame, ChatLine, GameError, GameSetup},
-        ratings,
-        status::GameStatus,
-        store::{ChatRow, RatingRow},
-        ArenaLog,
-    },
+use lichess_api::{
+    types::{Compat, Event, GameEvent, GameEventInfo, GameFull, GamePlayer, Opponent, Perf, StatusRef},
     variants::{perf_key, perf_name},
+};
+
+use crate::{
+    game::{color_name, ArenaGame, ChatLine, GameError, GameSetup},
+    ratings,
+    status::GameStatus,
+    store::{ChatRow, RatingRow},
+    ArenaLog,
 };
 
 pub(super) struct GameSub {

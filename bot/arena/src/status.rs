@@ -75,7 +75,7 @@ impl GameStatus {
 
     /// Lichess's number for the status (`status.id` in the API's JSON).
     pub fn id(self) -> u32 {
-        crate::api::types::status_id(self.as_str())
+        lichess_api::types::status_id(self.as_str())
     }
 
     /// The names, comma-separated (for error messages).

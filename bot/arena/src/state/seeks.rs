@@ -5,7 +5,9 @@ use engine::rules::Position;
 use tokio::sync::mpsc::UnboundedSender;
 
 use super::{now_ms, Inner, Refusal};
-use crate::{api::types::GameClock, arena::game::GameSetup, variants};
+use lichess_api::{types::GameClock, variants};
+
+use crate::game::GameSetup;
 
 /// A seek (`POST /api/board/seek`), waiting for a compatible one.
 #[derive(Clone)]

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use engine::rules::Variant;
 
-use crate::api::types::VariantRef;
+use crate::types::VariantRef;
 
 /// Lichess's key of standard chess (also the key of its "only standard chess" decline reason).
 pub const LICHESS_STANDARD: &str = "standard";
@@ -101,7 +101,7 @@ pub fn perf_key(variant: &VariantRef, speed: &str) -> String {
 /// The perf name shown for a game: "Blitz" for chess, the variant's name for the others.
 pub fn perf_name(variant: &VariantRef, speed: &str) -> String {
     if rated_by_speed(&variant.key) {
-        crate::api::types::speed_name(speed).to_string()
+        crate::types::speed_name(speed).to_string()
     } else {
         variant.name.clone()
     }

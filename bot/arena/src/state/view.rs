@@ -7,13 +7,12 @@ use engine::rules::Color;
 use serde_json::{json, Value};
 
 use super::{Inner, Refusal};
+use lichess_api::variants::{perf_name, variant_ref};
+
 use crate::{
-    arena::{
-        board::{board_json, premoves_json, replay},
-        game::{color_name, ArenaGame},
-        status::GameStatus,
-    },
-    variants::{perf_name, variant_ref},
+    board::{board_json, premoves_json, replay},
+    game::{color_name, ArenaGame},
+    status::GameStatus,
 };
 
 /// Most games a list gives.
@@ -193,13 +192,13 @@ impl Inner {
 impl Inner {
     /// A finished game as the explorer indexes it (none: unknown, running, aborted or
     /// without a move).
-    pub fn explorer_record(&self, id: &str) -> Option<crate::arena::explorer::GameRecord> {
+    pub fn explorer_record(&self, id: &str) -> Option<crate::explorer::GameRecord> {
         let g = self.games.get(id)?;
         if g.is_running() || matches!(g.status(), GameStatus::Aborted | GameStatus::NoStart) || g.moves().is_empty() {
             return None;
         }
         let name = |u: &str| self.display_name(u).unwrap_or_else(|| u.to_string());
-        Some(crate::arena::explorer::GameRecord {
+        Some(crate::explorer::GameRecord {
             id: g.id.clone(),
             start: g.start().clone(),
             moves: g.moves().iter().map(ToString::to_string).collect(),
@@ -212,7 +211,7 @@ impl Inner {
     }
 
     /// Every finished game the explorer indexes.
-    pub fn explorer_records(&self) -> Vec<crate::arena::explorer::GameRecord> {
+    pub fn explorer_records(&self) -> Vec<crate::explorer::GameRecord> {
         self.games.keys().filter_map(|id| self.explorer_record(id)).collect()
     }
 }

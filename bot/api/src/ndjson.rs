@@ -314,9 +314,9 @@ mod tests {
             b"\n{\"type\":\"gameFinish\",\"game\":{\"fullId\":\"abcdefgh1234\",\"gameId\":\"abcdefgh\"}}\n".to_vec(),
         );
         let mut r = reader(chunks);
-        let event: Option<crate::api::types::Event> = r.next_json().await.expect("no error");
+        let event: Option<crate::types::Event> = r.next_json().await.expect("no error");
         match event {
-            Some(crate::api::types::Event::GameFinish { game }) => assert_eq!(game.game_id, "abcdefgh"),
+            Some(crate::types::Event::GameFinish { game }) => assert_eq!(game.game_id, "abcdefgh"),
             other => panic!("expected the gameFinish, got {other:?}"),
         }
         assert!(r.peak_buffered() <= MAX_LINE);

@@ -9,7 +9,7 @@ use super::{
     status::GameStatus,
     store::{ChatRow, GameRow, MoveRow},
 };
-use crate::api::types::{speed_of, Expiration, GameClock, GameState, VariantRef};
+use lichess_api::types::{speed_of, Expiration, GameClock, GameState, VariantRef};
 
 /// Why a game command was refused (the text becomes the `error` of a 400).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -247,7 +247,7 @@ impl ArenaGame {
     /// Rebuilds a stored game: the moves are replayed through the rules; the clock of the side
     /// to move goes on from its stored time (the time the server was down is not charged).
     pub fn restore(row: &GameRow, moves: &[MoveRow], chat: &[ChatRow]) -> Result<ArenaGame, String> {
-        let variant = crate::variants::arena_variant(&row.variant_key)
+        let variant = lichess_api::variants::arena_variant(&row.variant_key)
             .ok_or_else(|| format!("unknown variant key {}", row.variant_key))?;
         let start = match &row.initial_fen {
             Some(fen) => Position::from_fen(variant, fen).map_err(|e| format!("bad FEN {fen}: {e}"))?,
@@ -255,7 +255,7 @@ impl ArenaGame {
         };
         let mut g = ArenaGame::new(GameSetup {
             id: row.id.clone(),
-            variant: crate::variants::variant_ref(variant, row.initial_fen.is_some()),
+            variant: lichess_api::variants::variant_ref(variant, row.initial_fen.is_some()),
             start,
             initial_fen: row.initial_fen.clone(),
             white: row.white.clone(),
@@ -741,7 +741,7 @@ mod tests {
         let v: Variant = "persian-princess".parse().expect("known variant");
         ArenaGame::new(GameSetup {
             id: "g1".into(),
-            variant: crate::variants::variant_ref(v, false),
+            variant: lichess_api::variants::variant_ref(v, false),
             start: Position::startpos(v),
             initial_fen: None,
             white: "w".into(),

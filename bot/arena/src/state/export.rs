@@ -8,13 +8,14 @@ use std::collections::HashMap;
 use engine::rules::{notation::pgn::PgnGame, Color};
 
 use super::{Inner, Refusal};
-use crate::{
-    arena::{
-        game::{color_name, ArenaGame},
-        status::GameStatus,
-    },
+use lichess_api::{
     pgn,
     variants::{perf_key, perf_name},
+};
+
+use crate::{
+    game::{color_name, ArenaGame},
+    status::GameStatus,
 };
 
 /// What an export writes.
@@ -210,8 +211,11 @@ impl Inner {
                 game.set_tag(&format!("{side}Title"), "BOT");
             }
         }
-        let from_position = g.variant_ref.key == crate::variants::LICHESS_FROM_POSITION;
-        game.set_tag("Variant", crate::variants::pgn_name(g.start().variant(), from_position));
+        let from_position = g.variant_ref.key == lichess_api::variants::LICHESS_FROM_POSITION;
+        game.set_tag(
+            "Variant",
+            lichess_api::variants::pgn_name(g.start().variant(), from_position),
+        );
         game.set_tag(
             "TimeControl",
             g.clock.map_or("-".to_string(), |c| {

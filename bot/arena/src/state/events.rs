@@ -4,7 +4,7 @@
 use tokio::sync::mpsc::UnboundedSender;
 
 use super::Inner;
-use crate::api::types::{Compat, Event};
+use lichess_api::types::{Compat, Event};
 
 pub(super) struct Sub {
     conn: u64,

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{json, Value};
 
-use crate::api::types::{speed_of, DeclineReason, VariantRef};
+use lichess_api::types::{speed_of, DeclineReason, VariantRef};
 
 /// `5+3`, or `½+0` / `¼+0` / `¾+0` under a minute as Lichess writes them (and `1.5+0`).
 pub fn clock_show(limit: u64, inc: u64) -> String {

@@ -5,7 +5,7 @@
 use std::time::Instant;
 
 use super::{accounts::new_token, now_ms, token_hash, Inner, Refusal};
-use crate::arena::store::SessionRow;
+use crate::store::SessionRow;
 
 /// How long a session lasts (Lichess keeps people signed in for a long time too): 30 days.
 pub const SESSION_MS: u64 = 30 * 24 * 3600 * 1000;

@@ -21,7 +21,7 @@ use super::{
     stream::{ndjson_body, Guard, StreamKind},
     web, Shared,
 };
-use crate::api::types::{DeclineReason, ErrorBody, Ok as OkBody};
+use lichess_api::types::{DeclineReason, ErrorBody, Ok as OkBody};
 
 type S = State<Arc<Shared>>;
 

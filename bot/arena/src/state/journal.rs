@@ -8,7 +8,7 @@ use std::{collections::HashMap, ops::Deref};
 
 use tokio::sync::mpsc::UnboundedSender;
 
-use crate::arena::ArenaLog;
+use crate::ArenaLog;
 
 /// A map of the state whose changes a unit of work can undo. Reading goes through `Deref` to
 /// the plain map; every change goes through the methods here, which keep the entry's earlier

@@ -37,7 +37,7 @@ pub fn variant_options(selected: &str) -> String {
     Variant::ALL
         .iter()
         .map(|&v| {
-            let r = crate::variants::variant_ref(v, false);
+            let r = lichess_api::variants::variant_ref(v, false);
             let chosen = if r.key == selected { " selected" } else { "" };
             format!(r#"<option value="{}"{chosen}>{}</option>"#, esc(&r.key), esc(&r.name))
         })

@@ -7,17 +7,18 @@ use engine::rules::Position;
 use tokio::sync::mpsc::UnboundedSender;
 
 use super::{now_ms, Inner, Refusal};
-use crate::{
-    api::types::{
+use lichess_api::{
+    types::{
         speed_of, Challenge, ChallengeUser, Compat, DeclineReason, Event, GameClock, Perf, TimeControl, VariantRef,
     },
-    arena::{
-        game::GameSetup,
-        plays::{about_terms, clock_show, Plays, Seen},
-        store::{ChallengeRow, DeclineRow, Store},
-        ArenaLog,
-    },
     variants::{self, perf_key, perf_name},
+};
+
+use crate::{
+    game::GameSetup,
+    plays::{about_terms, clock_show, Plays, Seen},
+    store::{ChallengeRow, DeclineRow, Store},
+    ArenaLog,
 };
 
 /// The perf of a challenge (`{"icon", "name"}`), named as Lichess names it.

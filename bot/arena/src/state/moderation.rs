@@ -7,7 +7,7 @@ use std::collections::HashSet;
 use engine::rules::Color;
 
 use super::{Inner, Refusal, TokenInfo, User};
-use crate::arena::status::GameStatus;
+use crate::status::GameStatus;
 
 /// What a moderator decides about a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

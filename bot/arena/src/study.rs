@@ -30,7 +30,7 @@ use super::{
     form::parse_urlencoded,
     Shared,
 };
-use crate::variants;
+use lichess_api::variants;
 
 /// The opening trees by variant (engine id).
 #[derive(Default)]

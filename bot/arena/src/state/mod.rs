@@ -43,7 +43,7 @@ use super::{
     store::{AccountRow, Store, TokenRow},
     ArenaConfig, ArenaLog,
 };
-use crate::api::types::Event;
+use lichess_api::types::Event;
 
 /// An error answered to a request: status code and message.
 #[derive(Debug, Clone, PartialEq, Eq)]

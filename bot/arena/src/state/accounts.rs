@@ -8,7 +8,7 @@ use std::{
 };
 
 use super::{now_ms, token_hash, Inner, Refusal, TokenInfo, User};
-use crate::arena::{
+use crate::{
     status::GameStatus,
     store::{AccountRow, TokenRow},
 };
