@@ -8,17 +8,21 @@
 //! and posts moves through [`api::Client`]; when idle, [`matchmaking`] challenges other bots.
 //! [`arena`] is the local server; [`demo`] plays a game on it.
 
+#[cfg(feature = "arena")]
 pub use arena;
 pub use lichess_api as api;
 pub use lichess_api::{pgn, variants};
 
+#[cfg(feature = "arena")]
 pub mod bench;
 pub mod challenge;
 pub mod config;
 pub mod decisions;
+#[cfg(feature = "arena")]
 pub mod demo;
 pub mod events;
 pub mod game;
+#[cfg(feature = "arena")]
 pub mod load;
 pub mod matchmaking;
 pub mod player;

@@ -1,18 +1,19 @@
 //! `bot`: play on Lichess (or any compatible server), run the local arena, or run the demo.
 
-use std::{
-    path::{Path, PathBuf},
-    time::Duration,
-};
+use std::path::{Path, PathBuf};
+#[cfg(feature = "arena")]
+use std::time::Duration;
 
 use anyhow::Context as _;
+#[cfg(feature = "arena")]
 use bot::{
     arena::{AccountSpec, Arena, ArenaConfig, Storage},
-    config::{Clock, Config},
+    config::Clock,
     demo::{self, DemoOptions},
-    events::Bot,
 };
+use bot::{config::Config, events::Bot};
 use clap::{Parser, Subcommand};
+#[cfg(feature = "arena")]
 use engine::rules::Variant;
 use tokio::sync::watch;
 
@@ -51,6 +52,7 @@ enum Command {
         #[arg(long)]
         yes: bool,
     },
+    #[cfg(feature = "arena")]
     /// Run the arena, a Lichess-compatible server for our games, or manage its accounts.
     ///
     /// Without a subcommand it serves. State lives in a SQLite file (--db, created and migrated
@@ -99,6 +101,7 @@ enum Command {
         #[command(subcommand)]
         action: Option<ArenaAction>,
     },
+    #[cfg(feature = "arena")]
     /// Measure the bot's own costs: N games at once between two bots on an in-process arena;
     /// prints the latency from a gameState to the move beyond the search, and memory per game.
     Bench {
@@ -115,6 +118,7 @@ enum Command {
         #[arg(long, default_value_t = bot::config::EngineConfig::default().hash_mb)]
         hash_mb: usize,
     },
+    #[cfg(feature = "arena")]
     /// Load-test the arena: N bot-vs-bot games at once on an in-process arena (random legal
     /// moves, the cost of a one-node search); prints moves per second, the latency of a move
     /// POST (median, 99th percentile) and memory per game.
@@ -140,6 +144,7 @@ enum Command {
         #[arg(long, default_value = "off", value_parser = ["on", "off", "both"])]
         observe: String,
     },
+    #[cfg(feature = "arena")]
     /// Play one demo game between two bots on an in-process arena.
     Demo {
         /// Variant (an engine variant id or alias, e.g. persian-princess, omega, standard).
@@ -160,6 +165,7 @@ enum Command {
     },
 }
 
+#[cfg(feature = "arena")]
 /// Managing the arena's accounts and tokens in its database.
 #[derive(Subcommand, Debug)]
 enum ArenaAction {
@@ -181,6 +187,7 @@ enum ArenaAction {
     },
 }
 
+#[cfg(feature = "arena")]
 #[derive(Subcommand, Debug)]
 enum AccountAction {
     /// Create an account and print its first token (shown once; stored only hashed).
@@ -220,6 +227,7 @@ enum AccountAction {
     },
 }
 
+#[cfg(feature = "arena")]
 #[derive(Subcommand, Debug)]
 enum TokenAction {
     /// Create another token for an account and print it (shown once).
@@ -240,6 +248,7 @@ enum TokenAction {
     },
 }
 
+#[cfg(feature = "arena")]
 /// Reads `--account NAME:TOKEN[:bot|:human]`.
 fn parse_account(text: &str) -> Result<AccountSpec, String> {
     let parts: Vec<&str> = text.split(':').collect();
@@ -337,6 +346,7 @@ async fn shutdown_signal() -> watch::Receiver<bool> {
     rx
 }
 
+#[cfg(feature = "arena")]
 async fn run_demo(options: DemoOptions) -> anyhow::Result<()> {
     let summary = demo::run(options).await?;
     println!();
@@ -387,6 +397,7 @@ async fn play(configs: Vec<Config>) -> anyhow::Result<()> {
     Ok(())
 }
 
+#[cfg(feature = "arena")]
 /// `bot bench`: runs the bench and prints what it measured.
 async fn bench(options: bot::bench::BenchOptions) -> anyhow::Result<()> {
     let bot::bench::BenchOptions {
@@ -413,6 +424,7 @@ async fn bench(options: bot::bench::BenchOptions) -> anyhow::Result<()> {
     Ok(())
 }
 
+#[cfg(feature = "arena")]
 /// `bot arena account|token|backup ...`: changes (or copies) the database directly; a running
 /// server picks the changes up at once.
 fn manage_arena(db: &std::path::Path, action: ArenaAction) -> anyhow::Result<()> {
@@ -498,6 +510,7 @@ fn manage_arena(db: &std::path::Path, action: ArenaAction) -> anyhow::Result<()>
     Ok(())
 }
 
+#[cfg(feature = "arena")]
 /// `bot arena`: serves the arena until a stop signal.
 async fn serve_arena(mut config: ArenaConfig) -> anyhow::Result<()> {
     if config.accounts.is_empty() && config.storage == Storage::Memory {
@@ -525,7 +538,10 @@ async fn serve_arena(mut config: ArenaConfig) -> anyhow::Result<()> {
 async fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     let filter = tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| {
+        #[cfg(feature = "arena")]
         let quiet = matches!(cli.command, Command::Demo { .. } | Command::Arena { demo: true, .. });
+        #[cfg(not(feature = "arena"))]
+        let quiet = false;
         let default = if quiet { "warn" } else { "info" };
         tracing_subscriber::EnvFilter::new(cli.log.as_deref().unwrap_or(default))
     });
@@ -541,6 +557,7 @@ async fn main() -> anyhow::Result<()> {
             }
             play(loaded).await
         }
+        #[cfg(feature = "arena")]
         Command::Bench {
             games,
             variant,
@@ -555,6 +572,7 @@ async fn main() -> anyhow::Result<()> {
             })
             .await
         }
+        #[cfg(feature = "arena")]
         Command::Load {
             games,
             plies,
@@ -612,12 +630,15 @@ async fn main() -> anyhow::Result<()> {
             Ok(())
         }
         Command::Upgrade { config, url, yes } => upgrade(load_config(&config, url)?, yes).await,
+        #[cfg(feature = "arena")]
         Command::Arena {
             action: Some(action),
             db,
             ..
         } => manage_arena(&db, action),
+        #[cfg(feature = "arena")]
         Command::Arena { demo: true, .. } => run_demo(DemoOptions::default()).await,
+        #[cfg(feature = "arena")]
         Command::Arena {
             port,
             bind,
@@ -649,6 +670,7 @@ async fn main() -> anyhow::Result<()> {
             };
             serve_arena(config).await
         }
+        #[cfg(feature = "arena")]
         Command::Demo {
             variant,
             nodes,
@@ -669,7 +691,7 @@ async fn main() -> anyhow::Result<()> {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "arena"))]
 mod tests {
     use clap::CommandFactory as _;
 
