@@ -2,7 +2,7 @@
 //! games are limited apart from real-time ones (a game of days per move does not block a blitz
 //! challenge).
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

@@ -6,7 +6,7 @@
 //! `BERSERK_PYTHON` names another. Without one the test says so and passes, unless
 //! `REQUIRE_BERSERK=1` (set by `.ci/run`) makes that a failure.
 
-mod common;
+use crate::common;
 
 use std::{
     path::{Path, PathBuf},

@@ -1,7 +1,7 @@
 //! Matchmaking (an idle bot challenges a bot online) and `bot upgrade` (with and without the
 //! confirmation), on the in-process arena.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

@@ -4,7 +4,7 @@
 //! the command line or through the admin API take effect in the running server; an online
 //! backup; the access log.
 
-mod common;
+use crate::common;
 
 use std::{
     path::{Path, PathBuf},

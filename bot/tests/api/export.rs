@@ -1,7 +1,7 @@
 //! Game export as Lichess serves it: `/game/export/{id}` and `/api/games/user/{name}`, PGN and
 //! JSON / ND-JSON, with the tags, `%clk` comments and filters clients use.
 
-mod common;
+use crate::common;
 
 use common::Raw;
 use engine::rules::{

@@ -2,7 +2,7 @@
 //! rated games that move ratings, and a server killed with SIGKILL mid-game that restarts
 //! with every finished game intact and the running game resumed.
 
-mod common;
+use crate::common;
 
 use std::{
     path::{Path, PathBuf},

@@ -3,8 +3,8 @@
 //! (JSON answers, event and game stream lines, errors) validates against the description's
 //! schemas, with the variant-key enum relaxed to a string.
 
-mod common;
-mod spec;
+use crate::common;
+use crate::spec;
 
 use std::{
     collections::HashSet,

@@ -16,8 +16,8 @@
 //!
 //! Each test runs its own arena and browser; screenshots go to `browser-<test>/`.
 
-mod common;
-mod webdriver;
+use crate::common;
+use crate::webdriver;
 
 use std::time::{Duration, Instant};
 
@@ -1678,7 +1678,7 @@ async fn the_cold_game_page_stays_small() {
 /// when the arena's answer comes (as before), alternately, on the same game. Prints the medians
 /// (docs/benchmarks.md); asserts no time.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "a measurement: cargo test -p bot --test browser_pages measure_click_to_piece -- --ignored --nocapture"]
+#[ignore = "a measurement: cargo test -p bot --test browser pages::measure_click_to_piece -- --ignored --nocapture"]
 async fn measure_click_to_piece_drawn() {
     let Some((b, _arena, url, raw)) = page("click-latency").await else {
         return;

@@ -7,8 +7,8 @@
 //! Needs `chromium` and `chromedriver` (Debian's packages; `.ci/run` installs them). Without
 //! them the test says so and passes, unless `REQUIRE_BROWSER=1` (as in CI).
 
-mod common;
-mod webdriver;
+use crate::common;
+use crate::webdriver;
 
 use std::{
     path::PathBuf,

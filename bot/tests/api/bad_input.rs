@@ -2,7 +2,7 @@
 //! not JSON, JSON of every type, huge numbers, unknown query flags. Every answer is below 500,
 //! every error is Lichess's JSON `{"error": ...}`, and the arena goes on playing afterwards.
 
-mod common;
+use crate::common;
 
 use bot::arena::Endpoint;
 use common::Raw;

@@ -2,7 +2,7 @@
 //! `fromPosition`, perf names, sources, correspondence and unlimited clocks, the challenge list
 //! and `keepAliveStream`. Each test names the Lichess behaviour it checks.
 
-mod common;
+use crate::common;
 
 use common::Raw;
 use serde_json::{json, Value};

@@ -1,7 +1,7 @@
 //! Protocol behaviour against the in-process arena: decline reasons, illegal moves, stream
 //! reconnects, resign/abort, chat echo, errors.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 
@@ -443,7 +443,9 @@ async fn takeback_proposals_are_declined() {
         assert_eq!(status, 200, "{text}");
         let answers = wait_takeback_answers(&arena, round).await;
         assert_eq!(answers.last(), Some(&(format!("/api/bot/game/{id}/takeback/no"), 200)));
-        // The proposal was shown, then withdrawn by the decline; the moves stay.
+        // The proposal was shown, then withdrawn by the decline; the moves stay. The human's
+        // stream is read by a task of its own, so its lines may come after the bot's answer.
+        common::wait_line(&lines, |v| v["type"] == "gameState" && v["wtakeback"] == true).await;
         let shown = common::json_lines(&lines)
             .iter()
             .rposition(|v| v["type"] == "gameState" && v["wtakeback"] == true)

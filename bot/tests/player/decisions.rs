@@ -2,7 +2,7 @@
 //! raw client on the Alpha account) on the in-process arena. Standard chess from FENs where one
 //! side is far behind, so the engine's scores are clear.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

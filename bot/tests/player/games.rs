@@ -4,7 +4,7 @@
 //! legal move (the bot does not lose, sends no refused move, and reports the arena's result).
 //! The variants are played two at a time, each on an arena of its own.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

@@ -4,7 +4,7 @@
 //! `perfs`, the open challenge's `open`, malformed JSON, finished positions, JSON errors); the
 //! health check and the metrics.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

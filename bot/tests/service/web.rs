@@ -2,7 +2,7 @@
 //! sign in and out, sessions and their CSRF token, the token page, the security headers, the
 //! escaping of what users type, and the JSON views the page scripts read.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 

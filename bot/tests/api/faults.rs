@@ -3,7 +3,7 @@
 //! opponent who aborts, eight games at once, and the stop policies. Every run must end with no
 //! crash, no stuck game, no illegal move sent and no game lost on time by the bot's fault.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

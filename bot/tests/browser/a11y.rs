@@ -9,8 +9,8 @@
 //! Skipped without Chromium (unless `REQUIRE_BROWSER`) or without axe-core (unless
 //! `REQUIRE_AXE`). Screenshots go to `browser-a11y/`.
 
-mod common;
-mod webdriver;
+use crate::common;
+use crate::webdriver;
 
 use std::time::Duration;
 

@@ -1,7 +1,7 @@
 //! The Board API for human accounts, and the account rules Lichess applies: `/api/bot/*` only
 //! for bots, `/api/board/*` play only for the others.
 
-mod common;
+use crate::common;
 
 use common::Raw;
 use engine::rules::{game::Game, Position, Variant};
