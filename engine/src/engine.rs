@@ -23,9 +23,9 @@ use crate::{
     skill::{Candidates, Strength},
 };
 
-/// Settings of the engine (the UCI options).
+/// EngineSettings of the engine (the UCI options).
 #[derive(Clone, Debug)]
-pub struct Settings {
+pub struct EngineSettings {
     /// Transposition table size in MB.
     pub hash_mb: usize,
     /// Search threads.
@@ -38,9 +38,9 @@ pub struct Settings {
     pub strength: Strength,
 }
 
-impl Default for Settings {
-    fn default() -> Settings {
-        Settings {
+impl Default for EngineSettings {
+    fn default() -> EngineSettings {
+        EngineSettings {
             hash_mb: 16,
             threads: 1,
             multipv: 1,
@@ -120,7 +120,7 @@ pub struct Engine {
     moves: Vec<Move>,
     position: Position,
     history: Vec<u64>,
-    settings: Settings,
+    settings: EngineSettings,
     tt: Arc<TranspositionTable>,
     stop: Arc<AtomicBool>,
     searchers: Arc<Mutex<Vec<Searcher>>>,
@@ -188,7 +188,7 @@ impl Default for Engine {
 impl Engine {
     /// An engine on the default variant's start position with default settings.
     pub fn new() -> Engine {
-        let settings = Settings::default();
+        let settings = EngineSettings::default();
         let variant = Variant::DEFAULT;
         let tt = Arc::new(TranspositionTable::new(settings.hash_mb));
         let stop = Arc::new(AtomicBool::new(false));
@@ -260,7 +260,7 @@ impl Engine {
     }
 
     /// The settings.
-    pub fn settings(&self) -> &Settings {
+    pub fn settings(&self) -> &EngineSettings {
         &self.settings
     }
 

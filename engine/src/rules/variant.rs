@@ -55,7 +55,7 @@ impl Variant {
 
     /// The tables of the variant under rule settings (the readings its rules note leaves open,
     /// e.g. `ludii` or `leap_no_capture,bonus_leap=off` for Parsi Chess; see
-    /// [`parsi::Settings::parse`](super::variants::parsi::Settings::parse); the set-up for
+    /// [`parsi::ParsiSettings::parse`](super::variants::parsi::ParsiSettings::parse); the set-up for
     /// Citadel, `setup=crossed`, see
     /// [`citadel_common::ALTERNATIVE_SETUPS`](super::variants::citadel_common::ALTERNATIVE_SETUPS)),
     /// read by the parser its spec declares ([`VariantSpec::settings`]). Empty or `default`:

@@ -20,7 +20,7 @@ pub mod report;
 pub mod tree;
 
 use pgn::{EvalView, Game, RawGame};
-use tree::{GameCounts, Settings, Tree};
+use tree::{GameCounts, Tree, TreeOptions};
 
 /// What to do with games that start from a set-up position (a `FEN` tag).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -247,7 +247,7 @@ pub fn run(args: Args) -> Result<()> {
     warnings.finish();
     tree.sort();
 
-    let settings = Settings {
+    let settings = TreeOptions {
         plies,
         min_games: args.min_games,
         eval_view: args.eval_view,

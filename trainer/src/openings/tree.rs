@@ -326,7 +326,7 @@ pub fn numbered_san(start: &Position, moves: &[String]) -> String {
 
 /// The settings recorded in `tree.json`.
 #[derive(Clone, Debug)]
-pub struct Settings {
+pub struct TreeOptions {
     /// `--plies`.
     pub plies: usize,
     /// `--min-games`.
@@ -337,8 +337,8 @@ pub struct Settings {
     pub fen_games: super::FenGames,
 }
 
-impl From<&Settings> for TreeSettings {
-    fn from(s: &Settings) -> TreeSettings {
+impl From<&TreeOptions> for TreeSettings {
+    fn from(s: &TreeOptions) -> TreeSettings {
         TreeSettings {
             plies: s.plies,
             min_games: s.min_games,
@@ -377,7 +377,7 @@ impl Tree {
     }
 
     /// `tree.json`: settings, game counts and the pruned tree (see `docs/openings.md`).
-    pub fn to_json(&self, settings: &Settings, counts: &GameCounts) -> String {
+    pub fn to_json(&self, settings: &TreeOptions, counts: &GameCounts) -> String {
         let min = settings.min_games;
         let mut roots = Vec::new();
         for (i, r) in self.roots.iter().enumerate() {
@@ -535,7 +535,7 @@ mod tests {
         ));
         t.add(&game(v, &["e3e5", "g9g8"], Some(GameResult::Draw), &[]));
         t.sort();
-        let settings = Settings {
+        let settings = TreeOptions {
             plies: 2,
             min_games: 1,
             eval_view: super::super::pgn::EvalView::White,

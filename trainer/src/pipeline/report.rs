@@ -155,7 +155,7 @@ pub fn install(p: &Pipeline, acc: &Accepted) -> Result<PathBuf> {
 /// The part of a self-play directory's run.json the report uses.
 #[derive(Deserialize)]
 struct RunJson {
-    settings: selfplay::Settings,
+    settings: selfplay::RunSettings,
 }
 
 /// A self-play directory: its size, as `trainer data stats` gives it on its first line.

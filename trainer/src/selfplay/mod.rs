@@ -32,7 +32,7 @@ use engine::{
     search::Limits,
 };
 
-pub use self::run_file::{EnginePlies, Settings};
+pub use self::run_file::{EnginePlies, RunSettings};
 use self::{
     game::GameSettings,
     opening::{duplicates, Check, OpeningGenerator, Rejections, Sampler, SamplerSettings, SearchCache},
@@ -267,7 +267,7 @@ fn read_book(path: Option<&Path>, variant: Variant, rules: &'static Tables) -> R
     }))
 }
 
-impl Settings {
+impl RunSettings {
     fn of_args(
         args: &Args,
         variant: Variant,
@@ -276,8 +276,8 @@ impl Settings {
         eval: &str,
         random_plies: usize,
         book: Option<&Book>,
-    ) -> Settings {
-        Settings {
+    ) -> RunSettings {
+        RunSettings {
             variant: variant.id().to_string(),
             rules: rules.to_string(),
             nodes,
@@ -466,7 +466,7 @@ pub fn run(args: Args) -> Result<()> {
     } else {
         DEFAULT_RANDOM_PLIES
     });
-    let settings = Settings::of_args(
+    let settings = RunSettings::of_args(
         &args,
         variant,
         rules.rules.settings(),

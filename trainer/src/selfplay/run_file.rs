@@ -13,7 +13,7 @@ use crate::data::io::write_atomic;
 
 /// What decides the content of the files: a run resumes only with the same settings.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Settings {
+pub struct RunSettings {
     /// Variant id.
     pub variant: String,
     /// Rule settings of the variant (empty: its defaults; runs written before the setting
@@ -101,11 +101,11 @@ pub(super) struct RunFile {
     /// The opening file as given, if any.
     book_path: Option<String>,
     /// The settings.
-    settings: Settings,
+    settings: RunSettings,
 }
 
 /// Differences between two settings, as `name: old -> new` lines.
-fn differences(old: &Settings, new: &Settings) -> Vec<String> {
+fn differences(old: &RunSettings, new: &RunSettings) -> Vec<String> {
     let (Ok(serde_json::Value::Object(a)), Ok(serde_json::Value::Object(b))) =
         (serde_json::to_value(old), serde_json::to_value(new))
     else {
@@ -126,7 +126,7 @@ fn differences(old: &Settings, new: &Settings) -> Vec<String> {
 /// of a newer schema. A run of an earlier schema with the same settings gives `Some(why it
 /// cannot be continued)`: the caller refuses it unless the run is already complete (then there
 /// is nothing to continue, and a pipeline that runs every round's command again goes on).
-pub(super) fn check_same_settings(run_path: &Path, out: &Path, settings: &Settings) -> Result<Option<String>> {
+pub(super) fn check_same_settings(run_path: &Path, out: &Path, settings: &RunSettings) -> Result<Option<String>> {
     if !run_path.exists() {
         return Ok(None);
     }
@@ -166,7 +166,7 @@ pub(super) fn check_same_settings(run_path: &Path, out: &Path, settings: &Settin
 
 /// Writes the run file unless the directory has one: from now on the directory belongs to these
 /// settings.
-pub(super) fn write_if_new(run_path: &Path, book: Option<&Path>, settings: &Settings) -> Result<()> {
+pub(super) fn write_if_new(run_path: &Path, book: Option<&Path>, settings: &RunSettings) -> Result<()> {
     if run_path.exists() {
         return Ok(());
     }
@@ -184,7 +184,7 @@ pub(super) fn write_if_new(run_path: &Path, book: Option<&Path>, settings: &Sett
 mod tests {
     use super::*;
 
-    fn settings() -> Settings {
+    fn settings() -> RunSettings {
         serde_json::from_value(serde_json::json!({
             "variant": "persian-princess", "nodes": 150, "depth": null, "eval": "hce", "hash_mb": 16,
             "seed": 1, "games_per_shard": 2, "first_game_id": 0, "random_plies": 8, "book_hash": null,

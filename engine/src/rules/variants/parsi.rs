@@ -32,11 +32,11 @@ macro_rules! start_fen {
 /// The start position under an opening series: its field says no ply of the series is played.
 const SERIES_START_FEN: &str = concat!(start_fen!(), " 0");
 
-/// How Parsi Chess reads its rule settings ([`Settings::parse`]).
+/// How Parsi Chess reads its rule settings ([`ParsiSettings::parse`]).
 pub const RULE_SETTINGS: RuleSettings = RuleSettings {
     names: SETTINGS,
     readings: &[Readings::Ludii],
-    tables: |readings, text| Ok(Settings::parse_from(Settings::of(readings), text)?.tables()),
+    tables: |readings, text| Ok(ParsiSettings::parse_from(ParsiSettings::of(readings), text)?.tables()),
 };
 
 /// The opening series rules, by their number of moves (the rule of 0 is never used).
@@ -50,8 +50,8 @@ static SERIES: [OpeningSeries; 10] = {
     series
 };
 
-/// One slot per rule set, by [`Settings::index`].
-static RULE_SETS: [RuleSetSlot; Settings::COUNT] = [const { RuleSetSlot::new() }; Settings::COUNT];
+/// One slot per rule set, by [`ParsiSettings::index`].
+static RULE_SETS: [RuleSetSlot; ParsiSettings::COUNT] = [const { RuleSetSlot::new() }; ParsiSettings::COUNT];
 
 /// The spec of Parsi Chess.
 pub const SPEC: VariantSpec = VariantSpec {
@@ -139,10 +139,10 @@ pub const SPEC: VariantSpec = VariantSpec {
 };
 
 /// The rule settings of Parsi Chess (rules note A.12): the readings the engine did not choose,
-/// selectable one by one, with the Ludii implementation's set as [`Settings::LUDII`], and the
+/// selectable one by one, with the Ludii implementation's set as [`ParsiSettings::LUDII`], and the
 /// optional opening series (A.9).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Settings {
+pub struct ParsiSettings {
     /// A pawn becomes the mover's own start piece of its file; the king's file never promotes
     /// (Ludii). Default off: the piece that started on the arrival square (Murray).
     pub promotion_by_own_file: bool,
@@ -189,15 +189,15 @@ pub const SETTINGS: &[(&str, &str)] = &[
     ),
 ];
 
-impl Default for Settings {
-    fn default() -> Settings {
-        Settings::DEFAULT
+impl Default for ParsiSettings {
+    fn default() -> ParsiSettings {
+        ParsiSettings::DEFAULT
     }
 }
 
-impl Settings {
+impl ParsiSettings {
     /// The readings the engine chose (docs/rules.md).
-    pub const DEFAULT: Settings = Settings {
+    pub const DEFAULT: ParsiSettings = ParsiSettings {
         promotion_by_own_file: false,
         bishop_colour_test: true,
         knight_no_check_on_arrival: true,
@@ -210,7 +210,7 @@ impl Settings {
     };
 
     /// The Ludii implementation's readings (text and code, rules note A.12).
-    pub const LUDII: Settings = Settings {
+    pub const LUDII: ParsiSettings = ParsiSettings {
         promotion_by_own_file: true,
         bishop_colour_test: false,
         knight_no_check_on_arrival: false,
@@ -254,22 +254,22 @@ impl Settings {
     }
 
     /// The settings of a whole set of readings.
-    pub const fn of(readings: Readings) -> Settings {
+    pub const fn of(readings: Readings) -> ParsiSettings {
         match readings {
-            Readings::Default => Settings::DEFAULT,
-            Readings::Ludii => Settings::LUDII,
+            Readings::Default => ParsiSettings::DEFAULT,
+            Readings::Ludii => ParsiSettings::LUDII,
         }
     }
 
     /// Reads settings: items separated by commas or spaces, applied in order to the defaults.
     /// An item is `default`, `ludii`, a setting's name (on), `name=on|off|true|false|1|0`, or
     /// `no_name` (off). Names take `-` for `_` and any case.
-    pub fn parse(text: &str) -> Result<Settings, RuleSettingsError> {
-        Settings::parse_from(Settings::DEFAULT, text)
+    pub fn parse(text: &str) -> Result<ParsiSettings, RuleSettingsError> {
+        ParsiSettings::parse_from(ParsiSettings::DEFAULT, text)
     }
 
-    /// Reads settings as [`Settings::parse`] does, applying the items to `base`.
-    pub fn parse_from(base: Settings, text: &str) -> Result<Settings, RuleSettingsError> {
+    /// Reads settings as [`ParsiSettings::parse`] does, applying the items to `base`.
+    pub fn parse_from(base: ParsiSettings, text: &str) -> Result<ParsiSettings, RuleSettingsError> {
         let mut s = base;
         for item in text.split([',', ' ']).map(str::trim).filter(|i| !i.is_empty()) {
             let lower = item.to_ascii_lowercase().replace('-', "_");
@@ -292,13 +292,13 @@ impl Settings {
                     (n.trim().to_string(), value)
                 }
                 None => match lower.strip_prefix("no_") {
-                    Some(n) if Settings::DEFAULT.get(n).is_some() => (n.to_string(), false),
+                    Some(n) if ParsiSettings::DEFAULT.get(n).is_some() => (n.to_string(), false),
                     _ => (lower.clone(), true),
                 },
             };
             match name.as_str() {
-                "default" if value => s = Settings::of(Readings::Default),
-                "ludii" if value => s = Settings::of(Readings::Ludii),
+                "default" if value => s = ParsiSettings::of(Readings::Default),
+                "ludii" if value => s = ParsiSettings::of(Readings::Ludii),
                 _ => {
                     if !s.set(&name, value) {
                         return Err(RuleSettingsError::Unknown {
@@ -316,19 +316,19 @@ impl Settings {
         Ok(s)
     }
 
-    /// The settings as text that [`Settings::parse`] reads back: empty for the defaults,
+    /// The settings as text that [`ParsiSettings::parse`] reads back: empty for the defaults,
     /// `ludii` for the Ludii set, else the settings that differ from the defaults.
     pub fn describe(&self) -> String {
-        if *self == Settings::DEFAULT {
+        if *self == ParsiSettings::DEFAULT {
             return String::new();
         }
-        if *self == Settings::LUDII {
+        if *self == ParsiSettings::LUDII {
             return "ludii".to_string();
         }
         if *self
-            == (Settings {
+            == (ParsiSettings {
                 opening_series: self.opening_series,
-                ..Settings::LUDII
+                ..ParsiSettings::LUDII
             })
         {
             return format!("ludii,opening_series={}", self.opening_series);
@@ -337,7 +337,7 @@ impl Settings {
             .iter()
             .filter_map(|&(name, _)| {
                 let v = self.get(name)?;
-                (Settings::DEFAULT.get(name) != Some(v)).then(|| format!("{name}={}", if v { "on" } else { "off" }))
+                (ParsiSettings::DEFAULT.get(name) != Some(v)).then(|| format!("{name}={}", if v { "on" } else { "off" }))
             })
             .collect();
         if self.opening_series > 0 {
@@ -379,7 +379,7 @@ impl Settings {
     /// series' lengths (0 to 9).
     pub const COUNT: usize = (1 << 8) * 10;
 
-    /// The settings' number, from 0 to [`Settings::COUNT`] - 1: one bit per boolean setting
+    /// The settings' number, from 0 to [`ParsiSettings::COUNT`] - 1: one bit per boolean setting
     /// (in the order of [`SETTINGS`]) and the opening series' length above them.
     pub fn index(&self) -> usize {
         let bits = SETTINGS
@@ -394,7 +394,7 @@ impl Settings {
     /// defaults, else built once per distinct settings and kept for the process (positions of
     /// the same settings share them, so they compare equal).
     pub fn tables(&self) -> &'static Tables {
-        if *self == Settings::DEFAULT {
+        if *self == ParsiSettings::DEFAULT {
             return Variant::Parsi.tables();
         }
         RULE_SETS[self.index()].tables(
@@ -418,46 +418,46 @@ mod tests {
 
     #[test]
     fn the_default_rules_are_the_specs() {
-        assert_eq!(format!("{:?}", Settings::DEFAULT.rules()), format!("{:?}", SPEC.rules));
-        assert!(std::ptr::eq(Settings::DEFAULT.tables(), Variant::Parsi.tables()));
+        assert_eq!(format!("{:?}", ParsiSettings::DEFAULT.rules()), format!("{:?}", SPEC.rules));
+        assert!(std::ptr::eq(ParsiSettings::DEFAULT.tables(), Variant::Parsi.tables()));
     }
 
     #[test]
     fn settings_read_and_write_back() {
         for text in ["", "ludii", "leap_no_capture=on", "bonus_leap=off,fifty_move_rule=off"] {
-            let s = Settings::parse(text).expect("reads");
+            let s = ParsiSettings::parse(text).expect("reads");
             assert_eq!(s.describe(), text);
         }
-        let s = Settings::parse("Ludii, Bonus-Leap").expect("reads");
+        let s = ParsiSettings::parse("Ludii, Bonus-Leap").expect("reads");
         assert!(s.bonus_leap && s.leap_no_capture && s.promotion_by_own_file);
-        assert_eq!(Settings::parse("no_bonus_leap").map(|s| s.bonus_leap), Ok(false));
-        assert_eq!(Settings::parse("ludii,default"), Ok(Settings::DEFAULT));
-        assert!(Settings::parse("leap_no_capture=maybe").is_err());
-        let err = Settings::parse("castling").expect_err("no such setting").to_string();
+        assert_eq!(ParsiSettings::parse("no_bonus_leap").map(|s| s.bonus_leap), Ok(false));
+        assert_eq!(ParsiSettings::parse("ludii,default"), Ok(ParsiSettings::DEFAULT));
+        assert!(ParsiSettings::parse("leap_no_capture=maybe").is_err());
+        let err = ParsiSettings::parse("castling").expect_err("no such setting").to_string();
         assert!(err.contains("castling") && err.contains("leap_no_capture"), "{err}");
-        let a = Settings::LUDII.tables();
-        assert!(std::ptr::eq(a, Settings::parse("ludii").expect("reads").tables()));
+        let a = ParsiSettings::LUDII.tables();
+        assert!(std::ptr::eq(a, ParsiSettings::parse("ludii").expect("reads").tables()));
         assert_eq!(a.rules.rule_settings, "ludii");
         assert_eq!(
-            Settings::parse_from(Settings::LUDII, "bonus_leap,opening_series=2"),
-            Settings::parse("ludii,bonus_leap,opening_series=2")
+            ParsiSettings::parse_from(ParsiSettings::LUDII, "bonus_leap,opening_series=2"),
+            ParsiSettings::parse("ludii,bonus_leap,opening_series=2")
         );
-        assert!(Settings::parse("opening_series=3").expect("reads").tables().spec.start_fen.ends_with(" 1 0"));
+        assert!(ParsiSettings::parse("opening_series=3").expect("reads").tables().spec.start_fen.ends_with(" 1 0"));
     }
 
     #[test]
     fn every_settings_has_its_own_number() {
-        assert_eq!(SETTINGS.len(), 8, "Settings::COUNT counts 8 boolean settings");
+        assert_eq!(SETTINGS.len(), 8, "ParsiSettings::COUNT counts 8 boolean settings");
         assert_eq!(SERIES_START_FEN, format!("{} 0", SPEC.start_fen));
-        let mut seen = vec![false; Settings::COUNT];
+        let mut seen = vec![false; ParsiSettings::COUNT];
         for bits in 0..1usize << SETTINGS.len() {
             for series in 0..=9 {
-                let mut s = Settings { opening_series: series, ..Settings::DEFAULT };
+                let mut s = ParsiSettings { opening_series: series, ..ParsiSettings::DEFAULT };
                 for (i, (name, _)) in SETTINGS.iter().enumerate() {
                     s.set(name, bits >> i & 1 == 1);
                 }
                 let i = s.index();
-                assert!(i < Settings::COUNT && !seen[i], "{s:?}");
+                assert!(i < ParsiSettings::COUNT && !seen[i], "{s:?}");
                 seen[i] = true;
             }
         }
