@@ -51,7 +51,10 @@ pub(crate) fn is_draw(pos: &Position) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use crate::rules::{DrawReason, Outcome, Position, Variant};
+    use crate::rules::{
+        special::test_support::persian::{has, pos},
+        DrawReason, Outcome, Position, Variant,
+    };
 
     #[test]
     fn a_king_on_the_opponents_citadel_draws_at_once() {
@@ -76,5 +79,29 @@ mod tests {
         let chess = Position::startpos(Variant::Chess);
         assert_eq!(chess.immediate_outcome(), None);
         assert!(chess.tables().rules.outcome_hooks.is_empty());
+    }
+
+    #[test]
+    fn citadel_draw() {
+        let v = Variant::PersianPrincess;
+        let mut p = pos(v, "Kb10 kf2", 'w');
+        assert!(has(&p, "b10a11"));
+        p.play_uci("b10a11").unwrap();
+        assert_eq!(p.outcome(), Some(Outcome::Draw(DrawReason::Citadel)));
+        // Entering one's own citadel has no effect.
+        let mut p = pos(v, "Kb2 kf10 Rj5", 'w');
+        p.play_uci("b2a1").unwrap();
+        assert_eq!(p.outcome(), None);
+        // Black's king on White's citadel draws too.
+        let mut p = pos(v, "Kf10 kj2", 'b');
+        p.play_uci("j2k1").unwrap();
+        assert_eq!(p.outcome(), Some(Outcome::Draw(DrawReason::Citadel)));
+        // The draw takes precedence over mate: Black is mated (rook ladder) but White's king is on a11.
+        let p = pos(v, "Ka11 Rb10 Rc9 ke10", 'b');
+        assert!(p.in_check() && p.legal_moves().is_empty());
+        assert_eq!(p.outcome(), Some(Outcome::Draw(DrawReason::Citadel)));
+        // The move into the citadel must be legal (the square not attacked).
+        let p = pos(v, "Kb10 kf2 nb9", 'w');
+        assert!(!has(&p, "b10a11"));
     }
 }

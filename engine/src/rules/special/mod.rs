@@ -419,3 +419,7 @@ impl Rule {
         }
     }
 }
+
+/// Helpers shared by the rules' unit tests.
+#[cfg(test)]
+mod test_support;

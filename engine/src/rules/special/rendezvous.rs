@@ -188,3 +188,112 @@ pub(crate) fn generate<S: Sink>(pos: &Position, sink: &mut S) {
         sink.add(Move::new(p, b, MoveKind::Rendezvous));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::{
+        special::test_support::persian::{has, illegal_here, pos, setup},
+        Color, MoveKind, PieceKind, Position, PositionError, Variant,
+    };
+
+    #[test]
+    fn rendezvous_in_the_start_position_swaps_princess_and_bishop() {
+        for v in [Variant::PersianPrincess, Variant::EgyptianEye] {
+            let mut p = Position::startpos(v);
+            let m = p.parse_uci("g2h2").unwrap();
+            assert_eq!(m.kind(), MoveKind::Rendezvous);
+            let before_castling = p.castling_rights();
+            p.play_unchecked(m);
+            let g = v.spec().geometry;
+            assert_eq!(
+                p.piece_at(g.parse_square("h2").unwrap()).unwrap().kind,
+                PieceKind::Princess
+            );
+            assert_eq!(
+                p.piece_at(g.parse_square("g2").unwrap()).unwrap().kind,
+                PieceKind::Bishop
+            );
+            assert!(!p.has_rendezvous_right(Color::White));
+            assert!(p.has_rendezvous_right(Color::Black));
+            assert_eq!(p.castling_rights(), before_castling, "castling rights untouched");
+            assert_eq!(p.halfmove_clock(), 1, "the clock goes up");
+            assert!(p.fen().ends_with(" r"), "{}", p.fen());
+            assert_eq!(p.hash(), p.compute_hash());
+            assert!(has(&p, "g10h10"));
+        }
+    }
+
+    #[test]
+    fn second_rendezvous_is_not_allowed() {
+        let v = Variant::PersianPrincess;
+        let spent = Position::from_setup(v, &setup(v, "Kf2 Sg2 Bh2 kf10", 'w', "-", Some((false, true)))).unwrap();
+        assert!(!has(&spent, "g2h2"));
+        assert!(illegal_here(&spent, "g2h2"), "{:?}", spent.parse_uci("g2h2"));
+        let fresh = Position::from_setup(v, &setup(v, "Kf2 Sg2 Bh2 Bd4 kf10", 'w', "-", Some((true, true)))).unwrap();
+        assert!(has(&fresh, "g2h2"));
+        // After the swap, the princess goes back to g2 and the other dark bishop comes to h2 (the
+        // first bishop now stands on light squares): the right is gone.
+        let mut p = fresh.clone();
+        let moves = [
+            "g2h2", "f10e10", "g2f3", "e10f10", "h2f4", "f10e10", "f4g2", "e10f10", "d4e5", "f10e10", "e5h2",
+        ];
+        for m in moves {
+            if let Err(e) = p.play_uci(m) {
+                panic!("{m}: {e} in {}", p.fen());
+            }
+        }
+        assert_eq!(
+            p.piece_at(v.spec().geometry.parse_square("g2").unwrap()).unwrap().kind,
+            PieceKind::Princess
+        );
+        assert_eq!(
+            p.piece_at(v.spec().geometry.parse_square("h2").unwrap()).unwrap().kind,
+            PieceKind::Bishop
+        );
+        p.play_uci("e10f10").unwrap();
+        assert!(!has(&p, "g2h2"), "second rendezvous generated in {}", p.fen());
+    }
+
+    #[test]
+    fn rendezvous_is_not_allowed_in_check() {
+        let v = Variant::PersianPrincess;
+        let p = pos(v, "Kf2 Sg2 Bh2 kb10 rf9", 'w');
+        assert!(p.in_check());
+        assert!(!has(&p, "g2h2"));
+        assert!(illegal_here(&p, "g2h2"));
+        let quiet = pos(v, "Kf2 Sg2 Bh2 kb10 re9", 'w');
+        assert!(has(&quiet, "g2h2"));
+    }
+
+    #[test]
+    fn no_rendezvous_in_celtic_citadel() {
+        let v = Variant::CelticCitadel;
+        let p = Position::from_setup(v, &setup(v, "Kf2 Sg2 Bh2 kf10", 'w', "-", None)).unwrap();
+        assert!(!has(&p, "g2h2"));
+        assert!(!p.legal_moves().iter().any(|m| m.kind() == MoveKind::Rendezvous));
+        // A FEN that gives rendezvous rights in Celtic Citadel is refused.
+        let err = Position::from_setup(v, &setup(v, "Kf2 Sg2 Bh2 kf10", 'w', "-", Some((true, false)))).unwrap_err();
+        assert!(matches!(err, PositionError::NoRendezvousInVariant(_)));
+        assert_eq!(Position::startpos(v).legal_moves().len(), 24);
+    }
+
+    #[test]
+    fn champion_rendezvous_in_oriental_omega() {
+        let v = Variant::OrientalOmega;
+        let mut p = Position::startpos(v);
+        assert_eq!(p.legal_moves().len(), 26);
+        p.play_uci("g2h2").unwrap();
+        let g = v.spec().geometry;
+        assert_eq!(
+            p.piece_at(g.parse_square("h2").unwrap()).unwrap().kind,
+            PieceKind::Champion
+        );
+        assert_eq!(
+            p.piece_at(g.parse_square("g2").unwrap()).unwrap().kind,
+            PieceKind::Bishop
+        );
+        // A princess-like piece does not make the Omega rendezvous: only the champion.
+        let no_champion = pos(v, "Kf2 Wg2 Bh2 kf10", 'w');
+        assert!(!has(&no_champion, "g2h2"));
+    }
+}
