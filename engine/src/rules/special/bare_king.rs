@@ -32,3 +32,30 @@ pub(crate) fn outcome(pos: &Position) -> Option<Outcome> {
     }
     Some(Outcome::Draw(DrawReason::BareKing))
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::{
+        special::test_support::parsi::{fen, SPEC},
+        DrawReason, Outcome,
+    };
+
+    /// A.8: a side left with only its king draws at once, unless it is mated by that move.
+    #[test]
+    fn a_bare_king_draws_unless_mated() {
+        let bare = fen("k7/8/8/8/8/8/P7/4K3 b - - 0 1");
+        assert_eq!(bare.immediate_outcome(), Some(Outcome::Draw(DrawReason::BareKing)));
+        assert_eq!(bare.outcome(), Some(Outcome::Draw(DrawReason::BareKing)));
+        // Mate of the bare king wins: two rooks on the a- and b-files.
+        let mate = fen("k7/8/8/8/8/8/1R6/R3K3 b - - 0 1");
+        assert!(mate.in_check());
+        assert_eq!(mate.immediate_outcome(), None);
+        assert_eq!(
+            mate.outcome(),
+            Some(Outcome::Checkmate {
+                winner: crate::rules::Color::White
+            })
+        );
+        assert_eq!(fen(SPEC.start_fen).immediate_outcome(), None);
+    }
+}

@@ -113,3 +113,50 @@ impl CustomRule for BonusKnightLeap {
         )
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::{
+        special::test_support::{
+            moves_from,
+            parsi::{agrees_with_reference, fen, fen_with},
+        },
+        MoveKind,
+    };
+
+    /// A knight may not give check on arrival; a knight promotion may be followed by one knight move
+    /// in the same turn (a compound move with its own UCI and SAN).
+    #[test]
+    fn knight_promotions_and_the_bonus_leap() {
+        let checking = fen("8/1P1k4/8/8/8/8/P2P3P/R1BQKBNR w - - 0 1");
+        assert!(moves_from(&checking, "b7").is_empty(), "Nb8 would check the king on d7");
+        agrees_with_reference(&checking);
+        let pos = fen("8/1P2k3/8/8/8/8/P6P/R1BQKBNR w - - 0 1");
+        assert_eq!(moves_from(&pos, "b7"), ["b7b8n", "b7b8na6", "b7b8nc6", "b7b8nd7"]);
+        agrees_with_reference(&pos);
+        let leap = pos.parse_uci("b7b8nc6").expect("the compound move reads from its text");
+        assert_eq!(leap.kind(), MoveKind::Rule);
+        assert!(pos.san(leap).starts_with("b8=N~c6"), "{}", pos.san(leap));
+        assert_eq!(pos.parse_san(&pos.san(leap)), Ok(leap));
+        let after = pos.after(leap);
+        assert_eq!(after.fen(), "8/4k3/2N5/8/8/8/P6P/R1BQKBNR b - - 0 1");
+        assert!(after.in_check(), "the bonus leap may give check");
+        assert_eq!(after.hash(), after.compute_hash());
+        let delta = pos.move_delta(leap);
+        assert_eq!((delta.removed().count(), delta.added().count()), (1, 1));
+    }
+
+    #[test]
+    fn knights_and_the_bonus_leap() {
+        let checking = "8/1P1k4/8/8/8/8/P2P3P/R1BQKBNR w - - 0 1";
+        assert_eq!(
+            moves_from(&fen_with("knight_no_check_on_arrival=off", checking), "b7"),
+            ["b7b8n", "b7b8na6", "b7b8nc6"]
+        );
+        let text = "8/1P2k3/8/8/8/8/P6P/R1BQKBNR w - - 0 1";
+        assert_eq!(moves_from(&fen_with("bonus_leap=off", text), "b7"), ["b7b8n"]);
+        let ludii = fen_with("ludii", text);
+        assert!(ludii.parse_uci("b7b8nc6").is_err());
+        agrees_with_reference(&ludii);
+    }
+}

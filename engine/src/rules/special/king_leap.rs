@@ -170,3 +170,103 @@ impl CustomRule for KingLeap {
         )
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::{
+        special::test_support::parsi::{fen, fen_with, leaps, tables, SPEC},
+        FenError, MoveKind, ParseFenError, Position,
+    };
+
+    #[test]
+    fn the_leap_is_once_per_game_and_written_in_the_fourth_field() {
+        let mut pos = fen(SPEC.start_fen);
+        let leap = pos.parse_uci("e1f3").expect("the leap");
+        assert_eq!(leap.kind(), MoveKind::Rule);
+        assert_eq!(pos.san(leap), "Kf3");
+        assert_eq!(pos.parse_san("Kf3"), Ok(leap));
+        pos.play_unchecked(leap);
+        // The king left e1: White's E flag goes with the leap right.
+        assert_eq!(
+            pos.fen(),
+            "rnbkqbnr/pppppppp/8/8/8/5K2/PPPPPPPP/RNBQ1BNR b ADHadeh l 1 1"
+        );
+        assert_eq!(pos.hash(), pos.compute_hash());
+        pos.play_uci("d8c6").expect("Black's leap");
+        assert!(pos.fen().contains(" ADHaeh - "), "{}", pos.fen());
+        assert!(leaps(&pos).is_empty());
+        // Given back in the FEN, it is there again.
+        let again = fen("rnbkqbnr/pppppppp/8/8/8/5K2/PPPPPPPP/RNBQ1BNR w ADHadeh L 2 2");
+        assert_eq!(leaps(&again), ["f3d4", "f3e1", "f3e5", "f3g5", "f3h4"]);
+    }
+
+    #[test]
+    fn the_leap_captures_escapes_check_and_avoids_attacked_squares() {
+        // The white king on e1 is checked by the rook on e8; it may leap away, also onto the knight
+        // on d3 (a capture), but not onto f3, which the black bishop on h5 attacks.
+        let pos = fen("3kr3/8/8/7b/8/3n4/8/4K3 w - Ll 0 1");
+        assert!(pos.in_check());
+        assert_eq!(leaps(&pos), ["e1c2", "e1d3", "e1g2"]);
+        let take = pos.parse_uci("e1d3").expect("the leap takes");
+        assert_eq!(pos.san(take), "Kxd3");
+        assert_eq!(pos.after(take).halfmove_clock(), 0);
+        // The leap never takes a king, nor counts as an attack: kings a leap apart are legal.
+        let kings = fen("8/8/8/8/8/3k4/8/4K3 w - Ll 0 1");
+        assert!(!kings.in_check());
+        assert!(!leaps(&kings).contains(&"e1d3".to_string()));
+        // Without the right, only steps.
+        assert!(leaps(&fen("3kr3/8/8/7b/8/3n4/8/4K3 w - l 0 1")).is_empty());
+    }
+
+    #[test]
+    fn the_fourth_field_takes_only_leap_letters() {
+        for bad in ["e3", "Lx", "K"] {
+            let text = format!("rnbkqbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w ADEHadeh {bad} 0 1");
+            let e = Position::from_fen_in(tables(), &text).unwrap_err();
+            assert!(
+                matches!(e, FenError::Parse(ParseFenError::BadRightsField(_))),
+                "{bad}: {e}"
+            );
+        }
+        // The leap letters do not belong in the castling field.
+        assert!(Position::from_fen_in(
+            tables(),
+            "rnbkqbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w ADEHadehL - 0 1"
+        )
+        .is_err());
+        assert_eq!(
+            fen("rnbkqbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1").fen(),
+            "rnbkqbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1"
+        );
+    }
+
+    #[test]
+    fn the_leap_without_capture() {
+        let text = "3kr3/8/8/7b/8/3n4/8/4K3 w - Ll 0 1";
+        assert_eq!(leaps(&fen_with("leap_no_capture", text)), ["e1c2", "e1g2"]);
+        assert_eq!(leaps(&fen_with("", text)), ["e1c2", "e1d3", "e1g2"]);
+    }
+
+    #[test]
+    fn the_leap_lost_when_checked() {
+        // Re2+ checks the king on e1 along the rank.
+        let pos = fen_with("leap_lost_when_checked", "3k4/8/8/8/8/8/r7/4K3 b - Ll 0 1");
+        let checked = pos.after(pos.parse_uci("a2e2").expect("Re2+"));
+        assert!(checked.in_check());
+        assert!(leaps(&checked).is_empty(), "the leap never escapes a check");
+        assert!(
+            checked.fen().contains(" - l "),
+            "White's right is gone: {}",
+            checked.fen()
+        );
+        assert_eq!(checked.hash(), checked.compute_hash());
+        // A FEN that gives the right in check still has no leap.
+        let given = fen_with("leap_lost_when_checked", "3k4/8/8/8/8/8/4r3/4K3 w - Ll 0 1");
+        assert!(leaps(&given).is_empty());
+        // By default the right stays.
+        let default = fen("3k4/8/8/8/8/8/r7/4K3 b - Ll 0 1");
+        let checked = default.after(default.parse_uci("a2e2").expect("Re2+"));
+        assert!(!leaps(&checked).is_empty());
+        assert!(checked.fen().contains(" - Ll "), "{}", checked.fen());
+    }
+}

@@ -293,3 +293,66 @@ fn line_through(pos: &Position, king: Square, sq: Square) -> Bitboard {
         t.rays[d as usize][king.index()]
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::{
+        reference,
+        special::test_support::parsi::{agrees_with_reference, fen},
+        DrawReason, Outcome,
+    };
+
+    /// A.7: a move that leaves the opponent without a move and not in check is illegal; a
+    /// stalemate given in a FEN is a draw.
+    #[test]
+    fn stalemating_is_forbidden() {
+        // Black's king on a8 with its pawn blocked: Qc7 would leave it no move.
+        let pos = fen("k7/p7/P2Q4/8/8/8/8/4K3 w - - 0 1");
+        let stalemating = reference::pseudo_legal_moves(&pos)
+            .into_iter()
+            .find(|&m| pos.uci(m) == "d6c7")
+            .expect("the vizier reaches c7");
+        assert!(pos.legal_moves_unfiltered().contains(stalemating));
+        assert!(!pos.legal_moves().contains(stalemating));
+        assert!(!pos.is_legal_move(stalemating));
+        assert!(pos.parse_uci("d6d7").is_ok(), "Qd7 leaves b8");
+        agrees_with_reference(&pos);
+        // A pin stalemates too: Bc3 pins Black's only movable piece, the knight, against the king
+        // stuck on h8; Be3 does not.
+        let pin = fen("7k/5K2/6P1/8/3n4/8/3B4/8 w - - 0 1");
+        assert!(pin.parse_uci("d2c3").is_err(), "Bc3 would pin the knight and stalemate");
+        assert!(pin.parse_uci("d2e3").is_ok());
+        agrees_with_reference(&pin);
+        // Black to move there has no move and is not in check: a draw.
+        let stalemate = fen("k7/p1Q5/P7/8/8/8/8/4K3 b - - 0 1");
+        assert_eq!(stalemate.outcome(), Some(Outcome::Draw(DrawReason::Stalemate)));
+    }
+
+    /// The staged lists the search generates (captures, then the rest) obey the ban as the whole
+    /// list does: Qxd3 takes Black's last piece and stalemates, and it was the only capture, so a
+    /// filter that judged the captures alone took it for "nothing else to play" and kept it.
+    #[test]
+    fn staged_lists_obey_the_stalemate_ban() {
+        let pos = fen("5B1k/8/5N2/8/8/3n4/P5KP/R2Q2NR w - - 0 8");
+        let qxd3 = *pos
+            .legal_moves_unfiltered()
+            .iter()
+            .find(|&&m| pos.uci(m) == "d1d3")
+            .expect("Qxd3 is a move by the other rules");
+        assert!(pos.parse_uci("d1d3").is_err(), "the UCI reader refuses it");
+        assert!(!pos.legal_moves().contains(qxd3), "Qxd3 stalemates");
+        assert!(!pos.capture_moves().contains(qxd3), "nor is it a legal capture");
+        let mut quiets = crate::rules::MoveList::new();
+        pos.generate_quiets(&mut quiets);
+        let mut staged: Vec<u32> = pos
+            .capture_moves()
+            .iter()
+            .chain(quiets.iter())
+            .map(|m| m.raw())
+            .collect();
+        let mut whole: Vec<u32> = pos.legal_moves().iter().map(|m| m.raw()).collect();
+        staged.sort_unstable();
+        whole.sort_unstable();
+        assert_eq!(staged, whole, "captures and the rest make the whole list");
+    }
+}

@@ -200,3 +200,94 @@ impl CustomRule for OpeningSeries {
         pos.in_opening_series()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::{
+        perft::{perft, reference_perft},
+        special::test_support::parsi::{fen_with, SPEC},
+        Position, Variant,
+    };
+
+    /// A.9: with a series of two, White moves twice (Black passes between), then Black twice
+    /// (White passes), then play alternates. Moves of the series stay in the mover's half.
+    #[test]
+    fn the_opening_series() {
+        let start = fen_with("opening_series=2", &format!("{} 0", SPEC.start_fen));
+        assert_eq!(start.fen(), format!("{} 0", SPEC.start_fen));
+        assert!(start.in_opening_series());
+        // 18 first moves, one pass each, 352 second moves, then Black's series.
+        assert_eq!(perft(&start, 1), 18);
+        assert_eq!(perft(&start, 2), 18);
+        assert_eq!(perft(&start, 3), 352);
+        assert_eq!(perft(&start, 4), 6324);
+        assert_eq!(perft(&start, 5), reference_perft(&start, 5));
+        let mut pos = start.clone();
+        pos.play_uci("e2e4").expect("White's first move");
+        let moves = pos.legal_moves();
+        assert_eq!(moves.len(), 1, "Black's only move is the pass");
+        let pass = moves.as_slice()[0];
+        assert_eq!((pos.uci(pass), pos.san(pass)), ("0000".to_string(), "--".to_string()));
+        assert_eq!(pos.parse_uci("0000"), Ok(pass));
+        assert_eq!(pos.parse_san("--"), Ok(pass));
+        pos.play_unchecked(pass);
+        assert_eq!(
+            pos.fen(),
+            "rnbkqbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w ADEHadeh Ll 1 2 2"
+        );
+        assert!(pos.parse_uci("e4e5").is_err(), "the series stays in White's half");
+        assert!(pos.parse_uci("d2d4").is_ok());
+        pos.play_uci("d2d4").expect("White's second move");
+        assert!(pos.parse_uci("0000").is_err(), "Black's own series begins: no pass");
+        pos.play_uci("e7e5").expect("Black's first move");
+        assert!(pos.parse_uci("d4e5").is_err(), "White passes");
+        pos.play_uci("0000").expect("White's pass");
+        assert!(pos.parse_uci("e5d4").is_err(), "no landing in White's half");
+        pos.play_uci("d7d5").expect("Black's second move");
+        assert!(!pos.in_opening_series());
+        assert_eq!(
+            pos.fen(),
+            "rnbkqbnr/ppp2ppp/8/3pp3/3PP3/8/PPP2PPP/RNBQKBNR w ADEHadeh Ll 0 4"
+        );
+        assert!(pos.parse_uci("d4e5").is_ok(), "play alternates, captures again");
+        assert_eq!(pos.hash(), pos.compute_hash());
+        // The FEN gives the series back where it was.
+        let back = fen_with(
+            "opening_series=2",
+            "rnbkqbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w ADEHadeh Ll 1 2 2",
+        );
+        assert!(back.in_opening_series() && back.parse_uci("d2d4").is_ok());
+        let Err(e) = Position::from_fen_in(
+            Variant::Parsi.tables_with("opening_series=2").unwrap(),
+            "rnbkqbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w ADEHadeh Ll 0 2 6",
+        ) else {
+            panic!("a series of two has six plies, 0 to 5")
+        };
+        assert!(e.to_string().contains("0 to 5"), "{e}");
+    }
+
+    /// A check given during the series is answered when the checked side's turn comes: the
+    /// checked side passes meanwhile, and the FEN of such a position reads.
+    #[test]
+    fn a_check_in_the_series_waits() {
+        // White to move in its series, Black's king checked by the rook on d1 (the d-file open).
+        let text = "3k4/8/8/8/8/8/8/3RK3 w - - 0 1 0";
+        let pos = fen_with("opening_series=2", text);
+        let after = pos.after(pos.parse_uci("e1e2").expect("a move in White's half"));
+        assert!(after.in_check());
+        assert_eq!(after.legal_moves().len(), 1, "Black passes, in check");
+        let passed = after.after(after.parse_uci("0000").expect("the pass"));
+        assert!(passed.in_opening_series());
+        // Black answers once its series begins.
+        assert!(passed.legal_moves().iter().all(|&m| passed.uci(m) != "0000"));
+        assert!(fen_with("opening_series=2", &passed.fen()).in_opening_series());
+        let settings_text = Variant::Parsi
+            .tables_with("ludii,opening_series=4")
+            .unwrap()
+            .rules
+            .settings()
+            .to_string();
+        assert_eq!(settings_text, "ludii,opening_series=4");
+        assert!(Variant::Parsi.tables_with("opening_series=12").is_err());
+    }
+}

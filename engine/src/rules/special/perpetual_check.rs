@@ -93,3 +93,41 @@ fn is_perpetual(after: &Position, history: &[u64], us: crate::rules::Color) -> b
     let moves_since = (history.len() + 1 - first) / 2;
     usize::from(after.checking_run(us)) >= moves_since
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::special::test_support::parsi::fen;
+
+    /// A.8: a check that would make a position occur for the third time, when every move of the
+    /// checking side since its first occurrence gave check, is illegal (in a game, which knows the
+    /// history); a bare position forbids nothing.
+    #[test]
+    fn perpetual_check_is_forbidden_in_a_game() {
+        let start = fen("4Q2k/p5p1/7p/8/8/8/P7/K7 b - - 0 1");
+        let mut game = crate::rules::game::Game::new(start);
+        for m in ["h8h7", "e8e4", "h7h8", "e4e8", "h8h7", "e8e4", "h7h8"] {
+            let mv = game.position().parse_uci(m).unwrap_or_else(|e| panic!("{m}: {e}"));
+            assert!(game.legal_moves().contains(mv), "{m} is legal in the game");
+            game.play(mv);
+        }
+        assert_eq!(game.outcome(), None);
+        assert_eq!(game.position().checking_run(crate::rules::Color::White), 3);
+        let check = game
+            .position()
+            .parse_uci("e4e8")
+            .expect("Qe8+ is a move of the position");
+        assert!(
+            game.position().legal_moves().contains(check),
+            "without the history it is legal"
+        );
+        assert!(
+            !game.legal_moves().contains(check),
+            "the third Qe8+ is a perpetual check"
+        );
+        assert!(game.legal_moves().len() > 10, "White has other moves");
+        // A quiet move in between starts the count again.
+        let quiet = fen("7k/p5p1/7p/8/4Q3/8/P7/K7 w - - 0 1");
+        let after = quiet.after(quiet.parse_uci("a2a3").unwrap());
+        assert_eq!(after.checking_run(crate::rules::Color::White), 0);
+    }
+}

@@ -255,3 +255,100 @@ pub fn promotions_from(pos: &Position, from: Square) -> MoveList {
     }
     list
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::special::test_support::{
+        moves_from,
+        parsi::{agrees_with_reference, attacked, fen, fen_with},
+    };
+
+    /// A.11: a pawn on b7 with both knights on the board may not go to b8, and attacks a8 and c8 only
+    /// once a rook, or the bishop of c8's colour (f1's), is lost.
+    #[test]
+    fn promotion_needs_a_lost_piece_of_the_square() {
+        let full = fen("r1bkq3/1P6/8/8/8/8/P2PP2P/RNBQKBNR w - - 0 1");
+        assert!(moves_from(&full, "b7").is_empty());
+        assert!(!attacked(&full, "a8") && !attacked(&full, "c8"));
+        agrees_with_reference(&full);
+        let rook_lost = fen("r1bkq3/1P6/8/8/8/8/P2PP2P/RNBQKBN1 w - - 0 1");
+        assert_eq!(moves_from(&rook_lost, "b7"), ["b7a8r"]);
+        assert!(attacked(&rook_lost, "a8") && !attacked(&rook_lost, "c8"));
+        agrees_with_reference(&rook_lost);
+        let light_bishop_lost = fen("r1bkq3/1P6/8/8/8/8/P2PP2P/RNBQK1NR w - - 0 1");
+        assert_eq!(moves_from(&light_bishop_lost, "b7"), ["b7c8b"]);
+        assert!(attacked(&light_bishop_lost, "c8"));
+        // The dark bishop lost instead does not open the light c8.
+        let dark_bishop_lost = fen("r1bkq3/1P6/8/8/8/8/P2PP2P/RN1QKBNR w - - 0 1");
+        assert!(moves_from(&dark_bishop_lost, "b7").is_empty());
+    }
+
+    /// A capture wakes a stuck pawn: the captured piece is now a lost kind, so the pawn attacks its
+    /// promotion square. The capture is illegal when that square holds the mover's king (or is where
+    /// the king captures).
+    #[test]
+    fn a_capture_that_wakes_a_stuck_pawn_next_to_the_king_is_illegal() {
+        // The pawn on d2 may not promote on e1 while Black has lost nothing, so the king is not in
+        // check; taking the knight on a4 would make e1 a square where it promotes (to a knight).
+        let rook_takes = fen("r1bkqbnr/ppp1pppp/8/8/n7/8/3p4/R3K3 w - - 0 1");
+        assert!(!rook_takes.in_check());
+        assert!(
+            rook_takes.parse_uci("a1a4").is_err(),
+            "Rxa4 would leave the king attacked by d2"
+        );
+        assert!(rook_takes.parse_uci("a1a3").is_ok());
+        agrees_with_reference(&rook_takes);
+        // Kxg1 takes a knight of Black's two: f2 then promotes on g1 (to a knight) and attacks it.
+        let king_takes = fen("rnbkqb1r/ppppp1pp/8/8/8/8/5p1K/R5n1 w - - 0 1");
+        assert!(
+            king_takes.parse_uci("h2g1").is_err(),
+            "the pawn on f2 wakes when the knight goes"
+        );
+        agrees_with_reference(&king_takes);
+        // The same capture with the pawn one rank back is legal.
+        let far = fen("rnbkqb1r/ppppp1pp/8/8/8/5p2/7K/R5n1 w - - 0 1");
+        assert!(far.parse_uci("h2g1").is_ok());
+        agrees_with_reference(&far);
+    }
+
+    /// A.11: with the vizier on the board e7-e8 is illegal, and the stuck pawn gives no check to the
+    /// king on d8; with one rook and the c1 bishop lost, a pawn arriving on d8 chooses R or B.
+    #[test]
+    fn the_kings_square_offers_every_lost_kind() {
+        let stuck = fen("3k4/4P3/8/8/8/8/P2P3P/RNBQKBNR b - - 0 1");
+        assert!(!stuck.in_check(), "a pawn that cannot promote on d8 does not attack it");
+        let white = fen("3k4/4P3/8/8/8/8/P2P3P/RNBQKBNR w - - 0 1");
+        assert!(moves_from(&white, "e7").is_empty());
+        let choice = fen("k7/3P4/8/8/8/8/P6P/RN1QKBN1 w - - 0 1");
+        assert_eq!(moves_from(&choice, "d7"), ["d7d8b", "d7d8r"]);
+        agrees_with_reference(&choice);
+        // The king on d8 is in check once the pawn may promote there.
+        let check = fen("3k4/4P3/8/8/8/8/P2P3P/RN1QKBN1 b - - 0 1");
+        assert!(check.in_check());
+    }
+
+    #[test]
+    fn promotion_by_own_file() {
+        // White has lost its vizier: d7-d8 becomes a vizier (the d-file's own start piece); the
+        // e-file (the king's) never promotes.
+        let text = "k7/3P4/8/8/8/8/P6P/RNB1KBNR w - - 0 1";
+        let pos = fen_with("promotion_by_own_file", text);
+        assert_eq!(moves_from(&pos, "d7"), ["d7d8q"]);
+        let e = fen_with("promotion_by_own_file", "k7/4P3/8/8/8/8/P6P/RNB1KBNR w - - 0 1");
+        assert!(moves_from(&e, "e7").is_empty());
+        agrees_with_reference(&pos);
+        // By default d8 (the black king's start square) takes any lost kind: the vizier.
+        assert_eq!(moves_from(&fen(text), "d7"), ["d7d8q"]);
+        assert!(moves_from(&fen("k7/4P3/8/8/8/8/P6P/RNB1KBNR w - - 0 1"), "e7")
+            .iter()
+            .any(|m| m == "e7e8q"));
+    }
+
+    #[test]
+    fn bishops_without_the_colour_test() {
+        // The dark bishop lost: c8 (light) opens only without the colour test.
+        let text = "r1bkq3/1P6/8/8/8/8/P2PP2P/RN1QKBNR w - - 0 1";
+        assert!(moves_from(&fen(text), "b7").is_empty());
+        assert_eq!(moves_from(&fen_with("bishop_colour_test=off", text), "b7"), ["b7c8b"]);
+    }
+}

@@ -5,6 +5,21 @@
 
 #![cfg(test)]
 
+use crate::rules::Position;
+
+/// The legal moves from `from`, in UCI, sorted.
+pub(crate) fn moves_from(pos: &Position, from: &str) -> Vec<String> {
+    let from = pos.tables().geometry.parse_square(from).expect("a square");
+    let mut v: Vec<String> = pos
+        .legal_moves()
+        .iter()
+        .filter(|m| m.from() == from)
+        .map(|&m| pos.uci(m))
+        .collect();
+    v.sort();
+    v
+}
+
 /// The Persian boards (11x11), positions given as piece lists.
 pub(crate) mod persian {
     use crate::rules::{Color, IllegalUciMoveError, Piece, Position, Setup, UciError, Variant};
@@ -56,5 +71,60 @@ pub(crate) mod persian {
             p.parse_uci(uci),
             Err(UciError::Illegal(IllegalUciMoveError::IllegalHere { .. }))
         )
+    }
+}
+
+/// Parsi Chess, the registered variant, positions given as FENs.
+pub(crate) mod parsi {
+    use crate::rules::{reference, tables::Tables, MoveKind, PieceKind, Position, Variant, VariantSpec};
+
+    /// The registered variant: these tests are its rule tests.
+    pub(crate) const SPEC: &VariantSpec = Variant::Parsi.spec();
+
+    pub(crate) fn tables() -> &'static Tables {
+        Variant::Parsi.tables()
+    }
+
+    pub(crate) fn fen(text: &str) -> Position {
+        Position::from_fen_in(tables(), text).unwrap_or_else(|e| panic!("{text}: {e}"))
+    }
+
+    /// A position under the rule settings `settings` (`Variant::tables_with`).
+    pub(crate) fn fen_with(settings: &str, text: &str) -> Position {
+        let tables = Variant::Parsi.tables_with(settings).expect("settings read");
+        Position::from_fen_in(tables, text).unwrap_or_else(|e| panic!("{text}: {e}"))
+    }
+
+    /// The king's leaps among the legal moves, in UCI, sorted.
+    pub(crate) fn leaps(pos: &Position) -> Vec<String> {
+        let mut v: Vec<String> = pos
+            .legal_moves()
+            .iter()
+            .filter(|m| m.kind() == MoveKind::Rule && pos.piece_at(m.from()).is_some_and(|p| p.kind == PieceKind::King))
+            .map(|&m| pos.uci(m))
+            .collect();
+        v.sort();
+        v
+    }
+
+    pub(crate) fn agrees_with_reference(pos: &Position) {
+        let mut fast: Vec<u32> = pos.legal_moves().iter().map(|m| m.raw()).collect();
+        let mut slow: Vec<u32> = reference::legal_moves(pos).iter().map(|m| m.raw()).collect();
+        fast.sort_unstable();
+        slow.sort_unstable();
+        assert_eq!(fast, slow, "{}", pos.fen());
+    }
+
+    /// Whether White attacks `square`, by the engine and by the reference generator alike.
+    pub(crate) fn attacked(pos: &Position, square: &str) -> bool {
+        let sq = pos.tables().geometry.parse_square(square).expect("a square");
+        let by_fast = pos.is_attacked(sq, crate::rules::Color::White, pos.occupied());
+        assert_eq!(
+            by_fast,
+            reference::is_attacked(pos, sq, crate::rules::Color::White),
+            "{square} in {}",
+            pos.fen()
+        );
+        by_fast
     }
 }
