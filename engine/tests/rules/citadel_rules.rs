@@ -1,7 +1,9 @@
-//! Nicholls' Citadel on both boards: each special rule of the rules note (Part B) with its
-//! negative cases, the Tiger-Riders' exact moves (B.5), the FEN fields (B.10) and the start
-//! positions with their alternatives (B.3, B.11). The perft suites in data/perft hold the
-//! counts; this file says why they are right.
+//! Nicholls' Citadel on both boards, as a whole: the Tiger-Riders' exact moves (B.5), en passant
+//! over long steps, the start positions with their alternatives (B.3, B.11), releases under the
+//! princes' rules, the Green Gem, and pins along a bent ride to a Prince-Royal. The perft suites
+//! in data/perft hold the counts; this file says why they are right. The releases and promotion
+//! by file (B.6) and the princes' royalty (B.7, B.8) have their own tests beside the rules, at
+//! the end of `special/releases.rs` and `special/prince_royalty.rs`.
 
 #![allow(clippy::unwrap_used)]
 
@@ -19,12 +21,6 @@ fn fen(v: Variant, text: &str) -> Position {
 
 fn sq(pos: &Position, name: &str) -> Square {
     pos.tables().geometry.parse_square(name).unwrap()
-}
-
-fn moves(pos: &Position) -> Vec<String> {
-    let mut v: Vec<String> = pos.legal_moves().iter().map(|&m| pos.uci(m)).collect();
-    v.sort();
-    v
 }
 
 fn moves_from(pos: &Position, from: &str) -> Vec<String> {
@@ -293,72 +289,6 @@ fn en_passant_fields_that_do_not_fit_the_board_are_refused() {
 }
 
 #[test]
-fn plainsmen_promote_by_file_before_the_last_rank_outside_the_citadel() {
-    // 8 ranks: the penultimate rank is 7; a/i give a Charger, b/h a Horseman, c/g a
-    // Shieldsman; d/e/f lie in the citadel and stay plainsmen.
-    let pos = fen(C8, "k8/9/P1P1P1P1P/9/9/9/9/8K w - - YQyq 0 1");
-    let ms = moves(&pos);
-    for m in ["a6a7c", "c6c7s", "g6g7s", "i6i7c", "e6e7"] {
-        assert!(ms.contains(&m.to_string()), "{m} in {ms:?}");
-    }
-    for m in ["a6a7", "a6a7n", "c6c7q", "e6e7q"] {
-        assert!(!ms.contains(&m.to_string()), "{m} in {ms:?}");
-    }
-    let h = fen(C8, "k8/9/7P1/9/9/9/9/K8 w - - YQyq 0 1");
-    assert!(moves(&h).contains(&"h6h7n".to_string()));
-    // 9 ranks: the penultimate rank is 8.
-    let nine = fen(C9, "k8/9/P8/9/9/9/9/9/8K w - - YQyq 0 1");
-    assert!(moves(&nine).contains(&"a7a8c".to_string()));
-    // SAN names the new piece.
-    let p = fen(C8, "k8/9/2P6/9/9/9/9/8K w - - YQyq 0 1");
-    let m = p.parse_uci("c6c7s").unwrap();
-    assert_eq!(p.san(m), "c7=S");
-    // A plainsman never stands on a square where it promotes.
-    assert!(matches!(
-        Position::from_fen(C8, "k8/P8/9/9/9/9/9/8K w - - YQyq 0 1"),
-        Err(FenError::Position(PositionError::PawnOnImpossibleRank { .. }))
-    ));
-}
-
-#[test]
-fn releases_free_each_prisoner_once_and_then_plainsmen_stick() {
-    // B.11: White plainsman on e7, prisoners YQyq, e8 empty, no Blue prince next to it.
-    let pos = fen(C8, "k2r5/4PP3/9/9/9/9/9/4K4 w - - YQyq 0 1");
-    assert_eq!(moves_from(&pos, "e7"), ["e7d8q", "e7e8y"]);
-    assert_eq!(moves_from(&pos, "f7"), ["f7f8q"]);
-    let released = play(&pos, "e7e8y");
-    assert_eq!(released.fen(), "k2rY4/5P3/9/9/9/9/9/4K4 b - - Qyq 0 1");
-    let m = pos.parse_uci("e7e8y").unwrap();
-    assert_eq!(pos.san(m), "e8=Y");
-    // Two High Princes now: White is never in check, whatever attacks them.
-    assert_eq!(released.royals(Color::White).count(), 0);
-    // The Commander is released by a capture onto d8 as well.
-    let taken = play(&pos, "e7d8q");
-    assert_eq!(taken.fen(), "k2Q5/5P3/9/9/9/9/9/4K4 b - - Yyq 0 1");
-    assert!(taken.in_check());
-    // A second plainsman reaching a release square of a prisoner already freed stays there:
-    // f7-f8 after the Commander's release is a plain move, and the plainsman has no moves.
-    let after = play(&play(&taken, "a8b7"), "f7f8");
-    let f8 = sq(&after, "f8");
-    assert_eq!(after.piece_at(f8).map(|p| p.kind), Some(PieceKind::Pawn));
-    let after = play(&after, "b7a7");
-    assert!(moves_from(&after, "f8").is_empty());
-    // A stuck plainsman attacks nothing.
-    let stuck = fen(C8, "k3Pr3/9/9/9/9/9/9/4K4 b - - Qyq 0 1");
-    let e8 = sq(&stuck, "e8");
-    for target in ["d8", "f8"] {
-        let t = sq(&stuck, target);
-        assert!(!stuck.is_attacked(t, Color::White, stuck.occupied()), "{target}");
-    }
-    assert!(stuck.piece_at(e8).is_some());
-    // A prisoner listed as held cannot be on the board.
-    assert!(matches!(
-        Position::from_fen(C8, "k3Y4/9/9/9/9/9/9/4K4 b - - YQyq 0 1"),
-        Err(FenError::Position(PositionError::PrisonerOnBoard { piece: 'Y', .. }))
-    ));
-}
-
-#[test]
 fn releases_obey_the_princes_rules() {
     // Next to an opposing prince: e8 touches Blue's prince on f7.
     let next_to = fen(C8, "9/4Pk3/9/9/9/9/9/4K4 w - - YQyq 0 1");
@@ -376,93 +306,6 @@ fn releases_obey_the_princes_rules() {
     let does_not = fen(C8, "K8/4P4/9/9/9/9/9/r7k w - - YQyq 0 1");
     assert!(does_not.in_check());
     assert!(!is_legal(&does_not, "e7e8y"));
-}
-
-#[test]
-fn opposing_princes_never_stand_side_by_side() {
-    let pos = fen(C8, "9/9/4k4/9/4K4/9/9/9 w - - YQyq 0 1");
-    assert_eq!(moves(&pos), ["e4d3", "e4d4", "e4e3", "e4f3", "e4f4"]);
-    // High Princes too: squares next to an opposing prince stay closed to them.
-    let high = fen(C8, "9/9/4k4/9/4K1Y2/9/9/9 w - - Qyq 0 1");
-    for m in ["e4d5", "e4e5", "e4f5", "g4f5"] {
-        assert!(!is_legal(&high, m), "{m}");
-    }
-    assert!(is_legal(&high, "g4g5"));
-    // A FEN with adjacent opposing princes is refused.
-    assert!(Position::from_fen(C8, "9/9/4k4/4K4/9/9/9/9 w - - YQyq 0 1").is_err());
-}
-
-#[test]
-fn high_princes_stand_in_attacks_and_one_left_is_royal_again() {
-    // White has both princes, High Princes: they stand and step on attacked squares.
-    let white = fen(C8, "kr7/9/9/9/9/9/9/K7Y w - - Qyq 0 1");
-    assert!(!white.in_check());
-    assert!(
-        is_legal(&white, "a1b1"),
-        "a High Prince may step onto an attacked square"
-    );
-    // Blue's War Machine takes the younger on i1: the elder on a1 is the Prince-Royal again,
-    // in check along the first rank.
-    let pos = fen(C8, "k7r/9/9/9/9/9/9/K7Y b - - Qyq 0 1");
-    let after = play(&pos, "i8i1");
-    assert_eq!(after.royals(Color::White).count(), 1);
-    assert!(after.in_check(), "the elder is the Prince-Royal again and is in check");
-    assert!(!is_legal(&after, "a1b1"));
-}
-
-#[test]
-fn castling_is_the_elder_princes_and_tests_attacks_only_while_he_is_royal() {
-    let pos = fen(C8, "r3k3r/ppp1y1ppp/9/3t5/9/5C3/PPP3PPP/R3K3R w WEwe - YQq 0 1");
-    // White's Prince-Royal: d1 (crossed toward a) and g1 (the arrival toward i) are attacked.
-    assert!(!is_legal(&pos, "e1c1"));
-    assert!(!is_legal(&pos, "e1g1"));
-    // Blue's two High Princes: f8, crossed toward i, is attacked by the Charger; castling is
-    // still legal, both ways.
-    let blue = play(&pos, "a2a3");
-    assert!(is_legal(&blue, "e8g8"));
-    assert!(is_legal(&blue, "e8c8"));
-    let castled = play(&blue, "e8g8");
-    let (g8, f8) = (sq(&castled, "g8"), sq(&castled, "f8"));
-    assert_eq!(castled.piece_at(g8).map(|p| p.kind), Some(PieceKind::King));
-    assert_eq!(castled.piece_at(f8).map(|p| p.kind), Some(PieceKind::Rook));
-    assert_eq!(blue.san(blue.parse_uci("e8g8").unwrap()), "O-O");
-    assert_eq!(castled.fen().split(' ').nth(2), Some("WE"));
-    // The younger prince never castles, and a Charger on a1 gives no right.
-    assert!(Position::from_fen(C8, "r3k3r/9/9/9/9/9/9/C3K3R w W - YQyq 0 1").is_err());
-    // The landing square may not touch an opposing prince, even for a High Prince (who may
-    // castle next to attacks).
-    let touching = fen(C8, "9/9/9/9/9/9/1k7/R3K2Y1 w W - Qyq 0 1");
-    assert!(!is_legal(&touching, "e1c1"), "c1 touches Blue's prince on b2");
-    let apart = fen(C8, "3r4k/9/9/9/9/9/9/R3K2Y1 w W - Qyq 0 1");
-    assert!(
-        is_legal(&apart, "e1c1"),
-        "d1 is attacked, but the High Prince may cross it"
-    );
-}
-
-#[test]
-fn the_prisoners_field_reads_and_writes() {
-    let start = Position::startpos(C8);
-    assert_eq!(start.fen().split(' ').nth(4), Some("YQyq"));
-    for field in ["-", "Y", "q", "Qy", "YQyq"] {
-        let text = format!("k8/9/9/9/9/9/9/8K w - - {field} 0 1");
-        let pos = fen(C8, &text);
-        let written = pos.fen();
-        let back = written.split(' ').nth(4).unwrap();
-        let mut a: Vec<char> = back.chars().filter(|&c| c != '-').collect();
-        let mut b: Vec<char> = field.chars().filter(|&c| c != '-').collect();
-        a.sort();
-        b.sort();
-        assert_eq!(a, b, "{text} -> {written}");
-    }
-    for bad in ["YY", "Z", "K", "1"] {
-        let text = format!("k8/9/9/9/9/9/9/8K w - - {bad} 0 1");
-        assert!(Position::from_fen(C8, &text).is_err(), "{bad}");
-    }
-    // The prisoners are part of the position: the same board with other prisoners differs.
-    let a = fen(C8, "k8/9/9/9/9/9/9/8K w - - YQyq 0 1");
-    let b = fen(C8, "k8/9/9/9/9/9/9/8K w - - Qyq 0 1");
-    assert_ne!(a.hash(), b.hash());
 }
 
 #[test]

@@ -164,3 +164,105 @@ impl ReleaseTables {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::{
+        special::test_support::{
+            citadel::{fen, moves, play, sq, C8, C9},
+            moves_from,
+        },
+        Color, FenError, PieceKind, Position, PositionError,
+    };
+
+    #[test]
+    fn plainsmen_promote_by_file_before_the_last_rank_outside_the_citadel() {
+        // 8 ranks: the penultimate rank is 7; a/i give a Charger, b/h a Horseman, c/g a
+        // Shieldsman; d/e/f lie in the citadel and stay plainsmen.
+        let pos = fen(C8, "k8/9/P1P1P1P1P/9/9/9/9/8K w - - YQyq 0 1");
+        let ms = moves(&pos);
+        for m in ["a6a7c", "c6c7s", "g6g7s", "i6i7c", "e6e7"] {
+            assert!(ms.contains(&m.to_string()), "{m} in {ms:?}");
+        }
+        for m in ["a6a7", "a6a7n", "c6c7q", "e6e7q"] {
+            assert!(!ms.contains(&m.to_string()), "{m} in {ms:?}");
+        }
+        let h = fen(C8, "k8/9/7P1/9/9/9/9/K8 w - - YQyq 0 1");
+        assert!(moves(&h).contains(&"h6h7n".to_string()));
+        // 9 ranks: the penultimate rank is 8.
+        let nine = fen(C9, "k8/9/P8/9/9/9/9/9/8K w - - YQyq 0 1");
+        assert!(moves(&nine).contains(&"a7a8c".to_string()));
+        // SAN names the new piece.
+        let p = fen(C8, "k8/9/2P6/9/9/9/9/8K w - - YQyq 0 1");
+        let m = p.parse_uci("c6c7s").unwrap();
+        assert_eq!(p.san(m), "c7=S");
+        // A plainsman never stands on a square where it promotes.
+        assert!(matches!(
+            Position::from_fen(C8, "k8/P8/9/9/9/9/9/8K w - - YQyq 0 1"),
+            Err(FenError::Position(PositionError::PawnOnImpossibleRank { .. }))
+        ));
+    }
+
+    #[test]
+    fn releases_free_each_prisoner_once_and_then_plainsmen_stick() {
+        // B.11: White plainsman on e7, prisoners YQyq, e8 empty, no Blue prince next to it.
+        let pos = fen(C8, "k2r5/4PP3/9/9/9/9/9/4K4 w - - YQyq 0 1");
+        assert_eq!(moves_from(&pos, "e7"), ["e7d8q", "e7e8y"]);
+        assert_eq!(moves_from(&pos, "f7"), ["f7f8q"]);
+        let released = play(&pos, "e7e8y");
+        assert_eq!(released.fen(), "k2rY4/5P3/9/9/9/9/9/4K4 b - - Qyq 0 1");
+        let m = pos.parse_uci("e7e8y").unwrap();
+        assert_eq!(pos.san(m), "e8=Y");
+        // Two High Princes now: White is never in check, whatever attacks them.
+        assert_eq!(released.royals(Color::White).count(), 0);
+        // The Commander is released by a capture onto d8 as well.
+        let taken = play(&pos, "e7d8q");
+        assert_eq!(taken.fen(), "k2Q5/5P3/9/9/9/9/9/4K4 b - - Yyq 0 1");
+        assert!(taken.in_check());
+        // A second plainsman reaching a release square of a prisoner already freed stays there:
+        // f7-f8 after the Commander's release is a plain move, and the plainsman has no moves.
+        let after = play(&play(&taken, "a8b7"), "f7f8");
+        let f8 = sq(&after, "f8");
+        assert_eq!(after.piece_at(f8).map(|p| p.kind), Some(PieceKind::Pawn));
+        let after = play(&after, "b7a7");
+        assert!(moves_from(&after, "f8").is_empty());
+        // A stuck plainsman attacks nothing.
+        let stuck = fen(C8, "k3Pr3/9/9/9/9/9/9/4K4 b - - Qyq 0 1");
+        let e8 = sq(&stuck, "e8");
+        for target in ["d8", "f8"] {
+            let t = sq(&stuck, target);
+            assert!(!stuck.is_attacked(t, Color::White, stuck.occupied()), "{target}");
+        }
+        assert!(stuck.piece_at(e8).is_some());
+        // A prisoner listed as held cannot be on the board.
+        assert!(matches!(
+            Position::from_fen(C8, "k3Y4/9/9/9/9/9/9/4K4 b - - YQyq 0 1"),
+            Err(FenError::Position(PositionError::PrisonerOnBoard { piece: 'Y', .. }))
+        ));
+    }
+
+    #[test]
+    fn the_prisoners_field_reads_and_writes() {
+        let start = Position::startpos(C8);
+        assert_eq!(start.fen().split(' ').nth(4), Some("YQyq"));
+        for field in ["-", "Y", "q", "Qy", "YQyq"] {
+            let text = format!("k8/9/9/9/9/9/9/8K w - - {field} 0 1");
+            let pos = fen(C8, &text);
+            let written = pos.fen();
+            let back = written.split(' ').nth(4).unwrap();
+            let mut a: Vec<char> = back.chars().filter(|&c| c != '-').collect();
+            let mut b: Vec<char> = field.chars().filter(|&c| c != '-').collect();
+            a.sort();
+            b.sort();
+            assert_eq!(a, b, "{text} -> {written}");
+        }
+        for bad in ["YY", "Z", "K", "1"] {
+            let text = format!("k8/9/9/9/9/9/9/8K w - - {bad} 0 1");
+            assert!(Position::from_fen(C8, &text).is_err(), "{bad}");
+        }
+        // The prisoners are part of the position: the same board with other prisoners differs.
+        let a = fen(C8, "k8/9/9/9/9/9/9/8K w - - YQyq 0 1");
+        let b = fen(C8, "k8/9/9/9/9/9/9/8K w - - Qyq 0 1");
+        assert_ne!(a.hash(), b.hash());
+    }
+}

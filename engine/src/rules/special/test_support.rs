@@ -128,3 +128,38 @@ pub(crate) mod parsi {
         by_fast
     }
 }
+
+/// Nicholls' Citadel on both boards, positions given as FENs.
+pub(crate) mod citadel {
+    use crate::rules::{geometry::Square, Position, Variant};
+
+    pub(crate) const C8: Variant = Variant::Citadel8;
+    pub(crate) const C9: Variant = Variant::Citadel9;
+
+    pub(crate) fn fen(v: Variant, text: &str) -> Position {
+        Position::from_fen(v, text).unwrap_or_else(|e| panic!("{text}: {e}"))
+    }
+
+    pub(crate) fn sq(pos: &Position, name: &str) -> Square {
+        pos.tables().geometry.parse_square(name).unwrap()
+    }
+
+    /// The legal moves, in UCI, sorted.
+    pub(crate) fn moves(pos: &Position) -> Vec<String> {
+        let mut v: Vec<String> = pos.legal_moves().iter().map(|&m| pos.uci(m)).collect();
+        v.sort();
+        v
+    }
+
+    /// The position after `uci`, which must be legal.
+    pub(crate) fn play(pos: &Position, uci: &str) -> Position {
+        let mut p = pos.clone();
+        p.play_uci(uci)
+            .unwrap_or_else(|e| panic!("{uci} in {}: {e}", pos.fen()));
+        p
+    }
+
+    pub(crate) fn is_legal(pos: &Position, uci: &str) -> bool {
+        pos.parse_uci(uci).is_ok()
+    }
+}
