@@ -2,8 +2,11 @@
 //! so they are grouped by layer, not by file):
 //!
 //! - `perft`: every suite of `data/perft`, recounted at low depth by the reference generator;
-//! - `special_rules`, `parsi_rules`, `citadel_rules`, `bent_riders_and_royalty`: each rule with
-//!   its negative cases, on the registered variants and on variants defined in the tests;
+//! - `special_rules` (the orthodox rules on the Persian boards), `parsi_rules`, `citadel_rules`:
+//!   each variant as a whole, its rules together; `bent_riders_and_royalty`: two of Citadel's
+//!   needs on a variant defined in the test. Each special rule's own tests, with the negative
+//!   cases, sit at the end of its module in `engine/src/rules/special/` (`cargo test -p engine
+//!   --lib special::`);
 //! - `legality`, `history_filter`: the legality test of hash-table moves, a filter that reads the
 //!   game's history;
 //! - `toy_variant`: a variant defined entirely outside the engine, the worked proof of the hooks;
