@@ -105,9 +105,13 @@ impl Position {
                     }
                 }
             }
-            MoveKind::Rendezvous => super::special::rendezvous::delta(self, from, to, mover, &mut d),
+            MoveKind::Rendezvous => {
+                if let Some(r) = &self.tables().rules.rendezvous {
+                    r.delta(self, from, to, mover, &mut d);
+                }
+            }
             MoveKind::Rule => {
-                d = super::special::custom_delta(self, &self.after(m)).unwrap_or_else(|| {
+                d = custom_delta(self, &self.after(m)).unwrap_or_else(|| {
                     panic!(
                         "{}: a move of a custom rule changes more than {MAX_DELTA} pieces",
                         self.tables().spec.id
@@ -117,6 +121,30 @@ impl Position {
         }
         d
     }
+}
+
+/// The diff of the board before and after a custom move, as incremental evaluation wants it
+/// (at most [`MAX_DELTA`] pieces removed and as many added; `None` beyond).
+fn custom_delta(before: &Position, after: &Position) -> Option<MoveDelta> {
+    let mut d = MoveDelta::default();
+    let changed = (before.occupied() | after.occupied())
+        .iter()
+        .filter(|&sq| before.piece_at(sq) != after.piece_at(sq));
+    for sq in changed {
+        if let Some(p) = before.piece_at(sq) {
+            if d.removed_len == MAX_DELTA {
+                return None;
+            }
+            d.remove(sq, p);
+        }
+        if let Some(p) = after.piece_at(sq) {
+            if d.added_len == MAX_DELTA {
+                return None;
+            }
+            d.add(sq, p);
+        }
+    }
+    Some(d)
 }
 
 #[cfg(test)]

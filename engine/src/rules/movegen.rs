@@ -10,7 +10,7 @@ use super::{
     moves::{Move, MoveKind, MoveList},
     piece::{Color, PieceKind},
     position::{AttackClasses, Position},
-    special::{self, ArrivalBan},
+    special::ArrivalBan,
     tables::is_orthogonal,
 };
 
@@ -252,7 +252,7 @@ impl Position {
     /// The number of legal moves (faster than listing them).
     ///
     /// With legality filters, the ordinary moves are still counted unlisted where every filter
-    /// says it spares them ([`CustomRule::filter_spares_ordinary_moves`](special::CustomRule::filter_spares_ordinary_moves)):
+    /// says it spares them ([`CustomRule::filter_spares_ordinary_moves`](super::special::CustomRule::filter_spares_ordinary_moves)):
     /// the other moves are listed and judged one by one.
     pub fn count_legal_moves(&self) -> u64 {
         self.count_legal_moves_with_history(&[])
@@ -290,7 +290,7 @@ impl Position {
     }
 
     /// Whether a filter of the rules looks at the game's earlier positions
-    /// ([`CustomRule::reads_history`](special::CustomRule::reads_history)): then the moves of
+    /// ([`CustomRule::reads_history`](super::special::CustomRule::reads_history)): then the moves of
     /// a position depend on the way it was reached, and a count of the legal-move tree keeps
     /// the path.
     pub fn moves_depend_on_history(&self) -> bool {
@@ -327,7 +327,7 @@ impl Position {
     ///
     /// A filter's fallback ("nothing else to play: the forbidden moves stay legal") is judged
     /// on the whole list, so each filter judges a part without it
-    /// ([`CustomRule::filter_part`](special::CustomRule::filter_part)). While moves remain, that
+    /// ([`CustomRule::filter_part`](super::special::CustomRule::filter_part)). While moves remain, that
     /// is the whole list's answer: a part with an allowed move means the whole list has one, so
     /// no fallback applies. Where the part ends empty, or a filter cannot judge a part alone,
     /// the whole list is filtered and its part kept.
@@ -354,7 +354,7 @@ impl Position {
     }
 
     /// The pseudo-legal moves of the custom rules for one part of the list: those that capture
-    /// or promote ([`CustomRule::is_tactical`](special::CustomRule::is_tactical)) go with the
+    /// or promote ([`CustomRule::is_tactical`](super::special::CustomRule::is_tactical)) go with the
     /// captures, the others with the quiet moves.
     fn custom_pseudo_moves<const MODE: u8>(&self, list: &mut MoveList) {
         let t = self.tables;
@@ -395,7 +395,7 @@ impl Position {
     }
 
     /// Whether a rule move captures or promotes (by its rule's
-    /// [`is_tactical`](special::CustomRule::is_tactical)); false for other moves and for rule
+    /// [`is_tactical`](super::special::CustomRule::is_tactical)); false for other moves and for rule
     /// moves of rules the variant does not have.
     pub fn rule_move_is_tactical(&self, m: Move) -> bool {
         m.kind() == MoveKind::Rule
@@ -569,8 +569,8 @@ impl Position {
             return;
         }
         self.castling_moves(sink, occ, None);
-        if t.rules.rendezvous.is_some() {
-            special::rendezvous::generate(self, sink);
+        if let Some(r) = &t.rules.rendezvous {
+            r.generate(self, sink);
         }
     }
 
@@ -720,8 +720,8 @@ impl Position {
         };
         if MODE != mode::CAPTURES {
             self.castling_moves(&mut kept, occ, Some(royals));
-            if t.rules.rendezvous.is_some() {
-                special::rendezvous::generate(self, &mut kept);
+            if let Some(r) = &t.rules.rendezvous {
+                r.generate(self, &mut kept);
             }
         }
         if !t.rules.custom_move_rules.is_empty() {
@@ -850,7 +850,7 @@ impl Position {
             return;
         }
         match (&self.tables.rules.square_promotion, &self.tables.rules.releases) {
-            (Some(sp), _) => special::square_promotion::add_promotions(self, sp, sink, targets, delta),
+            (Some(sp), _) => sp.add_promotions(self, sink, targets, delta),
             (None, Some(r)) => r.add_promotions(self, sink, targets, delta, ban),
             (None, None) if ban.kinds == 0 => sink.add_promotions(targets, delta, kinds),
             (None, None) => {

@@ -661,7 +661,11 @@ impl Position {
                 self.put(c.king_to, king);
                 self.put(c.rook_to, rook);
             }
-            MoveKind::Rendezvous => super::special::rendezvous::make(self, from, to),
+            MoveKind::Rendezvous => {
+                if let Some(r) = &t.rules.rendezvous {
+                    r.make(self, from, to);
+                }
+            }
             MoveKind::Rule => {
                 let rule = t.rules.custom_rules[m.rule_index()];
                 if rule.resets_halfmove_clock(self, m) {

@@ -8,11 +8,52 @@
 
 use super::{
     geometry::{Bitboard, Square},
-    piece::{ByColor, Piece, PieceKind},
+    piece::{ByColor, ByKind, Piece, PieceKind},
     position::OutcomeHook,
-    special::{rendezvous::RendezvousSquares, square_promotion::SquarePromotionTables, CustomRule},
+    special::{CustomRule, SquarePromotion},
     tables::{LetterRight, FIRST_RULE_RIGHT},
 };
+
+/// Where the rendezvous keeps its squares and rights ([`RuleSet`] holds them); the rule's
+/// behaviour is in [`rendezvous`](super::special::rendezvous), as methods of this type that the
+/// generator, the position and the notation call where the variant has the rule.
+#[derive(Clone, Copy, Debug)]
+pub struct RendezvousSquares {
+    /// The rights bit of White's rendezvous (Black's is the next one).
+    pub right_shift: u32,
+    /// The kind that swaps with the bishop (princess or champion).
+    pub partner: PieceKind,
+    /// Where the partner must stand, per colour.
+    pub partner_square: ByColor<Square>,
+    /// Where the bishop must stand, per colour.
+    pub bishop_square: ByColor<Square>,
+}
+
+/// What a pawn becomes on a square, under promotion by arrival square.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// Not a promotion square, or never one (the king's file in the Ludii reading).
+    Never,
+    /// This kind, when available.
+    Kind(PieceKind),
+    /// Any available kind of the variant's promotion kinds (the opposing king's square).
+    AnyLost,
+}
+
+/// Where promotion by arrival square (Parsi Chess) keeps its tables ([`RuleSet`] holds them);
+/// the rule's behaviour is in [`square_promotion`](super::special::square_promotion), as
+/// methods of this type.
+#[derive(Clone, Debug)]
+pub struct SquarePromotionTables {
+    /// The rule's data.
+    pub rule: SquarePromotion,
+    /// For each side and square, what its pawn becomes there.
+    pub target: Box<ByColor<[Target; 128]>>,
+    /// How many of each kind each side has in the start position.
+    pub start_count: ByColor<ByKind<u8>>,
+    /// The light squares (a1 is dark).
+    pub light: Bitboard,
+}
 
 /// Where Citadel's releases keep their squares and rights ([`RuleSet`] holds them); the
 /// rule's behaviour is in [`releases`](super::special::releases).

@@ -264,8 +264,11 @@ impl Position {
         if !tables.rules.present_gates.is_empty() {
             pos.refresh_present_rights();
         }
-        pos.rights |= super::special::rendezvous::setup_rights(tables, setup.rendezvous)
-            .map_err(PositionError::NoRendezvousInVariant)?;
+        pos.rights |= match (setup.rendezvous, tables.rules.rendezvous) {
+            (Some((w, b)), None) if w || b => return Err(PositionError::NoRendezvousInVariant(tables.spec.name)),
+            (_, None) => 0,
+            (given, Some(r)) => r.setup_rights(given),
+        };
         for (k, &i) in tables.rules.custom_fen_rules.iter().enumerate() {
             let rule = tables.rules.custom_rules[i as usize];
             pos.rights |= rule

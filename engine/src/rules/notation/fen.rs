@@ -29,6 +29,7 @@ use crate::rules::{
     geometry::Square,
     piece::{Color, Piece},
     position::Position,
+    rule_set::RendezvousSquares,
     setup::{PositionError, Setup},
     tables::{RightsField, Tables},
     variant::Variant,
@@ -285,7 +286,7 @@ pub fn parse_setup_in(tables: &Tables, fen: &str) -> Result<Setup, ParseFenError
     let rendezvous = if rendezvous_field {
         fields
             .get(6 + fifth)
-            .map(|s| crate::rules::special::rendezvous::parse_fen_field(s))
+            .map(|s| RendezvousSquares::parse_fen_field(s))
             .transpose()?
     } else {
         None
@@ -391,7 +392,7 @@ impl Position {
             s.push_str(if field.is_empty() { "-" } else { &field });
         }
         s.push_str(&format!(" {} {}", self.halfmove_clock(), self.fullmove_number()));
-        if let Some(field) = crate::rules::special::rendezvous::fen_field(self) {
+        if let Some(field) = t.rules.rendezvous.map(|r| r.fen_field(self)) {
             s.push(' ');
             s.push_str(&field);
         }

@@ -52,7 +52,11 @@ impl Position {
                     .is_some_and(|c| c.king_side);
                 return if side { "O-O".into() } else { "O-O-O".into() };
             }
-            MoveKind::Rendezvous => return crate::rules::special::rendezvous::san(self, from, to),
+            MoveKind::Rendezvous => {
+                if let Some(r) = &t.rules.rendezvous {
+                    return r.san(self, from, to);
+                }
+            }
             MoveKind::Rule => return t.rules.custom_rules[m.rule_index()].san(self, m),
             _ => {}
         }

@@ -208,7 +208,12 @@ impl UciMove {
                 })
             }
         };
-        if crate::rules::special::rendezvous::spent_right(pos, from_sq, to_sq) {
+        if pos
+            .tables()
+            .rules
+            .rendezvous
+            .is_some_and(|r| r.spent_right(pos, from_sq, to_sq))
+        {
             return Err(IllegalUciMoveError::IllegalHere {
                 mv,
                 reason: "the rendezvous was already used",

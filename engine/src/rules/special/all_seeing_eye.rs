@@ -13,12 +13,7 @@ use crate::rules::{
     variant::Coord,
 };
 
-/// Data of the rule.
-#[derive(Clone, Copy, Debug)]
-pub struct AllSeeingEye {
-    /// Where the Eye stands.
-    pub square: Coord,
-}
+pub use super::AllSeeingEye;
 
 impl AllSeeingEye {
     pub(crate) fn build(&self, tables: &mut Tables, resolve: &dyn Fn(Coord) -> Square) {

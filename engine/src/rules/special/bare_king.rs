@@ -8,9 +8,7 @@ use crate::rules::{
     tables::Tables,
 };
 
-/// Data of the rule (none).
-#[derive(Clone, Copy, Debug)]
-pub struct BareKing;
+pub use super::BareKing;
 
 impl BareKing {
     pub(crate) fn build(&self, tables: &mut Tables) {

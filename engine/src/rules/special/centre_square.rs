@@ -5,14 +5,7 @@
 
 use crate::rules::{geometry::Square, piece::PieceKind, tables::Tables, variant::Coord};
 
-/// Data of the rule.
-#[derive(Clone, Copy, Debug)]
-pub struct CentreSquare {
-    /// The centre square.
-    pub square: Coord,
-    /// The kinds that may end a move there.
-    pub may_enter: &'static [PieceKind],
-}
+pub use super::CentreSquare;
 
 impl CentreSquare {
     pub(crate) fn build(&self, tables: &mut Tables, resolve: &dyn Fn(Coord) -> Square) {

@@ -10,14 +10,7 @@ use crate::rules::{
     variant::Coord,
 };
 
-/// Data of the rule.
-#[derive(Clone, Copy, Debug)]
-pub struct CitadelDraw {
-    /// Squares where a White king arriving draws.
-    pub white_targets: &'static [Coord],
-    /// Squares where a Black king arriving draws.
-    pub black_targets: &'static [Coord],
-}
+pub use super::CitadelDraw;
 
 impl CitadelDraw {
     pub(crate) fn build(&self, tables: &mut Tables, resolve: &dyn Fn(Coord) -> Square) {

@@ -30,7 +30,6 @@ pub mod square_promotion;
 pub mod unmoved_double_step;
 
 use super::{
-    delta::{MoveDelta, MAX_DELTA},
     geometry::{Bitboard, Square},
     moves::{Move, MoveList},
     piece::{Color, Piece, PieceKind},
@@ -46,24 +45,111 @@ pub const MAX_CUSTOM_RULES: usize = 16;
 #[derive(Clone, Copy, Debug)]
 pub enum Rule {
     /// Once per game per side, a princess (or champion) on g2 swaps with a bishop on h2.
-    Rendezvous(rendezvous::Rendezvous),
+    Rendezvous(Rendezvous),
     /// Only some kinds may end a move on the centre square; sliders pass it when it is empty.
-    CentreSquare(centre_square::CentreSquare),
+    CentreSquare(CentreSquare),
     /// The Egyptian Eye's All-Seeing Eye: a neutral piece on the centre square that attacks its
     /// diagonals through pieces and cannot be entered.
-    AllSeeingEye(all_seeing_eye::AllSeeingEye),
+    AllSeeingEye(AllSeeingEye),
     /// A king arriving on an opponent's citadel draws at once.
-    CitadelDraw(citadel_draw::CitadelDraw),
+    CitadelDraw(CitadelDraw),
     /// Pawns double-step only on some files, while the piece behind has never moved (Parsi Chess).
-    UnmovedDoubleStep(unmoved_double_step::UnmovedDoubleStep),
+    UnmovedDoubleStep(UnmovedDoubleStep),
     /// A pawn becomes what started on its arrival square, when its side has lost one (Parsi Chess).
-    SquarePromotion(square_promotion::SquarePromotion),
+    SquarePromotion(SquarePromotion),
     /// A side left with only its king draws the game at once, unless it is mated (Parsi Chess).
-    BareKing(bare_king::BareKing),
+    BareKing(BareKing),
     /// Pawns become a kind fixed by the square, or free a prisoner of their side (Citadel).
-    Releases(releases::Releases),
+    Releases(Releases),
     /// A rule of a variant of one's own, with its hooks behind a trait (see [`CustomRule`]).
     Custom(&'static dyn CustomRule),
+}
+
+/// Data of the rendezvous, White's squares (Black's are mirrored); the rule's behaviour is
+/// in [`rendezvous`].
+#[derive(Clone, Copy, Debug)]
+pub struct Rendezvous {
+    /// The kind that swaps with a bishop.
+    pub partner: PieceKind,
+    /// Where the partner stands (g2).
+    pub partner_square: Coord,
+    /// Where the bishop stands (h2).
+    pub bishop_square: Coord,
+}
+
+/// Data of the centre-square rule; its behaviour is in [`centre_square`].
+#[derive(Clone, Copy, Debug)]
+pub struct CentreSquare {
+    /// The centre square.
+    pub square: Coord,
+    /// The kinds that may end a move there.
+    pub may_enter: &'static [PieceKind],
+}
+
+/// Data of the All-Seeing Eye; its behaviour is in [`all_seeing_eye`].
+#[derive(Clone, Copy, Debug)]
+pub struct AllSeeingEye {
+    /// Where the Eye stands.
+    pub square: Coord,
+}
+
+/// Data of the citadel draw; its behaviour is in [`citadel_draw`].
+#[derive(Clone, Copy, Debug)]
+pub struct CitadelDraw {
+    /// Squares where a White king arriving draws.
+    pub white_targets: &'static [Coord],
+    /// Squares where a Black king arriving draws.
+    pub black_targets: &'static [Coord],
+}
+
+/// Data of the unmoved double step; its behaviour is in [`unmoved_double_step`].
+#[derive(Clone, Copy, Debug)]
+pub struct UnmovedDoubleStep {
+    /// The files (from 0) whose pawns may double-step, each while the piece behind is unmoved.
+    pub files: &'static [u8],
+    /// The literal reading of the Ludii description: the double step is allowed while the
+    /// piece that started behind the pawn stands on its square again ("merely present"), even
+    /// after it moved away and came back. The flags then follow the board after every move.
+    pub while_present: bool,
+}
+
+/// Data of promotion by arrival square; its behaviour is in [`square_promotion`].
+#[derive(Clone, Copy, Debug)]
+pub struct SquarePromotion {
+    /// Kinds bound to one square colour (bishops): available on a square only while the side
+    /// has none of them on squares of that colour.
+    pub colour_bound: &'static [PieceKind],
+    /// Kinds that may not give check from the promotion square on arrival (Parsi's knights).
+    pub no_check_on_arrival: &'static [PieceKind],
+    /// The Ludii reading: by the pawn's own file (the mover's start piece of that file); the
+    /// king's file never promotes.
+    pub by_own_file: bool,
+}
+
+/// Data of the bare-king draw (none); its behaviour is in [`bare_king`].
+#[derive(Clone, Copy, Debug)]
+pub struct BareKing;
+
+/// Data of the releases, given for White (Black's squares are mirrored across the middle
+/// rank); the rule's behaviour is in [`releases`].
+#[derive(Clone, Copy, Debug)]
+pub struct Releases {
+    /// Squares on which a pawn becomes this kind, always.
+    pub fixed: &'static [(Coord, PieceKind)],
+    /// The prisoners: each with its kind, its FEN letter (White's; Black's is the lower case)
+    /// and the squares on which a pawn releases it.
+    pub prisoners: &'static [Prisoner],
+}
+
+/// One prisoner of each side.
+#[derive(Clone, Copy, Debug)]
+pub struct Prisoner {
+    /// The kind released.
+    pub kind: PieceKind,
+    /// White's FEN letter of the right (Black's is the lower case).
+    pub letter: char,
+    /// The squares of its release.
+    pub squares: &'static [Coord],
 }
 
 /// The hooks of a rule that is not in the engine's built-in list: a variant (or a test) brings
@@ -334,30 +420,6 @@ impl RuleEdit<'_> {
         self.pos.rights &= !bits;
         self.pos.hash ^= crate::rules::zobrist::ZOBRIST.rights(old ^ self.pos.rights);
     }
-}
-
-/// The diff of the board before and after a custom move, as incremental evaluation wants it
-/// (at most [`MAX_DELTA`] pieces removed and as many added; `None` beyond).
-pub(crate) fn custom_delta(before: &Position, after: &Position) -> Option<MoveDelta> {
-    let mut d = MoveDelta::default();
-    let changed = (before.occupied() | after.occupied())
-        .iter()
-        .filter(|&sq| before.piece_at(sq) != after.piece_at(sq));
-    for sq in changed {
-        if let Some(p) = before.piece_at(sq) {
-            if d.removed_len == MAX_DELTA {
-                return None;
-            }
-            d.remove(sq, p);
-        }
-        if let Some(p) = after.piece_at(sq) {
-            if d.added_len == MAX_DELTA {
-                return None;
-            }
-            d.add(sq, p);
-        }
-    }
-    Some(d)
 }
 
 impl Rule {

@@ -25,26 +25,7 @@ use crate::rules::{
     variant::Coord,
 };
 
-/// Data of the rule, given for White (Black's squares are mirrored across the middle rank).
-#[derive(Clone, Copy, Debug)]
-pub struct Releases {
-    /// Squares on which a pawn becomes this kind, always.
-    pub fixed: &'static [(Coord, PieceKind)],
-    /// The prisoners: each with its kind, its FEN letter (White's; Black's is the lower case)
-    /// and the squares on which a pawn releases it.
-    pub prisoners: &'static [Prisoner],
-}
-
-/// One prisoner of each side.
-#[derive(Clone, Copy, Debug)]
-pub struct Prisoner {
-    /// The kind released.
-    pub kind: PieceKind,
-    /// White's FEN letter of the right (Black's is the lower case).
-    pub letter: char,
-    /// The squares of its release.
-    pub squares: &'static [Coord],
-}
+pub use super::{Prisoner, Releases};
 
 impl Releases {
     pub(crate) fn build(&self, tables: &mut Tables, resolve: &dyn Fn(Coord) -> Square) {

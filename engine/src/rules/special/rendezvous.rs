@@ -6,10 +6,13 @@
 //! in check" is the whole legality test. The move is written `g2h2` (`g10h10`); the halfmove clock
 //! goes up by one, castling rights stay, the right is spent.
 //!
-//! Everything about the rule is here: its data and squares (build hook), its two rights bits,
-//! the move (extra-moves hook), playing it (make hook), the pieces it moves for incremental
-//! evaluation, its SAN (`S~h2`), the FEN field of the rights (`Rr`, `R`, `r` or `-`, this
-//! project's 7th field), and why a rendezvous given in UCI is refused.
+//! The rule's behaviour is here: its squares (build hook), its two rights bits, the move
+//! (extra-moves hook), playing it (make hook), the pieces it moves for incremental evaluation,
+//! its SAN (`S~h2`), the FEN field of the rights (`Rr`, `R`, `r` or `-`, this project's 7th
+//! field), and why a rendezvous given in UCI is refused. Its data ([`Rendezvous`]) and the
+//! type of its squares ([`RendezvousSquares`], held by the rule set) belong to the rules
+//! interface; the hooks are methods of the latter, which the generator, the position and the
+//! notation call where the variant has the rule.
 
 use crate::rules::{
     delta::MoveDelta,
@@ -21,29 +24,9 @@ use crate::rules::{
     zobrist::ZOBRIST,
 };
 
-/// The rendezvous resolved to squares.
-#[derive(Clone, Copy, Debug)]
-pub struct RendezvousSquares {
-    /// The rights bit of White's rendezvous (Black's is the next one).
-    pub right_shift: u32,
-    /// The kind that swaps with the bishop (princess or champion).
-    pub partner: PieceKind,
-    /// Where the partner must stand, per colour.
-    pub partner_square: ByColor<Square>,
-    /// Where the bishop must stand, per colour.
-    pub bishop_square: ByColor<Square>,
-}
+pub use super::Rendezvous;
 
-/// Data of the rule (White's squares; Black's are mirrored).
-#[derive(Clone, Copy, Debug)]
-pub struct Rendezvous {
-    /// The kind that swaps with a bishop.
-    pub partner: PieceKind,
-    /// Where the partner stands (g2).
-    pub partner_square: Coord,
-    /// Where the bishop stands (h2).
-    pub bishop_square: Coord,
-}
+pub use crate::rules::rule_set::RendezvousSquares;
 
 impl Rendezvous {
     pub(crate) fn build(&self, tables: &mut Tables, resolve: &dyn Fn(Coord) -> Square) {
@@ -77,115 +60,104 @@ impl RendezvousSquares {
     pub fn right(&self, color: Color) -> u32 {
         1 << (self.right_shift + color.index() as u32)
     }
-}
 
-/// The make hook: swaps the partner on `from` and the bishop on `to` and spends the right.
-pub(crate) fn make(pos: &mut Position, from: Square, to: Square) {
-    let partner = pos.remove(from);
-    let bishop = pos.remove(to);
-    pos.put(to, partner);
-    pos.put(from, bishop);
-    if let Some(r) = pos.tables().rules.rendezvous {
-        let right = r.right(pos.turn());
+    /// The make hook: swaps the partner on `from` and the bishop on `to` and spends the right.
+    pub(crate) fn make(&self, pos: &mut Position, from: Square, to: Square) {
+        let partner = pos.remove(from);
+        let bishop = pos.remove(to);
+        pos.put(to, partner);
+        pos.put(from, bishop);
+        let right = self.right(pos.turn());
         pos.rights &= !right;
         pos.hash ^= ZOBRIST.rights(right);
     }
-}
 
-/// The pieces a rendezvous removes and adds (for incremental evaluation).
-pub(crate) fn delta(pos: &Position, from: Square, to: Square, mover: Piece, d: &mut MoveDelta) {
-    if let Some(bishop) = pos.piece_at(to) {
-        d.remove(from, mover);
-        d.remove(to, bishop);
-        d.add(to, mover);
-        d.add(from, bishop);
-    }
-}
-
-/// The SAN of a rendezvous: the partner's letter, `~` and the bishop's square (`S~h2`).
-pub(crate) fn san(pos: &Position, from: Square, to: Square) -> String {
-    let letter = pos.piece_at(from).map_or('?', |p| pos.tables().letter(p.kind));
-    format!("{letter}~{}", pos.tables().geometry.square_name(to))
-}
-
-/// Reads the FEN field of the rendezvous rights: `Rr`, `R`, `r` or `-` (White, Black).
-pub(crate) fn parse_fen_field(s: &str) -> Result<(bool, bool), ParseFenError> {
-    if s == "-" {
-        return Ok((false, false));
-    }
-    let ok = !s.is_empty() && s.chars().all(|c| c == 'R' || c == 'r') && s.len() <= 2;
-    let (w, b) = (s.contains('R'), s.contains('r'));
-    if !ok || (s.len() == 2 && !(w && b)) {
-        return Err(ParseFenError::BadRendezvous(s.to_string()));
-    }
-    Ok((w, b))
-}
-
-/// The FEN field of the rendezvous rights, for variants with the rendezvous.
-pub(crate) fn fen_field(pos: &Position) -> Option<String> {
-    pos.tables().rules.rendezvous?;
-    let (w, b) = (
-        pos.has_rendezvous_right(Color::White),
-        pos.has_rendezvous_right(Color::Black),
-    );
-    Some(match (w, b) {
-        (true, true) => "Rr".into(),
-        (true, false) => "R".into(),
-        (false, true) => "r".into(),
-        (false, false) => "-".into(),
-    })
-}
-
-/// The rights bits of the rights a setup gives (both when it does not say), or the error of a
-/// setup that gives rights to a variant without the rendezvous.
-pub(crate) fn setup_rights(tables: &Tables, given: Option<(bool, bool)>) -> Result<u32, &'static str> {
-    match (given, tables.rules.rendezvous) {
-        (Some((w, b)), None) if w || b => Err(tables.spec.name),
-        (_, None) => Ok(0),
-        (given, Some(r)) => {
-            let (w, b) = given.unwrap_or((true, true));
-            Ok((u32::from(w) | u32::from(b) << 1) << r.right_shift)
+    /// The pieces a rendezvous removes and adds (for incremental evaluation).
+    pub(crate) fn delta(&self, pos: &Position, from: Square, to: Square, mover: Piece, d: &mut MoveDelta) {
+        if let Some(bishop) = pos.piece_at(to) {
+            d.remove(from, mover);
+            d.remove(to, bishop);
+            d.add(to, mover);
+            d.add(from, bishop);
         }
     }
-}
 
-/// Whether a move from `from` to `to` is this side's rendezvous, with the pieces in place,
-/// refused only because the right is spent (the UCI resolver then says so).
-pub(crate) fn spent_right(pos: &Position, from: Square, to: Square) -> bool {
-    let Some(r) = pos.tables().rules.rendezvous else {
-        return false;
-    };
-    let us = pos.turn();
-    from == r.partner_square[us]
-        && to == r.bishop_square[us]
-        && pos.piece_at(from).is_some_and(|p| p.color == us && p.kind == r.partner)
-        && pos
-            .piece_at(to)
-            .is_some_and(|p| p.color == us && p.kind == PieceKind::Bishop)
-        && !pos.has_rendezvous_right(us)
-}
-
-/// The extra-moves hook: adds the rendezvous when it is legal. Called only when the side to
-/// move is not in check.
-pub(crate) fn generate<S: Sink>(pos: &Position, sink: &mut S) {
-    let Some(r) = pos.tables().rules.rendezvous else { return };
-    let us = pos.turn();
-    if !pos.has_rendezvous_right(us) {
-        return;
+    /// The SAN of a rendezvous: the partner's letter, `~` and the bishop's square (`S~h2`).
+    pub(crate) fn san(&self, pos: &Position, from: Square, to: Square) -> String {
+        let letter = pos.piece_at(from).map_or('?', |p| pos.tables().letter(p.kind));
+        format!("{letter}~{}", pos.tables().geometry.square_name(to))
     }
-    let (p, b) = (r.partner_square[us], r.bishop_square[us]);
-    if pos.piece_at(p)
-        == Some(Piece {
-            color: us,
-            kind: r.partner,
-        })
-        && pos.piece_at(b)
+
+    /// Reads the FEN field of the rendezvous rights: `Rr`, `R`, `r` or `-` (White, Black).
+    pub(crate) fn parse_fen_field(s: &str) -> Result<(bool, bool), ParseFenError> {
+        if s == "-" {
+            return Ok((false, false));
+        }
+        let ok = !s.is_empty() && s.chars().all(|c| c == 'R' || c == 'r') && s.len() <= 2;
+        let (w, b) = (s.contains('R'), s.contains('r'));
+        if !ok || (s.len() == 2 && !(w && b)) {
+            return Err(ParseFenError::BadRendezvous(s.to_string()));
+        }
+        Ok((w, b))
+    }
+
+    /// The FEN field of the rendezvous rights.
+    pub(crate) fn fen_field(&self, pos: &Position) -> String {
+        let (w, b) = (
+            pos.has_rendezvous_right(Color::White),
+            pos.has_rendezvous_right(Color::Black),
+        );
+        match (w, b) {
+            (true, true) => "Rr".into(),
+            (true, false) => "R".into(),
+            (false, true) => "r".into(),
+            (false, false) => "-".into(),
+        }
+    }
+
+    /// The rights bits of the rights a setup gives (White's, Black's; both when it does not
+    /// say).
+    pub(crate) fn setup_rights(&self, given: Option<(bool, bool)>) -> u32 {
+        let (w, b) = given.unwrap_or((true, true));
+        (u32::from(w) | u32::from(b) << 1) << self.right_shift
+    }
+
+    /// Whether a move from `from` to `to` is this side's rendezvous, with the pieces in place,
+    /// refused only because the right is spent (the UCI resolver then says so).
+    pub(crate) fn spent_right(&self, pos: &Position, from: Square, to: Square) -> bool {
+        let us = pos.turn();
+        from == self.partner_square[us]
+            && to == self.bishop_square[us]
+            && pos
+                .piece_at(from)
+                .is_some_and(|p| p.color == us && p.kind == self.partner)
+            && pos
+                .piece_at(to)
+                .is_some_and(|p| p.color == us && p.kind == PieceKind::Bishop)
+            && !pos.has_rendezvous_right(us)
+    }
+
+    /// The extra-moves hook: adds the rendezvous when it is legal. Called only when the side to
+    /// move is not in check.
+    pub(crate) fn generate<S: Sink>(&self, pos: &Position, sink: &mut S) {
+        let us = pos.turn();
+        if !pos.has_rendezvous_right(us) {
+            return;
+        }
+        let (p, b) = (self.partner_square[us], self.bishop_square[us]);
+        if pos.piece_at(p)
             == Some(Piece {
                 color: us,
-                kind: PieceKind::Bishop,
+                kind: self.partner,
             })
-    {
-        sink.add(Move::new(p, b, MoveKind::Rendezvous));
+            && pos.piece_at(b)
+                == Some(Piece {
+                    color: us,
+                    kind: PieceKind::Bishop,
+                })
+        {
+            sink.add(Move::new(p, b, MoveKind::Rendezvous));
+        }
     }
 }
 

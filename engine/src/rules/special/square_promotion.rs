@@ -27,42 +27,9 @@ use crate::rules::{
     variant::Coord,
 };
 
-/// Data of the rule.
-#[derive(Clone, Copy, Debug)]
-pub struct SquarePromotion {
-    /// Kinds bound to one square colour (bishops): available on a square only while the side
-    /// has none of them on squares of that colour.
-    pub colour_bound: &'static [PieceKind],
-    /// Kinds that may not give check from the promotion square on arrival (Parsi's knights).
-    pub no_check_on_arrival: &'static [PieceKind],
-    /// The Ludii reading: by the pawn's own file (the mover's start piece of that file); the
-    /// king's file never promotes.
-    pub by_own_file: bool,
-}
+pub use super::SquarePromotion;
 
-/// What a pawn becomes on a square.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Target {
-    /// Not a promotion square, or never one (the king's file in the Ludii reading).
-    Never,
-    /// This kind, when available.
-    Kind(PieceKind),
-    /// Any available kind of the variant's promotion kinds (the opposing king's square).
-    AnyLost,
-}
-
-/// The rule's tables.
-#[derive(Clone, Debug)]
-pub struct SquarePromotionTables {
-    /// The rule's data.
-    pub rule: SquarePromotion,
-    /// For each side and square, what its pawn becomes there.
-    pub target: Box<ByColor<[Target; 128]>>,
-    /// How many of each kind each side has in the start position.
-    pub start_count: ByColor<ByKind<u8>>,
-    /// The light squares (a1 is dark).
-    pub light: Bitboard,
-}
+pub use crate::rules::rule_set::{SquarePromotionTables, Target};
 
 /// At most this many kinds may be offered on one square.
 pub const MAX_CHOICES: usize = 8;
@@ -207,23 +174,18 @@ impl SquarePromotionTables {
         let occ = (pos.occupied() ^ from.bb()) | to.bb();
         (t.attacks(kind, to, occ) & pos.royals(!pos.turn())).is_empty()
     }
-}
 
-/// The promotions of the side to move onto `targets`, each from `to - delta`.
-pub(crate) fn add_promotions<S: Sink>(
-    pos: &Position,
-    sp: &SquarePromotionTables,
-    sink: &mut S,
-    targets: Bitboard,
-    delta: i32,
-) {
-    let us = pos.turn();
-    for to in targets {
-        let from = Square((to.0 as i32 - delta) as u8);
-        let (kinds, n) = sp.kinds(pos, us, to);
-        for &k in &kinds[..n] {
-            if sp.may_arrive(pos, k, from, to) {
-                sink.add(Move::promotion(from, to, k));
+    /// The promotions of the side to move onto `targets`, each from `to - delta` (the
+    /// generator's promotion hook where the variant has the rule).
+    pub(crate) fn add_promotions<S: Sink>(&self, pos: &Position, sink: &mut S, targets: Bitboard, delta: i32) {
+        let us = pos.turn();
+        for to in targets {
+            let from = Square((to.0 as i32 - delta) as u8);
+            let (kinds, n) = self.kinds(pos, us, to);
+            for &k in &kinds[..n] {
+                if self.may_arrive(pos, k, from, to) {
+                    sink.add(Move::promotion(from, to, k));
+                }
             }
         }
     }

@@ -13,16 +13,7 @@ use crate::rules::{
     variant::Coord,
 };
 
-/// Data of the rule.
-#[derive(Clone, Copy, Debug)]
-pub struct UnmovedDoubleStep {
-    /// The files (from 0) whose pawns may double-step, each while the piece behind is unmoved.
-    pub files: &'static [u8],
-    /// The literal reading of the Ludii description: the double step is allowed while the
-    /// piece that started behind the pawn stands on its square again ("merely present"), even
-    /// after it moved away and came back. The flags then follow the board after every move.
-    pub while_present: bool,
-}
+pub use super::UnmovedDoubleStep;
 
 impl UnmovedDoubleStep {
     pub(crate) fn build(&self, tables: &mut Tables, resolve: &dyn Fn(Coord) -> Square) {
