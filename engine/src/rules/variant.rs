@@ -5,14 +5,50 @@ use std::{fmt, str::FromStr, sync::OnceLock};
 use super::{
     geometry::Geometry,
     piece::{ByColor, Movement, PieceKind},
-    settings::{Readings, RuleSettings},
+    settings::Readings,
     special::Rule,
     tables::Tables,
 };
 
-pub use super::variants::Variant;
+/// The variants the engine plays, in the order of their registration. The registry (the
+/// module `variants`, one file per variant) gives each its spec ([`Variant::spec`]); a check
+/// at compile time keeps its list and this one the same, in the same order.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub enum Variant {
+    /// Persian Chess: Celtic Citadel (basic rules only).
+    CelticCitadel,
+    /// Persian Chess: Persian Princess (rendezvous, f6 centre square).
+    PersianPrincess,
+    /// Persian Chess: Egyptian Eye (rendezvous, the All-Seeing Eye on f6).
+    EgyptianEye,
+    /// Persian Chess: Oriental Omega (wizards and champion, champion rendezvous).
+    OrientalOmega,
+    /// Orthodox chess on 8x8.
+    Chess,
+    /// Parsi Chess (Bombay, 1814).
+    Parsi,
+    /// Nicholls' Citadel (2010) on 9x8, with a reconstructed start position.
+    Citadel8,
+    /// Nicholls' Citadel (2010) on 9x9, with a reconstructed start position.
+    Citadel9,
+}
 
 impl Variant {
+    /// Every variant, in the order of their registration.
+    pub const ALL: [Variant; Variant::COUNT] = [
+        Variant::CelticCitadel,
+        Variant::PersianPrincess,
+        Variant::EgyptianEye,
+        Variant::OrientalOmega,
+        Variant::Chess,
+        Variant::Parsi,
+        Variant::Citadel8,
+        Variant::Citadel9,
+    ];
+
+    /// Number of variants: the last one's index plus one (a variant added at the end of the
+    /// enum moves it; [`Variant::ALL`] and the registry are checked against it when compiling).
+    pub const COUNT: usize = Variant::Citadel9 as usize + 1;
     /// The variant used when none is named (command line, UCI, tools).
     pub const DEFAULT: Variant = Variant::PersianPrincess;
 
@@ -279,6 +315,28 @@ pub struct VariantSpec {
     /// How the variant reads rule settings (the readings its rules leave open), where it has
     /// any ([`Variant::tables_with`]); `None`: only the defaults.
     pub settings: Option<&'static RuleSettings>,
+}
+
+/// How a variant reads rule settings: part of its spec ([`VariantSpec::settings`]).
+#[derive(Debug)]
+pub struct RuleSettings {
+    /// Each setting: its name (as the settings text names it) and what it does.
+    pub names: &'static [(&'static str, &'static str)],
+    /// The sets of readings besides [`Readings::Default`] the variant can start from.
+    pub readings: &'static [Readings],
+    /// Reads a settings text (items applied in order to the given readings, one of
+    /// [`RuleSettings::readings`] or the defaults) into the tables of that rule set; empty
+    /// under the defaults, or `default`: the registered variant's tables. Each distinct rule
+    /// set's tables are built once, so positions under equal settings share them and compare
+    /// equal.
+    pub tables: fn(Readings, &str) -> Result<&'static Tables, RuleSettingsError>,
+}
+
+impl RuleSettings {
+    /// Whether settings may start from `readings`.
+    pub fn knows(&self, readings: Readings) -> bool {
+        readings == Readings::Default || self.readings.contains(&readings)
+    }
 }
 
 /// The hand-crafted evaluation's figures for one kind in a variant ([`VariantSpec::piece_values`]).

@@ -5,8 +5,8 @@ use super::citadel_common::*;
 use crate::rules::{
     geometry::Geometry,
     special::Rule,
-    settings::RuleSettings,
-    variant::{PawnSpec, Variant, VariantSpec},
+    
+    variant::{PawnSpec, Variant, VariantSpec, RuleSettings},
 };
 
 /// How the board reads its rule settings (the set-up).

@@ -11,15 +11,15 @@
 //! each spec), so a correction is a data change; the note's alternatives are in
 //! [`ALTERNATIVE_SETUPS`].
 
+use super::RuleSetSlot;
 use crate::rules::{
     piece::{Bent, Movement, PieceKind, F, N, W},
-    settings::{RuleSetSlot, RuleSettings},
     special::{
         prince_royalty::PrinceRoyalty,
         releases::{Prisoner, Releases},
     },
     tables::Tables,
-    variant::{CastlingSpec, GamePoints, PieceSpec, PieceValue, RuleSettingsError, Variant, VariantSpec},
+    variant::{CastlingSpec, GamePoints, PieceSpec, PieceValue, RuleSettings, RuleSettingsError, Variant, VariantSpec},
 };
 
 /// The hand-crafted evaluation's figures for the Citadel's own pieces (estimates, not tuned: a

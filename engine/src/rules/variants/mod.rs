@@ -1,8 +1,9 @@
-//! One file per variant: its `VariantSpec`, and the registry below, the
-//! one list of the variants the engine plays.
+//! One file per variant: its `VariantSpec`, and the registry below, which gives each variant
+//! of the [`Variant`] enum its spec.
 //!
 //! Adding a variant means: its spec file here (geometry, pieces, start FEN, rules, a new stable
-//! `code`), one line in `register!`, and its data files (`data/perft/<id>.perft`,
+//! `code`), its name at the end of the [`Variant`] enum, one line in `register!` (the compiler
+//! holds the two lists to the same names in the same order), and its data files (`data/perft/<id>.perft`,
 //! `data/bench/<id>.fen`, optionally `data/nets/<id>.nnue`). Every per-variant list and cache of
 //! the engine is sized and indexed from this registry; the build script finds the data files by
 //! the id.
@@ -10,27 +11,22 @@
 pub mod citadel_common;
 pub mod persian_common;
 
-use super::variant::VariantSpec;
+use std::sync::OnceLock;
 
-/// Declares the variant modules, the [`Variant`] enum, [`Variant::ALL`] and the spec of each
-/// variant from one list (`Name => module`).
+use super::{
+    special::Rule,
+    tables::Tables,
+    variant::{Variant, VariantSpec},
+};
+
+/// Declares the variant modules and gives each [`Variant`] its spec ([`Variant::spec`]), from
+/// one list (`Name => module`) in the order of the enum, which a check at compile time holds
+/// to.
 macro_rules! register {
-    ($($(#[$doc:meta])* $name:ident => $module:ident,)*) => {
+    ($($name:ident => $module:ident,)*) => {
         $(pub mod $module;)*
 
-        /// The variants the engine plays, in the order of their registration.
-        #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
-        pub enum Variant {
-            $($(#[$doc])* $name,)*
-        }
-
         impl Variant {
-            /// Number of variants.
-            pub const COUNT: usize = [$(stringify!($name)),*].len();
-
-            /// Every variant, in the order of their registration.
-            pub const ALL: [Variant; Variant::COUNT] = [$(Variant::$name),*];
-
             /// The data that describes the variant.
             pub const fn spec(self) -> &'static VariantSpec {
                 match self {
@@ -38,24 +34,64 @@ macro_rules! register {
                 }
             }
         }
+
+        // The registry lists every variant once, in the enum's order.
+        const _: () = {
+            let registered = [$(Variant::$name),*];
+            assert!(registered.len() == Variant::COUNT);
+            let mut i = 0;
+            while i < registered.len() {
+                assert!(registered[i] as usize == i);
+                i += 1;
+            }
+        };
     };
 }
 
 register! {
-    /// Persian Chess: Celtic Citadel (basic rules only).
     CelticCitadel => celtic_citadel,
-    /// Persian Chess: Persian Princess (rendezvous, f6 centre square).
     PersianPrincess => persian_princess,
-    /// Persian Chess: Egyptian Eye (rendezvous, the All-Seeing Eye on f6).
     EgyptianEye => egyptian_eye,
-    /// Persian Chess: Oriental Omega (wizards and champion, champion rendezvous).
     OrientalOmega => oriental_omega,
-    /// Orthodox chess on 8x8.
     Chess => chess,
-    /// Parsi Chess (Bombay, 1814).
     Parsi => parsi,
-    /// Nicholls' Citadel (2010) on 9x8, with a reconstructed start position.
     Citadel8 => citadel_8,
-    /// Nicholls' Citadel (2010) on 9x9, with a reconstructed start position.
     Citadel9 => citadel_9,
+}
+
+/// The storage of one rule set of a variant: its rules, its spec and its tables, each built
+/// once, on first use (see the module documentation of `rules::settings`).
+pub(crate) struct RuleSetSlot {
+    rules: OnceLock<Box<[Rule]>>,
+    spec: OnceLock<Box<VariantSpec>>,
+    tables: OnceLock<Box<Tables>>,
+}
+
+impl RuleSetSlot {
+    /// An empty slot (for the arrays of slots in statics).
+    pub(crate) const fn new() -> RuleSetSlot {
+        RuleSetSlot {
+            rules: OnceLock::new(),
+            spec: OnceLock::new(),
+            tables: OnceLock::new(),
+        }
+    }
+
+    /// The tables of the slot's rule set, built on the first call: `rules` gives its rules,
+    /// `spec` its spec around them, and `finish` sets what the tables keep beside the spec
+    /// (the settings text, the 50-move rule). Later calls return the same tables.
+    pub(crate) fn tables(
+        &'static self,
+        rules: impl FnOnce() -> Vec<Rule>,
+        spec: impl FnOnce(&'static [Rule]) -> VariantSpec,
+        finish: impl FnOnce(&mut Tables),
+    ) -> &'static Tables {
+        self.tables.get_or_init(|| {
+            let rules: &'static [Rule] = self.rules.get_or_init(|| rules().into_boxed_slice());
+            let spec: &'static VariantSpec = self.spec.get_or_init(|| Box::new(spec(rules)));
+            let mut tables = Tables::build(spec);
+            finish(&mut tables);
+            Box::new(tables)
+        })
+    }
 }

@@ -4,6 +4,7 @@
 //! the piece behind has not moved, promotion by arrival square, the king's one knight leap, the
 //! bonus knight leap, no stalemating, no perpetual check, a bare king draws. See docs/rules.md.
 
+use super::RuleSetSlot;
 use crate::rules::{
     geometry::Geometry,
     piece::{Movement, PieceKind, F, N, W},
@@ -16,9 +17,9 @@ use crate::rules::{
         perpetual_check::NO_PERPETUAL_CHECK, square_promotion::SquarePromotion,
         unmoved_double_step::UnmovedDoubleStep, Rule,
     },
-    settings::{Readings, RuleSetSlot, RuleSettings},
+    settings::Readings,
     tables::Tables,
-    variant::{PawnSpec, PieceSpec, RuleSettingsError, Variant, VariantSpec},
+    variant::{PawnSpec, PieceSpec, RuleSettingsError, Variant, VariantSpec, RuleSettings},
 };
 
 /// The start position of Parsi Chess (the FEN of [`SPEC`]), as a macro so that the start of a
