@@ -14,9 +14,10 @@ use crate::rules::{
 };
 
 pub use super::AllSeeingEye;
+use super::BuildHook;
 
-impl AllSeeingEye {
-    pub(crate) fn build(&self, tables: &mut Tables, resolve: &dyn Fn(Coord) -> Square) {
+impl BuildHook for AllSeeingEye {
+    fn build(&self, tables: &mut Tables, resolve: &dyn Fn(Coord) -> Square) {
         let sq = resolve(self.square);
         for kind in PieceKind::EVERY {
             tables.forbidden[kind] |= sq.bb();

@@ -3,15 +3,18 @@
 //! a checkmate given by the same move wins instead (mate is tested first).
 
 use crate::rules::{
+    geometry::Square,
     piece::{Color, PieceKind},
     position::{DrawReason, Outcome, Position},
     tables::Tables,
+    variant::Coord,
 };
 
 pub use super::BareKing;
+use super::BuildHook;
 
-impl BareKing {
-    pub(crate) fn build(&self, tables: &mut Tables) {
+impl BuildHook for BareKing {
+    fn build(&self, tables: &mut Tables, _resolve: &dyn Fn(Coord) -> Square) {
         tables.rules.outcome_hooks.push(outcome);
     }
 }

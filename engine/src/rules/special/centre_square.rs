@@ -5,10 +5,11 @@
 
 use crate::rules::{geometry::Square, piece::PieceKind, tables::Tables, variant::Coord};
 
+use super::BuildHook;
 pub use super::CentreSquare;
 
-impl CentreSquare {
-    pub(crate) fn build(&self, tables: &mut Tables, resolve: &dyn Fn(Coord) -> Square) {
+impl BuildHook for CentreSquare {
+    fn build(&self, tables: &mut Tables, resolve: &dyn Fn(Coord) -> Square) {
         let sq = resolve(self.square);
         for kind in PieceKind::EVERY {
             if !self.may_enter.contains(&kind) {

@@ -10,10 +10,11 @@ use crate::rules::{
     variant::Coord,
 };
 
+use super::BuildHook;
 pub use super::CitadelDraw;
 
-impl CitadelDraw {
-    pub(crate) fn build(&self, tables: &mut Tables, resolve: &dyn Fn(Coord) -> Square) {
+impl BuildHook for CitadelDraw {
+    fn build(&self, tables: &mut Tables, resolve: &dyn Fn(Coord) -> Square) {
         let mask = |cs: &[Coord]| cs.iter().fold(Bitboard::EMPTY, |acc, &c| acc | resolve(c).bb());
         tables.rules.citadel_draw[Color::White] = mask(self.white_targets);
         tables.rules.citadel_draw[Color::Black] = mask(self.black_targets);

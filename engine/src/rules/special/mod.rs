@@ -152,6 +152,14 @@ pub struct Prisoner {
     pub squares: &'static [Coord],
 }
 
+/// The build hook of a built-in rule, implemented by the rule's data type in the rule's module
+/// ([`Rule::build`] calls it while the variant's tables are built): it adjusts the tables and
+/// puts the rule's state and hooks in the rule set.
+pub(crate) trait BuildHook {
+    /// Adjusts the tables of the variant; `resolve` turns the spec's coordinates into squares.
+    fn build(&self, tables: &mut Tables, resolve: &dyn Fn(Coord) -> Square);
+}
+
 /// The hooks of a rule that is not in the engine's built-in list: a variant (or a test) brings
 /// its own rule without touching the move generator, the position or the notation code.
 ///
@@ -432,7 +440,7 @@ impl Rule {
             Rule::CitadelDraw(r) => r.build(tables, resolve),
             Rule::UnmovedDoubleStep(r) => r.build(tables, resolve),
             Rule::SquarePromotion(r) => r.build(tables, resolve),
-            Rule::BareKing(r) => r.build(tables),
+            Rule::BareKing(r) => r.build(tables, resolve),
             Rule::Releases(r) => r.build(tables, resolve),
             Rule::Custom(r) => {
                 let index = tables.rules.custom_rules.len();

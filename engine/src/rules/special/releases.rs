@@ -25,10 +25,11 @@ use crate::rules::{
     variant::Coord,
 };
 
+use super::BuildHook;
 pub use super::{Prisoner, Releases};
 
-impl Releases {
-    pub(crate) fn build(&self, tables: &mut Tables, resolve: &dyn Fn(Coord) -> Square) {
+impl BuildHook for Releases {
+    fn build(&self, tables: &mut Tables, resolve: &dyn Fn(Coord) -> Square) {
         let spec = tables.spec;
         let mut kind = Box::new(ByColor([[None; 128]; 2]));
         let mut spends = Box::new(ByColor([[0u32; 128]; 2]));

@@ -24,12 +24,13 @@ use crate::rules::{
     zobrist::ZOBRIST,
 };
 
+use super::BuildHook;
 pub use super::Rendezvous;
 
 pub use crate::rules::rule_set::RendezvousSquares;
 
-impl Rendezvous {
-    pub(crate) fn build(&self, tables: &mut Tables, resolve: &dyn Fn(Coord) -> Square) {
+impl BuildHook for Rendezvous {
+    fn build(&self, tables: &mut Tables, resolve: &dyn Fn(Coord) -> Square) {
         let spec = tables.spec;
         let right_shift = tables.allocate_rights(2);
         tables.rules.rendezvous = Some(RendezvousSquares {

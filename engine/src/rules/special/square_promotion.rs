@@ -27,6 +27,7 @@ use crate::rules::{
     variant::Coord,
 };
 
+use super::BuildHook;
 pub use super::SquarePromotion;
 
 pub use crate::rules::rule_set::{SquarePromotionTables, Target};
@@ -34,8 +35,8 @@ pub use crate::rules::rule_set::{SquarePromotionTables, Target};
 /// At most this many kinds may be offered on one square.
 pub const MAX_CHOICES: usize = 8;
 
-impl SquarePromotion {
-    pub(crate) fn build(&self, tables: &mut Tables, _resolve: &dyn Fn(Coord) -> Square) {
+impl BuildHook for SquarePromotion {
+    fn build(&self, tables: &mut Tables, _resolve: &dyn Fn(Coord) -> Square) {
         let spec = tables.spec;
         let g = tables.geometry;
         let board_field = spec.start_fen.split_whitespace().next().unwrap_or("");

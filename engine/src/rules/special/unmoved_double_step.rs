@@ -13,10 +13,11 @@ use crate::rules::{
     variant::Coord,
 };
 
+use super::BuildHook;
 pub use super::UnmovedDoubleStep;
 
-impl UnmovedDoubleStep {
-    pub(crate) fn build(&self, tables: &mut Tables, resolve: &dyn Fn(Coord) -> Square) {
+impl BuildHook for UnmovedDoubleStep {
+    fn build(&self, tables: &mut Tables, resolve: &dyn Fn(Coord) -> Square) {
         let spec = tables.spec;
         let rank = spec.pawns.double_step_rank;
         assert!(rank >= 1, "{}: no square behind the pawns' start rank", spec.id);
