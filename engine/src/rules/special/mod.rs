@@ -1,14 +1,20 @@
-//! The special rules. The built-in ones each live in their own module with their data, the
-//! tables they build, their hooks and their tests; a variant names the ones in force in
-//! `VariantSpec::rules`. Rules of one's own come in through [`Rule::Custom`] and the
-//! [`CustomRule`] trait, without a change to the generator, the position or the notation code.
+//! The special rules, and this file is their interface: the [`Rule`] a variant names in
+//! `VariantSpec::rules` with each built-in rule's data type, and the hook types. The built-in
+//! rules each live in their own module with their hooks and their tests; they import the
+//! position and this interface, and nothing here or in the core names them. Rules of one's own
+//! come in through [`Rule::Custom`] and the [`CustomRule`] trait, without a change to the
+//! generator, the position or the notation code.
 //!
 //! Hooks a built-in rule may use (called only where the variant has the rule):
-//! - **build**: adjust the variant's tables once (squares a kind may not enter, squares attacked
-//!   by a neutral piece, the squares of a special move, rights bits);
-//! - **extra moves**: pseudo-legal moves the orthodox generator does not make (the rendezvous);
-//! - **make**: side effects of its own move kind (the rendezvous swaps two pieces and spends a right);
-//! - **outcome**: game-ending conditions (the citadel draw).
+//! - **build** (`BuildHook`): adjust the variant's tables once (squares a kind may not enter,
+//!   squares attacked by a neutral piece, the squares of a special move, rights bits) and put
+//!   the rule's state in the rule set (a type of `rule_set.rs`, held in an `Option`);
+//! - **extra moves**, **make**, **delta**, **promotions**, **FEN field**, **SAN**: methods of
+//!   that state, written in the rule's module, which the generator, the position and the
+//!   notation call through the rule set's `Option` (the rendezvous, promotion by square, the
+//!   releases);
+//! - **outcome**: game-ending conditions (the citadel draw, the bare king), registered by the
+//!   build hook.
 //!
 //! [`CustomRule`] has these and more: legality filters over the whole list (with the game's
 //! history), the text of its moves in UCI and SAN, a FEN field, the halfmove clock; its moves are
