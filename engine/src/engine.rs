@@ -19,7 +19,7 @@ use crate::{
         tables::Tables,
         FenError, Move, Position, UciError, Variant,
     },
-    search::{tt::TranspositionTable, Limits, SearchInfo, SearchResult, Searcher},
+    search::{params::SearchParams, tt::TranspositionTable, Limits, SearchInfo, SearchResult, Searcher},
     skill::{Candidates, Strength},
 };
 
@@ -36,6 +36,8 @@ pub struct EngineSettings {
     pub move_overhead_ms: u64,
     /// Playing strength (`Skill Level`, `UCI_Elo`); full strength by default.
     pub strength: Strength,
+    /// The search's tunable constants (`SearchParams`); the defaults by default.
+    pub search_params: SearchParams,
 }
 
 impl Default for EngineSettings {
@@ -46,6 +48,7 @@ impl Default for EngineSettings {
             multipv: 1,
             move_overhead_ms: 30,
             strength: Strength::FULL,
+            search_params: SearchParams::default(),
         }
     }
 }
@@ -327,9 +330,22 @@ impl Engine {
         self.skill_rng = seed.map_or_else(BookRng::from_time, BookRng::new);
     }
 
+    /// Sets the search's tunable constants (`SearchParams`), for every search thread.
+    pub fn set_search_params(&mut self, params: SearchParams) {
+        self.wait();
+        if let Ok(mut s) = self.searchers.lock() {
+            s.iter_mut().for_each(|s| s.set_params(&params));
+        }
+        self.settings.search_params = params;
+    }
+
     fn rebuild_searchers(&mut self) {
         let searchers = (0..self.settings.threads)
-            .map(|_| Searcher::new(self.tt.clone(), self.stop.clone()))
+            .map(|_| {
+                let mut s = Searcher::new(self.tt.clone(), self.stop.clone());
+                s.set_params(&self.settings.search_params);
+                s
+            })
             .collect();
         self.searchers = Arc::new(Mutex::new(searchers));
     }

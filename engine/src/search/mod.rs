@@ -5,6 +5,7 @@
 //!
 //! The search never prints: it reports through a callback ([`Searcher::search`]).
 
+pub mod params;
 mod picker;
 pub mod see;
 pub mod time;
@@ -22,6 +23,7 @@ use crate::{
     eval::{self, nnue::NnueNet},
     rules::{Bitboard, Move, MoveKind, Outcome, PieceKind, Position},
 };
+use params::SearchParams;
 use picker::{Picker, SCORE_COUNTER, SCORE_TT};
 use tt::{Bound, TranspositionTable};
 
@@ -170,6 +172,8 @@ pub struct Searcher {
     accumulators: Vec<nnue::Accumulator>,
     root_excluded: Vec<Move>,
     main_thread: bool,
+    /// The tunable constants (margins, reductions, history bonus).
+    params: SearchParams,
 }
 
 const EVAL_CACHE_SIZE: usize = 1 << 16;
@@ -204,12 +208,9 @@ fn mvv_lva(pos: &Position, m: Move) -> i32 {
 impl Searcher {
     /// A searcher using a shared table and stop flag.
     pub fn new(tt: Arc<TranspositionTable>, stop: Arc<AtomicBool>) -> Searcher {
+        let params = SearchParams::default();
         let mut lmr = Box::new([[0; 64]; 64]);
-        for (d, row) in lmr.iter_mut().enumerate().skip(1) {
-            for (m, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (0.75 + (d as f64).ln() * (m as f64).ln() / 2.25) as i32;
-            }
-        }
+        fill_lmr(&mut lmr, &params);
         Searcher {
             tt,
             stop,
@@ -235,7 +236,21 @@ impl Searcher {
             accumulators: Vec::new(),
             root_excluded: Vec::new(),
             main_thread: true,
+            params,
         }
+    }
+
+    /// Sets the tunable constants of the search.
+    pub fn set_params(&mut self, params: &SearchParams) {
+        if *params != self.params {
+            self.params = params.clone();
+            fill_lmr(&mut self.lmr, &self.params);
+        }
+    }
+
+    /// The tunable constants in use.
+    pub fn params(&self) -> &SearchParams {
+        &self.params
     }
 
     /// Makes this searcher a helper thread (it reports nothing and obeys only the stop flag).
@@ -352,7 +367,7 @@ impl Searcher {
             let mut lines: Vec<(i32, Vec<Move>)> = Vec::new();
             for prev_score in prev_scores.iter_mut() {
                 self.seldepth = 0;
-                let mut delta = 20;
+                let mut delta = self.params.asp_delta;
                 let (mut alpha, mut beta) = if depth >= 5 {
                     (*prev_score - delta, *prev_score + delta)
                 } else {
@@ -578,7 +593,7 @@ impl Searcher {
 
     fn update_history(&mut self, pos: &Position, best: Move, quiets: &[Move], depth: i32, ply: usize) {
         let us = pos.turn().index();
-        let bonus = (depth * depth * 8).min(1600);
+        let bonus = (depth * depth * self.params.hist_bonus).min(self.params.hist_bonus_max);
         let update = |h: &mut i32, b: i32| {
             *h += b - *h * b.abs() / HISTORY_MAX;
         };
@@ -689,24 +704,29 @@ impl Searcher {
                 ply < 4 || self.evals[ply - 4] == -INF || static_eval > self.evals[ply - 4]
             };
         let lmp_count = if improving {
-            3 + depth * depth
+            self.params.lmp_base + depth * depth
         } else {
-            (3 + depth * depth) / 2 + 1
+            (self.params.lmp_base + depth * depth) / 2 + 1
         };
 
         if !pv_node && !in_check && !root {
             // Reverse futility pruning.
-            if depth <= 7 && static_eval - 85 * (depth - improving as i32) >= beta && static_eval.abs() < MATE_BOUND {
+            if depth <= self.params.rfp_depth
+                && static_eval - self.params.rfp_margin * (depth - improving as i32) >= beta
+                && static_eval.abs() < MATE_BOUND
+            {
                 return static_eval;
             }
             // Null-move pruning.
-            if depth >= 3
+            if depth >= self.params.nmp_min_depth
                 && static_eval >= beta
                 && !self.prev_move[ply].is_null()
                 && eval::has_non_pawn_material(pos, pos.turn())
                 && pos.null_move_allowed()
             {
-                let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
+                let p = &self.params;
+                let r =
+                    p.nmp_base + depth / p.nmp_depth_div + ((static_eval - beta) / p.nmp_eval_div).min(p.nmp_eval_max);
                 let mut child = pos.clone();
                 child.play_null();
                 if self.nnue.is_some() {
@@ -727,7 +747,7 @@ impl Searcher {
         }
 
         // Internal iterative reduction: without a table move the ordering is poor.
-        let depth = if tt_move.is_null() && depth >= 6 && (pv_node || cut) {
+        let depth = if tt_move.is_null() && depth >= self.params.iir_depth && (pv_node || cut) {
             depth - 1
         } else {
             depth
@@ -751,11 +771,12 @@ impl Searcher {
                 None => {
                     // Once late-move or futility pruning (below) would prune every quiet move
                     // left (both only get stricter as the node goes on), the picker skips them.
+                    let p = &self.params;
                     picker.skip_quiets = !root
                         && !in_check
                         && best_score > -MATE_BOUND
-                        && ((!pv_node && depth <= 6 && searched >= lmp_count)
-                            || (depth <= 4 && static_eval + 120 + 100 * depth <= alpha));
+                        && ((!pv_node && depth <= p.lmp_depth && searched >= lmp_count)
+                            || (depth <= p.fut_depth && static_eval + p.fut_base + p.fut_margin * depth <= alpha));
                     match self.next_staged(pos, picker, &mut exchanges) {
                         Some(x) => {
                             any_move = true;
@@ -781,15 +802,16 @@ impl Searcher {
                 if !tactical {
                     if order < SCORE_COUNTER {
                         // Late-move pruning and futility pruning of quiet moves.
-                        if !pv_node && depth <= 6 && searched >= lmp_count {
+                        let p = &self.params;
+                        if !pv_node && depth <= p.lmp_depth && searched >= lmp_count {
                             continue;
                         }
-                        if depth <= 4 && static_eval + 120 + 100 * depth <= alpha {
+                        if depth <= p.fut_depth && static_eval + p.fut_base + p.fut_margin * depth <= alpha {
                             continue;
                         }
                     }
-                } else if depth <= 4 && order < 0 {
-                    let threshold = -90 * depth;
+                } else if depth <= self.params.see_depth && order < 0 {
+                    let threshold = -self.params.see_capture * depth;
                     let good_enough = match picker.exchange {
                         Some(value) => value >= threshold,
                         None => exchanges.see_ge(m, threshold),
@@ -815,7 +837,7 @@ impl Searcher {
                 -self.negamax(&child, -beta, -alpha, new_depth, ply + 1, false)
             } else {
                 let mut r = 0;
-                if depth >= 3 && searched >= 2 && !tactical && !in_check {
+                if depth >= self.params.lmr_min_depth && searched >= 2 && !tactical && !in_check {
                     r = self.lmr[depth.min(63) as usize][searched.min(63) as usize];
                     if pv_node {
                         r -= 1;
@@ -829,7 +851,7 @@ impl Searcher {
                     if gives_check || order >= SCORE_COUNTER {
                         r -= 1;
                     }
-                    r -= (order / 6000).clamp(-2, 2);
+                    r -= (order / self.params.lmr_hist_div).clamp(-2, 2);
                     r = r.clamp(0, new_depth - 1);
                 }
                 let mut s = -self.negamax(&child, -alpha - 1, -alpha, new_depth - r, ply + 1, true);
@@ -1016,6 +1038,15 @@ impl Searcher {
                 .store(pos.hash(), best_move, score_to_tt(best, ply), stand_pat, 0, bound);
         }
         best
+    }
+}
+
+/// Fills the late-move reduction table from the parameters (row and column 0 stay 0).
+fn fill_lmr(lmr: &mut [[i32; 64]; 64], params: &SearchParams) {
+    for (d, row) in lmr.iter_mut().enumerate().skip(1) {
+        for (m, r) in row.iter_mut().enumerate().skip(1) {
+            *r = params.lmr_reduction(d, m);
+        }
     }
 }
 

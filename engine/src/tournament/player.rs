@@ -8,7 +8,7 @@
 //! | `cmd` | a UCI engine to run (a path, or a name found on `PATH`): this side is that program | - (this engine, in-process) |
 //! | `args` | the program's arguments, separated by spaces | none |
 //! | `dir` | the program's working directory | the match's |
-//! | `option.NAME` | a UCI option sent with `setoption` (repeatable); in-process: `Hash`, `Threads`, `EvalFile` | - |
+//! | `option.NAME` | a UCI option sent with `setoption` (repeatable); in-process: `Hash`, `Threads`, `EvalFile`, `SearchParams` (its items separated by `;`, as commas separate the keys here) | - |
 //! | `proto` | the protocol: `uci` | `uci` |
 //! | `tc` | a clock: `[MOVES/]SECONDS[+INCREMENT]`, e.g. `40/60+0.6`, `10+0.1` (seconds may be `M:SS`) | - |
 //! | `st` | seconds per move (as `movetime`, in seconds) | - |
@@ -35,7 +35,7 @@ use crate::{
         uci_engine::{UciEngineConfig, DEFAULT_TIMEOUT},
     },
     rules::Variant,
-    search::{time, Limits},
+    search::{params::SearchParams, time, Limits},
 };
 
 /// Largest accepted depth.
@@ -72,6 +72,8 @@ pub struct PlayerConfig {
     pub threads: usize,
     /// The evaluation (in-process).
     pub eval: EvalSource,
+    /// The search's tunable constants (in-process; `option.SearchParams`).
+    pub params: SearchParams,
     /// The program, when this side is a UCI engine run as a program.
     pub external: Option<UciEngineConfig>,
     /// Whether the name was given (`name=`); a program's name not given is its `id name`
@@ -192,6 +194,7 @@ impl PlayerConfig {
             hash_mb: 16,
             threads: 1,
             eval: EvalSource::Default,
+            params: SearchParams::default(),
             external: None,
             named: false,
         };
@@ -203,6 +206,7 @@ impl PlayerConfig {
             timeout: DEFAULT_TIMEOUT,
         };
         let (mut command, mut hash, mut threads, mut eval) = (None, None, None, None);
+        let mut params: Option<SearchParams> = None;
         let mut seen: Vec<String> = Vec::new();
         let mut unnamed: Vec<String> = Vec::new();
         for (key, value) in items {
@@ -318,13 +322,20 @@ impl PlayerConfig {
                 "hash" if hash.is_none() => hash = Some(number(&key, value, 1, MAX_HASH_MB)?),
                 "threads" if threads.is_none() => threads = Some(number(&key, value, 1, MAX_THREADS)?),
                 "evalfile" if eval.is_none() => eval = Some(EvalSource::parse(value)),
-                "hash" | "threads" | "evalfile" => return Err(PlayerConfigError::Duplicate(key)),
+                "searchparams" if params.is_none() => {
+                    params = Some(SearchParams::parse(value).map_err(|e| PlayerConfigError::BadValue {
+                        key: key.clone(),
+                        value: value.clone(),
+                        reason: e.to_string(),
+                    })?)
+                }
+                "hash" | "threads" | "evalfile" | "searchparams" => return Err(PlayerConfigError::Duplicate(key)),
                 _ => {
                     return Err(PlayerConfigError::BadValue {
                         key,
                         value: value.clone(),
-                        reason: "this engine in-process takes the options Hash, Threads and EvalFile (a program \
-                                 needs cmd=...)"
+                        reason: "this engine in-process takes the options Hash, Threads, EvalFile and SearchParams \
+                                 (a program needs cmd=...)"
                             .into(),
                     })
                 }
@@ -340,6 +351,7 @@ impl PlayerConfig {
         config.hash_mb = hash.unwrap_or(16);
         config.threads = threads.unwrap_or(1);
         config.eval = eval.unwrap_or(EvalSource::Default);
+        config.params = params.unwrap_or_default();
         config.name = name.unwrap_or_else(|| unnamed.join(","));
         Ok(config)
     }
@@ -394,6 +406,9 @@ impl PlayerConfig {
                 EvalSource::HandCrafted => parts.push("eval=hce".into()),
                 EvalSource::File(path) => parts.push(format!("eval={}", path.display())),
             }
+            if !self.params.is_default() {
+                parts.push(format!("option.SearchParams={}", self.params.text(";")));
+            }
         }
         parts.join(",")
     }
@@ -420,6 +435,7 @@ impl PlayerConfig {
         let mut e = Engine::new();
         e.set_hash(self.hash_mb);
         e.set_threads(self.threads);
+        e.set_search_params(self.params.clone());
         e
     }
 
@@ -597,5 +613,45 @@ mod tests {
         assert_eq!(s.tc, Some("10+0.1".parse().expect("valid")));
         let t = PlayerConfig::parse_with("st=0.2", Some("movetime=50")).expect("valid");
         assert_eq!(t.movetime_ms, Some(200));
+    }
+
+    #[test]
+    fn search_params_in_process() {
+        let p: PlayerConfig = "nodes=500,option.SearchParams=rfp_margin=90;lmr_div=240"
+            .parse()
+            .expect("valid");
+        assert_eq!((p.params.rfp_margin, p.params.lmr_div), (90, 240));
+        assert_eq!(
+            p.spec(),
+            "nodes=500,hash=16,threads=1,option.SearchParams=rfp_margin=90;lmr_div=240"
+        );
+        // The specification reads back to the same configuration.
+        let again: PlayerConfig = p.spec().parse().expect("valid");
+        assert_eq!(again.params, p.params);
+        assert_eq!(p.engine().settings().search_params, p.params);
+        // The defaults are not written.
+        let d: PlayerConfig = "nodes=500,option.SearchParams=".parse().expect("valid");
+        assert!(d.params.is_default());
+        assert_eq!(d.spec(), "nodes=500,hash=16,threads=1");
+        // Bad values name what is wrong.
+        let err = "nodes=5,option.SearchParams=rfp_margin=1"
+            .parse::<PlayerConfig>()
+            .expect_err("out of range");
+        assert_eq!(
+            err.to_string(),
+            "option.SearchParams=rfp_margin=1: search parameter rfp_margin must be between 20 and 250, got 1"
+        );
+        let err = "nodes=5,option.SearchParams=foo=1"
+            .parse::<PlayerConfig>()
+            .expect_err("unknown");
+        assert!(err.to_string().contains("unknown search parameter 'foo'"), "{err}");
+        // A program gets the text as it is.
+        let x: PlayerConfig = "cmd=old,nodes=5,option.SearchParams=rfp_margin=90;lmr_div=240"
+            .parse()
+            .expect("valid");
+        assert_eq!(
+            x.external.expect("a program").options,
+            vec![("SearchParams".into(), "rfp_margin=90;lmr_div=240".into())]
+        );
     }
 }

@@ -54,6 +54,9 @@ pub const SKILL_LEVEL: &str = "Skill Level";
 pub const UCI_LIMIT_STRENGTH: &str = "UCI_LimitStrength";
 /// Name of the Elo the engine plays at when [`UCI_LIMIT_STRENGTH`] is on (docs/strength.md).
 pub const UCI_ELO: &str = "UCI_Elo";
+/// Name of the option setting the search's tunable constants (`name=value` items, empty: the
+/// defaults; [`crate::search::params`], `engine params`).
+pub const SEARCH_PARAMS: &str = "SearchParams";
 
 /// The ids of [`Variant::ALL`], in that order: the vars of [`UCI_VARIANT`].
 pub const VARIANT_IDS: [&str; Variant::ALL.len()] = {
@@ -150,6 +153,10 @@ pub const OPTIONS: &[OptionSpec] = &[
             min: crate::skill::ELO_MIN,
             max: crate::skill::ELO_MAX,
         },
+    },
+    OptionSpec {
+        name: SEARCH_PARAMS,
+        kind: OptionKind::String { default: "" },
     },
 ];
 
@@ -445,6 +452,7 @@ mod tests {
                     crate::skill::ELO_MAX
                 )
                 .as_str(),
+                "option name SearchParams type string default <empty>",
             ]
         );
         let check = OptionSpec {
@@ -483,6 +491,7 @@ mod tests {
                 OptionValue::Spin(20),
                 OptionValue::Check(false),
                 OptionValue::Spin(crate::skill::ELO_MAX),
+                OptionValue::String(String::new()),
             ]
         );
         // Every default is accepted by its own option.

@@ -14,7 +14,7 @@ use crate::{
     engine::{parse_game_in, Engine},
     eval::{self, wdl::WdlModel},
     rules::{settings::Readings, Color, Position, Variant},
-    search::{time, Limits, Score, SearchInfo, SearchResult},
+    search::{params::SearchParams, time, Limits, Score, SearchInfo, SearchResult},
 };
 
 /// Where answers go: shared by the reading thread and the search thread.
@@ -266,6 +266,18 @@ impl Session {
                 self.elo = elo;
                 self.apply_strength();
             }
+            (options::SEARCH_PARAMS, OptionValue::String(s)) => match SearchParams::parse(&s) {
+                Ok(params) => {
+                    let shown = if params.is_default() {
+                        "default".to_string()
+                    } else {
+                        params.to_string()
+                    };
+                    self.engine.set_search_params(params);
+                    send(&self.out, &format!("info string search parameters: {shown}"));
+                }
+                Err(e) => self.error(format!("{} not changed: {e}", options::SEARCH_PARAMS)),
+            },
             (other, _) => self.error(format!("option '{other}' is not handled")),
         }
     }

@@ -1336,3 +1336,56 @@ fn strength_options_are_listed_validated_and_weaken_the_play() {
     let lines = uci.sync();
     assert!(lines[0].starts_with("info string strength: level 2.0"), "{lines:?}");
 }
+
+#[test]
+fn search_params_option_is_validated_and_changes_the_search() {
+    let mut uci = Uci::start();
+    uci.send("uci");
+    let lines = uci.until(|l| l == "uciok");
+    assert!(
+        lines.contains(&"option name SearchParams type string default <empty>".to_string()),
+        "{lines:?}"
+    );
+    let nodes_at_depth_7 = |uci: &mut Uci| {
+        uci.send("ucinewgame");
+        uci.send("position startpos");
+        let (infos, _) = uci.go("depth 7");
+        number(infos.last().expect("an info line"), "nodes")
+    };
+    let default_nodes = nodes_at_depth_7(&mut uci);
+    // Bad values: an error naming what is wrong, and the parameters stay as they were.
+    for (bad, says) in [
+        ("rfp_margin=90,nonsense=1", "unknown search parameter 'nonsense'"),
+        ("rfp_margin=9999", "rfp_margin must be between"),
+        ("lmr_div=abc", "lmr_div must be a whole number"),
+        ("lmr_div", "'lmr_div' is not of the form name=value"),
+    ] {
+        uci.send(&format!("setoption name SearchParams value {bad}"));
+        let lines = uci.sync();
+        assert_eq!(lines.len(), 1, "{bad}: {lines:?}");
+        assert!(
+            lines[0].starts_with("info string error: SearchParams not changed: ") && lines[0].contains(says),
+            "{bad}: {lines:?}"
+        );
+    }
+    assert_eq!(
+        nodes_at_depth_7(&mut uci),
+        default_nodes,
+        "a refused value changes nothing"
+    );
+    // Other reductions: another tree.
+    uci.send("setoption name SearchParams value lmr_div=150;lmr_base=150");
+    assert_eq!(
+        uci.sync(),
+        vec!["info string search parameters: lmr_base=150,lmr_div=150".to_string()]
+    );
+    let reduced = nodes_at_depth_7(&mut uci);
+    assert_ne!(reduced, default_nodes);
+    // Empty: the defaults again, the same tree as before.
+    uci.send("setoption name SearchParams value <empty>");
+    assert_eq!(uci.sync(), vec!["info string search parameters: default".to_string()]);
+    assert_eq!(nodes_at_depth_7(&mut uci), default_nodes);
+    // Explicit defaults are the defaults.
+    uci.send("setoption name SearchParams value rfp_margin=85 lmr_div=225");
+    assert_eq!(uci.sync(), vec!["info string search parameters: default".to_string()]);
+}

@@ -1,0 +1,413 @@
+//! The search's tunable constants in one typed table: pruning margins, reductions, the LMR
+//! formula and the history bonus. [`SearchParams`] holds one value of each; [`PARAMS`] lists
+//! them with their defaults (the values the search had before it was made tunable), ranges and
+//! SPSA perturbation sizes (`c_end`). The `SearchParams` UCI option and `engine spsa` read and
+//! write them as text: `name=value` items separated by commas, semicolons or spaces
+//! ([`SearchParams::parse`]).
+//!
+//! ```
+//! use engine::search::params::SearchParams;
+//!
+//! let p = SearchParams::parse("rfp_margin=90, lmr_div=240").unwrap();
+//! assert_eq!((p.rfp_margin, p.lmr_div), (90, 240));
+//! assert_eq!(p.to_string(), "rfp_margin=90,lmr_div=240");
+//! assert_eq!(SearchParams::parse("").unwrap(), SearchParams::default());
+//! assert_eq!(
+//!     SearchParams::parse("rfp_margin=5").unwrap_err().to_string(),
+//!     "search parameter rfp_margin must be between 20 and 250, got 5"
+//! );
+//! ```
+
+use std::fmt;
+
+/// One tunable constant: its name (as in the option string), default, range and the SPSA
+/// perturbation it is tuned with at the end of a run.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ParamSpec {
+    /// The name in the option string, e.g. `rfp_margin`.
+    pub name: &'static str,
+    /// The value the search uses by default.
+    pub default: i32,
+    /// The smallest accepted value.
+    pub min: i32,
+    /// The largest accepted value.
+    pub max: i32,
+    /// SPSA: the perturbation at the last iteration (`c_end`), in the parameter's units.
+    pub c_end: f64,
+    /// What it does, for `engine params`.
+    pub meaning: &'static str,
+}
+
+macro_rules! search_params {
+    ($($field:ident: $default:expr, $min:expr, $max:expr, $c_end:expr, $meaning:expr;)*) => {
+        /// One value of each tunable constant of the search (see [`PARAMS`]); the default is the
+        /// search's standard behaviour.
+        #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+        pub struct SearchParams {
+            $(
+                #[doc = $meaning]
+                pub $field: i32,
+            )*
+        }
+
+        impl Default for SearchParams {
+            fn default() -> SearchParams {
+                SearchParams { $($field: $default,)* }
+            }
+        }
+
+        /// The tunable constants, in the order of [`SearchParams::get`].
+        pub const PARAMS: &[ParamSpec] = &[
+            $(ParamSpec {
+                name: stringify!($field),
+                default: $default,
+                min: $min,
+                max: $max,
+                c_end: $c_end,
+                meaning: $meaning,
+            },)*
+        ];
+
+        impl SearchParams {
+            /// The value of the `index`-th entry of [`PARAMS`].
+            ///
+            /// # Panics
+            /// `index` is not below `PARAMS.len()` (a caller's logic error).
+            pub fn get(&self, index: usize) -> i32 {
+                let values = [$(self.$field,)*];
+                values[index]
+            }
+
+            /// Sets the `index`-th entry of [`PARAMS`] (unchecked: callers keep it in range).
+            ///
+            /// # Panics
+            /// `index` is not below `PARAMS.len()` (a caller's logic error).
+            pub fn set(&mut self, index: usize, value: i32) {
+                let fields = [$(&mut self.$field,)*];
+                *fields.into_iter().nth(index).expect("index of a parameter") = value;
+            }
+        }
+    };
+}
+
+search_params! {
+    asp_delta: 20, 5, 100, 3.0, "aspiration window: first half-width around the previous score (cp)";
+    rfp_depth: 7, 1, 15, 1.0, "reverse futility pruning: deepest depth it applies at";
+    rfp_margin: 85, 20, 250, 8.0, "reverse futility pruning: margin per ply of depth (cp)";
+    nmp_min_depth: 3, 1, 8, 1.0, "null-move pruning: shallowest depth it is tried at";
+    nmp_base: 3, 1, 6, 0.7, "null-move pruning: base reduction (plies)";
+    nmp_depth_div: 4, 1, 12, 1.0, "null-move pruning: one more ply of reduction per this many plies of depth";
+    nmp_eval_div: 200, 50, 800, 20.0, "null-move pruning: one more ply of reduction per this many cp of eval above beta";
+    nmp_eval_max: 3, 0, 6, 0.7, "null-move pruning: most plies added for the eval above beta";
+    iir_depth: 6, 2, 14, 1.0, "internal iterative reduction: shallowest depth it applies at";
+    lmp_depth: 6, 1, 12, 1.0, "late-move pruning: deepest depth it applies at";
+    lmp_base: 3, 0, 12, 1.0, "late-move pruning: quiet moves searched before pruning is lmp_base + depth^2 (half + 1 when not improving)";
+    fut_depth: 4, 1, 10, 1.0, "futility pruning of quiet moves: deepest depth it applies at";
+    fut_base: 120, 0, 400, 10.0, "futility pruning: base margin (cp)";
+    fut_margin: 100, 20, 300, 8.0, "futility pruning: margin per ply of depth (cp)";
+    see_depth: 4, 1, 10, 1.0, "SEE pruning of losing captures: deepest depth it applies at";
+    see_capture: 90, 0, 300, 8.0, "SEE pruning: a capture losing more than this per ply of depth is skipped (cp)";
+    lmr_min_depth: 3, 2, 8, 1.0, "late-move reductions: shallowest depth they apply at";
+    lmr_base: 75, 0, 200, 8.0, "late-move reductions: base of the table, hundredths of a ply (base + ln(depth) ln(moves) / div)";
+    lmr_div: 225, 100, 500, 15.0, "late-move reductions: divisor of the table's log product, hundredths";
+    lmr_hist_div: 6000, 1000, 20000, 500.0, "late-move reductions: one ply less (more) per this much good (bad) history, up to 2";
+    hist_bonus: 8, 1, 32, 1.0, "history: bonus of a cutoff move is hist_bonus * depth^2 (the other quiets lose as much)";
+    hist_bonus_max: 1600, 200, 8000, 100.0, "history: largest bonus";
+}
+
+/// Why a `SearchParams` text is refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ParamsError {
+    /// An item is not `name=value`.
+    #[error("'{0}' is not of the form name=value")]
+    NotNameValue(String),
+    /// No parameter has this name.
+    #[error("unknown search parameter '{0}' (engine params lists them)")]
+    Unknown(String),
+    /// A value that is not a whole number.
+    #[error("search parameter {name} must be a whole number, got '{got}'")]
+    NotANumber {
+        /// The parameter.
+        name: &'static str,
+        /// The value given.
+        got: String,
+    },
+    /// A value outside the parameter's range.
+    #[error("search parameter {name} must be between {min} and {max}, got {got}")]
+    OutOfRange {
+        /// The parameter.
+        name: &'static str,
+        /// The smallest value.
+        min: i32,
+        /// The largest value.
+        max: i32,
+        /// The value given.
+        got: String,
+    },
+    /// A parameter given twice.
+    #[error("search parameter {0} is given twice")]
+    Duplicate(&'static str),
+}
+
+/// The index in [`PARAMS`] of the parameter called `name` (ASCII case ignored).
+pub fn find_param(name: &str) -> Option<usize> {
+    PARAMS.iter().position(|p| p.name.eq_ignore_ascii_case(name))
+}
+
+/// Text shortened for messages (outside input may be long).
+fn shown(text: &str) -> String {
+    const MAX: usize = 40;
+    if text.chars().count() <= MAX {
+        text.to_string()
+    } else {
+        let cut: String = text.chars().take(MAX).collect();
+        format!("{cut}...")
+    }
+}
+
+impl SearchParams {
+    /// Reads `name=value` items separated by commas, semicolons or whitespace (empty: the
+    /// defaults; `<empty>` and `default` too). Parameters not named keep their defaults.
+    pub fn parse(text: &str) -> Result<SearchParams, ParamsError> {
+        let mut params = SearchParams::default();
+        let text = text.trim();
+        if text == "<empty>" || text.eq_ignore_ascii_case("default") {
+            return Ok(params);
+        }
+        let mut seen = [false; PARAMS.len()];
+        for item in text
+            .split(|c: char| c == ',' || c == ';' || c.is_whitespace())
+            .filter(|s| !s.is_empty())
+        {
+            let Some((name, value)) = item.split_once('=') else {
+                return Err(ParamsError::NotNameValue(shown(item)));
+            };
+            if name.is_empty() {
+                return Err(ParamsError::NotNameValue(shown(item)));
+            }
+            let index = find_param(name).ok_or_else(|| ParamsError::Unknown(shown(name)))?;
+            let spec = &PARAMS[index];
+            if seen[index] {
+                return Err(ParamsError::Duplicate(spec.name));
+            }
+            seen[index] = true;
+            let v: i64 = value.parse().map_err(|_| {
+                if !value.is_empty() && value.trim_start_matches(['-', '+']).bytes().all(|b| b.is_ascii_digit()) {
+                    ParamsError::OutOfRange {
+                        name: spec.name,
+                        min: spec.min,
+                        max: spec.max,
+                        got: shown(value),
+                    }
+                } else {
+                    ParamsError::NotANumber {
+                        name: spec.name,
+                        got: shown(value),
+                    }
+                }
+            })?;
+            if v < i64::from(spec.min) || v > i64::from(spec.max) {
+                return Err(ParamsError::OutOfRange {
+                    name: spec.name,
+                    min: spec.min,
+                    max: spec.max,
+                    got: v.to_string(),
+                });
+            }
+            params.set(index, v as i32);
+        }
+        Ok(params)
+    }
+
+    /// The values that differ from the defaults as `name=value` items joined by `sep` (empty
+    /// for the defaults). `,` gives the UCI option's usual form; `;` a form that fits in an
+    /// `engine match` player specification, whose items are separated by commas.
+    pub fn text(&self, sep: &str) -> String {
+        PARAMS
+            .iter()
+            .enumerate()
+            .filter(|(i, p)| self.get(*i) != p.default)
+            .map(|(i, p)| format!("{}={}", p.name, self.get(i)))
+            .collect::<Vec<_>>()
+            .join(sep)
+    }
+
+    /// Whether every value is its default.
+    pub fn is_default(&self) -> bool {
+        *self == SearchParams::default()
+    }
+
+    /// The late-move reduction of the `moves`-th move at `depth` (both at least 1) before its
+    /// adjustments: `base + ln(depth) ln(moves) / div`, rounded down.
+    pub fn lmr_reduction(&self, depth: usize, moves: usize) -> i32 {
+        let base = f64::from(self.lmr_base) / 100.0;
+        let div = f64::from(self.lmr_div) / 100.0;
+        (base + (depth as f64).ln() * (moves as f64).ln() / div) as i32
+    }
+}
+
+/// The changed values, `name=value` separated by commas (see [`SearchParams::text`]).
+impl fmt::Display for SearchParams {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text(","))
+    }
+}
+
+impl std::str::FromStr for SearchParams {
+    type Err = ParamsError;
+
+    fn from_str(s: &str) -> Result<SearchParams, ParamsError> {
+        SearchParams::parse(s)
+    }
+}
+
+/// The table of [`PARAMS`] for people: name, default, range, SPSA step, meaning.
+pub fn table() -> String {
+    let mut out = format!(
+        "{:<15} {:>7} {:>14} {:>7}  meaning\n",
+        "name", "default", "range", "c_end"
+    );
+    for p in PARAMS {
+        out.push_str(&format!(
+            "{:<15} {:>7} {:>14} {:>7}  {}\n",
+            p.name,
+            p.default,
+            format!("{}..{}", p.min, p.max),
+            p.c_end,
+            p.meaning
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_are_the_searchs_constants_and_in_range() {
+        let d = SearchParams::default();
+        assert_eq!(
+            (
+                d.rfp_margin,
+                d.nmp_base,
+                d.nmp_depth_div,
+                d.nmp_eval_div,
+                d.lmr_base,
+                d.lmr_div
+            ),
+            (85, 3, 4, 200, 75, 225)
+        );
+        assert_eq!(
+            (d.fut_base, d.fut_margin, d.see_capture, d.hist_bonus, d.iir_depth),
+            (120, 100, 90, 8, 6)
+        );
+        for (i, p) in PARAMS.iter().enumerate() {
+            assert_eq!(d.get(i), p.default, "{}", p.name);
+            assert!(p.min <= p.default && p.default <= p.max, "{}", p.name);
+            assert!(p.c_end > 0.0 && p.c_end < f64::from(p.max - p.min), "{}", p.name);
+            assert!(p.min >= 0, "{}: no parameter may go negative", p.name);
+        }
+        // Divisors can never be zero.
+        for name in ["nmp_depth_div", "nmp_eval_div", "lmr_div", "lmr_hist_div"] {
+            assert!(PARAMS[find_param(name).unwrap()].min >= 1, "{name}");
+        }
+        let names: std::collections::HashSet<&str> = PARAMS.iter().map(|p| p.name).collect();
+        assert_eq!(names.len(), PARAMS.len(), "names are unique");
+    }
+
+    #[test]
+    fn the_lmr_formula_with_defaults_is_the_old_one() {
+        let p = SearchParams::default();
+        for d in 1..64usize {
+            for m in 1..64usize {
+                let old = (0.75 + (d as f64).ln() * (m as f64).ln() / 2.25) as i32;
+                assert_eq!(p.lmr_reduction(d, m), old, "depth {d} move {m}");
+            }
+        }
+    }
+
+    #[test]
+    fn get_and_set_agree() {
+        let mut p = SearchParams::default();
+        for i in 0..PARAMS.len() {
+            p.set(i, 1000 + i as i32);
+        }
+        for i in 0..PARAMS.len() {
+            assert_eq!(p.get(i), 1000 + i as i32);
+        }
+        assert_eq!(p.rfp_margin, 1000 + find_param("rfp_margin").unwrap() as i32);
+    }
+
+    #[test]
+    fn parses_good_text() {
+        let p = SearchParams::parse("rfp_margin=90,lmr_div=240").unwrap();
+        assert_eq!((p.rfp_margin, p.lmr_div, p.nmp_base), (90, 240, 3));
+        let q = SearchParams::parse(" RFP_Margin=90 ; lmr_div=240 ").unwrap();
+        assert_eq!(p, q);
+        let r = SearchParams::parse("rfp_margin=90 lmr_div=240").unwrap();
+        assert_eq!(p, r);
+        for empty in ["", "  ", "<empty>", "default", ",;,"] {
+            assert_eq!(
+                SearchParams::parse(empty).unwrap(),
+                SearchParams::default(),
+                "{empty:?}"
+            );
+        }
+        // The range ends are accepted.
+        assert_eq!(SearchParams::parse("nmp_eval_max=0").unwrap().nmp_eval_max, 0);
+        assert_eq!(SearchParams::parse("lmr_hist_div=20000").unwrap().lmr_hist_div, 20000);
+        // Text round trip.
+        assert_eq!(p.to_string(), "rfp_margin=90,lmr_div=240");
+        assert_eq!(p.text(";"), "rfp_margin=90;lmr_div=240");
+        assert_eq!(SearchParams::parse(&p.text(";")).unwrap(), p);
+        assert_eq!(SearchParams::default().to_string(), "");
+        assert!(SearchParams::default().is_default() && !p.is_default());
+        // A default value given explicitly is not written back.
+        assert_eq!(SearchParams::parse("rfp_margin=85").unwrap().to_string(), "");
+    }
+
+    #[test]
+    fn refuses_bad_text() {
+        let err = |t: &str| SearchParams::parse(t).unwrap_err().to_string();
+        assert_eq!(
+            err("rfp_margin=90,foo=3"),
+            "unknown search parameter 'foo' (engine params lists them)"
+        );
+        assert_eq!(
+            err("rfp_margin=1000"),
+            "search parameter rfp_margin must be between 20 and 250, got 1000"
+        );
+        assert_eq!(
+            err("lmr_div=-5"),
+            "search parameter lmr_div must be between 100 and 500, got -5"
+        );
+        assert_eq!(
+            err("lmr_div=99999999999999999999999"),
+            "search parameter lmr_div must be between 100 and 500, got 99999999999999999999999"
+        );
+        assert_eq!(
+            err("lmr_div=2.5"),
+            "search parameter lmr_div must be a whole number, got '2.5'"
+        );
+        assert_eq!(
+            err("lmr_div="),
+            "search parameter lmr_div must be a whole number, got ''"
+        );
+        assert_eq!(err("lmr_div"), "'lmr_div' is not of the form name=value");
+        assert_eq!(err("=3"), "'=3' is not of the form name=value");
+        assert_eq!(
+            err("lmr_div=200,lmr_div=210"),
+            "search parameter lmr_div is given twice"
+        );
+        let long = format!("{}=1", "x".repeat(1000));
+        assert!(err(&long).len() < 120, "{}", err(&long));
+    }
+
+    #[test]
+    fn the_table_lists_every_parameter() {
+        let t = table();
+        assert_eq!(t.lines().count(), PARAMS.len() + 1);
+        assert!(t.contains("rfp_margin") && t.contains("20..250"));
+    }
+}
