@@ -170,6 +170,80 @@ See docs/match.md for the options and the meaning of the statistics."
         #[command(flatten)]
         sprt: SprtArgs,
     },
+    /// Lists the search's tunable parameters (the `SearchParams` option): name, default, range,
+    /// SPSA perturbation (c_end) and meaning.
+    Params,
+    /// Tunes the search's parameters by SPSA on self-play at fixed nodes: each iteration, the
+    /// engine with the parameters perturbed one way plays the engine perturbed the other way
+    /// (game pairs, both colours), and the parameters move toward the side that scored.
+    #[command(
+        long_about = "Tunes the search's parameters (engine params) by SPSA on self-play at fixed \
+nodes. Each iteration perturbs every tuned parameter by +-c_k (a fair coin each), plays --pairs game pairs \
+of the engine with theta + c_k delta against the engine with theta - c_k delta (each opening with both \
+colours, random openings as engine match draws them, seeded per iteration), and moves theta by \
+a_k * (games won - games lost) * delta / c_k, clamped to the ranges.\n\nThe state is saved in --out \
+after every iteration (state.json; theta.csv, one row per iteration; params.txt, the current values as \
+a SearchParams option string): the same command run again resumes where it stopped. Accept a result \
+with an SPRT of the tuned values against the defaults (docs/strength.md, \"Tuning by SPSA\")."
+    )]
+    Spsa(Box<SpsaArgs>),
+}
+
+/// Options of `engine spsa`.
+#[derive(clap::Args)]
+struct SpsaArgs {
+    /// Variant id or alias (`engine variants` lists them).
+    #[arg(short, long, default_value_t = Variant::DEFAULT)]
+    variant: Variant,
+    /// Rule settings of the variant (as for `engine match --rules`).
+    #[arg(long, value_name = "SETTINGS", default_value = "")]
+    rules: String,
+    /// Nodes per move of both engines.
+    #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..))]
+    nodes: u64,
+    /// Iterations of the run (the gain schedule depends on it: a run is resumed with the same
+    /// number).
+    #[arg(long, default_value_t = 1000)]
+    iterations: usize,
+    /// Game pairs per iteration (each on its own opening, both colours).
+    #[arg(long, default_value_t = 1)]
+    pairs: usize,
+    /// The parameters to tune, by name separated by commas (default: all; `engine params`
+    /// lists them). The others keep their defaults.
+    #[arg(long, value_name = "NAMES", default_value = "all")]
+    params: String,
+    /// Games played at the same time (at most 2 x --pairs are useful).
+    #[arg(short, long, default_value_t = 1)]
+    concurrency: usize,
+    /// Seed of the perturbations and the openings.
+    #[arg(long, default_value_t = engine::play::openings::DEFAULT_SEED)]
+    seed: u64,
+    /// The folder of the run's state (created if needed; a run found there is resumed).
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+    /// Decay exponent of the step gain a_k = a / (k + 1 + A)^alpha.
+    #[arg(long, default_value_t = 0.602)]
+    alpha: f64,
+    /// Decay exponent of the perturbation c_k = c / (k + 1)^gamma.
+    #[arg(long, default_value_t = 0.101)]
+    gamma: f64,
+    /// The stability constant A of a_k (default: a tenth of the iterations).
+    #[arg(long = "big-a", value_name = "A")]
+    big_a: Option<f64>,
+    /// The gain a: at the first iteration, one game won net moves a parameter by this many of
+    /// its c_end.
+    #[arg(long, default_value_t = engine::tournament::spsa::DEFAULT_EARLY_STEP)]
+    early_step: f64,
+    /// Transposition table of each engine, MB.
+    #[arg(long, default_value_t = 16)]
+    hash: usize,
+    /// Evaluation: a .nnue file for the variant, `hce` for the hand-crafted evaluation, or
+    /// `<embedded>` (default) for the net built into the binary when there is one.
+    #[arg(long, default_value_t = EvalSource::Default)]
+    net: EvalSource,
+    /// Print only the closing lines, not a line per iteration.
+    #[arg(short, long)]
+    quiet: bool,
 }
 
 /// The options of `engine analyse`.
@@ -470,6 +544,8 @@ fn main() -> Result<()> {
         Command::Match(args) => run_match(*args)?,
         Command::MatchMerge { files, sprt } => match_merge(files, sprt)?,
         Command::Variants => variants()?,
+        Command::Params => print!("{}", engine::search::params::table()),
+        Command::Spsa(args) => spsa(*args)?,
     }
     Ok(())
 }
@@ -993,6 +1069,83 @@ fn run_match(args: MatchArgs) -> Result<()> {
     }
     if let Some(path) = &args.pgn {
         say(&format!("Games appended to {}", path.display()));
+    }
+    Ok(())
+}
+
+/// `engine spsa`: a tuning run, resumed when its folder holds one.
+fn spsa(args: SpsaArgs) -> Result<()> {
+    use engine::tournament::{
+        spsa::{parse_tuned, run_spsa, saved_iterations, Schedule, SpsaRun, RESULT_FILE},
+        PlayerConfig,
+    };
+    let tuned = parse_tuned(&args.params).map_err(anyhow::Error::msg)?;
+    if args.hash == 0 || args.hash > engine::tournament::player::MAX_HASH_MB {
+        bail!(
+            "--hash must be between 1 and {} MB",
+            engine::tournament::player::MAX_HASH_MB
+        );
+    }
+    let mut player: PlayerConfig = format!("nodes={},hash={}", args.nodes, args.hash).parse()?;
+    player.eval = args.net.clone();
+    let mut schedule = Schedule::new(args.iterations);
+    schedule.alpha = args.alpha;
+    schedule.gamma = args.gamma;
+    schedule.early_step = args.early_step;
+    if let Some(a) = args.big_a {
+        schedule.big_a = a;
+    }
+    let run = SpsaRun {
+        variant: args.variant,
+        rules: args.variant.tables_with(&args.rules)?,
+        player,
+        pairs: args.pairs,
+        concurrency: args.concurrency,
+        tuned,
+        schedule,
+        seed: args.seed,
+        out: args.out.clone(),
+    };
+    say(&format!(
+        "SPSA {}, {} nodes per move, {} iterations of {} game pair(s), {} parameters, concurrency {}, state in {}",
+        args.variant.spec().name,
+        args.nodes,
+        args.iterations,
+        args.pairs,
+        run.tuned.len(),
+        args.concurrency,
+        args.out.display()
+    ));
+    let saved = saved_iterations(&run)?;
+    if saved > 0 {
+        say(&format!("resuming after iteration {saved}"));
+    }
+    let quiet = args.quiet;
+    let outcome = run_spsa(&run, &mut |report| {
+        if !quiet {
+            say(&report.line());
+        }
+    })?;
+    say(&format!(
+        "done: {} iterations; theta+ against theta-: {}-{}-{}",
+        outcome.done, outcome.total.wins, outcome.total.draws, outcome.total.losses
+    ));
+    let text = outcome.params.to_string();
+    say(&format!(
+        "SearchParams: {}",
+        if text.is_empty() {
+            "<empty> (the defaults)"
+        } else {
+            &text
+        }
+    ));
+    say(&format!("(also in {})", args.out.join(RESULT_FILE).display()));
+    if !text.is_empty() {
+        say(&format!(
+            "accept with an SPRT (docs/strength.md): engine match -v {} -n 20000 -c 1 \\\n    --engine \"name=tuned,option.SearchParams={}\" --engine name=default --each nodes=20000 \\\n    --sprt 0,5 --resign-score 800 --resign-moves 4 --draw-score 10 --draw-moves 8 --draw-after 80 --seed 34",
+            args.variant.id(),
+            outcome.params.text(";")
+        ));
     }
     Ok(())
 }

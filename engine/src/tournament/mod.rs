@@ -28,6 +28,7 @@
 //! - [`elo`]: Elo difference with its confidence interval, LOS and the SPRT, on single games
 //!   (trinomial) or game pairs (pentanomial).
 //! - [`merge`]: the results of a match played in parts, merged.
+//! - [`spsa`]: tuning the search's constants by SPSA on self-play.
 #![deny(missing_docs)]
 
 pub mod config;
@@ -37,6 +38,7 @@ pub mod player;
 pub mod record;
 pub mod report;
 pub mod runner;
+pub mod spsa;
 
 pub use config::{name_programs, MatchConfig, MatchError};
 pub use elo::{EloEstimate, Penta, Sprt, SprtVerdict, StatsModel, Wdl};

@@ -9,7 +9,8 @@
 //! - `batch`: `analyse` and `eval` on files, through the binary;
 //! - `match_lib`: `engine match` through the library; `match_uci`: with UCI engines run as
 //!   programs;
-//! - `ray_match`: the Ray match driver of `scripts/ray` on a local Ray.
+//! - `ray_match`: the Ray match driver of `scripts/ray` on a local Ray;
+//! - `spsa`: `engine spsa`, a tiny tuning run saved and resumed.
 //!
 //! Run one module with `cargo test -p engine --test play uci::` (a name filter).
 
@@ -19,5 +20,6 @@ mod match_uci;
 mod nnue_eval;
 mod ray_match;
 mod search;
+mod spsa;
 mod strength;
 mod uci;
