@@ -971,18 +971,19 @@ impl Searcher {
             best = stand_pat;
             // Big delta: not even winning the most valuable enemy piece (or promoting) would
             // reach alpha.
-            if stand_pat + max_gain(pos) + 150 <= alpha {
+            if stand_pat + max_gain(pos) + self.params.qs_big_delta <= alpha {
                 return best;
             }
             pos.generate_captures_with_history(&mut picker.moves, self.earlier_positions());
         }
+        let delta = self.params.qs_delta;
         for (i, &m) in picker.moves.as_slice().iter().enumerate() {
             picker.scores[i] = mvv_lva(pos, m)
                 + m.promotion_piece()
                     .map_or(0, |k| eval::exchange_values(pos.tables()).of(k));
             // The children's table entries are read first thing: fetch them all now (but not
             // for moves already sure to be skipped).
-            if in_check || !delta_prunes(pos, m, stand_pat, alpha) {
+            if in_check || !delta_prunes(pos, m, stand_pat, alpha, delta) {
                 self.prefetch_child(pos, m);
             }
         }
@@ -992,7 +993,7 @@ impl Searcher {
         let mut exchanges = see::Exchanges::new(pos);
         while let Some((m, _)) = picker.next() {
             if !in_check {
-                if delta_prunes(pos, m, stand_pat, alpha) {
+                if delta_prunes(pos, m, stand_pat, alpha, delta) {
                     continue;
                 }
                 if !exchanges.see_ge(m, 0) {
@@ -1051,9 +1052,9 @@ fn fill_lmr(lmr: &mut [[i32; 64]; 64], params: &SearchParams) {
 }
 
 /// Whether quiescence skips a capture or promotion before looking at it closely: an
-/// under-promotion, or a capture that cannot lift the stand-pat score near alpha.
+/// under-promotion, or a capture that cannot lift the stand-pat score to within `margin` of alpha.
 #[inline]
-fn delta_prunes(pos: &Position, m: Move, stand_pat: i32, alpha: i32) -> bool {
+fn delta_prunes(pos: &Position, m: Move, stand_pat: i32, alpha: i32, margin: i32) -> bool {
     if m.promotion_piece().is_some_and(|p| p != PieceKind::Queen) {
         return true;
     }
@@ -1064,7 +1065,7 @@ fn delta_prunes(pos: &Position, m: Move, stand_pat: i32, alpha: i32) -> bool {
     } else {
         pos.piece_at(m.to()).map_or(0, |p| see_value(p.kind))
     };
-    m.kind() != MoveKind::Promotion && stand_pat + victim + 200 <= alpha
+    m.kind() != MoveKind::Promotion && stand_pat + victim + margin <= alpha
 }
 
 /// The most a single move can gain: the most valuable enemy piece, plus a promotion when the

@@ -113,6 +113,8 @@ search_params! {
     lmr_hist_div: 6000, 1000, 20000, 500.0, "late-move reductions: one ply less (more) per this much good (bad) history, up to 2";
     hist_bonus: 8, 1, 32, 1.0, "history: bonus of a cutoff move is hist_bonus * depth^2 (the other quiets lose as much)";
     hist_bonus_max: 1600, 200, 8000, 100.0, "history: largest bonus";
+    qs_delta: 200, 0, 600, 15.0, "quiescence delta pruning: a capture is skipped when even its victim plus this margin cannot reach alpha (cp)";
+    qs_big_delta: 150, 0, 600, 15.0, "quiescence: the node stands pat when even the best possible gain plus this margin cannot reach alpha (cp)";
 }
 
 /// Why a `SearchParams` text is refused.
