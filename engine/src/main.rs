@@ -1142,9 +1142,14 @@ fn spsa(args: SpsaArgs) -> Result<()> {
     say(&format!("(also in {})", args.out.join(RESULT_FILE).display()));
     if !text.is_empty() {
         say(&format!(
-            "accept with an SPRT (docs/strength.md): engine match -v {} -n 20000 -c 1 \\\n    --engine \"name=tuned,option.SearchParams={}\" --engine name=default --each nodes=20000 \\\n    --sprt 0,5 --resign-score 800 --resign-moves 4 --draw-score 10 --draw-moves 8 --draw-after 80 --seed 34",
+            "accept with an SPRT (docs/strength.md): engine match -v {} -n 20000 -c 1 \\\n    --engine \"name=tuned,option.SearchParams={}\" --engine name=default --each nodes=20000{} \\\n    --sprt 0,5 --resign-score 800 --resign-moves 4 --draw-score 10 --draw-moves 8 --draw-after 80 --seed 34",
             args.variant.id(),
-            outcome.params.text(";")
+            outcome.params.text(";"),
+            if args.net == EvalSource::Default {
+                String::new()
+            } else {
+                format!(",eval={}", args.net)
+            }
         ));
     }
     Ok(())
