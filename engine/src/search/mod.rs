@@ -1,7 +1,9 @@
 //! Alpha-beta search: iterative deepening, principal variation search with aspiration windows,
 //! a transposition table, quiescence search with SEE, null-move pruning, late-move reductions,
 //! killer/history/countermove ordering, check extensions and mate-distance pruning. The game's
-//! draw rules (repetition, 50 moves, citadel draw, stalemate, dead material) are terminal draws.
+//! ends are asked of the position in rule-neutral terms (`Position::immediate_outcome`, the
+//! move-count rule, dead material, no legal move) and scored as terminal; repetition is the
+//! search's own test against the game's and the line's positions.
 //!
 //! The search never prints: it reports through a callback ([`Searcher::search`]).
 
