@@ -400,6 +400,20 @@ impl Pipeline {
         self.args.data_dir.join(format!("r{round}-{variant}"))
     }
 
+    /// The self-play games of a round and variant for the reports: with --skip-gen the games
+    /// its directory holds (the records may have been generated elsewhere, with another count),
+    /// else the games asked for.
+    fn round_games(&self, round: u32, variant: &str) -> u64 {
+        let asked = self.args.games_by_variant.games_of(variant, self.args.games);
+        if !self.args.skip_gen {
+            return asked;
+        }
+        steps::generated(&self.data_dir(round, variant))
+            .ok()
+            .flatten()
+            .unwrap_or(asked)
+    }
+
     /// The self-play directories of the window of `round` for `variants`: this round's and
     /// those of the window-1 rounds before it that exist.
     fn window(&self, round: u32, variants: &[String]) -> Vec<PathBuf> {

@@ -223,8 +223,11 @@ fn two_rounds_then_nothing_left_to_do() {
     );
 
     // A second candidate of round 2 from the same records, trained from given weights with
-    // another target weight, in a runs directory of its own; it plays the installed nets.
+    // another target weight, in a runs directory of its own; it plays the installed nets. Its
+    // GAMES differs from the records' (made elsewhere, say): its rounds table gives the games
+    // the records hold.
     let init = tmp.join("runs/r1-all/net.nnue");
+    let strength_b = tmp.join("strength-b.md");
     let second = pipeline_with(
         &tmp,
         &bin,
@@ -235,10 +238,18 @@ fn two_rounds_then_nothing_left_to_do() {
             ("WDL", "0.25".to_string()),
             ("INIT_FROM", init.display().to_string()),
             ("RUNS_DIR", tmp.join("runs-b").display().to_string()),
-            ("STRENGTH", String::new()),
+            ("STRENGTH", strength_b.display().to_string()),
+            ("GAMES", "99".to_string()),
         ],
     );
     assert!(!second.contains(": generate ("), "{second}");
+    let table_b = fs::read_to_string(&strength_b).expect("the second candidate's rounds table");
+    let lines_b: Vec<&str> = table_b.lines().filter(|l| l.starts_with("| 20")).collect();
+    assert_eq!(lines_b.len(), 4, "{table_b}");
+    for (line, v) in lines_b.iter().zip(variants) {
+        let g = if v == "egyptian-eye" { 8 } else { 6 };
+        assert!(line.contains(&format!(" | 2 | {v} | {g} games, 40 nodes | ")), "{line}");
+    }
     let config = fs::read_to_string(tmp.join("runs-b/r2-all/config.toml")).expect("config");
     assert!(
         config.contains(&format!("init_from = {:?}", init.display().to_string())),
