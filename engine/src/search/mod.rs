@@ -811,6 +811,10 @@ impl Searcher {
                         if depth <= p.fut_depth && static_eval + p.fut_base + p.fut_margin * depth <= alpha {
                             continue;
                         }
+                        // SEE pruning of quiet moves that put a piece where it is lost.
+                        if depth <= p.see_quiet_depth && !exchanges.see_ge(m, -p.see_quiet * depth * depth) {
+                            continue;
+                        }
                     }
                 } else if depth <= self.params.see_depth && order < 0 {
                     let threshold = -self.params.see_capture * depth;

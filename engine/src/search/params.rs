@@ -107,6 +107,8 @@ search_params! {
     fut_margin: 100, 20, 300, 8.0, "futility pruning: margin per ply of depth (cp)";
     see_depth: 4, 1, 10, 1.0, "SEE pruning of losing captures: deepest depth it applies at";
     see_capture: 90, 0, 300, 8.0, "SEE pruning: a capture losing more than this per ply of depth is skipped (cp)";
+    see_quiet_depth: 8, 1, 12, 1.0, "SEE pruning of quiet moves (not killers or countermoves): deepest depth it applies at";
+    see_quiet: 25, 0, 100, 3.0, "SEE pruning of quiet moves: a move losing more than this times depth^2 is skipped (cp)";
     lmr_min_depth: 3, 2, 8, 1.0, "late-move reductions: shallowest depth they apply at";
     lmr_base: 75, 0, 200, 8.0, "late-move reductions: base of the table, hundredths of a ply (base + ln(depth) ln(moves) / div)";
     lmr_div: 225, 100, 500, 15.0, "late-move reductions: divisor of the table's log product, hundredths";
