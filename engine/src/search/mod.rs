@@ -184,10 +184,10 @@ const HISTORY_MAX: i32 = 16_384;
 /// The score of a game that has ended at `ply`, from the side to move's view: 0 for a draw,
 /// a mate score for a decided game (the nearer the better for the winner).
 fn outcome_score(outcome: Outcome, pos: &Position, ply: usize) -> i32 {
-    match outcome {
-        Outcome::Draw(_) => 0,
-        Outcome::Checkmate { winner } | Outcome::GreenGem { winner } if winner == pos.turn() => MATE - ply as i32,
-        Outcome::Checkmate { .. } | Outcome::GreenGem { .. } => -MATE + ply as i32,
+    match outcome.winner() {
+        None => 0,
+        Some(winner) if winner == pos.turn() => MATE - ply as i32,
+        Some(_) => -MATE + ply as i32,
     }
 }
 
