@@ -402,16 +402,14 @@ impl Pipeline {
 
     /// The self-play games of a round and variant for the reports: with --skip-gen the games
     /// its directory holds (the records may have been generated elsewhere, with another count),
-    /// else the games asked for.
-    fn round_games(&self, round: u32, variant: &str) -> u64 {
+    /// else the games asked for (also when the directory holds no run). A directory that cannot
+    /// be read is an error, not a silent fallback to the flag.
+    fn round_games(&self, round: u32, variant: &str) -> Result<u64> {
         let asked = self.args.games_by_variant.games_of(variant, self.args.games);
         if !self.args.skip_gen {
-            return asked;
+            return Ok(asked);
         }
-        steps::generated(&self.data_dir(round, variant))
-            .ok()
-            .flatten()
-            .unwrap_or(asked)
+        Ok(steps::generated(&self.data_dir(round, variant))?.unwrap_or(asked))
     }
 
     /// The self-play directories of the window of `round` for `variants`: this round's and

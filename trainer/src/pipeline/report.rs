@@ -93,7 +93,7 @@ pub fn strength_line(
         "| {} | {round}{} | {variant} | {} games, {} nodes | {} ({}) | {} | {} | {installed} | {} | {} |",
         today(),
         name.map_or(String::new(), |n| format!(" ({n})")),
-        p.round_games(round, variant),
+        p.round_games(round, variant)?,
         a.sp_nodes,
         sprt.verdict_text(),
         sprt.wdl_text(),
@@ -326,7 +326,7 @@ fn net_report(p: &Pipeline, acc: &Accepted) -> Result<String> {
          The self-play records come from the commands listed under Data (deterministic: the same\n\
          settings give the same games). With them in place:\n\n```sh\n{command}\n```\n\n\
          or everything, self-play included: the same without `--skip-gen`, with `--games {} --sp-nodes {}`.\n",
-        games_flags(p, acc.round),
+        games_flags(p, acc.round)?,
         a.sp_nodes
     );
     Ok(o)
@@ -335,32 +335,32 @@ fn net_report(p: &Pipeline, acc: &Accepted) -> Result<String> {
 /// The value of `--games` (and `--games-by-variant` where the variants differ) that generates
 /// a round's records again: the flags' games, or with --skip-gen the games each variant's
 /// directory holds.
-fn games_flags(p: &Pipeline, round: u32) -> String {
+fn games_flags(p: &Pipeline, round: u32) -> Result<String> {
     let a = &p.args;
     if !a.skip_gen {
-        return if a.games_by_variant.text().is_empty() {
+        return Ok(if a.games_by_variant.text().is_empty() {
             a.games.to_string()
         } else {
             format!("{} --games-by-variant {}", a.games, a.games_by_variant.text())
-        };
+        });
     }
-    let counts: Vec<(&String, u64)> = a
+    let counts = a
         .variants
         .variants()
         .iter()
-        .map(|v| (v, p.round_games(round, v)))
-        .collect();
+        .map(|v| Ok((v, p.round_games(round, v)?)))
+        .collect::<Result<Vec<(&String, u64)>>>()?;
     let first = counts.first().map_or(a.games, |c| c.1);
     let others: Vec<String> = counts
         .iter()
         .filter(|c| c.1 != first)
         .map(|(v, n)| format!("{v}={n}"))
         .collect();
-    if others.is_empty() {
+    Ok(if others.is_empty() {
         first.to_string()
     } else {
         format!("{first} --games-by-variant {}", others.join(","))
-    }
+    })
 }
 
 /// The report's part on the fixed matches beside the SPRT: at equal time, and the ladder.
