@@ -307,8 +307,9 @@ pub fn analysis_json(item: &Item, pos: &Position, result: &SearchResult, seldept
 /// The static evaluation of a position as one JSON object: where the item comes from, `fen`,
 /// `turn`, `hce` (each term of the hand-crafted evaluation as `[middlegame, endgame]` from
 /// White's view, `phase` 0..256 and `total` in cp for the side to move), `nnue` (the net's cp
-/// for the side to move, or null), `wdl` (of the evaluation in use, per mille, or null) and
-/// `evaluation` (which one is in use).
+/// for the side to move, or null), `drive` (what the search adds to either evaluation in a
+/// lone-king ending, cp for the side to move; 0 elsewhere), `wdl` (of the evaluation in use, per
+/// mille, or null) and `evaluation` (which one is in use).
 pub fn eval_json(item: &Item, pos: &Position, engine: &Engine) -> String {
     let tr = crate::eval::trace(pos);
     let pair = |p: crate::eval::params::Pair| format!("[{},{}]", p.0, p.1);
@@ -317,8 +318,8 @@ pub fn eval_json(item: &Item, pos: &Position, engine: &Engine) -> String {
     let model = WdlModel::for_variant(pos.variant()).map(|(m, _)| m);
     format!(
         "{{{},\"fen\":{},\"turn\":{},\"hce\":{{\"material\":{},\"placement\":{},\"pawns\":{},\"mobility\":{},\
-         \"king_safety\":{},\"bishop_pair\":{},\"rules\":{},\"phase\":{},\"total\":{}}},\"nnue\":{},\"wdl\":{},\
-         \"evaluation\":{}}}",
+         \"king_safety\":{},\"bishop_pair\":{},\"rules\":{},\"phase\":{},\"total\":{}}},\"nnue\":{},\"drive\":{},\
+         \"wdl\":{},\"evaluation\":{}}}",
         origin_fields(item),
         json_string(&pos.fen()),
         json_string(&pos.turn().name().to_ascii_lowercase()),
@@ -332,6 +333,7 @@ pub fn eval_json(item: &Item, pos: &Position, engine: &Engine) -> String {
         tr.phase,
         tr.total,
         nnue.map_or("null".to_string(), |c| c.to_string()),
+        crate::eval::lone_king_drive(pos),
         wdl_json(Score::Cp(cp), model.as_ref()),
         json_string(&engine.eval_summary()),
     )

@@ -149,3 +149,13 @@ pub const STUCK_PAWN: Pair = Pair(-40, -100);
 pub const BISHOP_PAIR: Pair = Pair(25, 45);
 /// Side to move.
 pub const TEMPO: i32 = 12;
+
+/// Driving a lone king (the defender has nothing but its royal pieces): the attacker's gain per
+/// half-step of the lone king's distance from the board's centre (Chebyshev, on the grid).
+pub const DRIVE_EDGE: i32 = 10;
+/// Driving a lone king: the attacker's gain per step its own king is nearer the lone king than
+/// the board's width.
+pub const DRIVE_NEAR: i32 = 8;
+/// Driving a lone king: the attacker's gain per step each of its other pieces (pawns left out)
+/// is nearer the lone king than the board's width.
+pub const DRIVE_HELPER: i32 = 10;

@@ -531,14 +531,14 @@ impl Searcher {
     #[inline]
     fn evaluate(&mut self, pos: &Position, ply: usize) -> i32 {
         if let Some(net) = &self.nnue {
-            return net.evaluate(&self.accumulators[ply], pos);
+            return net.evaluate(&self.accumulators[ply], pos) + eval::lone_king_drive(pos);
         }
         let key = eval_key(pos);
         let slot = &mut self.eval_cache[key as usize & (EVAL_CACHE_SIZE - 1)];
         if slot.0 == key {
             return slot.1;
         }
-        let v = eval::evaluate_cached(pos, &mut self.pawn_cache);
+        let v = eval::evaluate_cached(pos, &mut self.pawn_cache) + eval::lone_king_drive(pos);
         *slot = (key, v);
         v
     }
@@ -559,7 +559,10 @@ impl Searcher {
     #[inline]
     fn evaluate_lazy(&mut self, pos: &Position, alpha: i32, beta: i32, ply: usize) -> (i32, bool) {
         if let Some(net) = &self.nnue {
-            return (net.evaluate(&self.accumulators[ply], pos), true);
+            return (
+                net.evaluate(&self.accumulators[ply], pos) + eval::lone_king_drive(pos),
+                true,
+            );
         }
         let key = eval_key(pos);
         let slot = &mut self.eval_cache[key as usize & (EVAL_CACHE_SIZE - 1)];
@@ -567,6 +570,7 @@ impl Searcher {
             return (slot.1, true);
         }
         let (v, full) = eval::evaluate_lazy(pos, alpha, beta, &mut self.pawn_cache);
+        let v = v + eval::lone_king_drive(pos);
         if full {
             *slot = (key, v);
         }

@@ -465,6 +465,12 @@ pub fn eval_report(pos: &Position) -> String {
         tr.total,
         pos.turn().name()
     ));
+    let drive = eval::lone_king_drive(pos);
+    if drive != 0 {
+        s.push_str(&format!(
+            "lone-king drive {drive:>5} cp for the side to move, added by the search to either evaluation\n"
+        ));
+    }
     s
 }
 

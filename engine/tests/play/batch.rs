@@ -133,6 +133,7 @@ fn every_variant_gives_one_json_line_per_position_and_an_error_for_a_bad_line() 
                 assert_eq!(hce[term].as_array().map(Vec::len), Some(2), "{term}: {o}");
             }
             assert!(o["nnue"].is_i64() || o["nnue"].is_null(), "{o}");
+            assert!(o["drive"].is_i64(), "{o}");
             assert!(o["evaluation"].is_string(), "{o}");
         }
     }
