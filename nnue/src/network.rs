@@ -359,6 +359,37 @@ impl FloatNetwork {
         net
     }
 
+    /// This network with `hidden` neurons (more than it has), computing the same function: the
+    /// old neurons keep their weights, the new ones get feature weights uniform in
+    /// `[-ft_range, ft_range)` and biases in `[0, 0.5)` (drawn from SplitMix64 seeded with
+    /// `seed`) and output weights of zero, so that training can grow them from a net that
+    /// already plays. `None` when `hidden` is not larger than the network's.
+    #[must_use]
+    pub fn widened(&self, hidden: usize, seed: u64, ft_range: f32) -> Option<Self> {
+        if hidden <= self.hidden {
+            return None;
+        }
+        let (old, f) = (self.hidden, self.num_features);
+        let mut rng = SplitMix64::new(seed);
+        let mut net = Self::zeros(f, hidden);
+        for feature in 0..f {
+            let row = &mut net.ft_weights[feature * hidden..(feature + 1) * hidden];
+            row[..old].copy_from_slice(&self.ft_weights[feature * old..(feature + 1) * old]);
+            for w in &mut row[old..] {
+                *w = ft_range * rng.next_signed_unit();
+            }
+        }
+        net.ft_bias[..old].copy_from_slice(&self.ft_bias);
+        for b in &mut net.ft_bias[old..] {
+            *b = 0.25 + 0.25 * rng.next_signed_unit();
+        }
+        // Side to move, then the other side: each half keeps its old weights at its start.
+        net.out_weights[..old].copy_from_slice(&self.out_weights[..old]);
+        net.out_weights[hidden..hidden + old].copy_from_slice(&self.out_weights[old..]);
+        net.out_bias = self.out_bias;
+        Some(net)
+    }
+
     /// The float version of a quantised network (every parameter divided by its scale).
     #[must_use]
     pub fn dequantise(net: &Network) -> Self {
@@ -523,6 +554,30 @@ mod tests {
             (float.ft_weights[3 * 20 + 19] * QA as f32).round() as i16
         );
         assert_eq!(net.out_weight(39), (float.out_weights[39] * QB as f32).round() as i16);
+    }
+
+    #[test]
+    fn widening_keeps_the_function() {
+        let small = FloatNetwork::init_random(40, 20, 7);
+        let wide = small.widened(32, 9, 0.01).unwrap();
+        assert_eq!((wide.num_features, wide.hidden), (40, 32));
+        wide.check_shape().unwrap();
+        for (stm, ntm) in [
+            (vec![0, 5, 17], vec![3, 39]),
+            (vec![], vec![1]),
+            (vec![2, 8, 30, 31], vec![2, 8]),
+        ] {
+            let (a, b) = (small.forward(&stm, &ntm), wide.forward(&stm, &ntm));
+            assert!((a - b).abs() < 1e-5, "{a} vs {b}");
+        }
+        // The new neurons are alive (non-zero feature weights) but not yet heard.
+        assert!(wide.ft_weights[32 + 20..2 * 32].iter().any(|w| *w != 0.0));
+        assert!(wide.out_weights[20..32]
+            .iter()
+            .chain(&wide.out_weights[52..])
+            .all(|w| *w == 0.0));
+        assert!(small.widened(20, 9, 0.01).is_none());
+        assert!(small.widened(10, 9, 0.01).is_none());
     }
 
     #[test]

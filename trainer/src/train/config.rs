@@ -44,7 +44,8 @@ pub struct TrainConfig {
     /// e.g. the four Persian sub-variants, to pre-train on all their data before fine-tuning).
     pub also_variants: Vec<String>,
     /// Start from this net instead of random weights: a run's `checkpoint.bin` (weights only)
-    /// or a `.nnue` file (dequantised).
+    /// or a `.nnue` file (dequantised). A net with fewer hidden neurons is widened to `hidden`
+    /// (`FloatNetwork::widened`).
     pub init_from: Option<PathBuf>,
     /// Run directory (checkpoint, curves, nets).
     pub out: PathBuf,

@@ -63,7 +63,9 @@ pub struct Args {
     /// pre-train on all four Persian sub-variants.
     #[arg(long = "also-variant", value_name = "VARIANT")]
     pub also_variants: Vec<Variant>,
-    /// Start from the weights of a run's checkpoint.bin or of a .nnue file.
+    /// Start from the weights of a run's checkpoint.bin or of a .nnue file. A net with fewer
+    /// hidden neurons than --hidden is widened: its neurons keep their weights, the new ones start
+    /// with output weights of zero (the same evaluation at the first step).
     #[arg(long, value_name = "FILE")]
     pub init_from: Option<PathBuf>,
     /// Run directory.

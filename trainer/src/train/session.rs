@@ -165,7 +165,23 @@ pub(super) fn initial_state(
     let params = match &config.init_from {
         None => Params::init_scaled(num_features, config.hidden, config.seed, config.ft_init, device),
         Some(path) => {
-            let net = initial_net(path, variant)?;
+            let mut net = initial_net(path, variant)?;
+            if net.num_features == num_features && net.hidden < config.hidden {
+                // A smaller net grows: its neurons keep their weights, the new ones start silent.
+                say(
+                    quiet,
+                    None,
+                    format!(
+                        "widening {} from {} to {} hidden neurons (the new ones start with output weights of zero)",
+                        path.display(),
+                        net.hidden,
+                        config.hidden
+                    ),
+                );
+                net = net
+                    .widened(config.hidden, config.seed, config.ft_init)
+                    .ok_or_else(|| anyhow!("cannot widen {}", path.display()))?;
+            }
             if net.num_features != num_features || net.hidden != config.hidden {
                 bail!(
                     "{}: a ({} -> {}) net, this run trains ({num_features} -> {})",
