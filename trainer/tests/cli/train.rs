@@ -340,8 +340,34 @@ fn pre_training_on_other_variants_and_fine_tuning() {
             && tuned_says.ends_with("; target: search score; 1 epoch, continued from checkpoint.bin, seed 1"),
         "{tuned_says}"
     );
-    // A .nnue file works as a start too; a net of another size does not.
+    // A .nnue file works as a start too. A smaller net is widened to --hidden (its neurons
+    // keep their weights); a larger one cannot be narrowed.
     let from_net = base.join("net.nnue");
+    let wide = dir.join("x");
+    let report = ok(&[
+        "train",
+        "--variant",
+        "persian-princess",
+        "--data",
+        d,
+        "--out",
+        wide.to_str().unwrap(),
+        "--hidden",
+        "32",
+        "--batch-size",
+        "256",
+        "--epochs",
+        "1",
+        "--init-from",
+        from_net.to_str().unwrap(),
+    ]);
+    assert!(report.contains("from 16 to 32 hidden neurons"), "{report}");
+    assert!(
+        header(&wide.join("net.nnue"))
+            .description
+            .starts_with("Persian Princess net (H 32), learned from "),
+        "{report}"
+    );
     let e = fails(&[
         "train",
         "--variant",
@@ -349,9 +375,9 @@ fn pre_training_on_other_variants_and_fine_tuning() {
         "--data",
         d,
         "--out",
-        dir.join("x").to_str().unwrap(),
+        dir.join("x8").to_str().unwrap(),
         "--hidden",
-        "32",
+        "8",
         "--init-from",
         from_net.to_str().unwrap(),
     ]);
