@@ -20,7 +20,7 @@
 use crate::{
     board::{Color, Layout, PlacedPiece},
     features::feature_index,
-    network::Network,
+    network::{output_bucket, Network},
     quant::finish,
     simd::{blocks_for, Backend, Block},
 };
@@ -52,13 +52,15 @@ pub struct Accumulator {
     blocks: usize,
     /// White's blocks, then Black's.
     data: Vec<Block>,
+    /// Pieces on the board (the active features per perspective), which choose the output bucket.
+    pieces: usize,
     backend: Backend,
 }
 
 impl PartialEq for Accumulator {
     /// Equal values (the backend is not compared).
     fn eq(&self, other: &Self) -> bool {
-        self.hidden == other.hidden && self.data == other.data
+        self.hidden == other.hidden && self.pieces == other.pieces && self.data == other.data
     }
 }
 
@@ -79,6 +81,7 @@ impl Accumulator {
             hidden: net.hidden(),
             blocks,
             data: vec![Block::default(); 2 * blocks],
+            pieces: 0,
             backend,
         }
     }
@@ -103,6 +106,7 @@ impl Accumulator {
     /// Recomputes both perspectives from scratch: bias plus the rows of every piece.
     pub fn refresh(&mut self, net: &Network, layout: &Layout, pieces: &[PlacedPiece]) {
         self.check(net);
+        self.pieces = pieces.len();
         let backend = self.backend;
         for persp in Color::ALL {
             let dst = self.half_mut(persp);
@@ -137,18 +141,26 @@ impl Accumulator {
         self.apply(Some(prev), net, layout, added, removed);
     }
 
+    /// The number of pieces the accumulated position has (set by [`Accumulator::refresh`], kept
+    /// by the updates).
+    #[must_use]
+    pub fn pieces(&self) -> usize {
+        self.pieces
+    }
+
     /// The evaluation in centipawns for `stm`, the side to move (see [`crate::network`] for the
-    /// formula).
+    /// formula), through the output bucket of the position's piece count.
     #[must_use]
     pub fn evaluate(&self, net: &Network, stm: Color) -> i32 {
         self.check(net);
+        let bucket = output_bucket(self.pieces, net.buckets());
         let sum = self.backend.output(
             self.half(stm),
             self.half(stm.opponent()),
-            net.out_blocks(),
+            net.out_blocks(bucket),
             net.fast_output(),
         );
-        finish(sum, net.out_bias())
+        finish(sum, net.out_bias(bucket))
     }
 
     fn apply(
@@ -160,6 +172,8 @@ impl Accumulator {
         removed: &[PlacedPiece],
     ) {
         self.check(net);
+        let before = prev.map_or(self.pieces, |prev| prev.pieces);
+        self.pieces = (before + added.len()).saturating_sub(removed.len());
         if added.len() > BATCH || removed.len() > BATCH {
             self.apply_in_batches(prev, net, layout, added, removed);
             return;

@@ -29,7 +29,7 @@ use crate::{
     board::Layout,
     features::{num_features, FEATURE_SET_V1},
     hash::crc32,
-    network::{architecture_hash, Network, ARCH_V1, MAX_FEATURES, MAX_HIDDEN, OUTPUT_BUCKETS, QA, QB, SCALE},
+    network::{architecture_hash, Network, ARCH_V1, MAX_FEATURES, MAX_HIDDEN, MAX_OUTPUT_BUCKETS, QA, QB, SCALE},
 };
 
 /// The first eight bytes of every `.nnue` file.
@@ -49,11 +49,15 @@ pub const MAX_DESCRIPTION_LEN: usize = 1 << 20;
 pub const MAX_HEADER_LEN: usize = 8 + 4 + 1 + 1 + MAX_VARIANT_ID_LEN + 4 + 8 + 4 + 8 + 3 * 4 + 3 * 4;
 
 /// The largest net file [`write`] produces: the longest header, the parameters of the largest
-/// architecture ([`MAX_FEATURES`] inputs, [`MAX_HIDDEN`] neurons), the output bias, the longest
-/// description and the checksum. Larger files are no nets: whoever reads net files from disk
-/// refuses them before reading (the engine does).
-pub const MAX_FILE_LEN: u64 =
-    (MAX_HEADER_LEN + 2 * (3 * MAX_HIDDEN + MAX_FEATURES * MAX_HIDDEN) + 4 + 4 + MAX_DESCRIPTION_LEN + 4) as u64;
+/// architecture ([`MAX_FEATURES`] inputs, [`MAX_HIDDEN`] neurons, [`MAX_OUTPUT_BUCKETS`]
+/// buckets), the output biases, the longest description and the checksum. Larger files are no
+/// nets: whoever reads net files from disk refuses them before reading (the engine does).
+pub const MAX_FILE_LEN: u64 = (MAX_HEADER_LEN
+    + 2 * ((1 + 2 * MAX_OUTPUT_BUCKETS) * MAX_HIDDEN + MAX_FEATURES * MAX_HIDDEN)
+    + 4 * MAX_OUTPUT_BUCKETS
+    + 4
+    + MAX_DESCRIPTION_LEN
+    + 4) as u64;
 
 /// What a net file says about itself, besides its parameters.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -297,8 +301,10 @@ pub fn to_bytes(header: &NetHeader, net: &Network) -> Result<Vec<u8>, SaveNetErr
         .ok()
         .filter(|&len| len as usize <= MAX_DESCRIPTION_LEN)
         .ok_or(SaveNetError::DescriptionTooLong(header.description.len()))?;
-    let (features, hidden) = (net.num_features(), net.hidden());
-    let mut out = Vec::with_capacity(128 + 2 * (features * hidden + 3 * hidden) + header.description.len());
+    let (features, hidden, buckets) = (net.num_features(), net.hidden(), net.buckets());
+    let mut out = Vec::with_capacity(
+        128 + 2 * (features * hidden + (1 + 2 * buckets) * hidden) + 4 * buckets + header.description.len(),
+    );
     out.extend_from_slice(&MAGIC);
     out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
     out.push(header.variant_code);
@@ -308,7 +314,7 @@ pub fn to_bytes(header: &NetHeader, net: &Network) -> Result<Vec<u8>, SaveNetErr
     out.extend_from_slice(&header.layout_hash.to_le_bytes());
     out.extend_from_slice(&ARCH_V1.to_le_bytes());
     out.extend_from_slice(&net.architecture_hash().to_le_bytes());
-    for dimension in [features, hidden, OUTPUT_BUCKETS] {
+    for dimension in [features, hidden, buckets] {
         out.extend_from_slice(&(dimension as u32).to_le_bytes());
     }
     for constant in [QA, QB, SCALE] {
@@ -317,10 +323,12 @@ pub fn to_bytes(header: &NetHeader, net: &Network) -> Result<Vec<u8>, SaveNetErr
     for value in (0..hidden).map(|j| net.ft_bias(j)).chain(net.ft_weights_iter()) {
         out.extend_from_slice(&value.to_le_bytes());
     }
-    for value in (0..2 * hidden).map(|i| net.out_weight(i)) {
+    for value in (0..buckets * 2 * hidden).map(|i| net.out_weight(i)) {
         out.extend_from_slice(&value.to_le_bytes());
     }
-    out.extend_from_slice(&net.out_bias().to_le_bytes());
+    for bucket in 0..buckets {
+        out.extend_from_slice(&net.out_bias(bucket).to_le_bytes());
+    }
     out.extend_from_slice(&description_len.to_le_bytes());
     out.extend_from_slice(header.description.as_bytes());
     let checksum = crc32(&out);
@@ -412,7 +420,7 @@ pub fn read_any(bytes: &[u8]) -> Result<LoadedNet, LoadNetError> {
     for (name, value, max) in [
         ("features", features, MAX_FEATURES),
         ("hidden", hidden, MAX_HIDDEN),
-        ("output buckets", buckets, OUTPUT_BUCKETS),
+        ("output buckets", buckets, MAX_OUTPUT_BUCKETS),
     ] {
         let max = max as u32;
         if !(1..=max).contains(&value) {
@@ -440,11 +448,13 @@ pub fn read_any(bytes: &[u8]) -> Result<LoadedNet, LoadNetError> {
     }
     // The dimensions are in range, so these sizes are at most a few tens of megabytes and are
     // checked against the file length before anything is allocated.
-    let (features, hidden) = (features as usize, hidden as usize);
+    let (features, hidden, buckets) = (features as usize, hidden as usize, buckets as usize);
     let ft_bias = cursor.i16s(hidden, "feature-transformer biases")?;
     let ft_weights = cursor.i16s(features * hidden, "feature-transformer weights")?;
-    let out_weights = cursor.i16s(2 * hidden, "output weights")?;
-    let out_bias = cursor.i32("output bias")?;
+    let out_weights = cursor.i16s(buckets * 2 * hidden, "output weights")?;
+    let out_bias = (0..buckets)
+        .map(|_| cursor.i32("output bias"))
+        .collect::<Result<Vec<_>, _>>()?;
     let description_len = cursor.u32("description length")?;
     let description = cursor.text(description_len as usize, "description")?;
     let body_end = cursor.pos;
@@ -459,7 +469,7 @@ pub fn read_any(bytes: &[u8]) -> Result<LoadedNet, LoadNetError> {
             count: bytes.len() - cursor.pos,
         });
     }
-    let network = Network::from_parts(features, hidden, &ft_weights, &ft_bias, &out_weights, out_bias)
+    let network = Network::from_parts_bucketed(features, hidden, &ft_weights, &ft_bias, &out_weights, &out_bias)
         .unwrap_or_else(|_| unreachable!("dimensions and lengths were checked above"));
     Ok(LoadedNet {
         header: NetHeader {
@@ -567,11 +577,15 @@ mod tests {
         let id = "x".repeat(MAX_VARIANT_ID_LEN);
         let header = NetHeader::new(0, id, &layout, "d".repeat(MAX_DESCRIPTION_LEN));
         let bytes = to_bytes(&header, &net).unwrap();
-        let parameters = |features: usize, hidden: usize| 2 * (3 * hidden + features * hidden) as u64;
+        let parameters = |features: usize, hidden: usize, buckets: usize| {
+            (2 * ((1 + 2 * buckets) * hidden + features * hidden) + 4 * buckets) as u64
+        };
         assert_eq!(
             MAX_FILE_LEN,
-            bytes.len() as u64 - parameters(4, 3) + parameters(MAX_FEATURES, MAX_HIDDEN)
+            bytes.len() as u64 - parameters(4, 3, 1) + parameters(MAX_FEATURES, MAX_HIDDEN, MAX_OUTPUT_BUCKETS)
         );
+        // The figure docs/nnue-format.md quotes.
+        assert_eq!(MAX_FILE_LEN, 34_873_733);
         // One byte more of description is refused.
         let header = NetHeader::new(0, "x", &layout, "d".repeat(MAX_DESCRIPTION_LEN + 1));
         assert!(matches!(

@@ -1,13 +1,20 @@
-//! Architecture v1, `(F -> H) x 2 -> 1` with SCReLU: the quantised [`Network`] used for
+//! Architecture v1, `(F -> H) x 2 -> B` with SCReLU: the quantised [`Network`] used for
 //! inference, the float [`FloatNetwork`] used by training, the quantiser between them and the
 //! float reference forward pass.
+//!
+//! # Output buckets
+//!
+//! A net has `B` output heads (`1..=`[`MAX_OUTPUT_BUCKETS`]; the nets trained before buckets
+//! have one). Each position uses the head of its material: [`output_bucket`] of the number of
+//! pieces on the board (which is also the number of active features per perspective). With one
+//! bucket the net is the plain `(F -> H) x 2 -> 1`.
 //!
 //! # The computation
 //!
 //! The feature transformer (`F` inputs, `H` hidden neurons, weights shared by both perspectives)
 //! gives two accumulators, one per perspective: `acc[p] = bias + sum of the weight rows of the
-//! active features of perspective p`. The output neuron sees the side to move's accumulator
-//! first, then the other one:
+//! active features of perspective p`. The output neuron (of the position's bucket) sees the
+//! side to move's accumulator first, then the other one:
 //!
 //! ```text
 //! float:     y  = sum_j screlu(acc_stm[j]) * w[j] + sum_j screlu(acc_ntm[j]) * w[H+j] + b
@@ -36,7 +43,7 @@ use crate::{
 pub const ARCH_V1: u32 = 1;
 
 /// Name of architecture v1.
-pub const ARCH_V1_NAME: &str = "(F->H)x2->1 SCReLU";
+pub const ARCH_V1_NAME: &str = "(F->H)x2->B SCReLU";
 
 pub use crate::quant::{QA, QB, SCALE};
 
@@ -49,8 +56,25 @@ pub const MAX_FEATURES: usize = 2 * MAX_PIECE_TYPES * MAX_CELLS;
 /// Most hidden neurons a net may have.
 pub const MAX_HIDDEN: usize = 4096;
 
-/// Output buckets of architecture v1 (one output, no buckets).
-pub const OUTPUT_BUCKETS: usize = 1;
+/// Most output buckets a net may have.
+pub const MAX_OUTPUT_BUCKETS: usize = 16;
+
+/// The piece count that [`output_bucket`] maps to the last bucket: the pieces of the largest
+/// start position of the games played here (36 on the 9x9 boards).
+pub const BUCKET_PIECES: usize = 36;
+
+/// The output bucket of a position with `pieces` pieces in a net with `buckets` buckets: the
+/// range `2..=BUCKET_PIECES` split into `buckets` equal parts,
+/// `min(buckets - 1, (pieces - 2) * buckets / (BUCKET_PIECES - 2))` (fewer than two pieces count
+/// as two). Always 0 for a single bucket.
+#[inline]
+#[must_use]
+pub fn output_bucket(pieces: usize, buckets: usize) -> usize {
+    if buckets <= 1 {
+        return 0;
+    }
+    (pieces.saturating_sub(2) * buckets / (BUCKET_PIECES - 2)).min(buckets - 1)
+}
 
 /// The architecture hash stored in `.nnue` headers: FNV-1a 64 over the little-endian `u32`s
 /// `arch_id, features, hidden, output_buckets`.
@@ -66,10 +90,10 @@ pub fn architecture_hash(arch_id: u32, features: u32, hidden: u32, output_bucket
 /// Why a network could not be built or quantised.
 #[derive(Debug, Clone, PartialEq, Error)]
 pub enum NetworkError {
-    /// `F` or `H` is zero or above its maximum.
+    /// `F`, `H` or `B` is zero or above its maximum.
     #[error("{name} = {value} is out of range 1..={max}")]
     Dimension {
-        /// `"features"` or `"hidden"`.
+        /// `"features"`, `"hidden"` or `"output buckets"`.
         name: &'static str,
         /// The value given.
         value: usize,
@@ -121,7 +145,14 @@ pub enum NetworkError {
     },
 }
 
-fn check_dimensions(features: usize, hidden: usize) -> Result<(), NetworkError> {
+fn check_dimensions(features: usize, hidden: usize, buckets: usize) -> Result<(), NetworkError> {
+    if !(1..=MAX_OUTPUT_BUCKETS).contains(&buckets) {
+        return Err(NetworkError::Dimension {
+            name: "output buckets",
+            value: buckets,
+            max: MAX_OUTPUT_BUCKETS,
+        });
+    }
     if !(1..=MAX_FEATURES).contains(&features) {
         return Err(NetworkError::Dimension {
             name: "features",
@@ -168,12 +199,14 @@ fn to_blocks(values: &[i16], hidden: usize) -> Vec<Block> {
 pub struct Network {
     features: usize,
     hidden: usize,
+    buckets: usize,
     /// Row `f` (blocks `f * B .. (f + 1) * B`, `B = ceil(H / 16)`) holds feature `f`'s weights.
     ft_weights: Vec<Block>,
     ft_bias: Vec<Block>,
-    /// The side-to-move half (`B` blocks) then the other half.
+    /// Per output bucket, the side-to-move half (`ceil(H / 16)` blocks) then the other half.
     out_weights: Vec<Block>,
-    out_bias: i32,
+    /// One per output bucket.
+    out_bias: Vec<i32>,
     /// Every output weight is within [`MAX_FAST_OUTPUT_WEIGHT`] in magnitude.
     fast_output: bool,
 }
@@ -181,7 +214,7 @@ pub struct Network {
 impl Network {
     /// Builds a network from quantised parameters: `ft_weights` is feature-major (`F * H` values,
     /// row `f` = the weights from feature `f` to hidden neurons `0..H`), `ft_bias` has `H` values,
-    /// `out_weights` has `2 * H` values (the side to move's half first).
+    /// `out_weights` has `2 * H` values (the side to move's half first), one output bucket.
     ///
     /// # Errors
     /// [`NetworkError::Dimension`] or [`NetworkError::Shape`].
@@ -193,17 +226,35 @@ impl Network {
         out_weights: &[i16],
         out_bias: i32,
     ) -> Result<Self, NetworkError> {
-        check_dimensions(features, hidden)?;
+        Self::from_parts_bucketed(features, hidden, ft_weights, ft_bias, out_weights, &[out_bias])
+    }
+
+    /// Like [`Network::from_parts`] with `B = out_bias.len()` output buckets: `out_weights` has
+    /// `B * 2 * H` values, bucket after bucket, each the side to move's half first.
+    ///
+    /// # Errors
+    /// [`NetworkError::Dimension`] or [`NetworkError::Shape`].
+    pub fn from_parts_bucketed(
+        features: usize,
+        hidden: usize,
+        ft_weights: &[i16],
+        ft_bias: &[i16],
+        out_weights: &[i16],
+        out_bias: &[i32],
+    ) -> Result<Self, NetworkError> {
+        let buckets = out_bias.len();
+        check_dimensions(features, hidden, buckets)?;
         check_len("ft_weights", features * hidden, ft_weights.len())?;
         check_len("ft_bias", hidden, ft_bias.len())?;
-        check_len("out_weights", 2 * hidden, out_weights.len())?;
+        check_len("out_weights", buckets * 2 * hidden, out_weights.len())?;
         Ok(Network {
             features,
             hidden,
+            buckets,
             ft_weights: to_blocks(ft_weights, hidden),
             ft_bias: to_blocks(ft_bias, hidden),
             out_weights: to_blocks(out_weights, hidden),
-            out_bias,
+            out_bias: out_bias.to_vec(),
             fast_output: out_weights
                 .iter()
                 .all(|w| w.unsigned_abs() <= MAX_FAST_OUTPUT_WEIGHT.unsigned_abs()),
@@ -222,10 +273,16 @@ impl Network {
         self.hidden
     }
 
+    /// Number of output buckets `B`.
+    #[must_use]
+    pub fn buckets(&self) -> usize {
+        self.buckets
+    }
+
     /// This network's [`architecture_hash`].
     #[must_use]
     pub fn architecture_hash(&self) -> u64 {
-        architecture_hash(ARCH_V1, self.features as u32, self.hidden as u32, OUTPUT_BUCKETS as u32)
+        architecture_hash(ARCH_V1, self.features as u32, self.hidden as u32, self.buckets as u32)
     }
 
     /// The weight from feature `feature` to hidden neuron `neuron`. Panics if out of range.
@@ -245,18 +302,19 @@ impl Network {
         self.ft_bias[neuron / LANES].0[neuron % LANES]
     }
 
-    /// Output weight `index` in `0..2H` (the side to move's half first). Panics if out of range.
+    /// Output weight `index` in `0..B * 2H` (bucket after bucket, each the side to move's half
+    /// first). Panics if out of range.
     #[must_use]
     pub fn out_weight(&self, index: usize) -> i16 {
-        assert!(index < 2 * self.hidden, "parameter index out of range");
+        assert!(index < self.buckets * 2 * self.hidden, "parameter index out of range");
         let (half, neuron) = (index / self.hidden, index % self.hidden);
         self.out_weights[half * self.blocks() + neuron / LANES].0[neuron % LANES]
     }
 
-    /// The output bias (scaled by `QA * QB`).
+    /// The output bias of `bucket` (scaled by `QA * QB`). Panics if out of range.
     #[must_use]
-    pub fn out_bias(&self) -> i32 {
-        self.out_bias
+    pub fn out_bias(&self, bucket: usize) -> i32 {
+        self.out_bias[bucket]
     }
 
     /// Blocks per weight row.
@@ -275,8 +333,10 @@ impl Network {
         &self.ft_bias
     }
 
-    pub(crate) fn out_blocks(&self) -> &[Block] {
-        &self.out_weights
+    /// The output weights of `bucket` (both halves).
+    pub(crate) fn out_blocks(&self, bucket: usize) -> &[Block] {
+        let per_bucket = 2 * self.blocks();
+        &self.out_weights[bucket * per_bucket..(bucket + 1) * per_bucket]
     }
 
     pub(crate) fn fast_output(&self) -> bool {
@@ -304,9 +364,10 @@ pub fn screlu(x: f32) -> f32 {
     c * c
 }
 
-/// The network in floats, as trained (architecture v1). Same layout as [`Network::from_parts`]:
-/// `ft_weights` feature-major (`F * H`), `ft_bias` (`H`), `out_weights` (`2 * H`, the side to
-/// move's half first), `out_bias`.
+/// The network in floats, as trained (architecture v1). Same layout as
+/// [`Network::from_parts_bucketed`]: `ft_weights` feature-major (`F * H`), `ft_bias` (`H`),
+/// `out_weights` (`B * 2 * H`, bucket after bucket, the side to move's half first), `out_bias`
+/// (`B`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct FloatNetwork {
     /// Number of inputs `F`.
@@ -317,24 +378,60 @@ pub struct FloatNetwork {
     pub ft_weights: Vec<f32>,
     /// Feature-transformer biases (`H` values).
     pub ft_bias: Vec<f32>,
-    /// Output weights (`2 * H` values: side to move, then the other side).
+    /// Output weights (`B * 2 * H` values: per bucket, side to move, then the other side).
     pub out_weights: Vec<f32>,
-    /// Output bias.
-    pub out_bias: f32,
+    /// Output biases, one per bucket (`B` values).
+    pub out_bias: Vec<f32>,
 }
 
 impl FloatNetwork {
-    /// A network with all parameters zero.
+    /// A network with all parameters zero and one output bucket.
     #[must_use]
     pub fn zeros(num_features: usize, hidden: usize) -> Self {
+        Self::zeros_bucketed(num_features, hidden, 1)
+    }
+
+    /// A network with all parameters zero and `buckets` output buckets.
+    #[must_use]
+    pub fn zeros_bucketed(num_features: usize, hidden: usize, buckets: usize) -> Self {
         FloatNetwork {
             num_features,
             hidden,
             ft_weights: vec![0.0; num_features * hidden],
             ft_bias: vec![0.0; hidden],
-            out_weights: vec![0.0; 2 * hidden],
-            out_bias: 0.0,
+            out_weights: vec![0.0; buckets * 2 * hidden],
+            out_bias: vec![0.0; buckets],
         }
+    }
+
+    /// Number of output buckets `B` (the length of `out_bias`).
+    #[must_use]
+    pub fn buckets(&self) -> usize {
+        self.out_bias.len()
+    }
+
+    /// This network with `buckets` output buckets, each a copy of bucket 0, so that it computes
+    /// what bucket 0 computes for every position (training then lets the buckets part).
+    /// `None` when `buckets` is out of range or the network has more than one bucket already.
+    #[must_use]
+    pub fn with_buckets(&self, buckets: usize) -> Option<Self> {
+        if self.buckets() != 1 || !(1..=MAX_OUTPUT_BUCKETS).contains(&buckets) {
+            return None;
+        }
+        let mut net = self.clone();
+        net.out_weights = self.out_weights.repeat(buckets);
+        net.out_bias = self.out_bias.repeat(buckets);
+        Some(net)
+    }
+
+    /// The output weights (`2 * H`) and bias of `bucket`. Panics if out of range.
+    #[must_use]
+    pub fn head(&self, bucket: usize) -> (&[f32], f32) {
+        let width = 2 * self.hidden;
+        (
+            &self.out_weights[bucket * width..(bucket + 1) * width],
+            self.out_bias[bucket],
+        )
     }
 
     /// A deterministic random network for tests and as a training start: feature weights uniform
@@ -355,7 +452,7 @@ impl FloatNetwork {
         for w in &mut net.out_weights {
             *w = 0.5 * rng.next_signed_unit();
         }
-        net.out_bias = 0.1 * rng.next_signed_unit();
+        net.out_bias = vec![0.1 * rng.next_signed_unit()];
         net
     }
 
@@ -371,7 +468,7 @@ impl FloatNetwork {
         }
         let (old, f) = (self.hidden, self.num_features);
         let mut rng = SplitMix64::new(seed);
-        let mut net = Self::zeros(f, hidden);
+        let mut net = Self::zeros_bucketed(f, hidden, self.buckets());
         for feature in 0..f {
             let row = &mut net.ft_weights[feature * hidden..(feature + 1) * hidden];
             row[..old].copy_from_slice(&self.ft_weights[feature * old..(feature + 1) * old]);
@@ -383,10 +480,12 @@ impl FloatNetwork {
         for b in &mut net.ft_bias[old..] {
             *b = 0.25 + 0.25 * rng.next_signed_unit();
         }
-        // Side to move, then the other side: each half keeps its old weights at its start.
-        net.out_weights[..old].copy_from_slice(&self.out_weights[..old]);
-        net.out_weights[hidden..hidden + old].copy_from_slice(&self.out_weights[old..]);
-        net.out_bias = self.out_bias;
+        // Per bucket, side to move, then the other side: each half keeps its old weights at its
+        // start.
+        for (new_half, old_half) in net.out_weights.chunks_mut(hidden).zip(self.out_weights.chunks(old)) {
+            new_half[..old].copy_from_slice(old_half);
+        }
+        net.out_bias.clone_from(&self.out_bias);
         Some(net)
     }
 
@@ -400,7 +499,7 @@ impl FloatNetwork {
             ft_weights: net.ft_weights_iter().map(|w| f32::from(w) / qa).collect(),
             ft_bias: net.unpadded(&net.ft_bias).map(|b| f32::from(b) / qa).collect(),
             out_weights: net.unpadded(&net.out_weights).map(|w| f32::from(w) / qb).collect(),
-            out_bias: net.out_bias as f32 / (qa * qb),
+            out_bias: net.out_bias.iter().map(|&b| b as f32 / (qa * qb)).collect(),
         }
     }
 
@@ -409,10 +508,10 @@ impl FloatNetwork {
     /// # Errors
     /// [`NetworkError::Dimension`] or [`NetworkError::Shape`].
     pub fn check_shape(&self) -> Result<(), NetworkError> {
-        check_dimensions(self.num_features, self.hidden)?;
+        check_dimensions(self.num_features, self.hidden, self.buckets())?;
         check_len("ft_weights", self.num_features * self.hidden, self.ft_weights.len())?;
         check_len("ft_bias", self.hidden, self.ft_bias.len())?;
-        check_len("out_weights", 2 * self.hidden, self.out_weights.len())
+        check_len("out_weights", self.buckets() * 2 * self.hidden, self.out_weights.len())
     }
 
     /// The float accumulator of one perspective: bias plus the rows of `active`.
@@ -430,12 +529,14 @@ impl FloatNetwork {
     }
 
     /// The raw network output `y` (before scaling to centipawns) for the active features of the
-    /// side to move (`stm`) and of the other side (`ntm`). The reference forward pass.
+    /// side to move (`stm`) and of the other side (`ntm`), through the output bucket of
+    /// `stm.len()` pieces. The reference forward pass.
     #[must_use]
     pub fn forward(&self, stm: &[usize], ntm: &[usize]) -> f32 {
-        let (w_us, w_them) = self.out_weights.split_at(self.hidden);
+        let (weights, bias) = self.head(output_bucket(stm.len(), self.buckets()));
+        let (w_us, w_them) = weights.split_at(self.hidden);
         let half = |acc: Vec<f32>, w: &[f32]| acc.iter().zip(w).map(|(&a, &w)| screlu(a) * w).sum::<f32>();
-        half(self.accumulate(stm), w_us) + half(self.accumulate(ntm), w_them) + self.out_bias
+        half(self.accumulate(stm), w_us) + half(self.accumulate(ntm), w_them) + bias
     }
 
     /// The float evaluation in centipawns (`forward * SCALE`) of a position for the side to move.
@@ -459,7 +560,12 @@ impl FloatNetwork {
         let ft_weights = quantise_all("ft_weights", &self.ft_weights, QA)?;
         let ft_bias = quantise_all("ft_bias", &self.ft_bias, QA)?;
         let out_weights = quantise_all("out_weights", &self.out_weights, QB)?;
-        let out_bias = quantise_bias(self.out_bias)?;
+        let out_bias = self
+            .out_bias
+            .iter()
+            .enumerate()
+            .map(|(index, &b)| quantise_bias(b, index))
+            .collect::<Result<Vec<_>, _>>()?;
         for (neuron, bias) in ft_bias.iter().enumerate() {
             let max_weight = ft_weights
                 .iter()
@@ -477,13 +583,13 @@ impl FloatNetwork {
                 });
             }
         }
-        Network::from_parts(
+        Network::from_parts_bucketed(
             self.num_features,
             self.hidden,
             &ft_weights,
             &ft_bias,
             &out_weights,
-            out_bias,
+            &out_bias,
         )
     }
 }
@@ -511,20 +617,20 @@ fn quantise_all(what: &'static str, values: &[f32], scale: i32) -> Result<Vec<i1
         .collect()
 }
 
-fn quantise_bias(value: f32) -> Result<i32, NetworkError> {
+fn quantise_bias(value: f32, index: usize) -> Result<i32, NetworkError> {
     let scale = f64::from(QA * QB);
     let limit = (f64::from(i32::MAX) / scale) as f32;
     if !value.is_finite() {
         return Err(NetworkError::NonFinite {
             what: "out_bias",
-            index: 0,
+            index,
         });
     }
     let q = (f64::from(value) * scale).round();
     if q < f64::from(i32::MIN) || q > f64::from(i32::MAX) {
         return Err(NetworkError::OutOfRange {
             what: "out_bias",
-            index: 0,
+            index,
             value,
             limit,
         });
@@ -612,7 +718,7 @@ mod tests {
                 max_active: 65
             })
         );
-        float.out_bias = 1e9;
+        float.out_bias[0] = 1e9;
         assert!(matches!(
             float.quantise(1),
             Err(NetworkError::OutOfRange { what: "out_bias", .. })
@@ -637,6 +743,60 @@ mod tests {
         assert!(matches!(
             FloatNetwork::zeros(1, MAX_HIDDEN + 1).quantise(1),
             Err(NetworkError::Dimension { .. })
+        ));
+    }
+
+    #[test]
+    fn output_buckets_split_the_piece_counts_evenly() {
+        assert!((0..100).all(|n| output_bucket(n, 1) == 0));
+        let eight: Vec<usize> = (0..=40).map(|n| output_bucket(n, 8)).collect();
+        // 2..=36 pieces in eight equal parts; fewer count as two, more as 36.
+        assert_eq!(eight[0], 0);
+        assert_eq!(eight[2], 0);
+        assert_eq!(eight[6], 0);
+        assert_eq!(eight[7], 1);
+        assert_eq!(eight[32], 7);
+        assert_eq!(eight[31], 6);
+        assert_eq!(eight[36], 7);
+        assert_eq!(eight[40], 7);
+        assert!(eight.windows(2).all(|w| w[0] <= w[1]));
+        for buckets in 1..=MAX_OUTPUT_BUCKETS {
+            let used: std::collections::BTreeSet<usize> =
+                (2..=BUCKET_PIECES).map(|n| output_bucket(n, buckets)).collect();
+            assert_eq!(used.len(), buckets, "every one of {buckets} buckets is reachable");
+        }
+    }
+
+    #[test]
+    fn more_buckets_keep_the_function_until_trained() {
+        let one = FloatNetwork::init_random(40, 20, 7);
+        let eight = one.with_buckets(8).unwrap();
+        assert_eq!((eight.buckets(), eight.out_weights.len()), (8, 8 * 40));
+        eight.check_shape().unwrap();
+        for stm in [vec![0], vec![0, 5, 17], (0..30).collect::<Vec<_>>()] {
+            let ntm = vec![3, 39];
+            assert_eq!(one.forward(&stm, &ntm), eight.forward(&stm, &ntm));
+        }
+        assert!(eight.with_buckets(2).is_none());
+        assert!(one.with_buckets(MAX_OUTPUT_BUCKETS + 1).is_none());
+        // Widening keeps every bucket.
+        let wide = eight.widened(32, 1, 0.01).unwrap();
+        assert_eq!(wide.buckets(), 8);
+        let stm: Vec<usize> = (0..25).collect();
+        assert!((wide.forward(&stm, &[1, 2]) - eight.forward(&stm, &[1, 2])).abs() < 1e-5);
+        // Quantised, each bucket keeps its own bias.
+        let mut net = eight.clone();
+        net.out_bias[5] = 0.5;
+        let q = net.quantise(32).unwrap();
+        assert_eq!(q.buckets(), 8);
+        assert_eq!(q.out_bias(5), (0.5 * (QA * QB) as f32).round() as i32);
+        assert_eq!(FloatNetwork::dequantise(&q).buckets(), 8);
+        assert!(matches!(
+            FloatNetwork::zeros_bucketed(4, 2, 0).quantise(1),
+            Err(NetworkError::Dimension {
+                name: "output buckets",
+                ..
+            })
         ));
     }
 

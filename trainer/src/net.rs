@@ -41,9 +41,15 @@ pub fn run(cmd: Command) -> Result<()> {
             println!("feature set:  {}", h.feature_set);
             println!("layout hash:  {:#018x}", h.layout_hash);
             println!(
-                "network:      ({} -> {})x2 -> 1",
+                "network:      ({} -> {})x2 -> {}{}",
                 net.network.num_features(),
-                net.network.hidden()
+                net.network.hidden(),
+                net.network.buckets(),
+                if net.network.buckets() > 1 {
+                    " (output buckets by piece count)"
+                } else {
+                    ""
+                }
             );
             println!("description:  {}", h.description);
             Ok(())

@@ -209,15 +209,14 @@ impl NnueNet {
     /// A one-line description for users, e.g. for `info string`.
     pub fn summary(&self) -> String {
         let first_line = self.description.lines().next().unwrap_or("").trim();
+        let shape = match self.network.buckets() {
+            1 => format!("{} hidden", self.network.hidden()),
+            b => format!("{} hidden, {b} output buckets", self.network.hidden()),
+        };
         if first_line.is_empty() {
-            format!("NNUE ({}, {} hidden)", self.source, self.network.hidden())
+            format!("NNUE ({}, {shape})", self.source)
         } else {
-            format!(
-                "NNUE ({}, {} hidden: {})",
-                self.source,
-                self.network.hidden(),
-                first_line
-            )
+            format!("NNUE ({}, {shape}: {first_line})", self.source)
         }
     }
 }

@@ -2,7 +2,7 @@
 //! for bit, over random sequences of move-like piece changes.
 #![allow(clippy::unwrap_used)] // Test code: a failed unwrap is a failed test.
 
-use crate::common::{chess, persian, Board, Rng};
+use crate::common::{bucketed, chess, persian, Board, Rng};
 use nnue::{features, Accumulator, Backend, Color, FloatNetwork, Layout, Network};
 
 const MOVES: usize = 4000;
@@ -101,6 +101,33 @@ fn chess_layout_incremental_equals_refresh() {
 fn odd_hidden_sizes_are_padded_correctly() {
     for hidden in [1, 15, 17, 40] {
         check_incremental(&chess(), &random_net(&chess(), hidden, 3), 13 + hidden as u64);
+    }
+}
+
+#[test]
+fn bucketed_nets_incremental_equals_refresh() {
+    // The random changes take the board through many piece counts, so through every bucket.
+    let layout = persian();
+    let float = FloatNetwork::init_random(features::num_features(&layout), 64, 5);
+    let net = bucketed(&float, 8).quantise(48).unwrap();
+    assert_eq!(net.buckets(), 8);
+    check_incremental(&layout, &net, 15);
+}
+
+#[test]
+fn the_accumulator_counts_pieces() {
+    let layout = persian();
+    let net = random_net(&layout, 16, 6);
+    let mut rng = Rng::new(7);
+    let mut board = Board::random(&layout, 30, &mut rng);
+    let mut acc = Accumulator::new(&net);
+    acc.refresh(&net, &layout, &board.pieces());
+    assert_eq!(acc.pieces(), 30);
+    for _ in 0..200 {
+        let change = board.random_change(&mut rng, 48);
+        acc.update(&net, &layout, &change.added, &change.removed);
+        board.apply(&change);
+        assert_eq!(acc.pieces(), board.pieces().len());
     }
 }
 

@@ -2,7 +2,23 @@
 #![allow(dead_code)]
 #![allow(clippy::unwrap_used)] // Test code: a failed unwrap is a failed test.
 
-use nnue::{rng::SplitMix64, Color, Layout, PlacedPiece};
+use nnue::{rng::SplitMix64, Color, FloatNetwork, Layout, PlacedPiece};
+
+/// `float` with `buckets` output buckets that differ: bucket `b`'s output weights are bucket 0's
+/// times `1 - 0.2 b` (so some change sign) and its bias is shifted by `0.05 b`.
+pub fn bucketed(float: &FloatNetwork, buckets: usize) -> FloatNetwork {
+    let mut net = float.with_buckets(buckets).unwrap();
+    let width = 2 * net.hidden;
+    for (b, head) in net.out_weights.chunks_mut(width).enumerate() {
+        for w in head {
+            *w *= 1.0 - 0.2 * b as f32;
+        }
+    }
+    for (b, bias) in net.out_bias.iter_mut().enumerate() {
+        *bias += 0.05 * b as f32;
+    }
+    net
+}
 
 /// The crate's SplitMix64 with the helpers these tests use.
 pub struct Rng(SplitMix64);

@@ -71,6 +71,43 @@ fn round_trip_keeps_every_field() {
 }
 
 #[test]
+fn bucketed_nets_round_trip() {
+    let layout = persian();
+    let float = FloatNetwork::init_random(features::num_features(&layout), 32, 3);
+    let one = float.quantise(48).unwrap();
+    let net = crate::common::bucketed(&float, 8).quantise(48).unwrap();
+    let header = NetHeader::new(2, VARIANT, &layout, "eight buckets");
+    let (file, single) = (
+        format::to_bytes(&header, &net).unwrap(),
+        format::to_bytes(&header, &one).unwrap(),
+    );
+    // Seven more heads of 2H i16 weights and an i32 bias each.
+    assert_eq!(file.len(), single.len() + 7 * (2 * 2 * 32 + 4));
+    assert_eq!(&file[BUCKETS..BUCKETS + 4], &8u32.to_le_bytes());
+    let loaded = format::read(&file, &expected(&layout)).unwrap();
+    assert_eq!(loaded.network, net);
+    assert_eq!(loaded.network.buckets(), 8);
+    assert_eq!(
+        loaded.network.architecture_hash(),
+        architecture_hash(ARCH_V1, 1700, 32, 8)
+    );
+    // Bucket 0 is the single-bucket net's head; the others differ.
+    assert_eq!(net.out_bias(0), one.out_bias(0));
+    assert_ne!(net.out_bias(3), one.out_bias(0));
+    // A one-bucket file that claims eight fails its architecture hash.
+    let mut strict = expected(&layout);
+    strict.architecture_hash = Some(architecture_hash(ARCH_V1, 1700, 32, 1));
+    assert!(matches!(
+        format::read(&file, &strict),
+        Err(LoadNetError::WrongArchitectureHash { .. })
+    ));
+    assert!(matches!(
+        format::read(&patch_u32(&single, BUCKETS, 8), &expected(&layout)),
+        Err(LoadNetError::DimensionsMismatch { buckets: 8, .. })
+    ));
+}
+
+#[test]
 fn truncation_at_every_length_is_reported_with_its_offset() {
     let (layout, _, bytes) = tiny();
     for len in 0..bytes.len() {
@@ -122,7 +159,8 @@ fn structural_errors() {
         (FEATURES, "features", 4097, 4096),
         (HIDDEN, "hidden", 0, 4096),
         (HIDDEN, "hidden", 100_000, 4096),
-        (BUCKETS, "output buckets", 2, 1),
+        (BUCKETS, "output buckets", 0, 16),
+        (BUCKETS, "output buckets", 17, 16),
     ] {
         assert_eq!(
             read(&patch_u32(&bytes, offset, value), &layout),

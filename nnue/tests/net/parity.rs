@@ -14,10 +14,10 @@
 //!   neuron to 1/255 cannot do better, whatever the inference code does.
 #![allow(clippy::unwrap_used)] // Test code: a failed unwrap is a failed test.
 
-use crate::common::{chess, persian, Board, Rng};
+use crate::common::{bucketed, chess, persian, Board, Rng};
 use nnue::{
     features, format,
-    network::{QA, QB, SCALE},
+    network::{output_bucket, QA, QB, SCALE},
     Color, FloatNetwork, Layout, PlacedPiece,
 };
 
@@ -25,13 +25,14 @@ use nnue::{
 fn rounding_sigma(float: &FloatNetwork, layout: &Layout, pieces: &[PlacedPiece], stm: Color) -> f32 {
     let (qa, qb) = (QA as f32, QB as f32);
     let mut variance = 0.0;
+    let (head, _) = float.head(output_bucket(pieces.len(), float.buckets()));
     for (half, persp) in [stm, stm.opponent()].into_iter().enumerate() {
         let active = features::active_features(layout, persp, pieces);
         let acc = float.accumulate(&active);
         // Bias and each active weight are rounded to 1/QA: uniform errors of variance 1/(12 QA^2).
         let acc_variance = (active.len() + 1) as f32 / (12.0 * qa * qa);
         for (j, &a) in acc.iter().enumerate() {
-            let w = float.out_weights[half * float.hidden + j];
+            let w = head[half * float.hidden + j];
             let slope = if (0.0..1.0).contains(&a) { 2.0 * a } else { 0.0 };
             let activation = a.clamp(0.0, 1.0).powi(2);
             variance += (w * slope).powi(2) * acc_variance + activation.powi(2) / (12.0 * qb * qb);
@@ -40,8 +41,11 @@ fn rounding_sigma(float: &FloatNetwork, layout: &Layout, pieces: &[PlacedPiece],
     SCALE as f32 * variance.sqrt()
 }
 
-fn check_parity(layout: &Layout, seed: u64) {
-    let float = FloatNetwork::init_random(features::num_features(layout), 256, seed);
+fn check_parity(layout: &Layout, seed: u64, buckets: usize) {
+    let float = bucketed(
+        &FloatNetwork::init_random(features::num_features(layout), 256, seed),
+        buckets,
+    );
     let quantised = float.quantise(48).unwrap();
     let bytes = format::to_bytes(&format::NetHeader::new(3, "parity", layout, "random"), &quantised).unwrap();
     let net = format::read(&bytes, &format::Expected::new(3, "parity", layout))
@@ -85,12 +89,18 @@ fn check_parity(layout: &Layout, seed: u64) {
 
 #[test]
 fn persian_float_and_quantised_agree() {
-    check_parity(&persian(), 21);
+    check_parity(&persian(), 21, 1);
+}
+
+#[test]
+fn bucketed_float_and_quantised_agree() {
+    check_parity(&persian(), 23, 8);
+    check_parity(&chess(), 24, 3);
 }
 
 #[test]
 fn chess_float_and_quantised_agree() {
-    check_parity(&chess(), 22);
+    check_parity(&chess(), 22, 1);
 }
 
 #[test]

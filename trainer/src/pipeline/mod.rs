@@ -94,6 +94,10 @@ pub struct Args {
     /// Hidden neurons of the nets.
     #[arg(long, default_value_t = 256)]
     pub hidden: usize,
+    /// Output buckets by material of the nets (1 = a single output; a one-bucket start net is
+    /// copied into every bucket).
+    #[arg(long, default_value_t = 1)]
+    pub buckets: usize,
     /// Training epochs.
     #[arg(long, default_value_t = 8)]
     pub epochs: u64,

@@ -293,6 +293,9 @@ fn net_report(p: &Pipeline, acc: &Accepted) -> Result<String> {
          --hidden {} --epochs {} --wdl {} --lr {} --lr-later {} --init {} --window {} \\\n    ",
         acc.round, a.first_round, a.hidden, a.epochs, a.wdl, a.lr, a.lr_later, a.init, a.window
     );
+    if a.buckets != 1 {
+        let _ = write!(command, "--buckets {} ", a.buckets);
+    }
     if let Some(init) = &a.init_from {
         let _ = write!(command, "--init-from {} ", init.display());
     }

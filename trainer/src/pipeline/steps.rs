@@ -127,6 +127,8 @@ pub fn train(
         argv.extend(os_args(&[
             &"--hidden",
             &a.hidden.to_string(),
+            &"--buckets",
+            &a.buckets.to_string(),
             &"--epochs",
             &epochs.to_string(),
             &"--wdl",

@@ -116,7 +116,12 @@ impl Checkpoint {
             progress: self.progress.clone(),
             num_features: net.num_features,
             hidden: net.hidden,
-            params: [net.ft_weights.len(), net.ft_bias.len(), net.out_weights.len(), 1],
+            params: [
+                net.ft_weights.len(),
+                net.ft_bias.len(),
+                net.out_weights.len(),
+                net.out_bias.len(),
+            ],
             moments: [0, 1, 2, 3].map(|i| self.moments[i].as_ref().map(|m| m.time)),
         };
         let json = serde_json::to_vec(&header).context("checkpoint header")?;
@@ -128,7 +133,7 @@ impl Checkpoint {
         push_f32(&mut out, &net.ft_weights);
         push_f32(&mut out, &net.ft_bias);
         push_f32(&mut out, &net.out_weights);
-        push_f32(&mut out, &[net.out_bias]);
+        push_f32(&mut out, &net.out_bias);
         for m in self.moments.iter().flatten() {
             push_f32(&mut out, &m.m1);
             push_f32(&mut out, &m.m2);
@@ -158,9 +163,13 @@ impl Checkpoint {
             .filter(|&e| e <= bytes.len())
             .with_context(what)?;
         let header: Header = serde_json::from_slice(&bytes[20..json_end]).with_context(what)?;
-        let (f, h) = (header.num_features, header.hidden);
-        if header.params != [f * h, h, 2 * h, 1] {
-            bail!("{}: parameter sizes do not match F = {f}, H = {h}", path.display());
+        // Checkpoints written before output buckets hold one bucket, which these sizes say too.
+        let (f, h, b) = (header.num_features, header.hidden, header.params[3]);
+        if !(1..=nnue::network::MAX_OUTPUT_BUCKETS).contains(&b) || header.params != [f * h, h, b * 2 * h, b] {
+            bail!(
+                "{}: parameter sizes do not match F = {f}, H = {h}, B = {b}",
+                path.display()
+            );
         }
         let mut floats = bytes[json_end..]
             .chunks_exact(4)
@@ -184,8 +193,8 @@ impl Checkpoint {
         let mut take = |n: usize| -> Vec<f32> { floats.by_ref().take(n).collect() };
         let ft_weights = take(f * h);
         let ft_bias = take(h);
-        let out_weights = take(2 * h);
-        let out_bias = take(1)[0];
+        let out_weights = take(b * 2 * h);
+        let out_bias = take(b);
         let mut moments: [Option<MomentState>; 4] = Default::default();
         for (i, m) in header.moments.iter().enumerate() {
             if let Some(time) = *m {
@@ -261,6 +270,30 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("bytes of parameters"));
+        std::fs::write(&path, b"nonsense").unwrap();
+        assert!(Checkpoint::load(&path).is_err());
+        // A net with output buckets round-trips with its moments.
+        let net = nnue::FloatNetwork::init_random(10, 3, 2).with_buckets(4).unwrap();
+        let c = Checkpoint {
+            moments: [
+                None,
+                None,
+                Some(MomentState {
+                    time: 2,
+                    m1: vec![0.5; 24],
+                    m2: vec![0.25; 24],
+                }),
+                Some(MomentState {
+                    time: 2,
+                    m1: vec![1.0; 4],
+                    m2: vec![2.0; 4],
+                }),
+            ],
+            net,
+            ..c
+        };
+        c.save(&path).unwrap();
+        assert_eq!(Checkpoint::load(&path).unwrap(), c);
         std::fs::write(&path, b"nonsense").unwrap();
         assert!(Checkpoint::load(&path).is_err());
         let _ = std::fs::remove_dir_all(&dir);

@@ -51,6 +51,9 @@ pub struct TrainConfig {
     pub out: PathBuf,
     /// Hidden neurons per perspective.
     pub hidden: usize,
+    /// Output buckets by material (`nnue::network::output_bucket`; 1 = a single output). A
+    /// one-bucket start net (`init_from`) is copied into every bucket.
+    pub buckets: usize,
     /// Positions per step.
     pub batch_size: usize,
     /// Passes over the training set.
@@ -99,6 +102,7 @@ impl Default for TrainConfig {
             init_from: None,
             out: PathBuf::new(),
             hidden: 256,
+            buckets: 1,
             batch_size: 16384,
             epochs: 20,
             lr: 1e-3,
@@ -143,6 +147,13 @@ impl TrainConfig {
         }
         if !(1..=nnue::network::MAX_HIDDEN).contains(&self.hidden) {
             bail!("hidden = {}: must be 1..={}", self.hidden, nnue::network::MAX_HIDDEN);
+        }
+        if !(1..=nnue::network::MAX_OUTPUT_BUCKETS).contains(&self.buckets) {
+            bail!(
+                "buckets = {}: must be 1..={}",
+                self.buckets,
+                nnue::network::MAX_OUTPUT_BUCKETS
+            );
         }
         if self.batch_size == 0 {
             bail!("batch_size must be at least 1");

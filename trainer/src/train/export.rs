@@ -23,38 +23,62 @@ pub fn max_active(variant: Variant) -> usize {
 }
 
 /// Chooses how each output weight is rounded to the engine's 1/64 grid so that the rounding
-/// errors cancel on a calibration set instead of adding up, and moves the output bias to remove
+/// errors cancel on a calibration set instead of adding up, and moves the output biases to remove
 /// what is left on average.
 ///
 /// Plain rounding to nearest leaves each output weight off by up to 1/128; summed over `2H`
 /// activations that is about 10-20 cp of noise per position for a 256-hidden net. Here, starting
 /// from round-to-nearest, each weight in turn moves one step up or down when that lowers the
 /// squared error of the outputs over the calibration positions (`act`: their SCReLU activations,
-/// `n x 2H`), for a few passes. Weights stay within `+-max_abs` (the training clip). Returns the
-/// root-mean-square output error (in net units) before and after.
-pub fn round_output_layer(net: &mut FloatNetwork, act: &[f32], max_abs: f32) -> (f64, f64) {
+/// `n x 2H`; `pieces`: their piece counts, which choose the output bucket), for a few passes.
+/// Each bucket is rounded on its own positions; a bucket without any is rounded to nearest.
+/// Weights stay within `+-max_abs` (the training clip). Returns the root-mean-square output
+/// error (in net units) before and after, over all positions.
+pub fn round_output_layer(net: &mut FloatNetwork, act: &[f32], pieces: &[usize], max_abs: f32) -> (f64, f64) {
     let width = 2 * net.hidden;
-    let n = act.len() / width.max(1);
-    if n == 0 {
-        return (0.0, 0.0);
+    let buckets = net.buckets();
+    let n = (act.len() / width.max(1)).min(pieces.len());
+    let (mut before, mut after) = (0.0f64, 0.0f64);
+    for bucket in 0..buckets {
+        let rows: Vec<&[f32]> = (0..n)
+            .filter(|&i| nnue::network::output_bucket(pieces[i], buckets) == bucket)
+            .map(|i| &act[i * width..(i + 1) * width])
+            .collect();
+        let head = &mut net.out_weights[bucket * width..(bucket + 1) * width];
+        let (b, a, shift) = round_head(head, &rows, max_abs);
+        net.out_bias[bucket] -= shift as f32;
+        before += b * b * rows.len() as f64;
+        after += a * a * rows.len() as f64;
     }
+    let n = n.max(1) as f64;
+    ((before / n).sqrt(), (after / n).sqrt())
+}
+
+/// [`round_output_layer`] for one bucket's `2H` weights and its positions' activations; returns
+/// the rms error before and after and the mean error left (to take from the bias).
+fn round_head(weights: &mut [f32], rows: &[&[f32]], max_abs: f32) -> (f64, f64, f64) {
     let qb = f64::from(nnue::network::QB);
     let limit = (f64::from(max_abs) * qb).floor();
-    let mut q: Vec<f64> = net
-        .out_weights
+    let mut q: Vec<f64> = weights
         .iter()
         .map(|&w| (f64::from(w) * qb).round().clamp(-limit, limit))
         .collect();
-    // e_i = output with rounded weights - output with float weights.
-    let mut err = vec![0.0f64; n];
-    for (i, e) in err.iter_mut().enumerate() {
-        let row = &act[i * width..(i + 1) * width];
-        *e = row
-            .iter()
-            .zip(q.iter().zip(&net.out_weights))
-            .map(|(&a, (&qj, &w))| f64::from(a) * (qj / qb - f64::from(w)))
-            .sum();
+    if rows.is_empty() {
+        for (w, &qj) in weights.iter_mut().zip(&q) {
+            *w = (qj / qb) as f32;
+        }
+        return (0.0, 0.0, 0.0);
     }
+    // e_i = output with rounded weights - output with float weights.
+    let mut err: Vec<f64> = rows
+        .iter()
+        .map(|row| {
+            row.iter()
+                .zip(q.iter().zip(weights.iter()))
+                .map(|(&a, (&qj, &w))| f64::from(a) * (qj / qb - f64::from(w)))
+                .sum()
+        })
+        .collect();
     let rms = |err: &[f64]| {
         let mean = err.iter().sum::<f64>() / err.len() as f64;
         (err.iter().map(|e| (e - mean).powi(2)).sum::<f64>() / err.len() as f64).sqrt()
@@ -63,10 +87,10 @@ pub fn round_output_layer(net: &mut FloatNetwork, act: &[f32], max_abs: f32) -> 
     let step = 1.0 / qb;
     for _pass in 0..6 {
         let mut changed = false;
-        for j in 0..width {
+        for j in 0..weights.len() {
             let (mut g, mut h) = (0.0f64, 0.0f64);
-            for (i, e) in err.iter().enumerate() {
-                let a = f64::from(act[i * width + j]);
+            for (row, e) in rows.iter().zip(&err) {
+                let a = f64::from(row[j]);
                 g += e * a;
                 h += a * a;
             }
@@ -84,8 +108,8 @@ pub fn round_output_layer(net: &mut FloatNetwork, act: &[f32], max_abs: f32) -> 
             if best.1 != 0.0 {
                 let s = best.1;
                 q[j] += s * qb;
-                for (i, e) in err.iter_mut().enumerate() {
-                    *e += s * f64::from(act[i * width + j]);
+                for (row, e) in rows.iter().zip(err.iter_mut()) {
+                    *e += s * f64::from(row[j]);
                 }
                 changed = true;
             }
@@ -94,12 +118,11 @@ pub fn round_output_layer(net: &mut FloatNetwork, act: &[f32], max_abs: f32) -> 
             break;
         }
     }
-    let mean = err.iter().sum::<f64>() / n as f64;
-    for (w, &qj) in net.out_weights.iter_mut().zip(&q) {
+    let mean = err.iter().sum::<f64>() / err.len() as f64;
+    for (w, &qj) in weights.iter_mut().zip(&q) {
         *w = (qj / qb) as f32;
     }
-    net.out_bias -= mean as f32;
-    (before, rms(&err))
+    (before, rms(&err), mean)
 }
 
 /// The net as `.nnue` bytes.
@@ -264,7 +287,8 @@ mod tests {
         let positions = fixed_positions(variant, 300, 8);
         let batch = batch_of(variant, &positions, |_, _| 0.0);
         let act = crate::train::sparse::forward(&net.ft_weights, &net.ft_bias, net.hidden, &batch).act;
-        let (before, after) = round_output_layer(&mut net, &act, 1.98);
+        let pieces: Vec<usize> = (0..batch.len()).map(|i| batch.stm_features(i).len()).collect();
+        let (before, after) = round_output_layer(&mut net, &act, &pieces, 1.98);
         // A 32-hidden net has only 64 output weights to play with; wider nets gain more.
         assert!(after < before * 0.95, "{before} -> {after}");
         // Every output weight is now exactly on the 1/64 grid.

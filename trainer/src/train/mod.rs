@@ -74,6 +74,11 @@ pub struct Args {
     /// Hidden neurons per perspective [default: 256].
     #[arg(long)]
     pub hidden: Option<usize>,
+    /// Output buckets by material, 1..=16: each position is scored by the output weights of its
+    /// piece count's bucket (2..=36 pieces split evenly). A one-bucket --init-from net is copied
+    /// into every bucket [default: 1].
+    #[arg(long)]
+    pub buckets: Option<usize>,
     /// Positions per step [default: 16384].
     #[arg(long)]
     pub batch_size: Option<usize>,
@@ -153,6 +158,7 @@ impl Args {
         }
         set!(
             hidden,
+            buckets,
             batch_size,
             epochs,
             lr,

@@ -2,15 +2,16 @@
 //! (sparse hybrid and pure burn), AdamW through burn's optimizer, and conversion to the `nnue`
 //! crate's float network for export.
 //!
-//! Architecture v1 of the `nnue` crate: `(F -> H) x 2 -> 1`, SCReLU, the feature transformer
-//! shared by both perspectives, the side to move's half first.
+//! Architecture v1 of the `nnue` crate: `(F -> H) x 2 -> B`, SCReLU, the feature transformer
+//! shared by both perspectives, the side to move's half first; each position is scored by the
+//! output bucket of its piece count (`nnue::network::output_bucket`).
 
-use anyhow::{anyhow, Context, Result};
+use anyhow::{anyhow, bail, Context, Result};
 use burn::{
     optim::{AdamW, AdamWConfig, AdamWState, AdaptiveMomentumState, Optimizer},
     tensor::{activation::sigmoid, module::embedding, Device, Int, Tensor, TensorData},
 };
-use nnue::FloatNetwork;
+use nnue::{network::output_bucket, FloatNetwork};
 
 use super::{dataset::Batch, sparse};
 
@@ -52,13 +53,15 @@ pub struct Params {
     pub num_features: usize,
     /// Hidden neurons `H`.
     pub hidden: usize,
+    /// Output buckets `B`.
+    pub buckets: usize,
     /// `F x H`, row = feature.
     pub ft_w: Tensor<2>,
     /// `H`.
     pub ft_b: Tensor<1>,
-    /// `2H x 1`.
+    /// `B x 2H`, row = bucket.
     pub out_w: Tensor<2>,
-    /// `1`.
+    /// `B`.
     pub out_b: Tensor<1>,
 }
 
@@ -80,10 +83,11 @@ impl Params {
         Params {
             num_features: net.num_features,
             hidden: net.hidden,
+            buckets: net.buckets(),
             ft_w: tensor2(net.ft_weights.clone(), net.num_features, net.hidden, device),
             ft_b: tensor1(net.ft_bias.clone(), device),
-            out_w: tensor2(net.out_weights.clone(), 2 * net.hidden, 1, device),
-            out_b: tensor1(vec![net.out_bias], device),
+            out_w: tensor2(net.out_weights.clone(), net.buckets(), 2 * net.hidden, device),
+            out_b: tensor1(net.out_bias.clone(), device),
         }
     }
 
@@ -92,13 +96,21 @@ impl Params {
     /// `+-1/sqrt(2H)`, output bias 0.
     #[cfg(test)]
     pub fn init(num_features: usize, hidden: usize, seed: u64, device: &Device) -> Params {
-        Params::init_scaled(num_features, hidden, seed, 0.1, device)
+        Params::init_scaled(num_features, hidden, 1, seed, 0.1, device)
     }
 
-    /// Like `Params::init` with feature weights uniform in `[-range, range)` (training uses
-    /// 0.01 by default: a feature the data never activates then adds next to nothing, where
-    /// 0.1 left random values that the net met in play and misjudged).
-    pub fn init_scaled(num_features: usize, hidden: usize, seed: u64, range: f32, device: &Device) -> Params {
+    /// Like `Params::init` with `buckets` output buckets (all alike at the start) and feature
+    /// weights uniform in `[-range, range)` (training uses 0.01 by default: a feature the data
+    /// never activates then adds next to nothing, where 0.1 left random values that the net met
+    /// in play and misjudged).
+    pub fn init_scaled(
+        num_features: usize,
+        hidden: usize,
+        buckets: usize,
+        seed: u64,
+        range: f32,
+        device: &Device,
+    ) -> Params {
         let mut net = FloatNetwork::init_random(num_features, hidden, seed);
         for w in &mut net.ft_weights {
             *w *= range / 0.1;
@@ -107,21 +119,34 @@ impl Params {
         for w in &mut net.out_weights {
             *w *= k;
         }
-        net.out_bias = 0.0;
+        net.out_bias = vec![0.0];
+        let net = net
+            .with_buckets(buckets)
+            .unwrap_or_else(|| panic!("{buckets} output buckets: the configuration check allows 1..=16"));
         Params::from_float(&net, device)
     }
 
     /// The parameters as the `nnue` crate's float network (for export and checks).
     pub fn to_float(&self) -> Result<FloatNetwork> {
-        let out_b = to_vec(self.out_b.clone())?;
+        let out_bias = to_vec(self.out_b.clone())?;
+        if out_bias.len() != self.buckets {
+            bail!("{} output biases for {} buckets", out_bias.len(), self.buckets);
+        }
         Ok(FloatNetwork {
             num_features: self.num_features,
             hidden: self.hidden,
             ft_weights: to_vec(self.ft_w.clone())?,
             ft_bias: to_vec(self.ft_b.clone())?,
             out_weights: to_vec(self.out_w.clone())?,
-            out_bias: *out_b.first().context("empty output bias")?,
+            out_bias,
         })
+    }
+
+    /// The output bucket of each position of `batch`.
+    fn batch_buckets(&self, batch: &Batch) -> Vec<usize> {
+        (0..batch.len())
+            .map(|i| output_bucket(batch.stm_features(i).len(), self.buckets))
+            .collect()
     }
 
     /// The raw outputs `y` (before sigmoid; `y * 400` = centipawns) of a batch, no gradients.
@@ -134,8 +159,14 @@ impl Params {
         let b = to_vec(self.ft_b.clone())?;
         let ft = sparse::forward(&w, &b, self.hidden, batch);
         let h = tensor2(ft.act, batch.len(), 2 * self.hidden, &device);
-        let y = h.matmul(self.out_w.clone()) + self.out_b.clone().unsqueeze::<2>();
-        to_vec(y)
+        let y = h.matmul(self.out_w.clone().transpose()) + self.out_b.clone().unsqueeze::<2>();
+        let all = to_vec(y)?;
+        Ok(self
+            .batch_buckets(batch)
+            .iter()
+            .enumerate()
+            .map(|(i, &bucket)| all[i * self.buckets + bucket])
+            .collect())
     }
 
     /// Mean loss of a batch, no gradients.
@@ -161,12 +192,31 @@ impl Params {
         }
     }
 
-    /// The head and the loss in burn: `h` (`n x 2H`) -> `mean((sigmoid(h W + b) - t)^2)`;
-    /// returns the loss's value and the loss tensor (to call `backward` on).
-    fn head_loss(h: Tensor<2>, out_w: Tensor<2>, out_b: Tensor<1>, targets: &[f32]) -> Result<(f64, Tensor<1>)> {
+    /// The head and the loss in burn: `h` (`n x 2H`) -> `mean((sigmoid(y) - t)^2)`, where `y` is
+    /// the column of each position's bucket in `h W^T + b` (`n x B`); returns the loss's value
+    /// and the loss tensor (to call `backward` on).
+    fn head_loss(
+        h: Tensor<2>,
+        out_w: Tensor<2>,
+        out_b: Tensor<1>,
+        buckets: &[usize],
+        targets: &[f32],
+    ) -> Result<(f64, Tensor<1>)> {
         let device = h.device();
         let n = targets.len();
-        let y = h.matmul(out_w) + out_b.unsqueeze::<2>();
+        let width = out_b.dims()[0];
+        let all = h.matmul(out_w.transpose()) + out_b.unsqueeze::<2>();
+        let y = if width == 1 {
+            all
+        } else {
+            // A one-hot mask of each row's bucket picks its column (the gradient flows to that
+            // bucket's weights only).
+            let mut mask = vec![0.0f32; n * width];
+            for (i, &bucket) in buckets.iter().enumerate() {
+                mask[i * width + bucket] = 1.0;
+            }
+            (all * tensor2(mask, n, width, &device).autodiff()).sum_dim(1)
+        };
         let t = tensor2(targets.to_vec(), n, 1, &device);
         let loss = (sigmoid(y) - t).square().mean();
         let value = to_vec(loss.clone().inner())?;
@@ -182,7 +232,8 @@ impl Params {
         let h = tensor2(ft.act, n, 2 * self.hidden, &device).autodiff().require_grad();
         let out_w = self.out_w.clone().autodiff().require_grad();
         let out_b = self.out_b.clone().autodiff().require_grad();
-        let (loss_value, loss) = Self::head_loss(h.clone(), out_w.clone(), out_b.clone(), &batch.targets)?;
+        let buckets = self.batch_buckets(batch);
+        let (loss_value, loss) = Self::head_loss(h.clone(), out_w.clone(), out_b.clone(), &buckets, &batch.targets)?;
         let grads = loss.backward();
         let missing = || anyhow!("burn returned no gradient");
         let g_h = to_vec(h.grad(&grads).ok_or_else(missing)?)?;
@@ -237,7 +288,8 @@ impl Params {
             acc.clamp(0.0, 1.0).square()
         };
         let h = Tensor::cat(vec![half(true), half(false)], 1);
-        let (loss_value, loss) = Self::head_loss(h, out_w.clone(), out_b.clone(), &batch.targets)?;
+        let buckets = self.batch_buckets(batch);
+        let (loss_value, loss) = Self::head_loss(h, out_w.clone(), out_b.clone(), &buckets, &batch.targets)?;
         let grads = loss.backward();
         let missing = || anyhow!("burn returned no gradient");
         Ok((
@@ -324,6 +376,7 @@ impl Trainer {
         Params {
             num_features: params.num_features,
             hidden: params.hidden,
+            buckets: params.buckets,
             ft_w: ft_w.clamp(-clip, clip),
             ft_b: ft_b.clamp(-clip, clip),
             out_w: out_w.clamp(-clip, clip),
@@ -443,6 +496,76 @@ mod tests {
             .iter()
             .chain(&net.out_weights)
             .all(|w| w.abs() <= 0.05 + 1e-7));
+    }
+
+    /// Positions with 2 to 36 features of 40: every one of eight buckets gets some.
+    fn material_batch() -> Batch {
+        let mut b = Batch::default();
+        for (k, pieces) in [2usize, 7, 11, 15, 20, 24, 28, 33, 36, 9, 30, 5]
+            .into_iter()
+            .enumerate()
+        {
+            let stm: Vec<u16> = (0..pieces).map(|j| ((j * 7 + k) % 40) as u16).collect();
+            let ntm: Vec<u16> = (0..pieces).map(|j| ((j * 3 + 2 * k) % 40) as u16).collect();
+            b.push(&stm, &ntm, (k as f32 * 0.37).fract());
+        }
+        b
+    }
+
+    fn bucketed_params(seed: u64) -> Params {
+        let mut net = Params::init(40, 6, seed, &Device::flex()).to_float().unwrap();
+        net.ft_weights.iter_mut().for_each(|w| *w *= 0.3);
+        let mut net = net.with_buckets(8).unwrap();
+        for (i, w) in net.out_weights.iter_mut().enumerate() {
+            *w *= 1.0 - 0.1 * (i / 12) as f32;
+        }
+        for (b, bias) in net.out_bias.iter_mut().enumerate() {
+            *bias = 0.1 * b as f32 - 0.3;
+        }
+        Params::from_float(&net, &Device::flex())
+    }
+
+    #[test]
+    fn bucketed_predictions_and_gradients_agree_with_the_references() {
+        let params = bucketed_params(4);
+        let net = params.to_float().unwrap();
+        assert_eq!(net.buckets(), 8);
+        let b = material_batch();
+        let buckets: std::collections::BTreeSet<usize> = params.batch_buckets(&b).into_iter().collect();
+        assert_eq!(buckets.len(), 8, "the test batch must reach every bucket");
+        for (i, &y) in params.predict(&b).unwrap().iter().enumerate() {
+            let us: Vec<usize> = b.stm_features(i).iter().map(|&f| f as usize).collect();
+            let them: Vec<usize> = b.ntm_features(i).iter().map(|&f| f as usize).collect();
+            assert!((y - net.forward(&us, &them)).abs() < 1e-4, "position {i}");
+        }
+        let (l1, g1) = params.gradients(&b, FtMode::Sparse).unwrap();
+        for mode in [FtMode::Dense, FtMode::Gather] {
+            let (l2, g2) = params.gradients(&b, mode).unwrap();
+            assert!((l1 - l2).abs() < 1e-6, "{l1} vs {l2}");
+            close(&to_vec(g1.ft_w.clone()).unwrap(), &to_vec(g2.ft_w).unwrap(), "ft_w");
+            close(&to_vec(g1.out_w.clone()).unwrap(), &to_vec(g2.out_w).unwrap(), "out_w");
+            close(&to_vec(g1.out_b.clone()).unwrap(), &to_vec(g2.out_b).unwrap(), "out_b");
+        }
+        // A bucket's bias gradient is the sum over its own positions only: each bucket has one
+        // or two positions here, so no bias gradient is zero, and the loss is the mean.
+        let g_b = to_vec(g1.out_b).unwrap();
+        assert_eq!(g_b.len(), 8);
+        assert!(g_b.iter().all(|g| *g != 0.0), "{g_b:?}");
+    }
+
+    #[test]
+    fn the_loss_falls_with_buckets_too() {
+        let mut params = bucketed_params(5);
+        let mut trainer = Trainer::new(0.0, 1.98);
+        let b = material_batch();
+        let first = params.loss(&b).unwrap();
+        for _ in 0..200 {
+            let (_, g) = params.gradients(&b, FtMode::Sparse).unwrap();
+            params = trainer.step(params, g, 0.01);
+        }
+        let last = params.loss(&b).unwrap();
+        assert!(last < first * 0.2, "{first} -> {last}");
+        assert_eq!(params.to_float().unwrap().buckets(), 8);
     }
 
     #[test]

@@ -140,7 +140,7 @@ pub(super) fn initial_state(
     quiet: bool,
 ) -> Result<State> {
     if let Some(ck) = resumed {
-        if ck.net.num_features != num_features || ck.net.hidden != config.hidden {
+        if ck.net.num_features != num_features || ck.net.hidden != config.hidden || ck.net.buckets() != config.buckets {
             bail!("the checkpoint's net does not match the configuration");
         }
         let params = Params::from_float(&ck.net, device);
@@ -163,7 +163,14 @@ pub(super) fn initial_state(
         });
     }
     let params = match &config.init_from {
-        None => Params::init_scaled(num_features, config.hidden, config.seed, config.ft_init, device),
+        None => Params::init_scaled(
+            num_features,
+            config.hidden,
+            config.buckets,
+            config.seed,
+            config.ft_init,
+            device,
+        ),
         Some(path) => {
             let mut net = initial_net(path, variant)?;
             if net.num_features == num_features && net.hidden < config.hidden {
@@ -182,13 +189,30 @@ pub(super) fn initial_state(
                     .widened(config.hidden, config.seed, config.ft_init)
                     .ok_or_else(|| anyhow!("cannot widen {}", path.display()))?;
             }
-            if net.num_features != num_features || net.hidden != config.hidden {
+            if net.buckets() == 1 && config.buckets > 1 {
+                // One head becomes several alike: the same evaluation at the first step.
+                say(
+                    quiet,
+                    None,
+                    format!(
+                        "copying the output layer of {} into {} output buckets",
+                        path.display(),
+                        config.buckets
+                    ),
+                );
+                net = net
+                    .with_buckets(config.buckets)
+                    .ok_or_else(|| anyhow!("cannot give {} {} buckets", path.display(), config.buckets))?;
+            }
+            if net.num_features != num_features || net.hidden != config.hidden || net.buckets() != config.buckets {
                 bail!(
-                    "{}: a ({} -> {}) net, this run trains ({num_features} -> {})",
+                    "{}: a ({} -> {} -> {} buckets) net, this run trains ({num_features} -> {} -> {} buckets)",
                     path.display(),
                     net.num_features,
                     net.hidden,
-                    config.hidden
+                    net.buckets(),
+                    config.hidden,
+                    config.buckets
                 );
             }
             say(quiet, None, format!("starting from the weights of {}", path.display()));
@@ -256,8 +280,8 @@ impl<'a> Session<'a> {
             quiet,
             None,
             format!(
-                "net: ({num_features} -> {})x2 -> 1 SCReLU; {} steps of {batch_size} per epoch, {} epochs; first layer {:?}, device {:?}",
-                config.hidden, steps_per_epoch, config.epochs, config.ft, config.device
+                "net: ({num_features} -> {})x2 -> {} SCReLU; {} steps of {batch_size} per epoch, {} epochs; first layer {:?}, device {:?}",
+                config.hidden, config.buckets, steps_per_epoch, config.epochs, config.ft, config.device
             ),
         );
         // Calibration positions for the rounding of the output layer: validation positions (else
@@ -299,8 +323,12 @@ impl<'a> Session<'a> {
     pub fn write_curves(&self, progress: &Progress) -> Result<()> {
         let out = &self.config.out;
         write_atomic(&out.join("curves.csv"), curves::csv(&progress.curve).as_bytes())?;
+        let buckets = match self.config.buckets {
+            1 => String::new(),
+            b => format!(", {b} output buckets"),
+        };
         let title = format!(
-            "{}: H = {}, {} training positions",
+            "{}: H = {}{buckets}, {} training positions",
             self.variant.id(),
             self.config.hidden,
             thousands(self.data.summary.train)
@@ -315,6 +343,7 @@ impl<'a> Session<'a> {
             for_variant,
             learned_from: std::iter::once(self.variant).chain(self.also.iter().copied()).collect(),
             hidden: self.config.hidden,
+            buckets: self.config.buckets,
             positions: self.data.summary.train,
             games: self.data.summary.train_games,
             epochs,
@@ -330,7 +359,10 @@ impl<'a> Session<'a> {
     pub fn export_net(&self, state: &State, path: &Path) -> Result<(Vec<u8>, f64, f64)> {
         let mut net = state.params.to_float()?;
         let act = super::sparse::forward(&net.ft_weights, &net.ft_bias, net.hidden, &self.calibration).act;
-        let (before, after) = export::round_output_layer(&mut net, &act, self.config.clip);
+        let pieces: Vec<usize> = (0..self.calibration.len())
+            .map(|i| self.calibration.stm_features(i).len())
+            .collect();
+        let (before, after) = export::round_output_layer(&mut net, &act, &pieces, self.config.clip);
         let bytes = export::write(
             &net,
             self.variant,
@@ -365,6 +397,8 @@ pub(super) struct DescriptionFacts<'a> {
     pub learned_from: Vec<Variant>,
     /// Hidden neurons.
     pub hidden: usize,
+    /// Output buckets.
+    pub buckets: usize,
     /// Training positions and their games.
     pub positions: u64,
     pub games: u64,
@@ -492,9 +526,13 @@ pub(super) fn describe(f: &DescriptionFacts<'_>) -> String {
         .map(|n| format!(", continued from {}", n.to_string_lossy()))
         .unwrap_or_default();
     format!(
-        "{} net (H {}), learned {games}; target: {target}; {} epoch{}{from}, seed {}",
+        "{} net (H {}{}), learned {games}; target: {target}; {} epoch{}{from}, seed {}",
         f.for_variant.spec().name,
         f.hidden,
+        match f.buckets {
+            1 => String::new(),
+            b => format!(", {b} output buckets"),
+        },
         f.epochs,
         if f.epochs == 1 { "" } else { "s" },
         f.seed
@@ -510,6 +548,7 @@ mod tests {
             for_variant,
             learned_from,
             hidden: 256,
+            buckets: 1,
             positions: 6_674_278,
             games: 77_044,
             epochs: 8,

@@ -185,6 +185,73 @@ fn resume_continues_exactly_where_the_run_stopped() {
 }
 
 #[test]
+fn output_buckets_start_from_a_single_head_resume_exactly_and_play() {
+    let dir = TempDir::new("buckets");
+    let (base, b, c) = (dir.join("base"), dir.join("b"), dir.join("c"));
+    let (base, b, c) = (base.to_str().unwrap(), b.to_str().unwrap(), c.to_str().unwrap());
+    ok(&train_args(base, &["--epochs", "2"]));
+    let start = format!("{base}/net.nnue");
+    let mut args = train_args(b, &["--epochs", "2", "--buckets", "8", "--init-from", &start]);
+    args.retain(|a| *a != "--quiet");
+    let report = ok(&args);
+    assert!(
+        report.contains("into 8 output buckets") && report.contains("x2 -> 8 SCReLU"),
+        "{report}"
+    );
+    let net = nnue::format::read_any(&fs::read(format!("{b}/net.nnue")).unwrap()).unwrap();
+    assert_eq!(net.network.buckets(), 8);
+    assert!(
+        net.header
+            .description
+            .starts_with("Persian Princess net (H 16, 8 output buckets), learned from "),
+        "{}",
+        net.header.description
+    );
+    let summary: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(format!("{b}/summary.json")).unwrap()).unwrap();
+    let parity = &summary["parity_best_net_vs_dequantised_cp"];
+    assert!(parity["max_cp"].as_f64().unwrap() <= 1.5, "{parity}");
+    // The heads have parted: training moved them apart from the copies they started as.
+    let float = nnue::FloatNetwork::dequantise(&net.network);
+    let (first, _) = float.head(0);
+    assert!((1..8).any(|k| float.head(k).0 != first));
+    // The engine plays with it.
+    let engine_net = NnueNet::from_file(Variant::PersianPrincess, format!("{b}/net.nnue")).unwrap();
+    assert!(
+        engine_net.summary().contains("16 hidden, 8 output buckets"),
+        "{}",
+        engine_net.summary()
+    );
+    let _ = engine_net.evaluate_position(&Position::startpos(Variant::PersianPrincess));
+    // Stopped and resumed, the run ends where the uninterrupted one did.
+    ok(&train_args(
+        c,
+        &[
+            "--epochs",
+            "2",
+            "--buckets",
+            "8",
+            "--init-from",
+            &start,
+            "--max-steps",
+            "3",
+        ],
+    ));
+    ok(&["train", "--resume", "--out", c, "--quiet"]);
+    assert_eq!(
+        fs::read(format!("{b}/net.nnue")).unwrap(),
+        fs::read(format!("{c}/net.nnue")).unwrap()
+    );
+    // Bad bucket counts and nets of another bucket count are refused.
+    let (x, y) = (format!("{c}x"), format!("{c}y"));
+    let too_many = fails(&train_args(&x, &["--buckets", "17"]));
+    assert!(too_many.contains("buckets = 17: must be 1..=16"), "{too_many}");
+    let bucketed_start = format!("{b}/net.nnue");
+    let other = fails(&train_args(&y, &["--buckets", "4", "--init-from", &bucketed_start]));
+    assert!(other.contains("8 buckets) net, this run trains"), "{other}");
+}
+
+#[test]
 fn configuration_files_and_bad_settings() {
     let dir = TempDir::new("config");
     let cfg = dir.join("run.toml");
