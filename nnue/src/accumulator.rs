@@ -173,6 +173,10 @@ impl Accumulator {
     ) {
         self.check(net);
         let before = prev.map_or(self.pieces, |prev| prev.pieces);
+        debug_assert!(
+            before + added.len() >= removed.len(),
+            "more pieces removed than there are"
+        );
         self.pieces = (before + added.len()).saturating_sub(removed.len());
         if added.len() > BATCH || removed.len() > BATCH {
             self.apply_in_batches(prev, net, layout, added, removed);

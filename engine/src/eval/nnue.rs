@@ -226,6 +226,17 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_output_buckets_span_the_largest_start_position() {
+        // nnue::network::output_bucket splits 2..=BUCKET_PIECES pieces: that must be the largest
+        // start position of the variants that have nets, so that no bucket is wasted or crowded.
+        let most = Variant::ALL
+            .iter()
+            .map(|&v| crate::rules::position::Position::startpos(v).occupied().count() as usize)
+            .max();
+        assert_eq!(most, Some(nnue::network::BUCKET_PIECES));
+    }
+
+    #[test]
     fn persian_layouts_keep_the_type_indices_of_the_shipped_nets() {
         use crate::rules::PieceKind;
         for v in Variant::PERSIAN {

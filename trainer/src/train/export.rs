@@ -31,7 +31,8 @@ pub fn max_active(variant: Variant) -> usize {
 /// from round-to-nearest, each weight in turn moves one step up or down when that lowers the
 /// squared error of the outputs over the calibration positions (`act`: their SCReLU activations,
 /// `n x 2H`; `pieces`: their piece counts, which choose the output bucket), for a few passes.
-/// Each bucket is rounded on its own positions; a bucket without any is rounded to nearest.
+/// Each bucket is rounded on its own positions; a bucket with fewer than `2 * 2H` of them (too
+/// few to fit `2H` choices without fitting noise) is rounded to nearest.
 /// Weights stay within `+-max_abs` (the training clip). Returns the root-mean-square output
 /// error (in net units) before and after, over all positions.
 pub fn round_output_layer(net: &mut FloatNetwork, act: &[f32], pieces: &[usize], max_abs: f32) -> (f64, f64) {
@@ -45,7 +46,8 @@ pub fn round_output_layer(net: &mut FloatNetwork, act: &[f32], pieces: &[usize],
             .map(|i| &act[i * width..(i + 1) * width])
             .collect();
         let head = &mut net.out_weights[bucket * width..(bucket + 1) * width];
-        let (b, a, shift) = round_head(head, &rows, max_abs);
+        let passes = if rows.len() >= 2 * width { 6 } else { 0 };
+        let (b, a, shift) = round_head(head, &rows, max_abs, passes);
         net.out_bias[bucket] -= shift as f32;
         before += b * b * rows.len() as f64;
         after += a * a * rows.len() as f64;
@@ -54,9 +56,10 @@ pub fn round_output_layer(net: &mut FloatNetwork, act: &[f32], pieces: &[usize],
     ((before / n).sqrt(), (after / n).sqrt())
 }
 
-/// [`round_output_layer`] for one bucket's `2H` weights and its positions' activations; returns
-/// the rms error before and after and the mean error left (to take from the bias).
-fn round_head(weights: &mut [f32], rows: &[&[f32]], max_abs: f32) -> (f64, f64, f64) {
+/// [`round_output_layer`] for one bucket's `2H` weights and its positions' activations, with at
+/// most `passes` greedy passes (0: round to nearest); returns the rms error before and after and
+/// the mean error left (to take from the bias).
+fn round_head(weights: &mut [f32], rows: &[&[f32]], max_abs: f32, passes: usize) -> (f64, f64, f64) {
     let qb = f64::from(nnue::network::QB);
     let limit = (f64::from(max_abs) * qb).floor();
     let mut q: Vec<f64> = weights
@@ -85,7 +88,7 @@ fn round_head(weights: &mut [f32], rows: &[&[f32]], max_abs: f32) -> (f64, f64, 
     };
     let before = rms(&err);
     let step = 1.0 / qb;
-    for _pass in 0..6 {
+    for _pass in 0..passes {
         let mut changed = false;
         for j in 0..weights.len() {
             let (mut g, mut h) = (0.0f64, 0.0f64);
@@ -306,6 +309,29 @@ mod tests {
         .unwrap();
         let rounded = parity(&params, &to_bytes(&net, variant, "t").unwrap(), variant, &positions).unwrap();
         assert!(rounded.mean_cp < plain.mean_cp, "{plain:?} vs {rounded:?}");
+    }
+
+    #[test]
+    fn each_bucket_is_rounded_on_its_own_positions() {
+        let variant = Variant::PersianPrincess;
+        let one = trained(variant).to_float().unwrap();
+        let mut net = one.with_buckets(2).unwrap();
+        let positions = fixed_positions(variant, 300, 8);
+        let batch = batch_of(variant, &positions, |_, _| 0.0);
+        let act = crate::train::sparse::forward(&net.ft_weights, &net.ft_bias, net.hidden, &batch).act;
+        // Every position in bucket 1 (as if it had 40 pieces): bucket 1 is rounded adaptively,
+        // bucket 0, without positions, to nearest.
+        let pieces = vec![40; batch.len()];
+        let (before, after) = round_output_layer(&mut net, &act, &pieces, 1.98);
+        assert!(after < before * 0.95, "{before} -> {after}");
+        let nearest: Vec<f32> = one.out_weights.iter().map(|w| (w * 64.0).round() / 64.0).collect();
+        assert_eq!(net.head(0).0, &nearest[..]);
+        assert_ne!(net.head(1).0, &nearest[..]);
+        assert_eq!(net.out_bias[0], one.out_bias[0]);
+        assert!(net
+            .out_weights
+            .iter()
+            .all(|w| (w * 64.0 - (w * 64.0).round()).abs() < 1e-4));
     }
 
     #[test]

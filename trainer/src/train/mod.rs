@@ -75,7 +75,7 @@ pub struct Args {
     #[arg(long)]
     pub hidden: Option<usize>,
     /// Output buckets by material, 1..=16: each position is scored by the output weights of its
-    /// piece count's bucket (2..=36 pieces split evenly). A one-bucket --init-from net is copied
+    /// piece count's bucket (2..=40 pieces split evenly). A one-bucket --init-from net is copied
     /// into every bucket [default: 1].
     #[arg(long)]
     pub buckets: Option<usize>,

@@ -285,14 +285,14 @@ impl<'a> Session<'a> {
             ),
         );
         // Calibration positions for the rounding of the output layer: validation positions (else
-        // training positions), at most 8,192.
+        // training positions), at most 8,192 per output bucket.
         let calibration = {
             let source = if data.validation.is_empty() {
                 &data.train
             } else {
                 &data.validation
             };
-            let idx: Vec<u32> = (0..source.len().min(8192) as u32).collect();
+            let idx: Vec<u32> = (0..source.len().min(8192 * config.buckets) as u32).collect();
             source.gather(&idx)
         };
         Session {
