@@ -96,7 +96,7 @@ impl Params {
     /// `+-1/sqrt(2H)`, output bias 0.
     #[cfg(test)]
     pub fn init(num_features: usize, hidden: usize, seed: u64, device: &Device) -> Params {
-        Params::init_scaled(num_features, hidden, 1, seed, 0.1, device)
+        Params::init_scaled(num_features, hidden, 1, seed, 0.1, device).expect("one bucket is always valid")
     }
 
     /// Like `Params::init` with `buckets` output buckets (all alike at the start) and feature
@@ -110,7 +110,7 @@ impl Params {
         seed: u64,
         range: f32,
         device: &Device,
-    ) -> Params {
+    ) -> Result<Params> {
         let mut net = FloatNetwork::init_random(num_features, hidden, seed);
         for w in &mut net.ft_weights {
             *w *= range / 0.1;
@@ -120,10 +120,13 @@ impl Params {
             *w *= k;
         }
         net.out_bias = vec![0.0];
-        let net = net
-            .with_buckets(buckets)
-            .unwrap_or_else(|| panic!("{buckets} output buckets: the configuration check allows 1..=16"));
-        Params::from_float(&net, device)
+        let net = net.with_buckets(buckets).ok_or_else(|| {
+            anyhow!(
+                "{buckets} output buckets: must be 1..={}",
+                nnue::network::MAX_OUTPUT_BUCKETS
+            )
+        })?;
+        Ok(Params::from_float(&net, device))
     }
 
     /// The parameters as the `nnue` crate's float network (for export and checks).

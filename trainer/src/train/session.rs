@@ -170,7 +170,7 @@ pub(super) fn initial_state(
             config.seed,
             config.ft_init,
             device,
-        ),
+        )?,
         Some(path) => {
             let mut net = initial_net(path, variant)?;
             if net.num_features == num_features && net.hidden < config.hidden {
@@ -323,14 +323,11 @@ impl<'a> Session<'a> {
     pub fn write_curves(&self, progress: &Progress) -> Result<()> {
         let out = &self.config.out;
         write_atomic(&out.join("curves.csv"), curves::csv(&progress.curve).as_bytes())?;
-        let buckets = match self.config.buckets {
-            1 => String::new(),
-            b => format!(", {b} output buckets"),
-        };
         let title = format!(
-            "{}: H = {}{buckets}, {} training positions",
+            "{}: H = {}{}, {} training positions",
             self.variant.id(),
             self.config.hidden,
+            buckets_suffix(self.config.buckets),
             thousands(self.data.summary.train)
         );
         write_atomic(&out.join("curves.svg"), curves::svg(&progress.curve, &title).as_bytes())
@@ -386,6 +383,14 @@ impl<'a> Session<'a> {
                 .map_err(|e| anyhow!("progress bar template: {e}"))?,
         );
         Ok(b)
+    }
+}
+
+/// `", B output buckets"` after a net's width, or nothing for a single output.
+fn buckets_suffix(buckets: usize) -> String {
+    match buckets {
+        1 => String::new(),
+        b => format!(", {b} output buckets"),
     }
 }
 
@@ -529,10 +534,7 @@ pub(super) fn describe(f: &DescriptionFacts<'_>) -> String {
         "{} net (H {}{}), learned {games}; target: {target}; {} epoch{}{from}, seed {}",
         f.for_variant.spec().name,
         f.hidden,
-        match f.buckets {
-            1 => String::new(),
-            b => format!(", {b} output buckets"),
-        },
+        buckets_suffix(f.buckets),
         f.epochs,
         if f.epochs == 1 { "" } else { "s" },
         f.seed
