@@ -149,6 +149,12 @@ pub struct Args {
     /// hand-crafted evaluation (0: none).
     #[arg(long, default_value_t = 0)]
     pub hce_games: usize,
+    /// Seed of the openings of the match against the hand-crafted evaluation (default: the
+    /// round's seed, as every match of the round). A fixed seed plays the same openings in every
+    /// round, so that rounds compare on one set: which openings are drawn moves the result by
+    /// tens of Elo (docs/strength.md, Citadel 9x8 round 7).
+    #[arg(long, value_name = "SEED")]
+    pub hce_seed: Option<u64>,
     /// Games of the fixed match at equal time of every candidate against the evaluation its SPRT
     /// played (the previous net; round 1: the hand-crafted one), at --match-tc (0: none).
     #[arg(long, default_value_t = 100)]
@@ -550,7 +556,7 @@ impl Pipeline {
                             "== round {round}, {v}: {} games against the hand-crafted evaluation",
                             a.hce_games
                         );
-                        steps::play_hce(self, v, &net, &name, seed, &hce_file)?
+                        steps::play_hce(self, v, &net, &name, a.hce_seed.unwrap_or(seed), &hce_file)?
                     }
                 });
             }

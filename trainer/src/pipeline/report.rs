@@ -307,6 +307,12 @@ fn net_report(p: &Pipeline, acc: &Accepted) -> Result<String> {
     if a.fine_tune_epochs > 0 {
         let _ = write!(command, "--fine-tune-epochs {} ", a.fine_tune_epochs);
     }
+    if a.hce_games > 0 {
+        let _ = write!(command, "--hce-games {} ", a.hce_games);
+        if let Some(seed) = a.hce_seed {
+            let _ = write!(command, "--hce-seed {seed} ");
+        }
+    }
     let _ = write!(
         command,
         "--data-dir {} --runs-dir {} \\\n    --match-nodes {} --match-games {} --sprt={},{} --seed {} \\\n    \

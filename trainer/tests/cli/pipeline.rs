@@ -410,6 +410,7 @@ fn help_names_every_setting() {
         "--sprt",
         "--threads",
         "--hce-games",
+        "--hce-seed",
         "--time-games",
         "--match-tc",
         "--ladder-games",
