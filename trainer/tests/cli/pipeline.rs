@@ -766,3 +766,103 @@ fn an_installed_net_reports_its_yardsticks() {
     );
     let _ = fs::remove_dir_all(&tmp);
 }
+
+/// `--hce-seed` fixes the openings of the match against the hand-crafted evaluation: round 2's
+/// match is the one `engine match --seed` plays from that seed, game for game, and the net's
+/// report names the flag in its command.
+#[test]
+fn a_fixed_hce_seed_plays_that_seeds_openings() {
+    let tmp = std::env::temp_dir().join(format!("trainer-pipeline-hce-seed-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&tmp);
+    fs::create_dir_all(&tmp).expect("temp dir");
+    let out = Command::new(env!("CARGO_BIN_EXE_persian-trainer"))
+        .args([
+            "pipeline",
+            "--variants",
+            "oriental-omega",
+            "--rounds",
+            "2",
+            "--games",
+            "4",
+        ])
+        // From the round-1 ladder net, at a learning rate that keeps it: a net learned from a
+        // few toy games loses every game, which no SPRT accepts.
+        .args([
+            "--sp-nodes",
+            "40",
+            "--hidden",
+            "256",
+            "--epochs",
+            "1",
+            "--lr",
+            "0.00001",
+        ])
+        .args(["--lr-later", "0.00001", "--init-from"])
+        .arg(repo().join("data/nets/ladder/oriental-omega.r1.nnue"))
+        .args(["--match-nodes", "40"])
+        // Every candidate is accepted at once, so that round 2 plays the hand-crafted match.
+        .args(["--match-games", "40", "--sprt=-1000,-900", "--threads", "2"])
+        .args([
+            "--hce-games",
+            "4",
+            "--hce-seed",
+            "5",
+            "--time-games",
+            "0",
+            "--ladder-games",
+            "0",
+        ])
+        .arg("--data-dir")
+        .arg(tmp.join("data"))
+        .arg("--runs-dir")
+        .arg(tmp.join("runs"))
+        .arg("--nets-dir")
+        .arg(tmp.join("nets"))
+        .arg("--strength")
+        .arg(tmp.join("strength.md"))
+        .output()
+        .expect("trainer runs");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success(), "{text}");
+    assert!(
+        text.contains("== round 2, oriental-omega: 4 games against the hand-crafted evaluation"),
+        "{text}"
+    );
+    let run = tmp.join("runs/r2-oriental-omega");
+    let hce = fs::read_to_string(run.join("hce.oriental-omega.txt")).expect("hand-crafted match");
+    let engine = PathBuf::from(env!("CARGO_BIN_EXE_persian-trainer"))
+        .with_file_name(format!("persian-engine{}", std::env::consts::EXE_SUFFIX));
+    let first = format!("name=r2,nodes=40,hash=16,eval={}", run.join("net.nnue").display());
+    let direct = Command::new(&engine)
+        .args(["match", "-v", "oriental-omega", "-n", "4", "-c", "2", "--engine"])
+        .arg(&first)
+        .args([
+            "--engine",
+            "name=hce,nodes=40,hash=16,eval=hce",
+            "--seed",
+            "5",
+            "--quiet",
+        ])
+        .output()
+        .expect("engine runs");
+    let direct = String::from_utf8_lossy(&direct.stdout).into_owned();
+    let lines = |s: &str| -> Vec<String> {
+        s.lines()
+            .filter(|l| l.starts_with("W/D/L:") || l.starts_with("Pairs:") || l.starts_with("Terminations:"))
+            .map(str::to_string)
+            .collect()
+    };
+    assert_eq!(lines(&hce).len(), 3, "{hce}");
+    assert_eq!(
+        lines(&hce),
+        lines(&direct),
+        "pipeline:\n{hce}\nengine match --seed 5:\n{direct}"
+    );
+    let report = fs::read_to_string(tmp.join("nets/oriental-omega.md")).expect("net report");
+    assert!(report.contains("--hce-games 4 --hce-seed 5 "), "{report}");
+    let _ = fs::remove_dir_all(&tmp);
+}
