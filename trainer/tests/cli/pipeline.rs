@@ -672,55 +672,41 @@ fn an_installed_net_reports_its_yardsticks() {
     fs::create_dir_all(&tmp).expect("temp dir");
     let ladder = repo().join("data/nets/ladder");
     let run_pipeline = || -> String {
-        let out = Command::new(env!("CARGO_BIN_EXE_persian-trainer"))
-            .args([
-                "pipeline",
-                "--variants",
-                "oriental-omega",
-                "--games",
-                "4",
-                "--sp-nodes",
-                "40",
-            ])
-            .args([
-                "--hidden",
-                "256",
-                "--epochs",
-                "1",
-                "--lr-later",
-                "0.00001",
-                "--init-from",
-            ])
-            .arg(ladder.join("oriental-omega.r1.nnue"))
-            .args([
-                "--match-nodes",
-                "40",
-                "--match-games",
-                "40",
-                "--sprt=-1000,-900",
-                "--threads",
-                "2",
-            ])
-            .args(["--time-games", "2", "--match-tc", "movetime=5", "--ladder-games", "2"])
-            .args(["--ladder-rungs", "1,2", "--ladder-dir"])
-            .arg(&ladder)
-            .arg("--data-dir")
-            .arg(tmp.join("data"))
-            .arg("--runs-dir")
-            .arg(tmp.join("runs"))
-            .arg("--nets-dir")
-            .arg(tmp.join("nets"))
-            .arg("--strength")
-            .arg(tmp.join("strength.md"))
-            .output()
-            .expect("trainer runs");
-        let text = format!(
-            "{}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
-        assert!(out.status.success(), "{text}");
-        text
+        run_in_tmp(
+            Command::new(env!("CARGO_BIN_EXE_persian-trainer"))
+                .args([
+                    "pipeline",
+                    "--variants",
+                    "oriental-omega",
+                    "--games",
+                    "4",
+                    "--sp-nodes",
+                    "40",
+                ])
+                .args([
+                    "--hidden",
+                    "256",
+                    "--epochs",
+                    "1",
+                    "--lr-later",
+                    "0.00001",
+                    "--init-from",
+                ])
+                .arg(ladder.join("oriental-omega.r1.nnue"))
+                .args([
+                    "--match-nodes",
+                    "40",
+                    "--match-games",
+                    "40",
+                    "--sprt=-1000,-900",
+                    "--threads",
+                    "2",
+                ])
+                .args(["--time-games", "2", "--match-tc", "movetime=5", "--ladder-games", "2"])
+                .args(["--ladder-rungs", "1,2", "--ladder-dir"])
+                .arg(&ladder),
+            &tmp,
+        )
     };
     let first = run_pipeline();
     assert!(first.contains("== round 1, oriental-omega: installed "), "{first}");
@@ -775,59 +761,46 @@ fn a_fixed_hce_seed_plays_that_seeds_openings() {
     let tmp = std::env::temp_dir().join(format!("trainer-pipeline-hce-seed-{}", std::process::id()));
     let _ = fs::remove_dir_all(&tmp);
     fs::create_dir_all(&tmp).expect("temp dir");
-    let out = Command::new(env!("CARGO_BIN_EXE_persian-trainer"))
-        .args([
-            "pipeline",
-            "--variants",
-            "oriental-omega",
-            "--rounds",
-            "2",
-            "--games",
-            "4",
-        ])
-        // From the round-1 ladder net, at a learning rate that keeps it: a net learned from a
-        // few toy games loses every game, which no SPRT accepts.
-        .args([
-            "--sp-nodes",
-            "40",
-            "--hidden",
-            "256",
-            "--epochs",
-            "1",
-            "--lr",
-            "0.00001",
-        ])
-        .args(["--lr-later", "0.00001", "--init-from"])
-        .arg(repo().join("data/nets/ladder/oriental-omega.r1.nnue"))
-        .args(["--match-nodes", "40"])
-        // Every candidate is accepted at once, so that round 2 plays the hand-crafted match.
-        .args(["--match-games", "40", "--sprt=-1000,-900", "--threads", "2"])
-        .args([
-            "--hce-games",
-            "4",
-            "--hce-seed",
-            "5",
-            "--time-games",
-            "0",
-            "--ladder-games",
-            "0",
-        ])
-        .arg("--data-dir")
-        .arg(tmp.join("data"))
-        .arg("--runs-dir")
-        .arg(tmp.join("runs"))
-        .arg("--nets-dir")
-        .arg(tmp.join("nets"))
-        .arg("--strength")
-        .arg(tmp.join("strength.md"))
-        .output()
-        .expect("trainer runs");
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
+    let text = run_in_tmp(
+        Command::new(env!("CARGO_BIN_EXE_persian-trainer"))
+            .args([
+                "pipeline",
+                "--variants",
+                "oriental-omega",
+                "--rounds",
+                "2",
+                "--games",
+                "4",
+            ])
+            // From the round-1 ladder net, at a learning rate that keeps it: a net learned from a
+            // few toy games loses every game, which no SPRT accepts.
+            .args([
+                "--sp-nodes",
+                "40",
+                "--hidden",
+                "256",
+                "--epochs",
+                "1",
+                "--lr",
+                "0.00001",
+            ])
+            .args(["--lr-later", "0.00001", "--init-from"])
+            .arg(repo().join("data/nets/ladder/oriental-omega.r1.nnue"))
+            .args(["--match-nodes", "40"])
+            // Every candidate is accepted at once, so that round 2 plays the hand-crafted match.
+            .args(["--match-games", "40", "--sprt=-1000,-900", "--threads", "2"])
+            .args([
+                "--hce-games",
+                "4",
+                "--hce-seed",
+                "5",
+                "--time-games",
+                "0",
+                "--ladder-games",
+                "0",
+            ]),
+        &tmp,
     );
-    assert!(out.status.success(), "{text}");
     assert!(
         text.contains("== round 2, oriental-omega: 4 games against the hand-crafted evaluation"),
         "{text}"
@@ -865,4 +838,27 @@ fn a_fixed_hce_seed_plays_that_seeds_openings() {
     let report = fs::read_to_string(tmp.join("nets/oriental-omega.md")).expect("net report");
     assert!(report.contains("--hce-games 4 --hce-seed 5 "), "{report}");
     let _ = fs::remove_dir_all(&tmp);
+}
+
+/// Runs a `trainer pipeline` command with its directories in `tmp` (data, runs, nets, the rounds
+/// table) and returns its output; the command must succeed.
+fn run_in_tmp(command: &mut Command, tmp: &Path) -> String {
+    let out = command
+        .arg("--data-dir")
+        .arg(tmp.join("data"))
+        .arg("--runs-dir")
+        .arg(tmp.join("runs"))
+        .arg("--nets-dir")
+        .arg(tmp.join("nets"))
+        .arg("--strength")
+        .arg(tmp.join("strength.md"))
+        .output()
+        .expect("trainer runs");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success(), "{text}");
+    text
 }
