@@ -68,13 +68,7 @@ fn pipeline_at(root: &Path, tmp: &Path, bin: &Path, rounds: &str, extra: &[(&str
         .envs(extra.iter().map(|(k, v)| (k, v)))
         .output()
         .expect("bash runs");
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(out.status.success(), "pipeline failed:\n{text}");
-    text
+    succeeded(&out)
 }
 
 /// The number of games in a self-play directory, from `trainer data stats`.
@@ -504,12 +498,7 @@ esac
         .args(["--install", "false", "--time-games", "0", "--ladder-games", "0"])
         .output()
         .expect("trainer runs");
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(out.status.success(), "{text}");
+    succeeded(&out);
     let log = fs::read_to_string(tmp.join("driver.log")).expect("the drivers ran");
     let data = tmp.join("data/r1-oriental-omega");
     assert!(
@@ -583,13 +572,7 @@ fn newest_net_starts_the_joint_run_and_each_variant_fine_tunes() {
             .args(extra)
             .output()
             .expect("trainer runs");
-        let text = format!(
-            "{}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
-        assert!(out.status.success(), "{text}");
-        text
+        succeeded(&out)
     };
     run_pipeline(&[]);
     // Two toy nets installed side by side: Egyptian Eye's of round 2, Oriental Omega's of round
@@ -854,11 +837,16 @@ fn run_in_tmp(command: &mut Command, tmp: &Path) -> String {
         .arg(tmp.join("strength.md"))
         .output()
         .expect("trainer runs");
+    succeeded(&out)
+}
+
+/// A command's standard output and error together; the command must have succeeded.
+fn succeeded(out: &std::process::Output) -> String {
     let text = format!(
         "{}{}",
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(out.status.success(), "{text}");
+    assert!(out.status.success(), "the command failed:\n{text}");
     text
 }
