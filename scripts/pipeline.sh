@@ -33,8 +33,9 @@ for pair in GAMES=--games GAMES_BY_VARIANT=--games-by-variant SP_NODES=--sp-node
     BUCKETS=--buckets EPOCHS=--epochs WDL=--wdl LR=--lr LR_LATER=--lr-later INIT=--init INIT_FROM=--init-from \
     NAME=--name PREVIOUS_NAME=--previous-name WINDOW=--window FIRST_ROUND=--first-round \
     MATCH_NODES=--match-nodes MATCH_GAMES=--match-games SPRT=--sprt THREADS=--threads \
-    HCE_GAMES=--hce-games HCE_SEED=--hce-seed TIME_GAMES=--time-games MATCH_TC=--match-tc LADDER_GAMES=--ladder-games \
-    LADDER_RUNGS=--ladder-rungs LADDER_DIR=--ladder-dir FINE_TUNE_EPOCHS=--fine-tune-epochs \
+    HCE_GAMES=--hce-games HCE_SEED=--hce-seed TIME_GAMES=--time-games MATCH_TC=--match-tc \
+    LADDER_GAMES=--ladder-games LADDER_RUNGS=--ladder-rungs LADDER_DIR=--ladder-dir \
+    FINE_TUNE_EPOCHS=--fine-tune-epochs \
     SEED=--seed DATA_DIR=--data-dir RUNS_DIR=--runs-dir INSTALL=--install RAY_PYTHON=--ray-python; do
     name="${pair%%=*}"
     if [[ -n "${!name:-}" ]]; then
