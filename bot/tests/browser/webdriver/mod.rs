@@ -32,6 +32,9 @@ pub struct Browser {
 
 impl Drop for Browser {
     fn drop(&mut self) {
+        // Ending the session makes chromedriver quit Chromium; killing chromedriver alone would
+        // leave Chromium's processes running (about 15 a browser, each using CPU).
+        self.end_session();
         let _ = self.driver.kill();
         let _ = self.driver.wait();
         let _ = std::fs::remove_dir_all(&self.profile);
@@ -39,6 +42,28 @@ impl Drop for Browser {
 }
 
 impl Browser {
+    /// `DELETE` of the WebDriver session, blocking (it runs in `drop`): chromedriver answers
+    /// once Chromium has quit. Errors are ignored: the driver is killed next anyway.
+    fn end_session(&self) {
+        use std::io::{Read, Write};
+        let Some(rest) = self.base.strip_prefix("http://") else {
+            return;
+        };
+        let Some((addr, path)) = rest.split_once('/') else {
+            return;
+        };
+        let Ok(mut stream) = std::net::TcpStream::connect(addr) else {
+            return;
+        };
+        let _ = stream.set_read_timeout(Some(Duration::from_secs(10)));
+        let request =
+            format!("DELETE /{path} HTTP/1.1\r\nHost: {addr}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+        if stream.write_all(request.as_bytes()).is_ok() {
+            let mut answer = Vec::new();
+            let _ = stream.read_to_end(&mut answer);
+        }
+    }
+
     pub async fn start(chromium: &Path, driver: &Path, shots: PathBuf, name: &str) -> Browser {
         let port = std::net::TcpListener::bind("127.0.0.1:0")
             .and_then(|l| l.local_addr())
