@@ -48,7 +48,13 @@ def main():
         out = tmp / "ray"
         args = match.parse_args(["--engine", engine, "--engine-on-workers", engine, "--out", str(out),
                                  "--games", str(GAMES), "--pairs-per-task", "1", "--", *SETTINGS])
-        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+        # Ray's session files and the workers' scratch folders go under the test's own folder,
+        # which is removed at the end: a worker the test kills on purpose never removes its
+        # scratch folder, and every local Ray leaves a session folder behind.
+        workers_tmp = tmp / "workers-tmp"
+        workers_tmp.mkdir()
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, _temp_dir=str(tmp / "ray"),
+                 runtime_env={"env_vars": {"TMPDIR": str(workers_tmp)}})
         try:
             report = match.run(args, test_kill_dir=str(kills))
             assert body(report) == body(one), f"\n{report}\n---\n{one}"

@@ -46,7 +46,13 @@ def main():
         kills.mkdir()
         args = selfplay.parse_args(["--trainer", trainer, "--trainer-on-workers", trainer, "--out", str(out),
                                     "--games", str(GAMES), "--games-per-shard", str(PER_SHARD), "--", *SETTINGS])
-        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+        # Ray's session files and the workers' scratch folders go under the test's own folder,
+        # which is removed at the end: a worker the test kills on purpose never removes its
+        # scratch folder, and every local Ray leaves a session folder behind.
+        workers_tmp = tmp / "workers-tmp"
+        workers_tmp.mkdir()
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, _temp_dir=str(tmp / "ray"),
+                 runtime_env={"env_vars": {"TMPDIR": str(workers_tmp)}})
         try:
             played = selfplay.run(args, test_kill_dir=str(kills))
             assert played == 3, played

@@ -45,7 +45,7 @@ fn berserk_against_a_real_arena_and_bot() {
         eprintln!("berserk suite skipped: no target/berserk-venv and no BERSERK_PYTHON");
         return;
     };
-    let dir = std::env::temp_dir().join(format!("arena-berserk-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("arena-berserk-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("dir");
     let db = dir.join("arena.sqlite");

@@ -159,7 +159,8 @@ async fn a_stop_is_honoured_while_a_flood_is_read() {
 async fn bot_play_exits_on_sigterm_while_a_flood_is_read() {
     let (url, opens) =
         server(|_| futures::stream::repeat_with(|| Ok(axum::body::Bytes::from(vec![b'x'; 64 * 1024]))).boxed()).await;
-    let dir = std::env::temp_dir().join(format!("bot-test-{}-sigterm", std::process::id()));
+    let dir =
+        std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("bot-test-{}-sigterm", std::process::id()));
     std::fs::create_dir_all(&dir).expect("dir");
     let config = dir.join("bot.toml");
     std::fs::write(&config, format!("[server]\nurl = \"{url}\"\n")).expect("config written");

@@ -15,7 +15,8 @@ use engine::rules::{game::Game, Position, Variant};
 use serde_json::Value;
 
 fn temp_db(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("arena-persist-{}-{name}", std::process::id()));
+    let dir =
+        std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("arena-persist-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("dir");
     dir.join("arena.sqlite")

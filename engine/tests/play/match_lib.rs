@@ -18,7 +18,8 @@ use engine::{
 fn temp_pgn(tag: &str) -> PathBuf {
     static COUNTER: AtomicUsize = AtomicUsize::new(0);
     let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-    let path = std::env::temp_dir().join(format!("engine-match-test-{}-{tag}-{n}.pgn", std::process::id()));
+    let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("engine-match-test-{}-{tag}-{n}.pgn", std::process::id()));
     let _ = std::fs::remove_file(&path);
     path
 }

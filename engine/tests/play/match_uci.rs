@@ -25,7 +25,8 @@ const ENGINE: &str = env!("CARGO_BIN_EXE_persian-engine");
 fn temp(tag: &str) -> PathBuf {
     static COUNTER: AtomicUsize = AtomicUsize::new(0);
     let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-    let path = std::env::temp_dir().join(format!("engine-match-uci-{}-{tag}-{n}", std::process::id()));
+    let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("engine-match-uci-{}-{tag}-{n}", std::process::id()));
     let _ = std::fs::remove_file(&path);
     path
 }

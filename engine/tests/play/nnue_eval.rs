@@ -29,7 +29,8 @@ fn random_net_bytes(variant: Variant, hidden: usize, seed: u64) -> Vec<u8> {
 }
 
 fn temp_path(name: &str) -> String {
-    let dir = std::env::temp_dir().join(format!("engine-nnue-test-{}", std::process::id()));
+    let dir =
+        std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("engine-nnue-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     dir.join(name).to_string_lossy().to_string()
 }
@@ -180,7 +181,9 @@ fn devices_and_fifos_are_refused_as_nets_without_reading() {
         "{err}"
     );
     // So is a directory.
-    let dir = std::env::temp_dir().to_string_lossy().to_string();
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .to_string_lossy()
+        .to_string();
     assert!(load(&dir).unwrap_err().to_string().contains("it is a directory"));
     let _ = std::fs::remove_file(&fifo);
 }

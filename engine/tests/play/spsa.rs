@@ -10,7 +10,8 @@ use std::{
 const ENGINE: &str = env!("CARGO_BIN_EXE_persian-engine");
 
 fn temp_dir(tag: &str) -> PathBuf {
-    let path = std::env::temp_dir().join(format!("engine-spsa-{}-{tag}", std::process::id()));
+    let path =
+        std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("engine-spsa-{}-{tag}", std::process::id()));
     let _ = std::fs::remove_dir_all(&path);
     path
 }

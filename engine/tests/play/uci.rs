@@ -1141,7 +1141,8 @@ fn a_rejected_variant_keeps_the_variant() {
 #[cfg(unix)]
 #[test]
 fn net_and_book_files_that_are_no_files_are_refused_and_uci_goes_on() {
-    let dir = std::env::temp_dir().join(format!("engine-uci-files-test-{}", std::process::id()));
+    let dir =
+        std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("engine-uci-files-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let fifo = dir.join("pipe");
     let _ = std::fs::remove_file(&fifo);

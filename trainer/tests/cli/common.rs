@@ -7,13 +7,14 @@ use std::{
     path::{Path, PathBuf},
 };
 
-/// A fresh directory under the system's temporary directory, removed when dropped.
+/// A fresh directory under the build's folder for test files (`target/tmp`), removed when dropped.
 pub struct TempDir(PathBuf);
 
 impl TempDir {
-    /// `<tmp>/trainer-test-<pid>-<name>`, emptied first.
+    /// `target/tmp/trainer-test-<pid>-<name>`, emptied first.
     pub fn new(name: &str) -> TempDir {
-        let p = std::env::temp_dir().join(format!("trainer-test-{}-{name}", std::process::id()));
+        let p = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+            .join(format!("trainer-test-{}-{name}", std::process::id()));
         let _ = fs::remove_dir_all(&p);
         fs::create_dir_all(&p).expect("temp dir");
         TempDir(p)
@@ -28,6 +29,18 @@ impl TempDir {
     pub fn join(&self, name: &str) -> PathBuf {
         self.0.join(name)
     }
+}
+
+/// The output of a command that must have succeeded (`what` names it in the failure), as its
+/// standard output followed by its standard error.
+pub fn succeeded(out: &std::process::Output, what: &str) -> String {
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success(), "{what} failed:\n{text}");
+    text
 }
 
 impl Drop for TempDir {

@@ -14,6 +14,8 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use crate::common::succeeded;
+
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("..")
@@ -68,7 +70,7 @@ fn pipeline_at(root: &Path, tmp: &Path, bin: &Path, rounds: &str, extra: &[(&str
         .envs(extra.iter().map(|(k, v)| (k, v)))
         .output()
         .expect("bash runs");
-    succeeded(&out)
+    succeeded(&out, "the command")
 }
 
 /// The number of games in a self-play directory, from `trainer data stats`.
@@ -88,7 +90,8 @@ fn games(dir: &Path) -> String {
 
 #[test]
 fn two_rounds_then_nothing_left_to_do() {
-    let tmp = std::env::temp_dir().join(format!("trainer-pipeline-test-{}", std::process::id()));
+    let tmp =
+        std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("trainer-pipeline-test-{}", std::process::id()));
     let _ = fs::remove_dir_all(&tmp);
     fs::create_dir_all(&tmp).expect("temp dir");
     let bin = bin_dir(&tmp);
@@ -285,7 +288,8 @@ fn two_rounds_then_nothing_left_to_do() {
 /// matches, and their missing reports do not stop the run.
 #[test]
 fn installed_nets_without_reports() {
-    let tmp = std::env::temp_dir().join(format!("trainer-pipeline-noreport-{}", std::process::id()));
+    let tmp = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("trainer-pipeline-noreport-{}", std::process::id()));
     let _ = fs::remove_dir_all(&tmp);
     let root = tmp.join("checkout");
     fs::create_dir_all(root.join("scripts")).expect("scripts dir");
@@ -323,7 +327,8 @@ fn installed_nets_without_reports() {
 /// `trainer pipeline` itself refuses bad settings before anything runs, with the setting named.
 #[test]
 fn command_refuses_bad_settings() {
-    let tmp = std::env::temp_dir().join(format!("trainer-pipeline-bad-{}", std::process::id()));
+    let tmp =
+        std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("trainer-pipeline-bad-{}", std::process::id()));
     let _ = fs::remove_dir_all(&tmp);
     fs::create_dir_all(&tmp).expect("temp dir");
     let cases: [(&[&str], &str); 11] = [
@@ -433,7 +438,8 @@ fn help_names_every_setting() {
 /// workers run, in one process) checks what the pipeline gives them and what it takes back.
 #[test]
 fn ray_mode_through_the_drivers() {
-    let tmp = std::env::temp_dir().join(format!("trainer-pipeline-ray-{}", std::process::id()));
+    let tmp =
+        std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("trainer-pipeline-ray-{}", std::process::id()));
     let _ = fs::remove_dir_all(&tmp);
     fs::create_dir_all(&tmp).expect("temp dir");
     let bin = bin_dir(&tmp);
@@ -498,7 +504,7 @@ esac
         .args(["--install", "false", "--time-games", "0", "--ladder-games", "0"])
         .output()
         .expect("trainer runs");
-    succeeded(&out);
+    succeeded(&out, "the command");
     let log = fs::read_to_string(tmp.join("driver.log")).expect("the drivers ran");
     let data = tmp.join("data/r1-oriental-omega");
     assert!(
@@ -538,7 +544,8 @@ esac
 /// fine-tuned on that variant's records alone, in a run of its own, and plays its match.
 #[test]
 fn newest_net_starts_the_joint_run_and_each_variant_fine_tunes() {
-    let tmp = std::env::temp_dir().join(format!("trainer-pipeline-newest-{}", std::process::id()));
+    let tmp = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("trainer-pipeline-newest-{}", std::process::id()));
     let _ = fs::remove_dir_all(&tmp);
     fs::create_dir_all(&tmp).expect("temp dir");
     let run_pipeline = |extra: &[&str]| -> String {
@@ -572,7 +579,7 @@ fn newest_net_starts_the_joint_run_and_each_variant_fine_tunes() {
             .args(extra)
             .output()
             .expect("trainer runs");
-        succeeded(&out)
+        succeeded(&out, "the command")
     };
     run_pipeline(&[]);
     // Two toy nets installed side by side: Egyptian Eye's of round 2, Oriental Omega's of round
@@ -650,7 +657,8 @@ fn newest_net_starts_the_joint_run_and_each_variant_fine_tunes() {
 /// (elo0 -1000, elo1 -900).
 #[test]
 fn an_installed_net_reports_its_yardsticks() {
-    let tmp = std::env::temp_dir().join(format!("trainer-pipeline-yard-{}", std::process::id()));
+    let tmp =
+        std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("trainer-pipeline-yard-{}", std::process::id()));
     let _ = fs::remove_dir_all(&tmp);
     fs::create_dir_all(&tmp).expect("temp dir");
     let ladder = repo().join("data/nets/ladder");
@@ -741,7 +749,8 @@ fn an_installed_net_reports_its_yardsticks() {
 /// report names the flag in its command.
 #[test]
 fn a_fixed_hce_seed_plays_that_seeds_openings() {
-    let tmp = std::env::temp_dir().join(format!("trainer-pipeline-hce-seed-{}", std::process::id()));
+    let tmp = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("trainer-pipeline-hce-seed-{}", std::process::id()));
     let _ = fs::remove_dir_all(&tmp);
     fs::create_dir_all(&tmp).expect("temp dir");
     let text = run_in_tmp(
@@ -837,16 +846,5 @@ fn run_in_tmp(command: &mut Command, tmp: &Path) -> String {
         .arg(tmp.join("strength.md"))
         .output()
         .expect("trainer runs");
-    succeeded(&out)
-}
-
-/// A command's standard output and error together; the command must have succeeded.
-fn succeeded(out: &std::process::Output) -> String {
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(out.status.success(), "the command failed:\n{text}");
-    text
+    succeeded(&out, "the command")
 }

@@ -1,6 +1,6 @@
 //! `trainer selfplay` end to end: tiny runs of the real binary (few games, few nodes).
 
-use crate::common::TempDir;
+use crate::common::{succeeded, TempDir};
 use std::{
     collections::HashSet,
     fs,
@@ -55,14 +55,7 @@ fn trainer(args: &[String]) -> Output {
 }
 
 fn ok(args: &[String]) -> String {
-    let out = trainer(args);
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(out.status.success(), "trainer {args:?} failed:\n{text}");
-    text
+    succeeded(&trainer(args), &format!("trainer {args:?}"))
 }
 
 fn files(dir: &Path, ext: &str) -> Vec<PathBuf> {

@@ -47,7 +47,8 @@ fn fails(args: &[&str]) -> String {
 fn data() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
-        let dir = std::env::temp_dir().join(format!("trainer-train-test-{}-data", std::process::id()));
+        let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+            .join(format!("trainer-train-test-{}-data", std::process::id()));
         let _ = fs::remove_dir_all(&dir);
         let d = dir.display().to_string();
         ok(&[

@@ -28,6 +28,8 @@ pub struct Browser {
     shots: PathBuf,
     step: std::sync::atomic::AtomicUsize,
     profile: PathBuf,
+    /// Chromium's own temporary folder (its `TMPDIR`), removed with the browser.
+    scratch: PathBuf,
 }
 
 impl Drop for Browser {
@@ -38,6 +40,7 @@ impl Drop for Browser {
         let _ = self.driver.kill();
         let _ = self.driver.wait();
         let _ = std::fs::remove_dir_all(&self.profile);
+        let _ = std::fs::remove_dir_all(&self.scratch);
     }
 }
 
@@ -69,7 +72,14 @@ impl Browser {
             .and_then(|l| l.local_addr())
             .expect("a free port")
             .port();
+        // Chromium leaves a folder with its singleton socket in its temporary folder: give it one
+        // of its own, removed with the browser. It stays in the system's temporary folder, whose
+        // short path keeps the socket's path within the length a Unix socket allows.
+        let scratch = std::env::temp_dir().join(format!("arena-chr-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&scratch);
+        std::fs::create_dir_all(&scratch).expect("Chromium's temporary folder");
         let child = std::process::Command::new(driver)
+            .env("TMPDIR", &scratch)
             .arg(format!("--port={port}"))
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null())
@@ -87,7 +97,8 @@ impl Browser {
             assert!(Instant::now() < deadline, "chromedriver did not start");
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
-        let profile = std::env::temp_dir().join(format!("arena-chromium-{}-{name}", std::process::id()));
+        let profile = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+            .join(format!("arena-chromium-{}-{name}", std::process::id()));
         let _ = std::fs::remove_dir_all(&profile);
         let caps = json!({"capabilities": {"alwaysMatch": {
             "browserName": "chrome",
@@ -122,6 +133,7 @@ impl Browser {
             shots,
             step: 0.into(),
             profile,
+            scratch,
         }
     }
 
