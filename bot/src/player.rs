@@ -241,6 +241,9 @@ mod tests {
             .await
             .unwrap();
         assert!(choice.book.is_none(), "{choice:?}");
+        if let Some(dir) = path.parent() {
+            let _ = std::fs::remove_dir_all(dir);
+        }
     }
 
     #[tokio::test]

@@ -123,6 +123,7 @@ mod tests {
         ));
         let (_, len) = open(&path, 100).unwrap();
         assert_eq!(len, 5);
+        let _ = fs::remove_dir_all(path.parent().unwrap());
     }
 
     #[cfg(target_os = "linux")]
