@@ -48,10 +48,11 @@ def main():
                                     "--games", str(GAMES), "--games-per-shard", str(PER_SHARD), "--", *SETTINGS])
         # Ray's session files and the workers' scratch folders go under the test's own folder,
         # which is removed at the end: a worker the test kills on purpose never removes its
-        # scratch folder, and every local Ray leaves a session folder behind.
+        # scratch folder, and every local Ray leaves a session folder behind. The name is short:
+        # Ray's Unix sockets live in there, and a socket's path is limited to 107 bytes.
         workers_tmp = tmp / "workers-tmp"
         workers_tmp.mkdir()
-        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, _temp_dir=str(tmp / "ray"),
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, _temp_dir=str(tmp / "rs"),
                  runtime_env={"env_vars": {"TMPDIR": str(workers_tmp)}})
         try:
             played = selfplay.run(args, test_kill_dir=str(kills))
