@@ -16,6 +16,15 @@ use std::process::Command;
 
 use crate::common::succeeded;
 
+/// An empty folder of this test process under Cargo's folder for test files:
+/// `target/tmp/trainer-pipeline-<name>-<pid>`.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("trainer-pipeline-{name}-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("..")
@@ -90,10 +99,7 @@ fn games(dir: &Path) -> String {
 
 #[test]
 fn two_rounds_then_nothing_left_to_do() {
-    let tmp =
-        std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("trainer-pipeline-test-{}", std::process::id()));
-    let _ = fs::remove_dir_all(&tmp);
-    fs::create_dir_all(&tmp).expect("temp dir");
+    let tmp = scratch("test");
     let bin = bin_dir(&tmp);
 
     // Beside each SPRT: 2 games at equal time, 2 games per rung of the ladder (x1 and x2 the
@@ -288,9 +294,7 @@ fn two_rounds_then_nothing_left_to_do() {
 /// matches, and their missing reports do not stop the run.
 #[test]
 fn installed_nets_without_reports() {
-    let tmp = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("trainer-pipeline-noreport-{}", std::process::id()));
-    let _ = fs::remove_dir_all(&tmp);
+    let tmp = scratch("noreport");
     let root = tmp.join("checkout");
     fs::create_dir_all(root.join("scripts")).expect("scripts dir");
     fs::create_dir_all(root.join("data/nets")).expect("nets dir");
@@ -327,10 +331,7 @@ fn installed_nets_without_reports() {
 /// `trainer pipeline` itself refuses bad settings before anything runs, with the setting named.
 #[test]
 fn command_refuses_bad_settings() {
-    let tmp =
-        std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("trainer-pipeline-bad-{}", std::process::id()));
-    let _ = fs::remove_dir_all(&tmp);
-    fs::create_dir_all(&tmp).expect("temp dir");
+    let tmp = scratch("bad");
     let cases: [(&[&str], &str); 11] = [
         (
             &["--variants", "egyptian-eye", "--fine-tune-epochs", "1"],
@@ -438,10 +439,7 @@ fn help_names_every_setting() {
 /// workers run, in one process) checks what the pipeline gives them and what it takes back.
 #[test]
 fn ray_mode_through_the_drivers() {
-    let tmp =
-        std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("trainer-pipeline-ray-{}", std::process::id()));
-    let _ = fs::remove_dir_all(&tmp);
-    fs::create_dir_all(&tmp).expect("temp dir");
+    let tmp = scratch("ray");
     let bin = bin_dir(&tmp);
     let driver = tmp.join("fake-python");
     fs::write(
@@ -544,10 +542,7 @@ esac
 /// fine-tuned on that variant's records alone, in a run of its own, and plays its match.
 #[test]
 fn newest_net_starts_the_joint_run_and_each_variant_fine_tunes() {
-    let tmp = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("trainer-pipeline-newest-{}", std::process::id()));
-    let _ = fs::remove_dir_all(&tmp);
-    fs::create_dir_all(&tmp).expect("temp dir");
+    let tmp = scratch("newest");
     let run_pipeline = |extra: &[&str]| -> String {
         let out = Command::new(env!("CARGO_BIN_EXE_persian-trainer"))
             .args(["pipeline", "--variants", "egyptian-eye,oriental-omega", "--games", "4"])
@@ -657,10 +652,7 @@ fn newest_net_starts_the_joint_run_and_each_variant_fine_tunes() {
 /// (elo0 -1000, elo1 -900).
 #[test]
 fn an_installed_net_reports_its_yardsticks() {
-    let tmp =
-        std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("trainer-pipeline-yard-{}", std::process::id()));
-    let _ = fs::remove_dir_all(&tmp);
-    fs::create_dir_all(&tmp).expect("temp dir");
+    let tmp = scratch("yard");
     let ladder = repo().join("data/nets/ladder");
     let run_pipeline = || -> String {
         run_in_tmp(
@@ -749,10 +741,7 @@ fn an_installed_net_reports_its_yardsticks() {
 /// report names the flag in its command.
 #[test]
 fn a_fixed_hce_seed_plays_that_seeds_openings() {
-    let tmp = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("trainer-pipeline-hce-seed-{}", std::process::id()));
-    let _ = fs::remove_dir_all(&tmp);
-    fs::create_dir_all(&tmp).expect("temp dir");
+    let tmp = scratch("hce-seed");
     let text = run_in_tmp(
         Command::new(env!("CARGO_BIN_EXE_persian-trainer"))
             .args([
