@@ -422,6 +422,17 @@ impl Pipeline {
         Ok(steps::generated(&self.data_dir(round, variant))?.unwrap_or(asked))
     }
 
+    /// The search limit per move of a round's self-play records: the records' own (their
+    /// run.json) when the round's self-play was not run here (`--skip-gen`), else the one asked.
+    fn round_limit(&self, round: u32, variant: &str) -> Result<String> {
+        let asked = format!("{} nodes", self.args.sp_nodes);
+        if !self.args.skip_gen {
+            return Ok(asked);
+        }
+        let run = self.data_dir(round, variant).join(crate::selfplay::shard::RUN_FILE);
+        Ok(crate::selfplay::read_settings(&run)?.map_or(asked, |s| s.limit_text()))
+    }
+
     /// The self-play directories of the window of `round` for `variants`: this round's and
     /// those of the window-1 rounds before it that exist.
     fn window(&self, round: u32, variants: &[String]) -> Vec<PathBuf> {

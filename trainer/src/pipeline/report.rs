@@ -90,11 +90,11 @@ pub fn strength_line(
     }
     let name = a.name.as_deref().filter(|n| !n.is_empty());
     let line = format!(
-        "| {} | {round}{} | {variant} | {} games, {} nodes | {} ({}) | {} | {} | {installed} | {} | {} |",
+        "| {} | {round}{} | {variant} | {} games, {} | {} ({}) | {} | {} | {installed} | {} | {} |",
         today(),
         name.map_or(String::new(), |n| format!(" ({n})")),
         p.round_games(round, variant)?,
-        a.sp_nodes,
+        p.round_limit(round, variant)?,
         sprt.verdict_text(),
         sprt.wdl_text(),
         sprt.elo_text(),

@@ -32,7 +32,7 @@ use engine::{
     search::Limits,
 };
 
-pub use self::run_file::{EnginePlies, RunSettings};
+pub use self::run_file::{read_settings, EnginePlies, RunSettings};
 use self::{
     game::GameSettings,
     opening::{duplicates, Check, OpeningGenerator, Rejections, Sampler, SamplerSettings, SearchCache},

@@ -164,6 +164,30 @@ pub(super) fn check_same_settings(run_path: &Path, out: &Path, settings: &RunSet
     Ok(earlier)
 }
 
+/// The settings of the run whose run file is `run_path` (`None` when there is none).
+pub fn read_settings(run_path: &Path) -> Result<Option<RunSettings>> {
+    if !run_path.exists() {
+        return Ok(None);
+    }
+    let text = std::fs::read_to_string(run_path).with_context(|| format!("cannot read {}", run_path.display()))?;
+    let file: RunFile =
+        serde_json::from_str(&text).with_context(|| format!("{} is not a run file", run_path.display()))?;
+    Ok(Some(file.settings))
+}
+
+impl RunSettings {
+    /// The search limit of each self-play move, as a table cell says it: `1000 nodes`,
+    /// `depth 8`, or both.
+    pub fn limit_text(&self) -> String {
+        match (self.nodes, self.depth) {
+            (Some(n), Some(d)) => format!("{n} nodes or depth {d}"),
+            (Some(n), None) => format!("{n} nodes"),
+            (None, Some(d)) => format!("depth {d}"),
+            (None, None) => "no limit".to_string(),
+        }
+    }
+}
+
 /// Writes the run file unless the directory has one: from now on the directory belongs to these
 /// settings.
 pub(super) fn write_if_new(run_path: &Path, book: Option<&Path>, settings: &RunSettings) -> Result<()> {

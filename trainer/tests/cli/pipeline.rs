@@ -837,3 +837,63 @@ fn run_in_tmp(command: &mut Command, tmp: &Path) -> String {
         .expect("trainer runs");
     succeeded(&out, "the command")
 }
+
+/// A round of records played elsewhere (`--skip-gen`) is described in the rounds table by the
+/// records' own search limit (their run.json), not by `--sp-nodes`, which that round never used.
+#[test]
+fn skipped_self_play_is_described_by_its_records() {
+    let tmp = scratch("skip-gen-nodes");
+    let data = tmp.join("data");
+    let out = Command::new(env!("CARGO_BIN_EXE_persian-trainer"))
+        .args([
+            "selfplay",
+            "--variant",
+            "oriental-omega",
+            "--games",
+            "2",
+            "--nodes",
+            "30",
+        ])
+        .args(["--net", "hce", "--threads", "2", "--seed", "1", "--quiet", "--out"])
+        .arg(data.join("r1-oriental-omega"))
+        .output()
+        .expect("trainer runs");
+    succeeded(&out, "self-play");
+    let out = Command::new(env!("CARGO_BIN_EXE_persian-trainer"))
+        .current_dir(repo())
+        .args(["pipeline", "--variants", "oriental-omega", "--skip-gen", "--games", "2"])
+        .args([
+            "--sp-nodes",
+            "40",
+            "--hidden",
+            "8",
+            "--epochs",
+            "1",
+            "--match-nodes",
+            "40",
+        ])
+        .args([
+            "--match-games",
+            "2",
+            "--threads",
+            "2",
+            "--time-games",
+            "0",
+            "--ladder-games",
+            "0",
+        ])
+        .args(["--hce-games", "0", "--install", "false"])
+        .arg("--data-dir")
+        .arg(&data)
+        .arg("--runs-dir")
+        .arg(tmp.join("runs"))
+        .arg("--strength")
+        .arg(tmp.join("strength.md"))
+        .output()
+        .expect("trainer runs");
+    succeeded(&out, "the pipeline");
+    let strength = fs::read_to_string(tmp.join("strength.md")).expect("rounds table");
+    let line = strength.lines().find(|l| l.starts_with("| 20")).expect("a round line");
+    assert!(line.contains(" | 1 | oriental-omega | 2 games, 30 nodes | "), "{line}");
+    let _ = fs::remove_dir_all(&tmp);
+}
