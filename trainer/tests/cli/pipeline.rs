@@ -537,6 +537,28 @@ esac
     let _ = fs::remove_dir_all(&tmp);
 }
 
+/// The settings of a toy round run by the command itself (not through the script): 40-node
+/// self-play and matches, an 8-neuron net, one epoch, 2-game matches, no equal-time match and
+/// no ladder.
+const TOY_ROUND: [&str; 16] = [
+    "--sp-nodes",
+    "40",
+    "--hidden",
+    "8",
+    "--epochs",
+    "1",
+    "--match-nodes",
+    "40",
+    "--match-games",
+    "2",
+    "--threads",
+    "2",
+    "--time-games",
+    "0",
+    "--ladder-games",
+    "0",
+];
+
 /// The joint training starts from the newest net among the variants' (the latest round its
 /// report names), not the first variant's; with --fine-tune-epochs each variant's copy is
 /// fine-tuned on that variant's records alone, in a run of its own, and plays its match.
@@ -546,26 +568,7 @@ fn newest_net_starts_the_joint_run_and_each_variant_fine_tunes() {
     let run_pipeline = |extra: &[&str]| -> String {
         let out = Command::new(env!("CARGO_BIN_EXE_persian-trainer"))
             .args(["pipeline", "--variants", "egyptian-eye,oriental-omega", "--games", "4"])
-            .args([
-                "--sp-nodes",
-                "40",
-                "--hidden",
-                "8",
-                "--epochs",
-                "1",
-                "--match-nodes",
-                "40",
-            ])
-            .args([
-                "--match-games",
-                "2",
-                "--threads",
-                "2",
-                "--time-games",
-                "0",
-                "--ladder-games",
-                "0",
-            ])
+            .args(TOY_ROUND)
             .args(["--install", "false", "--strength", ""])
             .arg("--data-dir")
             .arg(tmp.join("data"))
@@ -862,26 +865,7 @@ fn skipped_self_play_is_described_by_its_records() {
     let out = Command::new(env!("CARGO_BIN_EXE_persian-trainer"))
         .current_dir(repo())
         .args(["pipeline", "--variants", "oriental-omega", "--skip-gen", "--games", "2"])
-        .args([
-            "--sp-nodes",
-            "40",
-            "--hidden",
-            "8",
-            "--epochs",
-            "1",
-            "--match-nodes",
-            "40",
-        ])
-        .args([
-            "--match-games",
-            "2",
-            "--threads",
-            "2",
-            "--time-games",
-            "0",
-            "--ladder-games",
-            "0",
-        ])
+        .args(TOY_ROUND)
         .args(["--hce-games", "0", "--install", "false"])
         .arg("--data-dir")
         .arg(&data)
