@@ -812,11 +812,17 @@ impl Searcher {
                         if !pv_node && depth <= p.lmp_depth && searched >= lmp_count {
                             continue;
                         }
-                        if depth <= p.fut_depth && static_eval + p.fut_base + p.fut_margin * depth <= alpha {
+                        // The depth the move would be searched at after its late-move
+                        // reduction (history included): futility and SEE pruning judge by it.
+                        let lmr_depth = (depth - 1 - self.lmr[depth.min(63) as usize][searched.min(63) as usize]
+                            + (order / p.lmr_hist_div).clamp(-2, 2))
+                        .clamp(0, depth);
+                        if lmr_depth <= p.fut_depth && static_eval + p.fut_base + p.fut_margin * lmr_depth <= alpha {
                             continue;
                         }
                         // SEE pruning of quiet moves that put a piece where it is lost.
-                        if depth <= p.see_quiet_depth && !exchanges.see_ge(m, -p.see_quiet * depth * depth) {
+                        if lmr_depth <= p.see_quiet_depth && !exchanges.see_ge(m, -p.see_quiet * lmr_depth * lmr_depth)
+                        {
                             continue;
                         }
                     }
