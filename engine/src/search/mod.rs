@@ -619,6 +619,13 @@ impl Searcher {
         }
     }
 
+    /// The plies of reduction a quiet move's history (its ordering score) takes off (good
+    /// history) or adds (bad), at most 2 either way.
+    #[inline]
+    fn history_plies(&self, order: i32) -> i32 {
+        (order / self.params.lmr_hist_div).clamp(-2, 2)
+    }
+
     fn negamax(&mut self, pos: &Position, alpha: i32, beta: i32, depth: i32, ply: usize, cut: bool) -> i32 {
         if depth <= 0 {
             self.pv_len[ply] = 0;
@@ -815,7 +822,7 @@ impl Searcher {
                         // The depth the move would be searched at after its late-move
                         // reduction (history included): futility and SEE pruning judge by it.
                         let lmr_depth = (depth - 1 - self.lmr[depth.min(63) as usize][searched.min(63) as usize]
-                            + (order / p.lmr_hist_div).clamp(-2, 2))
+                            + self.history_plies(order))
                         .clamp(0, depth);
                         if lmr_depth <= p.fut_depth && static_eval + p.fut_base + p.fut_margin * lmr_depth <= alpha {
                             continue;
@@ -867,7 +874,7 @@ impl Searcher {
                     if gives_check || order >= SCORE_COUNTER {
                         r -= 1;
                     }
-                    r -= (order / self.params.lmr_hist_div).clamp(-2, 2);
+                    r -= self.history_plies(order);
                     r = r.clamp(0, new_depth - 1);
                 }
                 let mut s = -self.negamax(&child, -alpha - 1, -alpha, new_depth - r, ply + 1, true);

@@ -10,7 +10,6 @@ use std::{
 
 use anyhow::{Context, Result};
 use engine::rules::notation::pgn::civil_date_from_unix_ms;
-use serde::Deserialize;
 
 use super::{
     matches::{MatchSummary, Yardsticks},
@@ -152,12 +151,6 @@ pub fn install(p: &Pipeline, acc: &Accepted) -> Result<PathBuf> {
     Ok(target)
 }
 
-/// The part of a self-play directory's run.json the report uses.
-#[derive(Deserialize)]
-struct RunJson {
-    settings: selfplay::RunSettings,
-}
-
 /// A self-play directory: its size, as `trainer data stats` gives it on its first line.
 fn data_line(dir: &Path) -> Result<(String, u64)> {
     let files = record_files(&[dir.to_path_buf()])?;
@@ -217,10 +210,7 @@ fn net_report(p: &Pipeline, acc: &Accepted) -> Result<String> {
         let run_json = d.join("run.json");
         let (stats, games) = data_line(d).unwrap_or_else(|e| (format!("(cannot be read: {e:#})"), 0));
         let _ = writeln!(o, "- `{}`: {stats}", d.display());
-        let settings = fs::read_to_string(&run_json)
-            .ok()
-            .and_then(|text| serde_json::from_str::<RunJson>(&text).ok())
-            .map(|r| r.settings);
+        let settings = selfplay::read_settings(&run_json).ok().flatten();
         match settings {
             Some(s) => {
                 let net = net_of(&s.eval);

@@ -130,9 +130,9 @@ pub(super) fn check_same_settings(run_path: &Path, out: &Path, settings: &RunSet
     if !run_path.exists() {
         return Ok(None);
     }
-    let text = std::fs::read_to_string(run_path).with_context(|| format!("cannot read {}", run_path.display()))?;
-    let old: RunFile =
-        serde_json::from_str(&text).with_context(|| format!("{} is not a run file", run_path.display()))?;
+    let Some(old) = read_run_file(run_path)? else {
+        return Ok(None);
+    };
     let earlier = (old.schema < RUN_SCHEMA).then(|| {
         format!(
             "{} belongs to a run of an earlier trainer (run.json schema {}, this trainer writes schema \
@@ -164,15 +164,19 @@ pub(super) fn check_same_settings(run_path: &Path, out: &Path, settings: &RunSet
     Ok(earlier)
 }
 
-/// The settings of the run whose run file is `run_path` (`None` when there is none).
-pub fn read_settings(run_path: &Path) -> Result<Option<RunSettings>> {
+/// The run file at `run_path` (`None` when there is none).
+fn read_run_file(run_path: &Path) -> Result<Option<RunFile>> {
     if !run_path.exists() {
         return Ok(None);
     }
     let text = std::fs::read_to_string(run_path).with_context(|| format!("cannot read {}", run_path.display()))?;
-    let file: RunFile =
-        serde_json::from_str(&text).with_context(|| format!("{} is not a run file", run_path.display()))?;
-    Ok(Some(file.settings))
+    let file = serde_json::from_str(&text).with_context(|| format!("{} is not a run file", run_path.display()))?;
+    Ok(Some(file))
+}
+
+/// The settings of the run whose run file is `run_path` (`None` when there is none).
+pub fn read_settings(run_path: &Path) -> Result<Option<RunSettings>> {
+    Ok(read_run_file(run_path)?.map(|f| f.settings))
 }
 
 impl RunSettings {
