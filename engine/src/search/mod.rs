@@ -162,6 +162,8 @@ pub struct Searcher {
     history: Box<[[[i32; 128]; 128]; 2]>,
     counter: Box<[[Move; 128]; 128]>,
     prev_move: [Move; MAX_PLY + 2],
+    /// The move a singular-extension test leaves out at each ply (null: none).
+    excluded: [Move; MAX_PLY + 2],
     /// The static evaluation at each ply of the current line (`-INF` in check).
     evals: [i32; MAX_PLY + 2],
     pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
@@ -227,6 +229,7 @@ impl Searcher {
             history: Box::new([[[0; 128]; 128]; 2]),
             counter: Box::new([[Move::NULL; 128]; 128]),
             prev_move: [Move::NULL; MAX_PLY + 2],
+            excluded: [Move::NULL; MAX_PLY + 2],
             evals: [-INF; MAX_PLY + 2],
             pv: Box::new([[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
@@ -295,9 +298,13 @@ impl Searcher {
         for row in self.counter.iter_mut() {
             row.fill(Move::NULL);
         }
-        // The evaluation and pawn caches stay: their entries are keyed by position (and
-        // variant) and hold what the evaluation would compute again, so they cannot change a
-        // search. They are emptied when the evaluation itself changes (`set_nnue`).
+        // The evaluation cache is emptied too: the hand-crafted evaluation's lazy results
+        // (cut short outside the window) are not cached, so a full result cached by an earlier
+        // game can stand where a fresh search would compute a lazy one, and the same search
+        // could go differently after `ucinewgame`. The pawn cache stays: its entries are keyed
+        // by the pawns (and variant) and hold what would be computed again. Both are emptied
+        // when the evaluation itself changes (`set_nnue`).
+        self.eval_cache.fill((0, 0));
     }
 
     /// Nodes searched in the last search.
@@ -683,16 +690,19 @@ impl Searcher {
             }
         }
 
+        // In a singular-extension test (see below) the node is searched again without the table
+        // move: no table cutoff, no pruning before the moves, nothing stored.
+        let excluded = self.excluded[ply];
         let key = pos.hash();
         let entry = self.tt.probe(key);
         let mut tt_move = Move::NULL;
         if let Some(e) = entry {
             tt_move = e.mv;
-            if !e.mv.is_null() {
+            if !e.mv.is_null() && excluded.is_null() {
                 // Its child is searched first: start fetching that child's entry now.
                 self.tt.prefetch(pos.hash_after(e.mv));
             }
-            if !pv_node && e.depth >= depth {
+            if !pv_node && e.depth >= depth && excluded.is_null() {
                 if let Some(s) = tt_cutoff(&e, ply, alpha, beta) {
                     return s;
                 }
@@ -722,7 +732,7 @@ impl Searcher {
             (self.params.lmp_base + depth * depth) / 2 + 1
         };
 
-        if !pv_node && !in_check && !root {
+        if !pv_node && !in_check && !root && excluded.is_null() {
             // Reverse futility pruning.
             if depth <= self.params.rfp_depth
                 && static_eval - self.params.rfp_margin * (depth - improving as i32) >= beta
@@ -766,10 +776,52 @@ impl Searcher {
             depth
         };
 
+        // Singular extension: when the table says the table move is good (a lower bound or exact
+        // score, not much shallower), the other moves are searched at half depth against that
+        // score less a margin; if all fail low, the table move alone holds the node and is
+        // searched one ply deeper. If one reaches the margin's bound and that bound is at or
+        // above beta, several moves beat beta: the node is cut at once (multi-cut).
+        let mut singular = false;
+        if let Some(e) = entry.filter(|e| {
+            !root
+                && excluded.is_null()
+                && depth >= self.params.se_depth
+                && !e.mv.is_null()
+                && e.depth >= depth - 3
+                && e.bound != Bound::Upper
+                && score_from_tt(e.score, ply).abs() < MATE_BOUND
+                && pos.is_legal_move(e.mv)
+        }) {
+            let singular_beta = score_from_tt(e.score, ply) - self.params.se_margin * depth;
+            self.excluded[ply] = e.mv;
+            let s = self.negamax(pos, singular_beta - 1, singular_beta, (depth - 1) / 2, ply, cut);
+            self.excluded[ply] = Move::NULL;
+            if self.stopped {
+                return 0;
+            }
+            if s < singular_beta {
+                singular = true;
+            } else if singular_beta >= beta {
+                return singular_beta;
+            }
+        }
+
         // The table move is tried before any move is generated: when it cuts off, generation,
-        // scoring and sorting are saved.
-        let mut pending = pos.is_legal_move(tt_move).then_some(tt_move);
-        self.start_stages(picker, pending.unwrap_or(Move::NULL), ply);
+        // scoring and sorting are saved. (A singular-extension test leaves it out.)
+        let mut pending = if excluded.is_null() {
+            pos.is_legal_move(tt_move).then_some(tt_move)
+        } else {
+            None
+        };
+        self.start_stages(
+            picker,
+            if excluded.is_null() {
+                pending.unwrap_or(Move::NULL)
+            } else {
+                excluded
+            },
+            ply,
+        );
         let mut any_move = pending.is_some();
         let mut best_score = -INF;
         let mut best_move = Move::NULL;
@@ -795,6 +847,8 @@ impl Searcher {
                             any_move = true;
                             x
                         }
+                        // Without the excluded move there may be none left: the test fails low.
+                        None if !any_move && !excluded.is_null() => return alpha,
                         None if !any_move => return if in_check { -MATE + ply as i32 } else { 0 },
                         None => break,
                     }
@@ -848,7 +902,7 @@ impl Searcher {
             self.update_accumulator(pos, m, ply);
             let gives_check = child.in_check();
 
-            let extension = if gives_check && ply < 2 * depth as usize + 8 {
+            let extension = if (gives_check || (singular && m == tt_move)) && ply < 2 * depth as usize + 8 {
                 1
             } else {
                 0
@@ -924,7 +978,7 @@ impl Searcher {
         } else {
             Bound::Upper
         };
-        if !root || self.root_excluded.is_empty() {
+        if (!root || self.root_excluded.is_empty()) && excluded.is_null() {
             self.tt.store(
                 key,
                 best_move,

@@ -578,6 +578,52 @@ fn fixed_node_searches_are_reproducible() {
     }
 }
 
+/// Singular extensions (off by default, `se_depth` 64) change the search when switched on, and
+/// its results stay legal and reproducible in every variant; the mates of this file are still
+/// found with them.
+#[test]
+fn singular_extensions_when_switched_on() {
+    let on = engine::search::params::SearchParams::parse("se_depth=4").unwrap();
+    let mut changed = 0;
+    for (i, v) in Variant::ALL.into_iter().enumerate() {
+        for p in random_positions(v, 3, 0x51e6_0000 + i as u64) {
+            if !p.has_legal_move() {
+                continue;
+            }
+            let mut off_engine = engine_on(&p);
+            let off = off_engine.search(depth(8), &mut |_| {});
+            let mut e = engine_on(&p);
+            e.set_search_params(on.clone());
+            let first = e.search(depth(8), &mut |_| {});
+            assert_legal_result(&p, &first);
+            e.new_game();
+            let second = e.search(depth(8), &mut |_| {});
+            assert_eq!(fingerprint(&first), fingerprint(&second), "{p:?}");
+            changed += usize::from(first.nodes != off.nodes);
+        }
+    }
+    assert!(changed > 0, "se_depth=4 changed no search");
+    for (pieces, n) in [("Kf2 Re4 Fd8 kb10 pb9 pc9", 2), ("Kh2 Ff6 Nd9 ka11", 3)] {
+        let p = white(Variant::CelticCitadel, pieces);
+        let mut e = engine_on(&p);
+        e.set_search_params(on.clone());
+        let limits = Limits {
+            mate: Some(n),
+            depth: Some(30),
+            nodes: Some(50_000_000),
+            ..Limits::default()
+        };
+        let r = e.search(limits, &mut |_| {});
+        assert_legal_result(&p, &r);
+        assert_eq!(r.score, Score::Mate(n as i32), "{p:?}: pv {:?}", uci(&p, &r.pv));
+        assert!(
+            forces_mate(&p, r.best, n),
+            "{p:?}: {} does not mate in {n}",
+            p.uci(r.best)
+        );
+    }
+}
+
 #[test]
 fn node_limit_is_respected() {
     for limit in [1u64, 1_000, 30_000] {
