@@ -579,8 +579,8 @@ fn fixed_node_searches_are_reproducible() {
 }
 
 /// Singular extensions (off by default, `se_depth` 64) change the search when switched on, and
-/// its results stay legal and reproducible in every variant; the mates of this file are still
-/// found with them.
+/// its results stay legal and reproducible in every variant; two of this file's Celtic mates
+/// (in 2 and in 3) are still found exactly with them.
 #[test]
 fn singular_extensions_when_switched_on() {
     let on = engine::search::params::SearchParams::parse("se_depth=4").unwrap();
