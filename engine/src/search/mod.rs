@@ -169,6 +169,7 @@ pub struct Searcher {
     pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
     lmr: Box<[[i32; 64]; 64]>,
+    /// Move pickers kept between searches, two per ply (see `negamax`).
     pickers: Vec<Option<Box<Picker>>>,
     eval_cache: Box<[(u64, i32)]>,
     pawn_cache: eval::PawnCache,
@@ -234,7 +235,7 @@ impl Searcher {
             pv: Box::new([[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
             lmr,
-            pickers: (0..MAX_PLY + 2).map(|_| None).collect(),
+            pickers: (0..2 * (MAX_PLY + 2)).map(|_| None).collect(),
             eval_cache: vec![(0, 0); EVAL_CACHE_SIZE].into_boxed_slice(),
             pawn_cache: eval::PawnCache::default(),
             nnue: None,
@@ -638,9 +639,12 @@ impl Searcher {
             self.pv_len[ply] = 0;
             return self.qsearch(pos, alpha, beta, ply);
         }
-        let mut picker = self.take_picker(ply);
+        // A singular-extension test runs at the ply of the node that asked for it, whose picker
+        // is in use: it takes the second slot of the ply.
+        let slot = 2 * ply + usize::from(!self.excluded[ply].is_null());
+        let mut picker = self.take_picker(slot);
         let score = self.negamax_node(pos, alpha, beta, depth, ply, cut, &mut picker);
-        self.pickers[ply] = Some(picker);
+        self.pickers[slot] = Some(picker);
         score
     }
 
@@ -992,9 +996,9 @@ impl Searcher {
     }
 
     fn qsearch(&mut self, pos: &Position, alpha: i32, beta: i32, ply: usize) -> i32 {
-        let mut picker = self.take_picker(ply);
+        let mut picker = self.take_picker(2 * ply);
         let score = self.qsearch_node(pos, alpha, beta, ply, &mut picker);
-        self.pickers[ply] = Some(picker);
+        self.pickers[2 * ply] = Some(picker);
         score
     }
 

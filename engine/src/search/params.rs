@@ -117,7 +117,7 @@ search_params! {
     hist_bonus_max: 1600, 200, 8000, 100.0, "history: largest bonus";
     qs_delta: 200, 0, 600, 15.0, "quiescence delta pruning: a capture is skipped when even its victim plus this margin cannot reach alpha (cp)";
     qs_big_delta: 150, 0, 600, 15.0, "quiescence: the node stands pat when even the best possible gain plus this margin cannot reach alpha (cp)";
-    se_depth: 64, 4, 64, 1.0, "singular extensions: shallowest depth they apply at (64: off)";
+    se_depth: 6, 4, 64, 1.0, "singular extensions: shallowest depth they apply at (64: off)";
     se_margin: 2, 0, 20, 0.5, "singular extensions: the other moves are tested against the table's score less this per ply of depth (cp)";
 }
 

@@ -120,8 +120,8 @@ impl Picker {
 }
 
 impl Searcher {
-    pub(super) fn take_picker(&mut self, ply: usize) -> Box<Picker> {
-        self.pickers[ply].take().unwrap_or_else(|| Box::new(Picker::new()))
+    pub(super) fn take_picker(&mut self, slot: usize) -> Box<Picker> {
+        self.pickers[slot].take().unwrap_or_else(|| Box::new(Picker::new()))
     }
 
     /// Prepares staged picking at a node (see [`Picker`]).

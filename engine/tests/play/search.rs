@@ -578,12 +578,13 @@ fn fixed_node_searches_are_reproducible() {
     }
 }
 
-/// Singular extensions (off by default, `se_depth` 64) change the search when switched on, and
-/// its results stay legal and reproducible in every variant; two of this file's Celtic mates
-/// (in 2 and in 3) are still found exactly with them.
+/// Singular extensions (on by default from depth 6; `se_depth=64` switches them off) change the
+/// search, and its results stay legal and reproducible in every variant; two of this file's
+/// Celtic mates (in 2 and in 3) are still found exactly with them, also from depth 4.
 #[test]
-fn singular_extensions_when_switched_on() {
-    let on = engine::search::params::SearchParams::parse("se_depth=4").unwrap();
+fn singular_extensions() {
+    let off_params = engine::search::params::SearchParams::parse("se_depth=64").unwrap();
+    let low = engine::search::params::SearchParams::parse("se_depth=4").unwrap();
     let mut changed = 0;
     for (i, v) in Variant::ALL.into_iter().enumerate() {
         for p in random_positions(v, 3, 0x51e6_0000 + i as u64) {
@@ -591,9 +592,9 @@ fn singular_extensions_when_switched_on() {
                 continue;
             }
             let mut off_engine = engine_on(&p);
+            off_engine.set_search_params(off_params.clone());
             let off = off_engine.search(depth(8), &mut |_| {});
             let mut e = engine_on(&p);
-            e.set_search_params(on.clone());
             let first = e.search(depth(8), &mut |_| {});
             assert_legal_result(&p, &first);
             e.new_game();
@@ -602,11 +603,16 @@ fn singular_extensions_when_switched_on() {
             changed += usize::from(first.nodes != off.nodes);
         }
     }
-    assert!(changed > 0, "se_depth=4 changed no search");
-    for (pieces, n) in [("Kf2 Re4 Fd8 kb10 pb9 pc9", 2), ("Kh2 Ff6 Nd9 ka11", 3)] {
+    assert!(changed > 0, "singular extensions changed no search");
+    for ((pieces, n), params) in [("Kf2 Re4 Fd8 kb10 pb9 pc9", 2), ("Kh2 Ff6 Nd9 ka11", 3)]
+        .into_iter()
+        .flat_map(|m| [(m, None), (m, Some(low.clone()))])
+    {
         let p = white(Variant::CelticCitadel, pieces);
         let mut e = engine_on(&p);
-        e.set_search_params(on.clone());
+        if let Some(params) = params {
+            e.set_search_params(params);
+        }
         let limits = Limits {
             mate: Some(n),
             depth: Some(30),
