@@ -786,6 +786,8 @@ impl Searcher {
         // searched one ply deeper. If one reaches the margin's bound and that bound is at or
         // above beta, several moves beat beta: the node is cut at once (multi-cut).
         let mut singular = false;
+        // Plies taken from the table move when the test shows other moves hold too (`se_neg`).
+        let mut tt_move_cut = 0;
         if let Some(e) = entry.filter(|e| {
             !root
                 && excluded.is_null()
@@ -807,6 +809,8 @@ impl Searcher {
                 singular = true;
             } else if singular_beta >= beta {
                 return singular_beta;
+            } else if score_from_tt(e.score, ply) >= beta {
+                tt_move_cut = self.params.se_neg;
             }
         }
 
@@ -908,6 +912,8 @@ impl Searcher {
 
             let extension = if (gives_check || (singular && m == tt_move)) && ply < 2 * depth as usize + 8 {
                 1
+            } else if m == tt_move && !gives_check {
+                -tt_move_cut
             } else {
                 0
             };

@@ -580,11 +580,13 @@ fn fixed_node_searches_are_reproducible() {
 
 /// Singular extensions (on by default from depth 6; `se_depth=64` switches them off) change the
 /// search, and its results stay legal and reproducible in every variant; two of this file's
-/// Celtic mates (in 2 and in 3) are still found exactly with them, also from depth 4.
+/// Celtic mates (in 2 and in 3) are still found exactly with them, also from depth 4 and with
+/// the table move's reduction (`se_neg`).
 #[test]
 fn singular_extensions() {
     let off_params = engine::search::params::SearchParams::parse("se_depth=64").unwrap();
     let low = engine::search::params::SearchParams::parse("se_depth=4").unwrap();
+    let neg = engine::search::params::SearchParams::parse("se_depth=4;se_neg=1").unwrap();
     let mut changed = 0;
     for (i, v) in Variant::ALL.into_iter().enumerate() {
         for p in random_positions(v, 3, 0x51e6_0000 + i as u64) {
@@ -606,7 +608,7 @@ fn singular_extensions() {
     assert!(changed > 0, "singular extensions changed no search");
     for ((pieces, n), params) in [("Kf2 Re4 Fd8 kb10 pb9 pc9", 2), ("Kh2 Ff6 Nd9 ka11", 3)]
         .into_iter()
-        .flat_map(|m| [(m, None), (m, Some(low.clone()))])
+        .flat_map(|m| [(m, None), (m, Some(low.clone())), (m, Some(neg.clone()))])
     {
         let p = white(Variant::CelticCitadel, pieces);
         let mut e = engine_on(&p);
