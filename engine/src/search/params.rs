@@ -119,7 +119,7 @@ search_params! {
     qs_big_delta: 150, 0, 600, 15.0, "quiescence: the node stands pat when even the best possible gain plus this margin cannot reach alpha (cp)";
     se_depth: 6, 4, 64, 1.0, "singular extensions: shallowest depth they apply at (64: off)";
     se_margin: 2, 0, 20, 0.5, "singular extensions: the other moves are tested against the table's score less this per ply of depth (cp)";
-    se_neg: 0, 0, 2, 0.5, "singular extensions: plies taken from the table move when its test fails and its table score is at or above beta (0: none)";
+    se_neg: 0, 0, 2, 0.5, "singular extensions: plies taken from the table move when another move reaches the test's bound, that bound is below beta and the table's score is at or above it (0: none)";
 }
 
 /// Why a `SearchParams` text is refused.
