@@ -164,6 +164,8 @@ pub struct Searcher {
     prev_move: [Move; MAX_PLY + 2],
     /// The move a singular-extension test leaves out at each ply (null: none).
     excluded: [Move; MAX_PLY + 2],
+    /// Double singular extensions along the current line up to each ply (`se_double`).
+    double_ext: [u8; MAX_PLY + 2],
     /// The static evaluation at each ply of the current line (`-INF` in check).
     evals: [i32; MAX_PLY + 2],
     pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
@@ -182,6 +184,8 @@ pub struct Searcher {
 }
 
 const EVAL_CACHE_SIZE: usize = 1 << 16;
+/// The most double singular extensions along one line (they make the tree grow fast).
+const MAX_DOUBLE_EXTENSIONS: u8 = 6;
 const HISTORY_MAX: i32 = 16_384;
 
 /// The score of a game that has ended at `ply`, from the side to move's view: 0 for a draw,
@@ -231,6 +235,7 @@ impl Searcher {
             counter: Box::new([[Move::NULL; 128]; 128]),
             prev_move: [Move::NULL; MAX_PLY + 2],
             excluded: [Move::NULL; MAX_PLY + 2],
+            double_ext: [0; MAX_PLY + 2],
             evals: [-INF; MAX_PLY + 2],
             pv: Box::new([[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
@@ -713,6 +718,8 @@ impl Searcher {
             }
         }
 
+        // A node on a principal variation now, or stored as one before (`tt_pv`).
+        let tt_pv = pv_node || entry.is_some_and(|e| e.pv);
         let static_eval = if in_check {
             -INF
         } else if let Some(e) = entry {
@@ -761,6 +768,7 @@ impl Searcher {
                     rest[0].clone_from(&parent[ply]);
                 }
                 self.prev_move[ply + 1] = Move::NULL;
+                self.double_ext[ply + 1] = self.double_ext[ply];
                 self.path.push(child.hash());
                 let s = -self.negamax(&child, -beta, -beta + 1, depth - 1 - r, ply + 1, !cut);
                 self.path.pop();
@@ -786,6 +794,8 @@ impl Searcher {
         // searched one ply deeper. If one reaches the margin's bound and that bound is at or
         // above beta, several moves beat beta: the node is cut at once (multi-cut).
         let mut singular = false;
+        // Two plies instead of one when every other move stays far below the test's bound.
+        let mut double = false;
         // Plies taken from the table move when the test shows other moves hold too (`se_neg`).
         let mut tt_move_cut = 0;
         if let Some(e) = entry.filter(|e| {
@@ -807,6 +817,10 @@ impl Searcher {
             }
             if s < singular_beta {
                 singular = true;
+                double = !pv_node
+                    && self.params.se_double > 0
+                    && s < singular_beta - self.params.se_double
+                    && self.double_ext[ply] < MAX_DOUBLE_EXTENSIONS;
             } else if singular_beta >= beta {
                 return singular_beta;
             } else if score_from_tt(e.score, ply) >= beta {
@@ -911,7 +925,11 @@ impl Searcher {
             let gives_check = child.in_check();
 
             let extension = if (gives_check || (singular && m == tt_move)) && ply < 2 * depth as usize + 8 {
-                1
+                if double && m == tt_move {
+                    2
+                } else {
+                    1
+                }
             } else if m == tt_move && !gives_check {
                 -tt_move_cut
             } else {
@@ -919,15 +937,20 @@ impl Searcher {
             };
             let new_depth = depth - 1 + extension;
             self.prev_move[ply + 1] = m;
+            self.double_ext[ply + 1] = self.double_ext[ply] + u8::from(extension == 2);
             self.path.push(child.hash());
             let score = if searched == 0 {
-                -self.negamax(&child, -beta, -alpha, new_depth, ply + 1, false)
+                // The first move of an all node is expected to cut off (`cut_child`).
+                let child_cut = self.params.cut_child != 0 && !pv_node && !cut;
+                -self.negamax(&child, -beta, -alpha, new_depth, ply + 1, child_cut)
             } else {
                 let mut r = 0;
                 if depth >= self.params.lmr_min_depth && searched >= 2 && !tactical && !in_check {
                     r = self.lmr[depth.min(63) as usize][searched.min(63) as usize];
                     if pv_node {
                         r -= 1;
+                    } else if tt_pv {
+                        r -= self.params.tt_pv;
                     }
                     if cut {
                         r += 1;
@@ -996,6 +1019,7 @@ impl Searcher {
                 static_eval.max(-MATE),
                 depth,
                 bound,
+                tt_pv,
             );
         }
         best_score
@@ -1122,8 +1146,15 @@ impl Searcher {
             Bound::Upper
         };
         if !in_check && full_eval {
-            self.tt
-                .store(pos.hash(), best_move, score_to_tt(best, ply), stand_pat, 0, bound);
+            self.tt.store(
+                pos.hash(),
+                best_move,
+                score_to_tt(best, ply),
+                stand_pat,
+                0,
+                bound,
+                entry.is_some_and(|e| e.pv),
+            );
         }
         best
     }

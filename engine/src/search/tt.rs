@@ -3,7 +3,8 @@
 //! Each slot holds two 64-bit words, written and read without locks:
 //!
 //! - the data: the move's raw bits 0..21, the score (16 bits), the static eval (16), the depth
-//!   (8), the bound (2) and the search's age (1);
+//!   (7: 0 to 127, deeper results are stored as 127), whether the node was on a principal
+//!   variation (1), the bound (2) and the search's age (1);
 //! - the check: in bits 0..45 the key's low 45 bits XOR `fold` of the data, in bits 45..56 the
 //!   move's raw bits 21..32, in bits 56..64 the table's generation when the slot was written.
 //!
@@ -76,6 +77,8 @@ pub struct Entry {
     pub depth: i32,
     /// Bound type.
     pub bound: Bound,
+    /// Whether the node was, or had been, a node of a principal variation when stored.
+    pub pv: bool,
 }
 
 struct Slot {
@@ -180,7 +183,7 @@ fn advise_huge_pages(_addr: usize, _len: usize) {}
 
 /// The data word of a result: the move's lowest 21 raw bits (its upper 11 go into the check
 /// word) and the rest of the result.
-fn pack(mv: Move, score: i32, eval: i32, depth: i32, bound: Bound, age: u8) -> u64 {
+fn pack(mv: Move, score: i32, eval: i32, depth: i32, bound: Bound, pv: bool, age: u8) -> u64 {
     let b = match bound {
         Bound::Exact => 1u64,
         Bound::Lower => 2,
@@ -189,7 +192,8 @@ fn pack(mv: Move, score: i32, eval: i32, depth: i32, bound: Bound, age: u8) -> u
     (mv.raw() as u64 & DATA_MOVE_MASK)
         | ((score as i16 as u16 as u64) << 21)
         | ((eval as i16 as u16 as u64) << 37)
-        | ((depth.clamp(0, 255) as u64) << 53)
+        | ((depth.clamp(0, MAX_DEPTH) as u64) << 53)
+        | ((pv as u64) << 60)
         | (b << 61)
         | (((age & 1) as u64) << 63)
 }
@@ -215,10 +219,13 @@ fn is_used(data: u64) -> bool {
     (data >> 61) & 3 != 0
 }
 
+/// The deepest depth a data word holds (7 bits); deeper results are stored as this.
+pub const MAX_DEPTH: i32 = 127;
+
 /// The depth in a data word.
 #[inline(always)]
 fn depth_of(data: u64) -> i32 {
-    ((data >> 53) & 0xff) as i32
+    ((data >> 53) & MAX_DEPTH as u64) as i32
 }
 
 /// The entry of a slot read as a hit: the data word and its check word (which holds the move's
@@ -238,6 +245,7 @@ fn unpack(check: u64, data: u64) -> Option<Entry> {
         eval: ((data >> 37) & 0xffff) as u16 as i16 as i32,
         depth: depth_of(data),
         bound,
+        pv: (data >> 60) & 1 != 0,
     })
 }
 
@@ -333,9 +341,10 @@ impl TranspositionTable {
         None
     }
 
-    /// Stores a result.
+    /// Stores a result; `pv` says whether the node is, or was, on a principal variation.
     #[inline]
-    pub fn store(&self, key: u64, mv: Move, score: i32, eval: i32, depth: i32, bound: Bound) {
+    #[allow(clippy::too_many_arguments)]
+    pub fn store(&self, key: u64, mv: Move, score: i32, eval: i32, depth: i32, bound: Bound, pv: bool) {
         let b = self.bucket(key);
         let age = self.age.load(Ordering::Relaxed) & 1;
         let generation = self.generation_tag();
@@ -372,7 +381,7 @@ impl TranspositionTable {
                 return;
             }
         }
-        let data = pack(mv, score, eval, depth, bound, age);
+        let data = pack(mv, score, eval, depth, bound, pv, age);
         slots[i].data.store(data, Ordering::Relaxed);
         slots[i]
             .check
@@ -405,12 +414,16 @@ mod tests {
         let tt = TranspositionTable::new(1);
         let pos = Position::startpos(Variant::DEFAULT);
         let m = pos.legal_moves().as_slice()[3];
-        tt.store(0x1234_5678_9abc_def0, m, -321, 45, 7, Bound::Lower);
+        tt.store(0x1234_5678_9abc_def0, m, -321, 45, 7, Bound::Lower, true);
         let e = tt.probe(0x1234_5678_9abc_def0).unwrap();
         assert_eq!(
-            (e.mv, e.score, e.eval, e.depth, e.bound),
-            (m, -321, 45, 7, Bound::Lower)
+            (e.mv, e.score, e.eval, e.depth, e.bound, e.pv),
+            (m, -321, 45, 7, Bound::Lower, true)
         );
+        // Deeper than the data word holds: stored as the deepest it holds.
+        tt.store(0x1234_5678_9abc_def0, m, -321, 45, MAX_DEPTH + 5, Bound::Exact, false);
+        let e = tt.probe(0x1234_5678_9abc_def0).unwrap();
+        assert_eq!((e.depth, e.bound, e.pv), (MAX_DEPTH, Bound::Exact, false));
         assert!(tt.probe(0x1234_5678_9abc_def1).is_none());
         tt.clear();
         assert!(tt.probe(0x1234_5678_9abc_def0).is_none());
@@ -430,7 +443,7 @@ mod tests {
         for round in 0..600 {
             for (j, &k) in keys.iter().enumerate() {
                 if (j + round) % 3 == 0 {
-                    tt.store(k, m, j as i32, 0, 1 + (round % 50) as i32, Bound::Exact);
+                    tt.store(k, m, j as i32, 0, 1 + (round % 50) as i32, Bound::Exact, j % 2 == 0);
                 }
             }
             for (j, &k) in keys.iter().enumerate() {
@@ -499,18 +512,19 @@ mod tests {
         let bounds = [Bound::Exact, Bound::Lower, Bound::Upper];
         for (i, &m) in moves_with_high_bits().iter().enumerate() {
             let key = (i as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-            let (score, eval, depth, bound) = (
+            let (score, eval, depth, bound, pv) = (
                 (i as i32 * 131) % 65536 - 32768,
                 32767 - (i as i32 * 97) % 65536,
-                i as i32 % 256,
+                i as i32 % (MAX_DEPTH + 1),
                 bounds[i % 3],
+                i % 5 < 2,
             );
-            tt.store(key, m, score, eval, depth, bound);
+            tt.store(key, m, score, eval, depth, bound, pv);
             let e = tt.probe(key).expect("just stored");
             assert_eq!(e.mv.raw(), m.raw(), "move {i}");
             assert_eq!(
-                (e.mv, e.score, e.eval, e.depth, e.bound),
-                (m, score, eval, depth, bound)
+                (e.mv, e.score, e.eval, e.depth, e.bound, e.pv),
+                (m, score, eval, depth, bound, pv)
             );
             // Other keys of the bucket, differing in a verified bit, miss.
             assert!(tt.probe(key ^ 1).is_none());
@@ -518,8 +532,8 @@ mod tests {
         }
         // A result without a move keeps the stored move, upper bits included.
         let m = Move::from_raw(0xfedc_ba98);
-        tt.store(42, m, 10, 20, 5, Bound::Lower);
-        tt.store(42, Move::NULL, 11, 20, 6, Bound::Exact);
+        tt.store(42, m, 10, 20, 5, Bound::Lower, false);
+        tt.store(42, Move::NULL, 11, 20, 6, Bound::Exact, false);
         let e = tt.probe(42).unwrap();
         assert_eq!((e.mv, e.score, e.depth, e.bound), (m, 11, 6, Bound::Exact));
     }
@@ -563,7 +577,7 @@ mod tests {
         ];
         let written = |(key, mv, score, eval, depth, bound): (u64, Move, i32, i32, i32, Bound)| {
             let tt = TranspositionTable::new(1);
-            tt.store(key, mv, score, eval, depth, bound);
+            tt.store(key, mv, score, eval, depth, bound, false);
             words(&tt, key)
         };
         for (n, (a, b)) in pairs.into_iter().enumerate() {
@@ -578,6 +592,17 @@ mod tests {
             // Each write on its own reads back whole.
             plant(&tt, a.0, check_a, data_a);
             assert_eq!(tt.probe(a.0).map(|e| (e.mv, e.depth)), Some((a.1, a.4)));
+        }
+
+        // Two writes of one position that differ only in the principal-variation bit.
+        let generation = tt.generation_tag();
+        let only_pv = [false, true].map(|pv| {
+            let data = pack(m, 50, 30, 7, Bound::Exact, pv, 0);
+            (check_word(ka, data, m, generation), data)
+        });
+        for (check, data) in [(only_pv[0].0, only_pv[1].1), (only_pv[1].0, only_pv[0].1)] {
+            plant(&tt, ka, check, data);
+            assert!(tt.probe(ka).is_none(), "a torn pair of the pv bit read as a hit");
         }
 
         // Writes of one data word (the moves differ only in the upper bits): the check of one with
@@ -609,6 +634,7 @@ mod tests {
                     (r >> 16) as i32 % 601 - 300,
                     (r >> 32) as i32 % 40,
                     [Bound::Exact, Bound::Lower, Bound::Upper][(r >> 40) as usize % 3],
+                    (r >> 44) & 1 == 1,
                     (r >> 48) as u8 & 1,
                 );
                 (check_word(key, data, mv, generation), data)
@@ -630,16 +656,16 @@ mod tests {
         let keys = keys_of_one_bucket(&tt, 4);
         // Deep entries whose moves set every upper bit of the check word below the generation.
         let m = Move::from_raw(0xffff_ffff);
-        tt.store(keys[0], m, 1, 2, 200, Bound::Exact);
-        tt.store(keys[1], m, 1, 2, 200, Bound::Exact);
+        tt.store(keys[0], m, 1, 2, MAX_DEPTH, Bound::Exact, true);
+        tt.store(keys[1], m, 1, 2, MAX_DEPTH, Bound::Exact, false);
         assert!(tt.probe(keys[0]).is_some() && tt.probe(keys[1]).is_some());
         tt.clear();
         assert_eq!(tt.hashfull(), 0);
         assert!(tt.probe(keys[0]).is_none() && tt.probe(keys[1]).is_none());
         // The bucket is empty to the replacement: two shallow entries both find a slot, where
-        // two live entries of depth 200 would have made the second replace the first.
-        tt.store(keys[2], m, 3, 4, 1, Bound::Upper);
-        tt.store(keys[3], m, 5, 6, 5, Bound::Lower);
+        // two live entries of the deepest depth would have made the second replace the first.
+        tt.store(keys[2], m, 3, 4, 1, Bound::Upper, false);
+        tt.store(keys[3], m, 5, 6, 5, Bound::Lower, true);
         assert_eq!(tt.probe(keys[2]).map(|e| (e.mv, e.score)), Some((m, 3)));
         assert_eq!(tt.probe(keys[3]).map(|e| (e.mv, e.score)), Some((m, 5)));
         assert!(tt.probe(keys[0]).is_none() && tt.probe(keys[1]).is_none());

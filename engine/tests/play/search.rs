@@ -9,7 +9,7 @@ use std::sync::{atomic::AtomicBool, Arc};
 use engine::{
     engine::{parse_game, Engine},
     rules::{Color, DrawReason, Move, Outcome, Piece, Position, Rule, Setup, Variant},
-    search::{tt::TranspositionTable, Limits, Score, SearchResult, Searcher},
+    search::{params::SearchParams, tt::TranspositionTable, Limits, Score, SearchResult, Searcher},
 };
 
 // ---- building positions -------------------------------------------------------------------------
@@ -584,37 +584,64 @@ fn fixed_node_searches_are_reproducible() {
 /// the table move's reduction (`se_neg`).
 #[test]
 fn singular_extensions() {
-    let off_params = engine::search::params::SearchParams::parse("se_depth=64").unwrap();
-    let low = engine::search::params::SearchParams::parse("se_depth=4").unwrap();
-    let neg = engine::search::params::SearchParams::parse("se_depth=4;se_neg=1").unwrap();
+    let off = SearchParams::parse("se_depth=64").unwrap();
+    assert_params_change_search(&off, &SearchParams::default(), 0x51e6_0000);
+    assert_params_find_mates(&SearchParams::default());
+    assert_params_find_mates(&SearchParams::parse("se_depth=4").unwrap());
+    assert_params_find_mates(&SearchParams::parse("se_depth=4;se_neg=1").unwrap());
+}
+
+/// The candidates behind parameters that are off by default (double singular extensions,
+/// `se_double`; the first move of an all node searched as a cut node, `cut_child`; less
+/// reduction at nodes the table marks as having been on a principal variation, `tt_pv`) change the
+/// search when switched on, and its results stay legal and reproducible; the Celtic mates are
+/// still found exactly.
+#[test]
+fn candidates_behind_parameters() {
+    for (text, seed) in [
+        ("se_double=20", 0xd0b1_0000),
+        ("se_depth=4;se_double=1", 0xd0b2_0000),
+        ("cut_child=1", 0xc07c_0000),
+        ("tt_pv=1", 0x77b0_0000),
+    ] {
+        let on = SearchParams::parse(text).unwrap();
+        assert_params_change_search(&SearchParams::default(), &on, seed);
+        assert_params_find_mates(&on);
+    }
+}
+
+/// Searches random positions of every variant to depth 8 with `base` and with `other`: the
+/// results with `other` are legal and the same again after `ucinewgame`, and at least one search
+/// differs from `base`'s.
+fn assert_params_change_search(base: &SearchParams, other: &SearchParams, seed: u64) {
     let mut changed = 0;
     for (i, v) in Variant::ALL.into_iter().enumerate() {
-        for p in random_positions(v, 3, 0x51e6_0000 + i as u64) {
+        for p in random_positions(v, 3, seed + i as u64) {
             if !p.has_legal_move() {
                 continue;
             }
-            let mut off_engine = engine_on(&p);
-            off_engine.set_search_params(off_params.clone());
-            let off = off_engine.search(depth(8), &mut |_| {});
+            let mut base_engine = engine_on(&p);
+            base_engine.set_search_params(base.clone());
+            let before = base_engine.search(depth(8), &mut |_| {});
             let mut e = engine_on(&p);
+            e.set_search_params(other.clone());
             let first = e.search(depth(8), &mut |_| {});
             assert_legal_result(&p, &first);
             e.new_game();
             let second = e.search(depth(8), &mut |_| {});
-            assert_eq!(fingerprint(&first), fingerprint(&second), "{p:?}");
-            changed += usize::from(first.nodes != off.nodes);
+            assert_eq!(fingerprint(&first), fingerprint(&second), "{other}: {p:?}");
+            changed += usize::from(first.nodes != before.nodes);
         }
     }
-    assert!(changed > 0, "singular extensions changed no search");
-    for ((pieces, n), params) in [("Kf2 Re4 Fd8 kb10 pb9 pc9", 2), ("Kh2 Ff6 Nd9 ka11", 3)]
-        .into_iter()
-        .flat_map(|m| [(m, None), (m, Some(low.clone())), (m, Some(neg.clone()))])
-    {
+    assert!(changed > 0, "{other} (against {base}) changed no search");
+}
+
+/// Two of this file's Celtic mates (in 2 and in 3) are found exactly with `params`.
+fn assert_params_find_mates(params: &SearchParams) {
+    for (pieces, n) in [("Kf2 Re4 Fd8 kb10 pb9 pc9", 2), ("Kh2 Ff6 Nd9 ka11", 3)] {
         let p = white(Variant::CelticCitadel, pieces);
         let mut e = engine_on(&p);
-        if let Some(params) = params {
-            e.set_search_params(params);
-        }
+        e.set_search_params(params.clone());
         let limits = Limits {
             mate: Some(n),
             depth: Some(30),
@@ -623,10 +650,15 @@ fn singular_extensions() {
         };
         let r = e.search(limits, &mut |_| {});
         assert_legal_result(&p, &r);
-        assert_eq!(r.score, Score::Mate(n as i32), "{p:?}: pv {:?}", uci(&p, &r.pv));
+        assert_eq!(
+            r.score,
+            Score::Mate(n as i32),
+            "{params}: {p:?}: pv {:?}",
+            uci(&p, &r.pv)
+        );
         assert!(
             forces_mate(&p, r.best, n),
-            "{p:?}: {} does not mate in {n}",
+            "{params}: {p:?}: {} does not mate in {n}",
             p.uci(r.best)
         );
     }
