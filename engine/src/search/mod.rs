@@ -966,7 +966,20 @@ impl Searcher {
                 }
                 let mut s = -self.negamax(&child, -alpha - 1, -alpha, new_depth - r, ply + 1, true);
                 if s > alpha && r > 0 {
-                    s = -self.negamax(&child, -alpha - 1, -alpha, new_depth, ply + 1, !cut);
+                    // With `lmr_deeper`: a reduced search that beat the best score by far is
+                    // searched again a ply deeper, one that barely beat it a ply shallower.
+                    let mut full_depth = new_depth;
+                    let margin = self.params.lmr_deeper;
+                    if margin > 0 {
+                        if s > best_score + margin + 2 * new_depth {
+                            full_depth += 1;
+                        } else if s < best_score + new_depth {
+                            full_depth -= 1;
+                        }
+                    }
+                    if full_depth > new_depth - r {
+                        s = -self.negamax(&child, -alpha - 1, -alpha, full_depth, ply + 1, !cut);
+                    }
                 }
                 if s > alpha && pv_node {
                     s = -self.negamax(&child, -beta, -alpha, new_depth, ply + 1, false);
