@@ -945,7 +945,7 @@ impl Searcher {
                 -self.negamax(&child, -beta, -alpha, new_depth, ply + 1, child_cut)
             } else {
                 let mut r = 0;
-                if depth >= self.params.lmr_min_depth && searched >= 2 && !tactical && !in_check {
+                if depth >= self.params.lmr_min_depth && searched >= self.params.lmr_after && !tactical && !in_check {
                     r = self.lmr[depth.min(63) as usize][searched.min(63) as usize];
                     if pv_node {
                         r -= 1;

@@ -594,7 +594,8 @@ fn singular_extensions() {
 /// The candidates behind parameters that are off by default (double singular extensions,
 /// `se_double`; the first move of an all node searched as a cut node, `cut_child`; less
 /// reduction at nodes the table marks as having been on a principal variation, `tt_pv`; a
-/// re-search after a reduction a ply deeper or shallower by its score, `lmr_deeper`) change the
+/// re-search after a reduction a ply deeper or shallower by its score, `lmr_deeper`; reductions
+/// from the second move, `lmr_after=1`) change the
 /// search when switched on, and its results stay legal and reproducible; the Celtic mates are
 /// still found exactly.
 #[test]
@@ -605,6 +606,7 @@ fn candidates_behind_parameters() {
         ("cut_child=1", 0xc07c_0000),
         ("tt_pv=1", 0x77b0_0000),
         ("lmr_deeper=50", 0xdee9_0000),
+        ("lmr_after=1", 0xaf7e_0000),
     ] {
         let on = SearchParams::parse(text).unwrap();
         assert_params_change_search(&SearchParams::default(), &on, seed);
