@@ -924,7 +924,9 @@ impl Searcher {
             self.update_accumulator(pos, m, ply);
             let gives_check = child.in_check();
 
-            let extension = if (gives_check || (singular && m == tt_move)) && ply < 2 * depth as usize + 8 {
+            let extension = if ((gives_check && self.params.check_ext != 0) || (singular && m == tt_move))
+                && ply < 2 * depth as usize + 8
+            {
                 if double && m == tt_move {
                     2
                 } else {

@@ -121,6 +121,7 @@ search_params! {
     se_margin: 2, 0, 20, 0.5, "singular extensions: the other moves are tested against the table's score less this per ply of depth (cp)";
     se_neg: 0, 0, 2, 0.5, "singular extensions: plies taken from the table move when another move reaches the test's bound, that bound is below beta and the table's score is at or above it (0: none)";
     se_double: 0, 0, 300, 5.0, "singular extensions: at non-PV nodes the table move is searched two plies deeper when every other move stays this far (cp) below the test's bound (0: never), at most 6 times along a line";
+    check_ext: 1, 0, 1, 0.5, "1: a move that gives check is searched a ply deeper (0: no check extension)";
     lmr_after: 2, 1, 4, 0.5, "late-move reductions: moves searched at a node before they reduce";
     lmr_deeper: 0, 0, 200, 5.0, "late-move reductions: a reduced move that beats the best score by this (cp) plus 2 per ply is searched again a ply deeper, one within a cp per ply of it a ply shallower (0: again at the full depth)";
     tt_pv: 0, 0, 2, 0.5, "late-move reductions: plies less at a non-PV node that the table marks as having been on a principal variation (0: none)";
