@@ -4,10 +4,13 @@
 # start at equal time"). Both builds run as UCI programs and are given the same net, the
 # variant's installed one (option.EvalFile=data/nets/<variant>.nnue), so only the engine differs.
 #
-# The base build is made once in OUT_DIR/base (a git worktree of BASE, release profile); the
-# new one is this checkout's release build (built when missing). Each variant's games go to
-# OUT_DIR/<variant>.txt (`engine match --results`), so a match stopped early can be read with
-# `engine match-merge`; the summary of each lands in OUT_DIR/equal-time.txt.
+# The base build is made once per commit in OUT_DIR/base-<commit> (its source exported with git
+# archive, release profile); the new one is this checkout's release build, brought up to date.
+# Each variant's games go to OUT_DIR/<variant>.txt (`engine match --results`), so a match
+# stopped early can be read with `engine match-merge`; the summary of each lands in
+# OUT_DIR/equal-time.txt. A folder that already holds a variant's results is refused (the files
+# are appended to): each run takes a new OUT_DIR, and can reuse an earlier one's base build by
+# copying its base-<commit> folder.
 #
 # Usage: scripts/equal-time.sh OUT_DIR
 # Settings (environment variables, defaults in brackets):
@@ -33,20 +36,31 @@ SEED="${SEED:-50}"
 CONCURRENCY="${CONCURRENCY:-$(( $(nproc) / 2 > 0 ? $(nproc) / 2 : 1 ))}"
 LOG="$OUT_DIR/equal-time.txt"
 
+BASE_COMMIT=$(git rev-parse --verify --quiet "$BASE^{commit}") \
+    || { echo "equal-time: BASE=$BASE is not a commit of this repository" >&2; exit 1; }
+for v in $VARIANTS; do
+    [[ -f "data/nets/$v.nnue" ]] || { echo "equal-time: no installed net data/nets/$v.nnue" >&2; exit 1; }
+    # Results files are appended to: a second run into the same folder would mix two runs.
+    [[ ! -e "$OUT_DIR/$v.txt" ]] \
+        || { echo "equal-time: $OUT_DIR/$v.txt exists (an earlier run): choose another OUT_DIR" >&2; exit 1; }
+done
+
+# This checkout's build, brought up to date (cargo does nothing when it is).
+cargo build --release -p engine
 NEW="$PWD/target/release/persian-engine"
-[[ -x "$NEW" ]] || cargo build --release -p engine
-BASE_DIR="$OUT_DIR/base"
+# The base: its source exported (no worktree to clean up), built once per commit.
+BASE_DIR="$OUT_DIR/base-${BASE_COMMIT:0:12}"
 BASE_ENGINE="$BASE_DIR/target/release/persian-engine"
 if [[ ! -x "$BASE_ENGINE" ]]; then
     echo "== building $BASE in $BASE_DIR"
-    [[ -d "$BASE_DIR" ]] || git worktree add --detach "$BASE_DIR" "$BASE"
+    mkdir -p "$BASE_DIR"
+    git archive "$BASE_COMMIT" | tar -x -C "$BASE_DIR"
     (cd "$BASE_DIR" && cargo build --release -p engine)
 fi
 
 echo "== $(git rev-parse --short HEAD) against $BASE, tc=$TC, $GAMES games per variant, $CONCURRENCY at a time, seed $SEED" | tee -a "$LOG"
 for v in $VARIANTS; do
     net="$PWD/data/nets/$v.nnue"
-    [[ -f "$net" ]] || { echo "no installed net $net" >&2; exit 1; }
     echo "== $v" | tee -a "$LOG"
     "$NEW" match -v "$v" -n "$GAMES" -c "$CONCURRENCY" \
         --engine "cmd=$NEW,name=new" --engine "cmd=$BASE_ENGINE,name=base" \
