@@ -468,7 +468,8 @@ impl Searcher {
                     if b.adjust && root_moves.len() == 1 {
                         break;
                     }
-                    if self.start.elapsed() >= pacer.soft_limit(b) {
+                    let scale = f64::from(self.params.tm_soft) / 100.0;
+                    if self.start.elapsed() >= pacer.soft_limit_scaled(b, scale) {
                         break;
                     }
                 }

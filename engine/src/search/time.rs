@@ -103,10 +103,16 @@ impl Pacer {
     /// The soft limit of `budget` after the iterations so far: scaled by [`Pacer::factor`] when
     /// the budget allows, never beyond the hard limit.
     pub fn soft_limit(&self, budget: Budget) -> Duration {
+        self.soft_limit_scaled(budget, 1.0)
+    }
+
+    /// [`Pacer::soft_limit`] with the budget's soft limit first multiplied by `scale` (the
+    /// search's `tm_soft` parameter): a clock's budget only, never beyond the hard limit.
+    pub fn soft_limit_scaled(&self, budget: Budget, scale: f64) -> Duration {
         if !budget.adjust {
             return budget.soft;
         }
-        budget.soft.mul_f64(self.factor()).min(budget.hard)
+        budget.soft.mul_f64(scale * self.factor()).min(budget.hard)
     }
 }
 
@@ -281,5 +287,11 @@ mod tests {
         let f = fixed(100, 0);
         assert_eq!(worst.soft_limit(f), f.soft);
         assert_eq!(stable.soft_limit(f), f.soft);
+        // A scale moves a clock's soft limit, up to the hard limit, and never a fixed time.
+        assert_eq!(stable.soft_limit_scaled(b, 1.0), stable.soft_limit(b));
+        assert!(stable.soft_limit_scaled(b, 1.5) > stable.soft_limit(b));
+        assert!(stable.soft_limit_scaled(b, 0.5) < stable.soft_limit(b));
+        assert_eq!(worst.soft_limit_scaled(b, 20.0), b.hard);
+        assert_eq!(stable.soft_limit_scaled(f, 2.0), f.soft);
     }
 }
