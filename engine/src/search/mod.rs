@@ -178,6 +178,8 @@ pub struct Searcher {
     nnue: Option<Arc<NnueNet>>,
     accumulators: Vec<nnue::Accumulator>,
     root_excluded: Vec<Move>,
+    /// Nodes searched below each root move in this search so far (`tm_nodes`).
+    root_effort: Vec<(Move, u64)>,
     main_thread: bool,
     /// The tunable constants (margins, reductions, history bonus).
     params: SearchParams,
@@ -246,6 +248,7 @@ impl Searcher {
             nnue: None,
             accumulators: Vec::new(),
             root_excluded: Vec::new(),
+            root_effort: Vec::new(),
             main_thread: true,
             params,
         }
@@ -336,6 +339,7 @@ impl Searcher {
         self.path.extend_from_slice(history);
         self.path.push(pos.hash());
         self.killers = [[Move::NULL; 2]; MAX_PLY + 2];
+        self.root_effort.clear();
         if let Some(net) = &self.nnue {
             if Some(net.variant) != pos.registered_variant() {
                 // A net for another variant must never evaluate this one.
@@ -468,7 +472,12 @@ impl Searcher {
                     if b.adjust && root_moves.len() == 1 {
                         break;
                     }
-                    let scale = f64::from(self.params.tm_soft) / 100.0;
+                    let mut scale = f64::from(self.params.tm_soft) / 100.0;
+                    if self.params.tm_nodes > 0 {
+                        let effort = self.root_effort.iter().find(|e| e.0 == best.best).map_or(0, |e| e.1);
+                        let share = effort as f64 / self.nodes.max(1) as f64;
+                        scale *= time::effort_factor(share, self.params.tm_nodes);
+                    }
                     if self.start.elapsed() >= pacer.soft_limit_scaled(b, scale) {
                         break;
                     }
@@ -942,6 +951,7 @@ impl Searcher {
             self.prev_move[ply + 1] = m;
             self.double_ext[ply + 1] = self.double_ext[ply] + u8::from(extension == 2);
             self.path.push(child.hash());
+            let nodes_before = self.nodes;
             let score = if searched == 0 {
                 // The first move of an all node is expected to cut off (`cut_child`).
                 let child_cut = self.params.cut_child != 0 && !pv_node && !cut;
@@ -991,6 +1001,13 @@ impl Searcher {
             };
             self.path.pop();
             searched += 1;
+            if root {
+                let spent = self.nodes - nodes_before;
+                match self.root_effort.iter_mut().find(|e| e.0 == m) {
+                    Some(e) => e.1 += spent,
+                    None => self.root_effort.push((m, spent)),
+                }
+            }
             if self.stopped {
                 return if root && best_score > -INF { best_score } else { 0 };
             }

@@ -127,6 +127,7 @@ search_params! {
     tt_pv: 0, 0, 2, 0.5, "late-move reductions: plies less at a non-PV node that the table marks as having been on a principal variation (0: none)";
     cut_child: 0, 0, 1, 0.5, "1: the first move of a non-PV node is searched as the opposite kind of node (cut node after all node and back), as later moves re-searched at full depth are (0: as a node expected to fail low)";
     tm_soft: 100, 25, 400, 10.0, "time management: a clock's soft limit (the time after which no new iteration starts) in percent of its plan (100: as planned; a fixed time per move is never scaled)";
+    tm_nodes: 0, 0, 200, 10.0, "time management: a clock's soft limit scaled by the share of the search's nodes spent on the best move, down when it took most of them and up when it took few: by 1 + tm_nodes/100 (1 - 2 share), within 0.5 .. 1.5 (0: not scaled)";
 }
 
 /// Why a `SearchParams` text is refused.

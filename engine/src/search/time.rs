@@ -116,6 +116,15 @@ impl Pacer {
     }
 }
 
+/// The factor the soft limit is scaled by when the best move took `share` (0 to 1) of the
+/// search's nodes (the search parameter `tm_nodes`, `weight` in percent): `1 + weight/100 (1 -
+/// 2 share)` within 0.5 to 1.5. A best move that took most of the nodes has been searched
+/// against little resistance: less time; one that took few has rivals: more. Weight 0: 1.
+pub fn effort_factor(share: f64, weight: i32) -> f64 {
+    let share = share.clamp(0.0, 1.0);
+    (1.0 + f64::from(weight) / 100.0 * (1.0 - 2.0 * share)).clamp(0.5, 1.5)
+}
+
 /// How much time one move may take, as a caller knows it: from the clock of the side to move,
 /// a fixed time per move, or no time limit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -251,6 +260,17 @@ mod tests {
         assert!(with(Some(10)).soft > with(Some(40)).soft);
         assert_eq!(with(None).soft, Duration::from_millis(1_000));
         assert_eq!(with(Some(30)).soft, with(None).soft);
+    }
+
+    #[test]
+    fn the_effort_factor_shortens_a_search_whose_best_move_took_most_nodes() {
+        assert_eq!(effort_factor(0.9, 0), 1.0);
+        assert_eq!(effort_factor(0.5, 80), 1.0);
+        assert!(effort_factor(0.9, 50) < 1.0);
+        assert!(effort_factor(0.2, 50) > 1.0);
+        assert!(effort_factor(0.95, 50) < effort_factor(0.8, 50));
+        assert_eq!(effort_factor(1.0, 200), 0.5);
+        assert_eq!(effort_factor(0.0, 200), 1.5);
     }
 
     #[test]
