@@ -918,6 +918,10 @@ impl Searcher {
                         {
                             continue;
                         }
+                        // History pruning (`hist_prune`): shallow quiet moves with a bad history.
+                        if p.hist_prune > 0 && depth <= 3 && order < -p.hist_prune * depth {
+                            continue;
+                        }
                     }
                 } else if depth <= self.params.see_depth && order < 0 {
                     let threshold = -self.params.see_capture * depth;
@@ -934,9 +938,14 @@ impl Searcher {
             self.update_accumulator(pos, m, ply);
             let gives_check = child.in_check();
 
-            let extension = if ((gives_check && self.params.check_ext != 0) || (singular && m == tt_move))
-                && ply < 2 * depth as usize + 8
-            {
+            // `check_ext` 2: only checks whose exchange loses nothing are extended.
+            let check_extended = gives_check
+                && match self.params.check_ext {
+                    0 => false,
+                    1 => true,
+                    _ => exchanges.see_ge(m, 0),
+                };
+            let extension = if (check_extended || (singular && m == tt_move)) && ply < 2 * depth as usize + 8 {
                 if double && m == tt_move {
                     2
                 } else {
@@ -958,7 +967,14 @@ impl Searcher {
                 -self.negamax(&child, -beta, -alpha, new_depth, ply + 1, child_cut)
             } else {
                 let mut r = 0;
-                if depth >= self.params.lmr_min_depth && searched >= self.params.lmr_after && !tactical && !in_check {
+                let reducible = depth >= self.params.lmr_min_depth && searched >= self.params.lmr_after && !in_check;
+                if reducible && tactical && order < 0 && self.params.lmr_bad_captures != 0 {
+                    // `lmr_bad_captures`: a capture the picker put last (its exchange loses) is
+                    // reduced by the table's value less one ply, at least one.
+                    r = (self.lmr[depth.min(63) as usize][searched.min(63) as usize] - 1)
+                        .max(1)
+                        .clamp(0, new_depth - 1);
+                } else if reducible && !tactical {
                     r = self.lmr[depth.min(63) as usize][searched.min(63) as usize];
                     if pv_node {
                         r -= 1;

@@ -121,13 +121,15 @@ search_params! {
     se_margin: 2, 0, 20, 0.5, "singular extensions: the other moves are tested against the table's score less this per ply of depth (cp)";
     se_neg: 0, 0, 2, 0.5, "singular extensions: plies taken from the table move when another move reaches the test's bound, that bound is below beta and the table's score is at or above it (0: none)";
     se_double: 0, 0, 300, 5.0, "singular extensions: at non-PV nodes the table move is searched two plies deeper when every other move stays this far (cp) below the test's bound (0: never), at most 6 times along a line";
-    check_ext: 1, 0, 1, 0.5, "1: a move that gives check is searched a ply deeper (0: no check extension)";
+    check_ext: 1, 0, 2, 0.5, "1: a move that gives check is searched a ply deeper (0: no check extension; 2: only a check whose exchange loses nothing)";
     lmr_after: 2, 1, 4, 0.5, "late-move reductions: moves searched at a node before they reduce";
     lmr_deeper: 0, 0, 200, 5.0, "late-move reductions: a reduced move that beats the best score by this (cp) plus 2 per ply is searched again a ply deeper, one within a cp per ply of it a ply shallower (0: again at the full depth)";
     tt_pv: 0, 0, 2, 0.5, "late-move reductions: plies less at a non-PV node that the table marks as having been on a principal variation (0: none)";
     cut_child: 0, 0, 1, 0.5, "1: the first move of a non-PV node is searched as the opposite kind of node (cut node after all node and back), as later moves re-searched at full depth are (0: as a node expected to fail low)";
     tm_soft: 100, 25, 400, 10.0, "time management: a clock's soft limit (the time after which no new iteration starts) in percent of its plan (100: as planned; a fixed time per move is never scaled)";
     tm_nodes: 0, 0, 200, 10.0, "time management: a clock's soft limit scaled by the share of the search's nodes spent on the best move, down when it took most of them and up when it took few: by 1 + tm_nodes/100 (1 - 2 share), within 0.5 .. 1.5 (0: not scaled)";
+    lmr_bad_captures: 0, 0, 1, 0.5, "1: late-move reductions also for the captures the picker tries last (their exchange loses): the table's value less one ply, at least one (0: captures are never reduced)";
+    hist_prune: 0, 0, 20000, 300.0, "history pruning: at depth 3 or less, not in check, a quiet move other than the table move, a killer or the countermove is skipped when its history is below -hist_prune times depth (0: off)";
 }
 
 /// Why a `SearchParams` text is refused.

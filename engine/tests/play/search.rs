@@ -595,7 +595,9 @@ fn singular_extensions() {
 /// `se_double`; the first move of an all node searched as a cut node, `cut_child`; less
 /// reduction at nodes the table marks as having been on a principal variation, `tt_pv`; a
 /// re-search after a reduction a ply deeper or shallower by its score, `lmr_deeper`; reductions
-/// from the second move, `lmr_after=1`; no check extension, `check_ext=0`) change the
+/// from the second move, `lmr_after=1`; no check extension, `check_ext=0`, or only for checks
+/// that lose no material, `check_ext=2`; reductions of losing captures, `lmr_bad_captures`;
+/// history pruning of shallow quiet moves, `hist_prune`) change the
 /// search when switched on, and its results stay legal and reproducible; the Celtic mates are
 /// still found exactly.
 #[test]
@@ -608,6 +610,9 @@ fn candidates_behind_parameters() {
         ("lmr_deeper=50", 0xdee9_0000),
         ("lmr_after=1", 0xaf7e_0000),
         ("check_ext=0", 0xce00_0000),
+        ("check_ext=2", 0xce02_0000),
+        ("lmr_bad_captures=1", 0xbadc_0000),
+        ("hist_prune=100", 0x4157_0000),
     ] {
         let on = SearchParams::parse(text).unwrap();
         assert_params_change_search(&SearchParams::default(), &on, seed);
