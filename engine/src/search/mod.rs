@@ -21,6 +21,7 @@ use std::{
     time::{Duration, Instant},
 };
 
+use crate::rules::piece::KIND_COUNT;
 use crate::{
     eval::{self, nnue::NnueNet},
     rules::{Bitboard, Move, MoveKind, Outcome, PieceKind, Position},
@@ -160,6 +161,8 @@ pub struct Searcher {
     path: Vec<u64>,
     killers: [[Move; 2]; MAX_PLY + 2],
     history: Box<[[[i32; 128]; 128]; 2]>,
+    /// Capture history (`cap_hist`): by side, moving kind, target cell and captured kind.
+    cap_history: Box<[i32]>,
     counter: Box<[[Move; 128]; 128]>,
     prev_move: [Move; MAX_PLY + 2],
     /// The move a singular-extension test leaves out at each ply (null: none).
@@ -189,6 +192,7 @@ const EVAL_CACHE_SIZE: usize = 1 << 16;
 /// The most double singular extensions along one line (they make the tree grow fast).
 const MAX_DOUBLE_EXTENSIONS: u8 = 6;
 const HISTORY_MAX: i32 = 16_384;
+const CAP_HISTORY_SIZE: usize = 2 * KIND_COUNT * 128 * KIND_COUNT;
 
 /// The score of a game that has ended at `ply`, from the side to move's view: 0 for a draw,
 /// a mate score for a decided game (the nearer the better for the winner).
@@ -234,6 +238,7 @@ impl Searcher {
             path: Vec::with_capacity(1024),
             killers: [[Move::NULL; 2]; MAX_PLY + 2],
             history: Box::new([[[0; 128]; 128]; 2]),
+            cap_history: vec![0; CAP_HISTORY_SIZE].into_boxed_slice(),
             counter: Box::new([[Move::NULL; 128]; 128]),
             prev_move: [Move::NULL; MAX_PLY + 2],
             excluded: [Move::NULL; MAX_PLY + 2],
@@ -307,6 +312,7 @@ impl Searcher {
         for row in self.counter.iter_mut() {
             row.fill(Move::NULL);
         }
+        self.cap_history.fill(0);
         // The evaluation cache is emptied too: the hand-crafted evaluation's lazy results
         // (cut short outside the window) are not cached, so a full result cached by an earlier
         // game can stand where a fresh search would compute a lazy one, and the same search
@@ -642,6 +648,50 @@ impl Searcher {
         }
     }
 
+    /// The slot of a capture in the capture history (`None`: not a capture).
+    #[inline]
+    fn cap_slot(pos: &Position, m: Move) -> Option<usize> {
+        let mover = pos.piece_at(m.from())?;
+        let victim = if m.kind() == MoveKind::EnPassant {
+            PieceKind::Pawn
+        } else {
+            pos.piece_at(m.to())?.kind
+        };
+        Some(
+            ((mover.color.index() * KIND_COUNT + mover.kind.index()) * 128 + m.to().index()) * KIND_COUNT
+                + victim.index(),
+        )
+    }
+
+    /// What the capture history adds to a capture's ordering score (`cap_hist`: its divisor;
+    /// 0: nothing).
+    #[inline]
+    pub(super) fn cap_bonus(&self, pos: &Position, m: Move) -> i32 {
+        if self.params.cap_hist == 0 {
+            return 0;
+        }
+        Self::cap_slot(pos, m).map_or(0, |i| self.cap_history[i] / self.params.cap_hist)
+    }
+
+    /// After a cutoff with `cap_hist` on: the capture that cut off (if `best` is one) gains, the
+    /// captures searched before it lose.
+    fn update_cap_history(&mut self, pos: &Position, best: Move, captures: &[Move], depth: i32) {
+        let bonus = (depth * depth * self.params.hist_bonus).min(self.params.hist_bonus_max);
+        let update = |h: &mut i32, b: i32| {
+            *h += b - *h * b.abs() / HISTORY_MAX;
+        };
+        if let Some(i) = Self::cap_slot(pos, best) {
+            update(&mut self.cap_history[i], bonus);
+        }
+        for &c in captures {
+            if c != best {
+                if let Some(i) = Self::cap_slot(pos, c) {
+                    update(&mut self.cap_history[i], -bonus);
+                }
+            }
+        }
+    }
+
     /// The plies of reduction a quiet move's history (its ordering score) takes off (good
     /// history) or adds (bad), at most 2 either way.
     #[inline]
@@ -858,6 +908,7 @@ impl Searcher {
         let mut best_score = -INF;
         let mut best_move = Move::NULL;
         picker.quiets.clear();
+        picker.captures.clear();
         let mut searched = 0;
         let original_alpha = alpha;
         let mut exchanges = see::Exchanges::new(pos);
@@ -1037,12 +1088,19 @@ impl Searcher {
                         if !tactical {
                             self.update_history(pos, m, picker.quiets.as_slice(), depth, ply);
                         }
+                        if self.params.cap_hist != 0 {
+                            let captures = std::mem::take(&mut picker.captures);
+                            self.update_cap_history(pos, m, captures.as_slice(), depth);
+                            picker.captures = captures;
+                        }
                         break;
                     }
                 }
             }
             if !tactical {
                 picker.quiets.push(m);
+            } else if self.params.cap_hist != 0 && pos.is_capture(m) {
+                picker.captures.push(m);
             }
             if root && self.node_limit_reached() {
                 break;
@@ -1140,7 +1198,8 @@ impl Searcher {
         for (i, &m) in picker.moves.as_slice().iter().enumerate() {
             picker.scores[i] = mvv_lva(pos, m)
                 + m.promotion_piece()
-                    .map_or(0, |k| eval::exchange_values(pos.tables()).of(k));
+                    .map_or(0, |k| eval::exchange_values(pos.tables()).of(k))
+                + self.cap_bonus(pos, m);
             // The children's table entries are read first thing: fetch them all now (but not
             // for moves already sure to be skipped).
             if in_check || !delta_prunes(pos, m, stand_pat, alpha, delta) {

@@ -130,6 +130,7 @@ search_params! {
     tm_nodes: 0, 0, 200, 10.0, "time management: a clock's soft limit scaled by the share of the search's nodes spent on the best move, down when it took most of them and up when it took few: by 1 + tm_nodes/100 (1 - 2 share), within 0.5 .. 1.5 (0: not scaled)";
     lmr_bad_captures: 0, 0, 1, 0.5, "1: late-move reductions also for the captures the picker tries last (their exchange loses): the table's value less one ply, at least one (0: captures are never reduced)";
     hist_prune: 0, 0, 20000, 300.0, "history pruning: at depth 3 or less, not in check, a quiet move other than the table move, a killer or the countermove is skipped when its history is below -hist_prune times depth (0: off)";
+    cap_hist: 0, 0, 256, 4.0, "capture history: a capture's ordering score (most valuable victim first) gains its history, by moving kind, target and captured kind, divided by this; raised for a capture that cuts off, lowered for the captures searched before a cutoff (0: off)";
 }
 
 /// Why a `SearchParams` text is refused.

@@ -39,6 +39,8 @@ pub(super) struct Picker {
     pub(super) exchange: Option<i32>,
     /// Quiet moves searched at this node (their history is lowered after a cutoff).
     pub(super) quiets: MoveList,
+    /// The captures searched at the node so far (for the capture history, `cap_hist`).
+    pub(super) captures: MoveList,
     /// Set by the search when every remaining quiet move would be pruned: the quiet stages
     /// are skipped (not generated, or not picked further).
     pub(super) skip_quiets: bool,
@@ -70,6 +72,7 @@ impl Picker {
             tried_refutations: [Move::NULL; 3],
             bad: Vec::with_capacity(64),
             quiets: MoveList::new(),
+            captures: MoveList::new(),
             skip_quiets: false,
             exchange: None,
         }
@@ -162,7 +165,8 @@ impl Searcher {
                             // Tried before anything else: fetch their children's entries now.
                             self.prefetch_child(pos, m);
                             // Positive: the victim is worth more than a sixteenth of the capturer.
-                            mvv_lva(pos, m) + promotion.map_or(0, see_value)
+                            // With `cap_hist` the capture history shifts it (a capture stays positive).
+                            (mvv_lva(pos, m) + promotion.map_or(0, see_value) + self.cap_bonus(pos, m)).max(1)
                         } else if promotion == Some(PieceKind::Queen) {
                             0
                         } else {

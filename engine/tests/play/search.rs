@@ -597,7 +597,8 @@ fn singular_extensions() {
 /// re-search after a reduction a ply deeper or shallower by its score, `lmr_deeper`; reductions
 /// from the second move, `lmr_after=1`; no check extension, `check_ext=0`, or only for checks
 /// that lose no material, `check_ext=2`; reductions of losing captures, `lmr_bad_captures`;
-/// history pruning of shallow quiet moves, `hist_prune`) change the
+/// history pruning of shallow quiet moves, `hist_prune`; capture history in the ordering of
+/// captures, `cap_hist`) change the
 /// search when switched on, and its results stay legal and reproducible; the Celtic mates are
 /// still found exactly.
 #[test]
@@ -613,6 +614,7 @@ fn candidates_behind_parameters() {
         ("check_ext=2", 0xce02_0000),
         ("lmr_bad_captures=1", 0xbadc_0000),
         ("hist_prune=100", 0x4157_0000),
+        ("cap_hist=16", 0xcab1_0000),
     ] {
         let on = SearchParams::parse(text).unwrap();
         assert_params_change_search(&SearchParams::default(), &on, seed);
