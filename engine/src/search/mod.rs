@@ -1089,9 +1089,7 @@ impl Searcher {
                             self.update_history(pos, m, picker.quiets.as_slice(), depth, ply);
                         }
                         if self.params.cap_hist != 0 {
-                            let captures = std::mem::take(&mut picker.captures);
-                            self.update_cap_history(pos, m, captures.as_slice(), depth);
-                            picker.captures = captures;
+                            self.update_cap_history(pos, m, picker.captures.as_slice(), depth);
                         }
                         break;
                     }
@@ -1198,8 +1196,10 @@ impl Searcher {
         for (i, &m) in picker.moves.as_slice().iter().enumerate() {
             picker.scores[i] = mvv_lva(pos, m)
                 + m.promotion_piece()
-                    .map_or(0, |k| eval::exchange_values(pos.tables()).of(k))
-                + self.cap_bonus(pos, m);
+                    .map_or(0, |k| eval::exchange_values(pos.tables()).of(k));
+            if self.params.cap_hist != 0 {
+                picker.scores[i] += self.cap_bonus(pos, m);
+            }
             // The children's table entries are read first thing: fetch them all now (but not
             // for moves already sure to be skipped).
             if in_check || !delta_prunes(pos, m, stand_pat, alpha, delta) {

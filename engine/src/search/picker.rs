@@ -165,8 +165,13 @@ impl Searcher {
                             // Tried before anything else: fetch their children's entries now.
                             self.prefetch_child(pos, m);
                             // Positive: the victim is worth more than a sixteenth of the capturer.
-                            // With `cap_hist` the capture history shifts it (a capture stays positive).
-                            (mvv_lva(pos, m) + promotion.map_or(0, see_value) + self.cap_bonus(pos, m)).max(1)
+                            let score = mvv_lva(pos, m) + promotion.map_or(0, see_value);
+                            if self.params.cap_hist == 0 {
+                                score
+                            } else {
+                                // The capture history shifts it (a capture stays positive).
+                                (score + self.cap_bonus(pos, m)).max(1)
+                            }
                         } else if promotion == Some(PieceKind::Queen) {
                             0
                         } else {
