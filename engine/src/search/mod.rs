@@ -21,10 +21,9 @@ use std::{
     time::{Duration, Instant},
 };
 
-use crate::rules::piece::KIND_COUNT;
 use crate::{
     eval::{self, nnue::NnueNet},
-    rules::{Bitboard, Move, MoveKind, Outcome, PieceKind, Position},
+    rules::{piece::KIND_COUNT, Bitboard, Move, MoveKind, Outcome, PieceKind, Position},
 };
 use params::SearchParams;
 use picker::{Picker, SCORE_COUNTER, SCORE_TT};
@@ -626,16 +625,20 @@ impl Searcher {
         self.pv_len[ply] = child_len + 1;
     }
 
+    /// The bonus of a history entry after a cutoff at `depth` (the moves tried before lose as
+    /// much): the quiet and the capture histories share it.
+    #[inline]
+    fn history_bonus(&self, depth: i32) -> i32 {
+        (depth * depth * self.params.hist_bonus).min(self.params.hist_bonus_max)
+    }
+
     fn update_history(&mut self, pos: &Position, best: Move, quiets: &[Move], depth: i32, ply: usize) {
         let us = pos.turn().index();
-        let bonus = (depth * depth * self.params.hist_bonus).min(self.params.hist_bonus_max);
-        let update = |h: &mut i32, b: i32| {
-            *h += b - *h * b.abs() / HISTORY_MAX;
-        };
-        update(&mut self.history[us][best.from().index()][best.to().index()], bonus);
+        let bonus = self.history_bonus(depth);
+        age_history(&mut self.history[us][best.from().index()][best.to().index()], bonus);
         for &q in quiets {
             if q != best {
-                update(&mut self.history[us][q.from().index()][q.to().index()], -bonus);
+                age_history(&mut self.history[us][q.from().index()][q.to().index()], -bonus);
             }
         }
         if self.killers[ply][0] != best {
@@ -676,17 +679,14 @@ impl Searcher {
     /// After a cutoff with `cap_hist` on: the capture that cut off (if `best` is one) gains, the
     /// captures searched before it lose.
     fn update_cap_history(&mut self, pos: &Position, best: Move, captures: &[Move], depth: i32) {
-        let bonus = (depth * depth * self.params.hist_bonus).min(self.params.hist_bonus_max);
-        let update = |h: &mut i32, b: i32| {
-            *h += b - *h * b.abs() / HISTORY_MAX;
-        };
+        let bonus = self.history_bonus(depth);
         if let Some(i) = Self::cap_slot(pos, best) {
-            update(&mut self.cap_history[i], bonus);
+            age_history(&mut self.cap_history[i], bonus);
         }
         for &c in captures {
             if c != best {
                 if let Some(i) = Self::cap_slot(pos, c) {
-                    update(&mut self.cap_history[i], -bonus);
+                    age_history(&mut self.cap_history[i], -bonus);
                 }
             }
         }
@@ -1019,14 +1019,13 @@ impl Searcher {
             } else {
                 let mut r = 0;
                 let reducible = depth >= self.params.lmr_min_depth && searched >= self.params.lmr_after && !in_check;
+                let table_r = self.lmr[depth.min(63) as usize][searched.min(63) as usize];
                 if reducible && tactical && order < 0 && self.params.lmr_bad_captures != 0 {
                     // `lmr_bad_captures`: a capture the picker put last (its exchange loses) is
                     // reduced by the table's value less one ply, at least one.
-                    r = (self.lmr[depth.min(63) as usize][searched.min(63) as usize] - 1)
-                        .max(1)
-                        .clamp(0, new_depth - 1);
+                    r = (table_r - 1).max(1).min(new_depth - 1);
                 } else if reducible && !tactical {
-                    r = self.lmr[depth.min(63) as usize][searched.min(63) as usize];
+                    r = table_r;
                     if pv_node {
                         r -= 1;
                     } else if tt_pv {
@@ -1196,10 +1195,8 @@ impl Searcher {
         for (i, &m) in picker.moves.as_slice().iter().enumerate() {
             picker.scores[i] = mvv_lva(pos, m)
                 + m.promotion_piece()
-                    .map_or(0, |k| eval::exchange_values(pos.tables()).of(k));
-            if self.params.cap_hist != 0 {
-                picker.scores[i] += self.cap_bonus(pos, m);
-            }
+                    .map_or(0, |k| eval::exchange_values(pos.tables()).of(k))
+                + self.cap_bonus(pos, m);
             // The children's table entries are read first thing: fetch them all now (but not
             // for moves already sure to be skipped).
             if in_check || !delta_prunes(pos, m, stand_pat, alpha, delta) {
@@ -1266,6 +1263,13 @@ impl Searcher {
         }
         best
     }
+}
+
+/// Adds `bonus` to a history entry, less the more the entry already holds in that direction,
+/// so that every entry stays within `HISTORY_MAX`.
+#[inline]
+fn age_history(h: &mut i32, bonus: i32) {
+    *h += bonus - *h * bonus.abs() / HISTORY_MAX;
 }
 
 /// Fills the late-move reduction table from the parameters (row and column 0 stay 0).
