@@ -416,8 +416,15 @@ impl Searcher {
                         beta = INF;
                     }
                 };
-                // A partial iteration is discarded, except a first iteration that found a line.
-                if self.stopped && (depth > 1 || !lines.is_empty() || self.pv_len[0] == 0) {
+                // A partial iteration is discarded, except a first iteration that found a line
+                // and, with `partial`, one whose root search completed a move that raised alpha:
+                // that move beat every move searched before it at the new depth (the previous
+                // best first), so it is played with its line.
+                if self.stopped
+                    && (!lines.is_empty()
+                        || self.pv_len[0] == 0
+                        || (depth > 1 && (self.params.partial == 0 || multipv > 1)))
+                {
                     break 'deepening;
                 }
                 let pv: Vec<Move> = self.pv[0][..self.pv_len[0]].to_vec();
@@ -470,6 +477,10 @@ impl Searcher {
                         }
                     }
                 }
+            }
+            // A partial iteration kept above ends the search.
+            if self.stopped {
+                break;
             }
             if let Some(b) = self.limits.budget {
                 if !self.limits.infinite {

@@ -131,6 +131,7 @@ search_params! {
     lmr_bad_captures: 0, 0, 1, 0.5, "1: late-move reductions also for the captures the picker tries last (their exchange loses): the table's value less one ply, at least one (0: captures are never reduced)";
     hist_prune: 0, 0, 20000, 300.0, "history pruning: at depth 3 or less, not in check, a quiet move other than the table move, a killer or the countermove is skipped when its history is below -hist_prune times depth (0: off)";
     cap_hist: 0, 0, 256, 4.0, "capture history: a capture's ordering score (most valuable victim first) gains its history, by moving kind, target and captured kind, divided by this; raised for a capture that cuts off, lowered for the captures searched before a cutoff (0: off)";
+    partial: 0, 0, 1, 0.5, "1: when a node or time limit stops an iteration, a root move that iteration completed and found better than every move before it (it raised alpha) is played, with its line and score (0: the last complete iteration's move)";
 }
 
 /// Why a `SearchParams` text is refused.

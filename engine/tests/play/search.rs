@@ -622,6 +622,49 @@ fn candidates_behind_parameters() {
     }
 }
 
+/// With `partial=1` a search stopped by its node limit may play a move its last, incomplete
+/// iteration found: the result stays legal and reproducible, its principal variation starts
+/// with its move, and some searches end with another move or line than without it. Searches to
+/// a depth (no limit stops them) are node for node the same.
+#[test]
+fn partial_iterations_behind_a_parameter() {
+    let on = SearchParams::parse("partial=1").unwrap();
+    let limits = Limits {
+        nodes: Some(15_000),
+        ..Limits::default()
+    };
+    let mut changed = 0;
+    for (i, v) in Variant::ALL.into_iter().enumerate() {
+        for p in random_positions(v, 4, 0x9a27_0000 + i as u64) {
+            if !p.has_legal_move() {
+                continue;
+            }
+            let mut base = engine_on(&p);
+            let before = base.search(limits.clone(), &mut |_| {});
+            let mut e = engine_on(&p);
+            e.set_search_params(on.clone());
+            let first = e.search(limits.clone(), &mut |_| {});
+            assert_legal_result(&p, &first);
+            e.new_game();
+            let second = e.search(limits.clone(), &mut |_| {});
+            assert_eq!(fingerprint(&first), fingerprint(&second), "{p:?}");
+            assert!(
+                first.depth >= before.depth,
+                "{p:?}: a partial iteration lowers the depth"
+            );
+            changed += usize::from((first.best, &first.pv) != (before.best, &before.pv));
+            e.new_game();
+            base.new_game();
+            assert_eq!(
+                fingerprint(&e.search(depth(6), &mut |_| {})),
+                fingerprint(&base.search(depth(6), &mut |_| {})),
+                "{p:?}"
+            );
+        }
+    }
+    assert!(changed > 0, "partial=1 changed no search");
+}
+
 /// Searches random positions of every variant to depth 8 with `base` and with `other`: the
 /// results with `other` are legal and the same again after `ucinewgame`, and at least one search
 /// differs from `base`'s.
