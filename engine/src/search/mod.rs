@@ -164,6 +164,8 @@ pub struct Searcher {
     cap_history: Box<[i32]>,
     counter: Box<[[Move; 128]; 128]>,
     prev_move: [Move; MAX_PLY + 2],
+    /// Whether the move into each ply of the current line was quiet (`prior_bonus`).
+    prev_quiet: [bool; MAX_PLY + 2],
     /// The move a singular-extension test leaves out at each ply (null: none).
     excluded: [Move; MAX_PLY + 2],
     /// Double singular extensions along the current line up to each ply (`se_double`).
@@ -240,6 +242,7 @@ impl Searcher {
             cap_history: vec![0; CAP_HISTORY_SIZE].into_boxed_slice(),
             counter: Box::new([[Move::NULL; 128]; 128]),
             prev_move: [Move::NULL; MAX_PLY + 2],
+            prev_quiet: [false; MAX_PLY + 2],
             excluded: [Move::NULL; MAX_PLY + 2],
             double_ext: [0; MAX_PLY + 2],
             evals: [-INF; MAX_PLY + 2],
@@ -839,6 +842,7 @@ impl Searcher {
                     rest[0].clone_from(&parent[ply]);
                 }
                 self.prev_move[ply + 1] = Move::NULL;
+                self.prev_quiet[ply + 1] = false;
                 self.double_ext[ply + 1] = self.double_ext[ply];
                 self.path.push(child.hash());
                 let s = -self.negamax(&child, -beta, -beta + 1, depth - 1 - r, ply + 1, !cut);
@@ -1020,6 +1024,7 @@ impl Searcher {
             };
             let new_depth = depth - 1 + extension;
             self.prev_move[ply + 1] = m;
+            self.prev_quiet[ply + 1] = !tactical;
             self.double_ext[ply + 1] = self.double_ext[ply] + u8::from(extension == 2);
             self.path.push(child.hash());
             let nodes_before = self.nodes;
@@ -1118,6 +1123,25 @@ impl Searcher {
         if searched == 0 {
             // Every move was pruned or excluded (multi-PV root with all moves excluded cannot happen).
             return if root { -INF } else { alpha };
+        }
+        if excluded.is_null() && !self.stopped {
+            // `hist_exact`: a quiet best move that raised alpha without a cutoff (an exact score
+            // at a PV node) gains history as a cutoff's does.
+            if self.params.hist_exact != 0
+                && best_score > original_alpha
+                && best_score < beta
+                && !is_tactical(pos, best_move)
+            {
+                self.update_history(pos, best_move, picker.quiets.as_slice(), depth, ply);
+            }
+            // `prior_bonus`: no move here reached alpha, so the quiet move that led here was a
+            // good one for the side that played it (it refuted this node's moves).
+            if self.params.prior_bonus != 0 && best_score <= original_alpha && !root && self.prev_quiet[ply] {
+                let prev = self.prev_move[ply];
+                let bonus = self.history_bonus(depth) * self.params.prior_bonus / 100;
+                let them = (!pos.turn()).index();
+                age_history(&mut self.history[them][prev.from().index()][prev.to().index()], bonus);
+            }
         }
         let bound = if best_score >= beta {
             Bound::Lower

@@ -132,6 +132,8 @@ search_params! {
     hist_prune: 0, 0, 20000, 300.0, "history pruning: at depth 3 or less, not in check, a quiet move other than the table move, a killer or the countermove is skipped when its history is below -hist_prune times depth (0: off)";
     cap_hist: 0, 0, 256, 4.0, "capture history: a capture's ordering score (most valuable victim first) gains its history, by moving kind, target and captured kind, divided by this; raised for a capture that cuts off, lowered for the captures searched before a cutoff (0: off)";
     partial: 0, 0, 1, 0.5, "1: when a node or time limit stops an iteration, a root move that iteration completed and found better than every move before it (it raised alpha) is played, with its line and score (0: the last complete iteration's move)";
+    hist_exact: 0, 0, 1, 0.5, "1: a quiet best move that raised alpha without a cutoff (an exact score at a PV node) gains history, killer and countermove standing as a cutoff's does (0: only cutoffs)";
+    prior_bonus: 0, 0, 400, 20.0, "history: when no move of a node reaches alpha, the quiet move that led to it gains this percent of a cutoff's history bonus at the node's depth (0: none)";
 }
 
 /// Why a `SearchParams` text is refused.

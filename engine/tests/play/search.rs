@@ -598,7 +598,8 @@ fn singular_extensions() {
 /// from the second move, `lmr_after=1`; no check extension, `check_ext=0`, or only for checks
 /// that lose no material, `check_ext=2`; reductions of losing captures, `lmr_bad_captures`;
 /// history pruning of shallow quiet moves, `hist_prune`; capture history in the ordering of
-/// captures, `cap_hist`) change the
+/// captures, `cap_hist`; history for a quiet best move at an exact node, `hist_exact`; a bonus
+/// for the quiet move into a node where no move reached alpha, `prior_bonus`) change the
 /// search when switched on, and its results stay legal and reproducible; the Celtic mates are
 /// still found exactly.
 #[test]
@@ -615,6 +616,8 @@ fn candidates_behind_parameters() {
         ("lmr_bad_captures=1", 0xbadc_0000),
         ("hist_prune=100", 0x4157_0000),
         ("cap_hist=16", 0xcab1_0000),
+        ("hist_exact=1", 0xe8ac_0000),
+        ("prior_bonus=100", 0x9b10_0000),
     ] {
         let on = SearchParams::parse(text).unwrap();
         assert_params_change_search(&SearchParams::default(), &on, seed);
