@@ -228,6 +228,31 @@ impl Searcher {
                     for (i, &m) in picker.moves.as_slice().iter().enumerate() {
                         picker.scores[i] = self.history[us][m.from().index()][m.to().index()];
                     }
+                    let threat = self.params.quiet_threat;
+                    if threat != 0 {
+                        // `quiet_threat`: a piece (not a pawn) that leaves a cell an enemy pawn
+                        // attacks gains, one that steps onto such a cell loses.
+                        let them = !pos.turn();
+                        let attacks = &pos.tables().pawn_attacks[them];
+                        let mut hit = crate::rules::Bitboard::EMPTY;
+                        for p in pos.pieces(them, PieceKind::Pawn) {
+                            hit |= attacks[p.index()];
+                        }
+                        if hit.any() {
+                            let pawns = pos.pieces(pos.turn(), PieceKind::Pawn);
+                            for (i, &m) in picker.moves.as_slice().iter().enumerate() {
+                                if pawns.has(m.from()) {
+                                    continue;
+                                }
+                                if hit.has(m.from()) {
+                                    picker.scores[i] += threat;
+                                }
+                                if hit.has(m.to()) {
+                                    picker.scores[i] -= threat;
+                                }
+                            }
+                        }
+                    }
                     picker.start();
                     picker.stage = Stage::Quiets;
                 }
