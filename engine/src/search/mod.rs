@@ -1001,8 +1001,31 @@ impl Searcher {
                 }
             }
             let child = pos.after(m);
-            self.update_accumulator(pos, m, ply);
             let gives_check = child.in_check();
+            // `cap_fut`: futility pruning of captures that give no check, at depth 6 or less:
+            // even the victim plus a margin would not lift the static evaluation to alpha.
+            if self.params.cap_fut > 0
+                && tactical
+                && !root
+                && !in_check
+                && !gives_check
+                && depth <= 6
+                && best_score > -MATE_BOUND
+                && matches!(m.kind(), MoveKind::Normal | MoveKind::EnPassant)
+            {
+                let victim = if m.kind() == MoveKind::EnPassant {
+                    Some(PieceKind::Pawn)
+                } else {
+                    pos.piece_at(m.to()).map(|p| p.kind)
+                };
+                if let Some(k) = victim {
+                    let gain = eval::exchange_values(pos.tables()).of(k);
+                    if static_eval + 200 + self.params.cap_fut * depth + gain <= alpha {
+                        continue;
+                    }
+                }
+            }
+            self.update_accumulator(pos, m, ply);
 
             // `check_ext` 2: only checks whose exchange loses nothing are extended.
             let check_extended = gives_check
