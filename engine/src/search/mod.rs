@@ -1079,7 +1079,14 @@ impl Searcher {
                     if gives_check || order >= SCORE_COUNTER {
                         r -= 1;
                     }
-                    r -= self.history_plies(order);
+                    // A killer's or countermove's ordering score is a constant above every
+                    // history (2 plies off); with `ref_hist` its own history counts instead.
+                    let hist = if order >= SCORE_COUNTER && self.params.ref_hist != 0 {
+                        self.history[pos.turn().index()][m.from().index()][m.to().index()]
+                    } else {
+                        order
+                    };
+                    r -= self.history_plies(hist);
                     r = r.clamp(0, new_depth - 1);
                 }
                 let mut s = -self.negamax(&child, -alpha - 1, -alpha, new_depth - r, ply + 1, true);
