@@ -457,6 +457,23 @@ impl Position {
         }
     }
 
+    /// The cells the pawns of `by` attack (where the promotion rule says a pawn does not attack
+    /// a square of its last rank, that square is left out, as in [`Position::attackers`]).
+    pub fn pawn_attacked_cells(&self, by: Color) -> Bitboard {
+        let mut cells = Bitboard::EMPTY;
+        for p in self.pieces(by, PieceKind::Pawn) {
+            cells |= self.tables.pawn_attacks[by][p.index()];
+        }
+        if let Some(sp) = &self.tables.rules.square_promotion {
+            for sq in cells & self.tables.promotion_squares[by] {
+                if !sp.pawns_attack(self, by, sq) {
+                    cells &= !sq.bb();
+                }
+            }
+        }
+        cells
+    }
+
     /// The pieces among `mask`, pawns left out, that attack `sq` when the occupied squares
     /// are `occ` (pieces not in `occ` included).
     #[inline(always)]

@@ -193,6 +193,10 @@ const EVAL_CACHE_SIZE: usize = 1 << 16;
 /// The most double singular extensions along one line (they make the tree grow fast).
 const MAX_DOUBLE_EXTENSIONS: u8 = 6;
 const HISTORY_MAX: i32 = 16_384;
+/// Futility pruning of captures (`cap_fut`): the deepest depth it applies at, and its margin
+/// before the per-ply part (cp).
+const CAP_FUT_DEPTH: i32 = 6;
+const CAP_FUT_BASE: i32 = 200;
 const CAP_HISTORY_SIZE: usize = 2 * KIND_COUNT * 128 * KIND_COUNT;
 
 /// The score of a game that has ended at `ply`, from the side to move's view: 0 for a draw,
@@ -209,16 +213,28 @@ fn is_tactical(pos: &Position, m: Move) -> bool {
     pos.is_capture(m) || m.kind() == MoveKind::Promotion || pos.rule_move_is_tactical(m)
 }
 
-fn mvv_lva(pos: &Position, m: Move) -> i32 {
-    let values = eval::exchange_values(pos.tables());
-    let see_value = |k: PieceKind| values.of(k);
-    let victim = if m.kind() == MoveKind::EnPassant {
-        see_value(PieceKind::Pawn)
+/// The kind of piece a move lands on: the pawn taken en passant, or what stands on its target
+/// (`None`: an empty cell).
+#[inline]
+fn victim_kind(pos: &Position, m: Move) -> Option<PieceKind> {
+    if m.kind() == MoveKind::EnPassant {
+        Some(PieceKind::Pawn)
     } else {
-        pos.piece_at(m.to()).map_or(0, |p| see_value(p.kind))
-    };
-    let attacker = pos.piece_at(m.from()).map_or(0, |p| see_value(p.kind));
-    victim * 16 - attacker / 16
+        pos.piece_at(m.to()).map(|p| p.kind)
+    }
+}
+
+/// The exchange value of [`victim_kind`] (0: none).
+#[inline]
+fn victim_value(pos: &Position, m: Move) -> i32 {
+    victim_kind(pos, m).map_or(0, |k| eval::exchange_values(pos.tables()).of(k))
+}
+
+fn mvv_lva(pos: &Position, m: Move) -> i32 {
+    let attacker = pos
+        .piece_at(m.from())
+        .map_or(0, |p| eval::exchange_values(pos.tables()).of(p.kind));
+    victim_value(pos, m) * 16 - attacker / 16
 }
 
 impl Searcher {
@@ -669,11 +685,7 @@ impl Searcher {
     #[inline]
     fn cap_slot(pos: &Position, m: Move) -> Option<usize> {
         let mover = pos.piece_at(m.from())?;
-        let victim = if m.kind() == MoveKind::EnPassant {
-            PieceKind::Pawn
-        } else {
-            pos.piece_at(m.to())?.kind
-        };
+        let victim = victim_kind(pos, m)?;
         Some(
             ((mover.color.index() * KIND_COUNT + mover.kind.index()) * 128 + m.to().index()) * KIND_COUNT
                 + victim.index(),
@@ -1002,28 +1014,19 @@ impl Searcher {
             }
             let child = pos.after(m);
             let gives_check = child.in_check();
-            // `cap_fut`: futility pruning of captures that give no check, at depth 6 or less:
-            // even the victim plus a margin would not lift the static evaluation to alpha.
+            // `cap_fut`: futility pruning of captures that give no check, at shallow depths:
+            // quiescence's delta test with a margin that grows with depth.
             if self.params.cap_fut > 0
                 && tactical
                 && !root
                 && !in_check
                 && !gives_check
-                && depth <= 6
+                && depth <= CAP_FUT_DEPTH
                 && best_score > -MATE_BOUND
                 && matches!(m.kind(), MoveKind::Normal | MoveKind::EnPassant)
+                && delta_prunes(pos, m, static_eval, alpha, CAP_FUT_BASE + self.params.cap_fut * depth)
             {
-                let victim = if m.kind() == MoveKind::EnPassant {
-                    Some(PieceKind::Pawn)
-                } else {
-                    pos.piece_at(m.to()).map(|p| p.kind)
-                };
-                if let Some(k) = victim {
-                    let gain = eval::exchange_values(pos.tables()).of(k);
-                    if static_eval + 200 + self.params.cap_fut * depth + gain <= alpha {
-                        continue;
-                    }
-                }
+                continue;
             }
             self.update_accumulator(pos, m, ply);
 
@@ -1353,14 +1356,7 @@ fn delta_prunes(pos: &Position, m: Move, stand_pat: i32, alpha: i32, margin: i32
     if m.promotion_piece().is_some_and(|p| p != PieceKind::Queen) {
         return true;
     }
-    let values = eval::exchange_values(pos.tables());
-    let see_value = |k: PieceKind| values.of(k);
-    let victim = if m.kind() == MoveKind::EnPassant {
-        see_value(PieceKind::Pawn)
-    } else {
-        pos.piece_at(m.to()).map_or(0, |p| see_value(p.kind))
-    };
-    m.kind() != MoveKind::Promotion && stand_pat + victim + margin <= alpha
+    m.kind() != MoveKind::Promotion && stand_pat + victim_value(pos, m) + margin <= alpha
 }
 
 /// The most a single move can gain: the most valuable enemy piece, plus a promotion when the

@@ -232,12 +232,7 @@ impl Searcher {
                     if threat != 0 {
                         // `quiet_threat`: a piece (not a pawn) that leaves a cell an enemy pawn
                         // attacks gains, one that steps onto such a cell loses.
-                        let them = !pos.turn();
-                        let attacks = &pos.tables().pawn_attacks[them];
-                        let mut hit = crate::rules::Bitboard::EMPTY;
-                        for p in pos.pieces(them, PieceKind::Pawn) {
-                            hit |= attacks[p.index()];
-                        }
+                        let hit = pos.pawn_attacked_cells(!pos.turn());
                         if hit.any() {
                             let pawns = pos.pieces(pos.turn(), PieceKind::Pawn);
                             for (i, &m) in picker.moves.as_slice().iter().enumerate() {

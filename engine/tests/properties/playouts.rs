@@ -932,3 +932,35 @@ pub(crate) fn playouts_every_variant() {
         }
     });
 }
+
+/// `Position::pawn_attacked_cells` is the set of cells that a pawn of that colour attacks by
+/// `Position::attackers` (the promotion rules' exceptions included), along random games of
+/// every variant.
+#[test]
+fn pawn_attacked_cells_agree_with_attackers() {
+    let mut rng = Rng::new(0x9a7a_c311);
+    for v in Variant::ALL {
+        let mut pos = Position::startpos(v);
+        for _ in 0..120 {
+            let occ = pos.occupied();
+            for by in [Color::White, Color::Black] {
+                let cells = pos.pawn_attacked_cells(by);
+                let pawns = pos.pieces(by, PieceKind::Pawn);
+                for sq in pos.tables().geometry.playable {
+                    assert_eq!(
+                        cells.has(sq),
+                        (pos.attackers(sq, by, occ) & pawns).any(),
+                        "{v}: {by:?} pawns on {}: {}",
+                        pos.tables().geometry.square_name(sq),
+                        pos.fen()
+                    );
+                }
+            }
+            let moves = pos.legal_moves();
+            if moves.is_empty() || pos.outcome().is_some() {
+                break;
+            }
+            pos.play_unchecked(*rng.pick(moves.as_slice()));
+        }
+    }
+}
