@@ -163,7 +163,12 @@ pub struct Searcher {
     /// Capture history (`cap_hist`): by side, moving kind, target cell and captured kind.
     cap_history: Box<[i32]>,
     counter: Box<[[Move; 128]; 128]>,
+    /// Continuation history (`cont_hist`; empty while it is off): by side to move, the piece and
+    /// target of the move one or two plies before, and the kind and target of the quiet move.
+    cont_history: Vec<i16>,
     prev_move: [Move; MAX_PLY + 2],
+    /// The piece and target of the move into each ply ([`cont_slot`]; `NO_SLOT` for a null move).
+    prev_slot: [u16; MAX_PLY + 2],
     /// Whether the move into each ply of the current line was quiet (`prior_bonus`).
     prev_quiet: [bool; MAX_PLY + 2],
     /// The move a singular-extension test leaves out at each ply (null: none).
@@ -198,6 +203,13 @@ const HISTORY_MAX: i32 = 16_384;
 const CAP_FUT_DEPTH: i32 = 6;
 const CAP_FUT_BASE: i32 = 200;
 const CAP_HISTORY_SIZE: usize = 2 * KIND_COUNT * 128 * KIND_COUNT;
+/// The continuation history's rows: one per side to move and earlier move's piece and target.
+const CONT_PIECE_SLOTS: usize = 2 * KIND_COUNT * 128;
+/// Its columns: one per kind and target of the quiet move (its colour is the side to move's).
+const CONT_MOVE_SLOTS: usize = KIND_COUNT * 128;
+const CONT_HISTORY_SIZE: usize = 2 * CONT_PIECE_SLOTS * CONT_MOVE_SLOTS;
+/// No move (a null move, or before the root) in `prev_slot`.
+const NO_SLOT: u16 = u16::MAX;
 
 /// The score of a game that has ended at `ply`, from the side to move's view: 0 for a draw,
 /// a mate score for a decided game (the nearer the better for the winner).
@@ -257,7 +269,9 @@ impl Searcher {
             history: Box::new([[[0; 128]; 128]; 2]),
             cap_history: vec![0; CAP_HISTORY_SIZE].into_boxed_slice(),
             counter: Box::new([[Move::NULL; 128]; 128]),
+            cont_history: Vec::new(),
             prev_move: [Move::NULL; MAX_PLY + 2],
+            prev_slot: [NO_SLOT; MAX_PLY + 2],
             prev_quiet: [false; MAX_PLY + 2],
             excluded: [Move::NULL; MAX_PLY + 2],
             double_ext: [0; MAX_PLY + 2],
@@ -282,6 +296,10 @@ impl Searcher {
         if *params != self.params {
             self.params = params.clone();
             fill_lmr(&mut self.lmr, &self.params);
+        }
+        // The continuation history's 32 MB are taken only when it is used.
+        if self.params.cont_hist != 0 && self.cont_history.is_empty() {
+            self.cont_history = vec![0; CONT_HISTORY_SIZE];
         }
     }
 
@@ -331,6 +349,7 @@ impl Searcher {
             row.fill(Move::NULL);
         }
         self.cap_history.fill(0);
+        self.cont_history.fill(0);
         // The evaluation cache is emptied too: the hand-crafted evaluation's lazy results
         // (cut short outside the window) are not cached, so a full result cached by an earlier
         // game can stand where a fresh search would compute a lazy one, and the same search
@@ -679,6 +698,45 @@ impl Searcher {
         if !prev.is_null() {
             self.counter[prev.from().index()][prev.to().index()] = best;
         }
+        if self.params.cont_hist != 0 {
+            for row in self.cont_rows(pos, ply).into_iter().flatten() {
+                if let Some(i) = cont_column(pos, best) {
+                    age_history_i16(&mut self.cont_history[row + i], bonus);
+                }
+                for &q in quiets {
+                    if q != best {
+                        if let Some(i) = cont_column(pos, q) {
+                            age_history_i16(&mut self.cont_history[row + i], -bonus);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The continuation history's rows for a quiet move at `ply` (`cont_hist`): those of the
+    /// moves one and two plies before (`None`: a null move, or before the root).
+    #[inline]
+    pub(super) fn cont_rows(&self, pos: &Position, ply: usize) -> [Option<usize>; 2] {
+        let us = pos.turn().index();
+        let row = |slot: u16| (slot != NO_SLOT).then(|| (us * CONT_PIECE_SLOTS + slot as usize) * CONT_MOVE_SLOTS);
+        [
+            row(self.prev_slot[ply]),
+            if ply >= 1 { row(self.prev_slot[ply - 1]) } else { None },
+        ]
+    }
+
+    /// What the continuation history adds to a quiet move's ordering score (`cont_hist`: percent
+    /// of the two entries' sum; 0: nothing).
+    #[inline]
+    pub(super) fn cont_bonus(&self, pos: &Position, rows: &[Option<usize>; 2], m: Move) -> i32 {
+        let Some(i) = cont_column(pos, m) else { return 0 };
+        let sum: i32 = rows
+            .iter()
+            .flatten()
+            .map(|&row| self.cont_history[row + i] as i32)
+            .sum();
+        sum * self.params.cont_hist / 100
     }
 
     /// The slot of a capture in the capture history (`None`: not a capture).
@@ -854,6 +912,7 @@ impl Searcher {
                     rest[0].clone_from(&parent[ply]);
                 }
                 self.prev_move[ply + 1] = Move::NULL;
+                self.prev_slot[ply + 1] = NO_SLOT;
                 self.prev_quiet[ply + 1] = false;
                 self.double_ext[ply + 1] = self.double_ext[ply];
                 self.path.push(child.hash());
@@ -1050,6 +1109,9 @@ impl Searcher {
             };
             let new_depth = depth - 1 + extension;
             self.prev_move[ply + 1] = m;
+            if self.params.cont_hist != 0 {
+                self.prev_slot[ply + 1] = cont_slot(pos, m);
+            }
             self.prev_quiet[ply + 1] = !tactical;
             self.double_ext[ply + 1] = self.double_ext[ply] + u8::from(extension == 2);
             self.path.push(child.hash());
@@ -1331,6 +1393,29 @@ impl Searcher {
         }
         best
     }
+}
+
+/// The continuation history's slot of a move's piece and target (`NO_SLOT`: no piece moves).
+#[inline]
+fn cont_slot(pos: &Position, m: Move) -> u16 {
+    match pos.piece_at(m.from()) {
+        Some(p) => ((p.color.index() * KIND_COUNT + p.kind.index()) * 128 + m.to().index()) as u16,
+        None => NO_SLOT,
+    }
+}
+
+/// A quiet move's column in a row of the continuation history: its kind and target.
+#[inline]
+fn cont_column(pos: &Position, m: Move) -> Option<usize> {
+    pos.piece_at(m.from()).map(|p| p.kind.index() * 128 + m.to().index())
+}
+
+/// [`age_history`] for an entry of 16 bits (within `HISTORY_MAX`, which fits).
+#[inline]
+fn age_history_i16(h: &mut i16, bonus: i32) {
+    let mut v = *h as i32;
+    age_history(&mut v, bonus);
+    *h = v as i16;
 }
 
 /// Adds `bonus` to a history entry, less the more the entry already holds in that direction,

@@ -44,6 +44,8 @@ pub(super) struct Picker {
     /// Set by the search when every remaining quiet move would be pruned: the quiet stages
     /// are skipped (not generated, or not picked further).
     pub(super) skip_quiets: bool,
+    /// The node's ply (set by `start_stages`).
+    pub(super) ply: usize,
 }
 
 /// The stages of staged move picking.
@@ -75,6 +77,7 @@ impl Picker {
             captures: MoveList::new(),
             skip_quiets: false,
             exchange: None,
+            ply: 0,
         }
     }
 
@@ -143,6 +146,7 @@ impl Searcher {
         picker.tried_refutations = [Move::NULL; 3];
         picker.skip_quiets = false;
         picker.exchange = None;
+        picker.ply = ply;
     }
 
     /// The next move of staged picking with its ordering score, or `None` when all are done.
@@ -227,6 +231,14 @@ impl Searcher {
                     let us = pos.turn().index();
                     for (i, &m) in picker.moves.as_slice().iter().enumerate() {
                         picker.scores[i] = self.history[us][m.from().index()][m.to().index()];
+                    }
+                    if self.params.cont_hist != 0 {
+                        // `cont_hist`: the continuation history of the moves one and two plies
+                        // before is added.
+                        let rows = self.cont_rows(pos, picker.ply);
+                        for (i, &m) in picker.moves.as_slice().iter().enumerate() {
+                            picker.scores[i] += self.cont_bonus(pos, &rows, m);
+                        }
                     }
                     let threat = self.params.quiet_threat;
                     if threat != 0 {

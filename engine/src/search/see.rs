@@ -41,16 +41,17 @@ impl<'a> Exchanges<'a> {
         self.surely_ge(m, threshold) || self.see(m) >= threshold
     }
 
-    /// The quick part of [`Exchanges::see_ge`]: true when the capture gains at least
-    /// `threshold` whatever the recaptures (it takes a piece worth at least the capturer plus
-    /// the threshold); false says nothing.
+    /// The quick part of [`Exchanges::see_ge`]: true when the move gains at least `threshold`
+    /// whatever the recaptures (what it takes, nothing for a quiet move, less the mover's own
+    /// value, which is the most the recaptures can cost: the mover's side may stop after any
+    /// of them); false says nothing.
     #[inline]
     pub fn surely_ge(&self, m: Move, threshold: i32) -> bool {
         let pos = self.pos;
         if threshold <= 0 && m.kind() == MoveKind::Normal {
-            if let (Some(victim), Some(attacker)) = (pos.piece_at(m.to()), pos.piece_at(m.from())) {
-                return attacker.kind != PieceKind::King
-                    && self.values.of(victim.kind) - self.values.of(attacker.kind) >= threshold;
+            if let Some(mover) = pos.piece_at(m.from()) {
+                let taken = pos.piece_at(m.to()).map_or(0, |victim| self.values.of(victim.kind));
+                return mover.kind != PieceKind::King && taken - self.values.of(mover.kind) >= threshold;
             }
         }
         false
@@ -219,6 +220,17 @@ mod tests {
                     }
                     let mut exchanges = Exchanges::new(&pos);
                     for &m in moves.iter() {
+                        // Quiet moves too: the quick test's bound (the mover's value) holds for them.
+                        let quiet = pos.piece_at(m.to()).is_none() && m.promotion_piece().is_none();
+                        if quiet && m.kind() == MoveKind::Normal {
+                            let expected = see_by_definition(&pos, m);
+                            for threshold in [-1000, -500, -300, -100, -1, 0] {
+                                assert_eq!(exchanges.see_ge(m, threshold), expected >= threshold);
+                                if exchanges.surely_ge(m, threshold) {
+                                    assert!(expected >= threshold, "{v}: {} {}", pos.fen(), pos.uci(m));
+                                }
+                            }
+                        }
                         if pos.piece_at(m.to()).is_some() || m.promotion_piece().is_some() {
                             let expected = see_by_definition(&pos, m);
                             assert_eq!(see(&pos, m), expected, "{v}: {} {}", pos.fen(), pos.uci(m));
