@@ -23,7 +23,7 @@ use std::{
 
 use crate::{
     eval::{self, nnue::NnueNet},
-    rules::{piece::KIND_COUNT, Bitboard, Move, MoveKind, Outcome, PieceKind, Position},
+    rules::{piece::KIND_COUNT, Bitboard, Move, MoveKind, Outcome, Piece, PieceKind, Position},
 };
 use params::SearchParams;
 use picker::{Picker, SCORE_COUNTER, SCORE_TT};
@@ -699,15 +699,14 @@ impl Searcher {
             self.counter[prev.from().index()][prev.to().index()] = best;
         }
         if self.params.cont_hist != 0 {
+            let best_column = cont_column(pos, best);
             for row in self.cont_rows(pos, ply).into_iter().flatten() {
-                if let Some(i) = cont_column(pos, best) {
+                if let Some(i) = best_column {
                     age_history_i16(&mut self.cont_history[row + i], bonus);
                 }
                 for &q in quiets {
-                    if q != best {
-                        if let Some(i) = cont_column(pos, q) {
-                            age_history_i16(&mut self.cont_history[row + i], -bonus);
-                        }
+                    if let Some(i) = cont_column(pos, q).filter(|_| q != best) {
+                        age_history_i16(&mut self.cont_history[row + i], -bonus);
                     }
                 }
             }
@@ -744,10 +743,7 @@ impl Searcher {
     fn cap_slot(pos: &Position, m: Move) -> Option<usize> {
         let mover = pos.piece_at(m.from())?;
         let victim = victim_kind(pos, m)?;
-        Some(
-            ((mover.color.index() * KIND_COUNT + mover.kind.index()) * 128 + m.to().index()) * KIND_COUNT
-                + victim.index(),
-        )
+        Some(piece_to(mover, m) * KIND_COUNT + victim.index())
     }
 
     /// What the capture history adds to a capture's ordering score (`cap_hist`: its divisor;
@@ -1011,7 +1007,7 @@ impl Searcher {
                         && best_score > -MATE_BOUND
                         && ((!pv_node && depth <= p.lmp_depth && searched >= lmp_count)
                             || (depth <= p.fut_depth && static_eval + p.fut_base + p.fut_margin * depth <= alpha));
-                    match self.next_staged(pos, picker, &mut exchanges) {
+                    match self.next_staged(pos, picker, &mut exchanges, ply) {
                         Some(x) => {
                             any_move = true;
                             x
@@ -1398,10 +1394,14 @@ impl Searcher {
 /// The continuation history's slot of a move's piece and target (`NO_SLOT`: no piece moves).
 #[inline]
 fn cont_slot(pos: &Position, m: Move) -> u16 {
-    match pos.piece_at(m.from()) {
-        Some(p) => ((p.color.index() * KIND_COUNT + p.kind.index()) * 128 + m.to().index()) as u16,
-        None => NO_SLOT,
-    }
+    pos.piece_at(m.from()).map_or(NO_SLOT, |p| piece_to(p, m) as u16)
+}
+
+/// The index of a move by its coloured piece and its target (below `2 * KIND_COUNT * 128`),
+/// which the capture and continuation histories index by.
+#[inline]
+fn piece_to(p: Piece, m: Move) -> usize {
+    (p.color.index() * KIND_COUNT + p.kind.index()) * 128 + m.to().index()
 }
 
 /// A quiet move's column in a row of the continuation history: its kind and target.

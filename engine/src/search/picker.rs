@@ -44,8 +44,6 @@ pub(super) struct Picker {
     /// Set by the search when every remaining quiet move would be pruned: the quiet stages
     /// are skipped (not generated, or not picked further).
     pub(super) skip_quiets: bool,
-    /// The node's ply (set by `start_stages`).
-    pub(super) ply: usize,
 }
 
 /// The stages of staged move picking.
@@ -77,7 +75,6 @@ impl Picker {
             captures: MoveList::new(),
             skip_quiets: false,
             exchange: None,
-            ply: 0,
         }
     }
 
@@ -146,15 +143,16 @@ impl Searcher {
         picker.tried_refutations = [Move::NULL; 3];
         picker.skip_quiets = false;
         picker.exchange = None;
-        picker.ply = ply;
     }
 
-    /// The next move of staged picking with its ordering score, or `None` when all are done.
+    /// The next move of staged picking at `ply` with its ordering score, or `None` when all are
+    /// done.
     pub(super) fn next_staged(
         &self,
         pos: &Position,
         picker: &mut Picker,
         exchanges: &mut see::Exchanges,
+        ply: usize,
     ) -> Option<(Move, i32)> {
         picker.exchange = None;
         loop {
@@ -235,7 +233,7 @@ impl Searcher {
                     if self.params.cont_hist != 0 {
                         // `cont_hist`: the continuation history of the moves one and two plies
                         // before is added.
-                        let rows = self.cont_rows(pos, picker.ply);
+                        let rows = self.cont_rows(pos, ply);
                         for (i, &m) in picker.moves.as_slice().iter().enumerate() {
                             picker.scores[i] += self.cont_bonus(pos, &rows, m);
                         }
