@@ -204,6 +204,8 @@ const CAP_FUT_DEPTH: i32 = 6;
 const CAP_FUT_BASE: i32 = 200;
 const CAP_HISTORY_SIZE: usize = 2 * KIND_COUNT * 128 * KIND_COUNT;
 /// The continuation history's rows: one per side to move and earlier move's piece and target.
+/// (The side to move is not implied by the earlier piece's colour: with it, the move one ply
+/// before and the move two plies before have rows of their own.)
 const CONT_PIECE_SLOTS: usize = 2 * KIND_COUNT * 128;
 /// Its columns: one per kind and target of the quiet move (its colour is the side to move's).
 const CONT_MOVE_SLOTS: usize = KIND_COUNT * 128;
@@ -269,7 +271,12 @@ impl Searcher {
             history: Box::new([[[0; 128]; 128]; 2]),
             cap_history: vec![0; CAP_HISTORY_SIZE].into_boxed_slice(),
             counter: Box::new([[Move::NULL; 128]; 128]),
-            cont_history: Vec::new(),
+            // The continuation history's 32 MB are taken only when it is used.
+            cont_history: if params.cont_hist != 0 {
+                vec![0; CONT_HISTORY_SIZE]
+            } else {
+                Vec::new()
+            },
             prev_move: [Move::NULL; MAX_PLY + 2],
             prev_slot: [NO_SLOT; MAX_PLY + 2],
             prev_quiet: [false; MAX_PLY + 2],

@@ -136,7 +136,7 @@ search_params! {
     prior_bonus: 0, 0, 400, 20.0, "history: when no move of a node reaches alpha, the quiet move that led to it gains this percent of a cutoff's history bonus at the node's depth (0: none)";
     quiet_threat: 0, 0, 30000, 1000.0, "quiet moves' ordering: a piece other than a pawn leaving a cell an enemy pawn attacks gains this much history, one stepping onto such a cell loses it (0: history alone)";
     cap_fut: 0, 0, 400, 15.0, "futility pruning of captures (not at the root, not in or into check, depth 6 or less): skipped when the static evaluation + 200 + this per ply of depth + the victim's value stays at or below alpha (0: off)";
-    cont_hist: 0, 0, 400, 20.0, "continuation history: a quiet move's ordering score (and so its reductions' history term) gains this percent of the sum of two entries, one by the piece and target of the move one ply before, one by those of the move two plies before, each by the quiet move's kind and target; raised for a quiet move that cuts off, lowered for those searched before it (0: off; 32 MB a search thread when on)";
+    cont_hist: 100, 0, 400, 20.0, "continuation history: a quiet move's ordering score (and so its reductions' history term) gains this percent of the sum of two entries, one by the piece and target of the move one ply before, one by those of the move two plies before, each by the quiet move's kind and target; raised for a quiet move that cuts off, lowered for those searched before it (0: off; 32 MB a search thread when on)";
     ref_hist: 0, 0, 1, 0.5, "1: late-move reductions of a killer or countermove take its own history into account, as other quiet moves do (0: its ordering score above every history takes 2 plies off)";
 }
 
