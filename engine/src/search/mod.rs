@@ -23,7 +23,7 @@ use std::{
 
 use crate::{
     eval::{self, nnue::NnueNet},
-    rules::{piece::KIND_COUNT, Bitboard, Move, MoveKind, Outcome, Piece, PieceKind, Position},
+    rules::{piece::KIND_COUNT, Bitboard, Color, Move, MoveKind, Outcome, Piece, PieceKind, Position},
 };
 use params::SearchParams;
 use picker::{Picker, SCORE_COUNTER, SCORE_TT};
@@ -166,6 +166,10 @@ pub struct Searcher {
     /// Continuation history (`cont_hist`; empty while it is off): by side to move, the piece and
     /// target of the move one or two plies before, and the kind and target of the quiet move.
     cont_history: Vec<i16>,
+    /// Correction history (`corr_hist`): three tables by side to move, keyed by the pawns, by
+    /// White's other pieces and by Black's, each entry how far the search's scores stood from
+    /// the static evaluation in such positions.
+    corr_history: Box<[i16]>,
     prev_move: [Move; MAX_PLY + 2],
     /// The piece and target of the move into each ply ([`cont_slot`]; `NO_SLOT` for a null move).
     prev_slot: [u16; MAX_PLY + 2],
@@ -210,6 +214,11 @@ const CONT_PIECE_SLOTS: usize = 2 * KIND_COUNT * 128;
 /// Its columns: one per kind and target of the quiet move (its colour is the side to move's).
 const CONT_MOVE_SLOTS: usize = KIND_COUNT * 128;
 const CONT_HISTORY_SIZE: usize = 2 * CONT_PIECE_SLOTS * CONT_MOVE_SLOTS;
+/// The correction history's entries per table (both sides to move: 2 x 2^13).
+const CORR_SIZE: usize = 1 << 14;
+/// Its entries' bound; a table's full entry moves the evaluation by `CORR_LIMIT / 20` cp at
+/// `corr_hist` 100.
+const CORR_LIMIT: i32 = 1024;
 /// No move (a null move, or before the root) in `prev_slot`.
 const NO_SLOT: u16 = u16::MAX;
 
@@ -277,6 +286,7 @@ impl Searcher {
             } else {
                 Vec::new()
             },
+            corr_history: vec![0; 3 * CORR_SIZE].into_boxed_slice(),
             prev_move: [Move::NULL; MAX_PLY + 2],
             prev_slot: [NO_SLOT; MAX_PLY + 2],
             prev_quiet: [false; MAX_PLY + 2],
@@ -357,6 +367,7 @@ impl Searcher {
         }
         self.cap_history.fill(0);
         self.cont_history.fill(0);
+        self.corr_history.fill(0);
         // The evaluation cache is emptied too: the hand-crafted evaluation's lazy results
         // (cut short outside the window) are not cached, so a full result cached by an earlier
         // game can stand where a fresh search would compute a lazy one, and the same search
@@ -721,28 +732,88 @@ impl Searcher {
     }
 
     /// The continuation history's rows for a quiet move at `ply` (`cont_hist`): those of the
-    /// moves one and two plies before (`None`: a null move, or before the root).
+    /// moves one and two plies before, and with `cont_ply4` the move four plies before (which
+    /// shares the rows of our own moves with the move two plies before; `None`: a null move,
+    /// before the root, or `cont_ply4` off).
     #[inline]
-    pub(super) fn cont_rows(&self, pos: &Position, ply: usize) -> [Option<usize>; 2] {
+    pub(super) fn cont_rows(&self, pos: &Position, ply: usize) -> [Option<usize>; 3] {
         let us = pos.turn().index();
         let row = |slot: u16| (slot != NO_SLOT).then(|| (us * CONT_PIECE_SLOTS + slot as usize) * CONT_MOVE_SLOTS);
         [
             row(self.prev_slot[ply]),
             if ply >= 1 { row(self.prev_slot[ply - 1]) } else { None },
+            if ply >= 3 && self.params.cont_ply4 != 0 {
+                row(self.prev_slot[ply - 3])
+            } else {
+                None
+            },
         ]
     }
 
     /// What the continuation history adds to a quiet move's ordering score (`cont_hist`: percent
-    /// of the two entries' sum; 0: nothing).
+    /// of the two nearer entries' sum, `cont_ply4`: percent of the farther one; 0: nothing).
     #[inline]
-    pub(super) fn cont_bonus(&self, pos: &Position, rows: &[Option<usize>; 2], m: Move) -> i32 {
+    pub(super) fn cont_bonus(&self, pos: &Position, rows: &[Option<usize>; 3], m: Move) -> i32 {
         let Some(i) = cont_column(pos, m) else { return 0 };
-        let sum: i32 = rows
+        let near: i32 = rows[..2]
             .iter()
             .flatten()
             .map(|&row| self.cont_history[row + i] as i32)
             .sum();
-        sum * self.params.cont_hist / 100
+        let far = rows[2].map_or(0, |row| self.cont_history[row + i] as i32 * self.params.cont_ply4);
+        (near * self.params.cont_hist + far) / 100
+    }
+
+    /// The correction history's three slots for `pos` (`corr_hist`): by the pawns of both
+    /// sides, by White's other pieces and by Black's, each for the side to move.
+    #[inline]
+    fn corr_slots(pos: &Position) -> [usize; 3] {
+        let pawns = pos.kind_bb(PieceKind::Pawn).0;
+        let white = pos.color_bb(Color::White).0;
+        let black = pos.color_bb(Color::Black).0;
+        let us = pos.turn().index() * (CORR_SIZE / 2);
+        // Two sets of cells folded into 64 bits and mixed: the top bits pick the entry.
+        let slot = |a: u128, b: u128| {
+            let folded = (a as u64)
+                ^ ((a >> 64) as u64).rotate_left(23)
+                ^ (b as u64).rotate_left(41)
+                ^ ((b >> 64) as u64).rotate_left(7);
+            us + (folded.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 51) as usize
+        };
+        [
+            slot(pawns & white, pawns & black),
+            CORR_SIZE + slot(white & !pawns, 0),
+            2 * CORR_SIZE + slot(0, black & !pawns),
+        ]
+    }
+
+    /// What the correction history adds to the static evaluation at `slots` (cp).
+    #[inline]
+    fn correction(&self, slots: &[usize; 3]) -> i32 {
+        let sum: i32 = slots.iter().map(|&i| self.corr_history[i] as i32).sum();
+        sum * self.params.corr_hist / 2000
+    }
+
+    /// The static evaluation corrected by the correction history (`corr_hist`; unchanged when
+    /// off), within the scores that are not mates.
+    #[inline]
+    fn corrected(&self, pos: &Position, raw: i32) -> i32 {
+        if self.params.corr_hist == 0 {
+            return raw;
+        }
+        (raw + self.correction(&Self::corr_slots(pos))).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    }
+
+    /// After a node: its slots in the correction history move toward the search's score
+    /// (`best - eval`, weighted by depth).
+    fn update_correction(&mut self, pos: &Position, best: i32, eval: i32, depth: i32) {
+        let bonus = ((best - eval) * depth / 8).clamp(-CORR_LIMIT / 4, CORR_LIMIT / 4);
+        for i in Self::corr_slots(pos) {
+            let h = &mut self.corr_history[i];
+            let mut v = *h as i32;
+            v += bonus - v * bonus.abs() / CORR_LIMIT;
+            *h = v as i16;
+        }
     }
 
     /// The slot of a capture in the capture history (`None`: not a capture).
@@ -867,13 +938,16 @@ impl Searcher {
 
         // A node on a principal variation now, or stored as one before (`tt_pv`).
         let tt_pv = pv_node || entry.is_some_and(|e| e.pv);
-        let static_eval = if in_check {
+        // The evaluation as the table keeps it, and as the search uses it (`corr_hist`: with
+        // the correction history's part).
+        let raw_eval = if in_check {
             -INF
         } else if let Some(e) = entry {
             e.eval
         } else {
             self.evaluate(pos, ply)
         };
+        let static_eval = if in_check { -INF } else { self.corrected(pos, raw_eval) };
         // Improving: the evaluation is better than at our previous move (or, after a check
         // there, the one before): pruning and reductions are then more careful.
         self.evals[ply] = static_eval;
@@ -1248,12 +1322,25 @@ impl Searcher {
         } else {
             Bound::Upper
         };
+        // `corr_hist`: the search's score teaches the correction history how far the static
+        // evaluation was off, when its bound says so and a quiet move (or none) decided it.
+        if self.params.corr_hist != 0
+            && !in_check
+            && excluded.is_null()
+            && !self.stopped
+            && (best_move.is_null() || !is_tactical(pos, best_move))
+            && best_score.abs() < MATE_BOUND
+            && !(bound == Bound::Lower && best_score <= static_eval)
+            && !(bound == Bound::Upper && best_score >= static_eval)
+        {
+            self.update_correction(pos, best_score, static_eval, depth);
+        }
         if (!root || self.root_excluded.is_empty()) && excluded.is_null() {
             self.tt.store(
                 key,
                 best_move,
                 score_to_tt(best_score, ply),
-                static_eval.max(-MATE),
+                raw_eval.max(-MATE),
                 depth,
                 bound,
                 tt_pv,
@@ -1287,10 +1374,17 @@ impl Searcher {
         // The static evaluation comes before the table is read, although a table hit makes it
         // unnecessary: few nodes here hit, and meanwhile the entry (prefetched by the parent)
         // arrives from memory.
+        // `corr_hist`: the correction history's part of the evaluation (the lazy evaluation's
+        // window shifted by it).
+        let correction = if self.params.corr_hist != 0 && !in_check {
+            self.correction(&Self::corr_slots(pos))
+        } else {
+            0
+        };
         let evaluated = if in_check {
             None
         } else {
-            Some(self.evaluate_lazy(pos, alpha, beta, ply))
+            Some(self.evaluate_lazy(pos, alpha - correction, beta - correction, ply))
         };
         let entry = self.tt.probe(pos.hash());
         if let Some(s) = entry.as_ref().and_then(|e| tt_cutoff(e, ply, alpha, beta)) {
@@ -1298,6 +1392,7 @@ impl Searcher {
         }
         let mut best;
         let stand_pat;
+        let mut raw_stand_pat = -INF;
         let mut full_eval = false;
         if in_check {
             pos.generate_legal_with_history(&mut picker.moves, self.earlier_positions());
@@ -1307,10 +1402,15 @@ impl Searcher {
             best = -INF;
             stand_pat = -INF;
         } else {
-            (stand_pat, full_eval) = match (entry, evaluated) {
+            (raw_stand_pat, full_eval) = match (entry, evaluated) {
                 (Some(e), _) => (e.eval, true),
                 (None, Some(v)) => v,
-                (None, None) => self.evaluate_lazy(pos, alpha, beta, ply),
+                (None, None) => self.evaluate_lazy(pos, alpha - correction, beta - correction, ply),
+            };
+            stand_pat = if correction == 0 {
+                raw_stand_pat
+            } else {
+                (raw_stand_pat + correction).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
             };
             if stand_pat >= beta {
                 return stand_pat;
@@ -1388,7 +1488,7 @@ impl Searcher {
                 pos.hash(),
                 best_move,
                 score_to_tt(best, ply),
-                stand_pat,
+                raw_stand_pat,
                 0,
                 bound,
                 entry.is_some_and(|e| e.pv),

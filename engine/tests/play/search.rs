@@ -602,9 +602,10 @@ fn singular_extensions() {
 /// for the quiet move into a node where no move reached alpha, `prior_bonus`; quiet moves
 /// ordered by the enemy pawns' attacks on their cells, `quiet_threat`; futility pruning of
 /// captures, `cap_fut`; the reductions of killers and countermoves by their history,
-/// `ref_hist`) change the search when switched on, and its results stay legal and
-/// reproducible; the Celtic mates are still found exactly. The continuation history in the
-/// ordering of quiet moves (`cont_hist`, on by default) is checked the other way: switched off.
+/// `ref_hist`; the continuation history of our move four plies before, `cont_ply4`; the
+/// correction history of the static evaluation, `corr_hist`) change the search when switched on, and its results stay legal and reproducible; the Celtic mates are
+/// still found exactly. The continuation history in the ordering of quiet moves (`cont_hist`,
+/// on by default) is checked the other way: switched off.
 #[test]
 fn candidates_behind_parameters() {
     for (text, seed) in [
@@ -625,6 +626,8 @@ fn candidates_behind_parameters() {
         ("cap_fut=150", 0xcaf0_0000),
         ("ref_hist=1", 0x4ef4_0000),
         ("cont_hist=0", 0xc047_0000),
+        ("cont_ply4=100", 0xc044_0000),
+        ("corr_hist=100", 0xc0ee_0000),
     ] {
         let on = SearchParams::parse(text).unwrap();
         assert_params_change_search(&SearchParams::default(), &on, seed);
