@@ -809,14 +809,13 @@ impl Searcher {
         sum * self.params.corr_hist / 2000
     }
 
-    /// The static evaluation corrected by the correction history (`corr_hist`; unchanged when
-    /// off), within the scores that are not mates.
+    /// The correction history's part of `pos`'s evaluation (0 with `corr_hist` off).
     #[inline]
-    fn corrected(&self, pos: &Position, raw: i32) -> i32 {
+    fn correction_at(&self, pos: &Position) -> i32 {
         if self.params.corr_hist == 0 {
-            return raw;
+            return 0;
         }
-        (raw + self.correction(&Self::corr_slots(pos))).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+        self.correction(&Self::corr_slots(pos))
     }
 
     /// After a node: its slots in the correction history move toward the search's score
@@ -824,10 +823,9 @@ impl Searcher {
     fn update_correction(&mut self, pos: &Position, best: i32, eval: i32, depth: i32) {
         let bonus = ((best - eval) * depth / 8).clamp(-CORR_LIMIT / 4, CORR_LIMIT / 4);
         for i in Self::corr_slots(pos) {
-            let h = &mut self.corr_history[i];
-            let mut v = *h as i32;
-            v += bonus - v * bonus.abs() / CORR_LIMIT;
-            *h = v as i16;
+            let mut v = self.corr_history[i] as i32;
+            age_within(&mut v, bonus, CORR_LIMIT);
+            self.corr_history[i] = v as i16;
         }
     }
 
@@ -962,7 +960,11 @@ impl Searcher {
         } else {
             self.evaluate(pos, ply)
         };
-        let static_eval = if in_check { -INF } else { self.corrected(pos, raw_eval) };
+        let static_eval = if in_check {
+            -INF
+        } else {
+            corrected(raw_eval, self.correction_at(pos))
+        };
         // Improving: the evaluation is better than at our previous move (or, after a check
         // there, the one before): pruning and reductions are then more careful.
         self.evals[ply] = static_eval;
@@ -1391,11 +1393,7 @@ impl Searcher {
         // arrives from memory.
         // `corr_hist`: the correction history's part of the evaluation (the lazy evaluation's
         // window shifted by it).
-        let correction = if self.params.corr_hist != 0 && !in_check {
-            self.correction(&Self::corr_slots(pos))
-        } else {
-            0
-        };
+        let correction = if in_check { 0 } else { self.correction_at(pos) };
         let evaluated = if in_check {
             None
         } else {
@@ -1422,11 +1420,7 @@ impl Searcher {
                 (None, Some(v)) => v,
                 (None, None) => self.evaluate_lazy(pos, alpha - correction, beta - correction, ply),
             };
-            stand_pat = if correction == 0 {
-                raw_stand_pat
-            } else {
-                (raw_stand_pat + correction).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
-            };
+            stand_pat = corrected(raw_stand_pat, correction);
             if stand_pat >= beta {
                 return stand_pat;
             }
@@ -1544,7 +1538,25 @@ fn age_history_i16(h: &mut i16, bonus: i32) {
 /// so that every entry stays within `HISTORY_MAX`.
 #[inline]
 fn age_history(h: &mut i32, bonus: i32) {
-    *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+    age_within(h, bonus, HISTORY_MAX);
+}
+
+/// Adds `bonus` (at most `limit` either way) to an entry, less the more the entry already
+/// holds in that direction, so that the entry stays within `limit`.
+#[inline]
+fn age_within(h: &mut i32, bonus: i32, limit: i32) {
+    *h += bonus - *h * bonus.abs() / limit;
+}
+
+/// A static evaluation with the correction history's part (`corr_hist`), within the scores
+/// that are not mates (unchanged when the part is 0).
+#[inline]
+fn corrected(raw: i32, correction: i32) -> i32 {
+    if correction == 0 {
+        raw
+    } else {
+        (raw + correction).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    }
 }
 
 /// Fills the late-move reduction table from the parameters (row and column 0 stay 0).
