@@ -172,7 +172,8 @@ pub struct Searcher {
     cont_written: Box<[u64; CONT_ROWS / 64]>,
     /// Correction history (`corr_hist`): three tables by side to move, keyed by the pawns, by
     /// White's other pieces and by Black's, each entry how far the search's scores stood from
-    /// the static evaluation in such positions.
+    /// the static evaluation in such positions; then (`corr_cont`) a fourth, keyed by the pieces
+    /// and targets of the two moves before the node.
     corr_history: Box<[i16]>,
     prev_move: [Move; MAX_PLY + 2],
     /// The piece and target of the move into each ply ([`cont_slot`]; `NO_SLOT` for a null move).
@@ -222,6 +223,8 @@ const CONT_ROWS: usize = 2 * CONT_PIECE_SLOTS;
 const CONT_HISTORY_SIZE: usize = CONT_ROWS * CONT_MOVE_SLOTS;
 /// The correction history's entries per table (both sides to move: 2 x 2^13).
 const CORR_SIZE: usize = 1 << 14;
+/// The entries of the continuation correction table (`corr_cont`), after the three others.
+const CORR_CONT_SIZE: usize = 1 << 16;
 /// Its entries' bound; a table's full entry moves the evaluation by `CORR_LIMIT / 20` cp at
 /// `corr_hist` 100.
 const CORR_LIMIT: i32 = 1024;
@@ -293,7 +296,7 @@ impl Searcher {
                 Vec::new()
             },
             cont_written: Box::new([0; CONT_ROWS / 64]),
-            corr_history: vec![0; 3 * CORR_SIZE].into_boxed_slice(),
+            corr_history: vec![0; 3 * CORR_SIZE + CORR_CONT_SIZE].into_boxed_slice(),
             prev_move: [Move::NULL; MAX_PLY + 2],
             prev_slot: [NO_SLOT; MAX_PLY + 2],
             prev_quiet: [false; MAX_PLY + 2],
@@ -802,27 +805,43 @@ impl Searcher {
         ]
     }
 
-    /// What the correction history adds to the static evaluation at `slots` (cp).
+    /// The continuation correction table's slot at `ply` (`corr_cont`): by the pieces and
+    /// targets of the moves one and two plies before (`None`: off, or a null move or the root
+    /// among them).
     #[inline]
-    fn correction(&self, slots: &[usize; 3]) -> i32 {
-        let sum: i32 = slots.iter().map(|&i| self.corr_history[i] as i32).sum();
-        sum * self.params.corr_hist / 2000
+    fn corr_cont_slot(&self, ply: usize) -> Option<usize> {
+        if self.params.corr_cont == 0 || ply < 2 {
+            return None;
+        }
+        let (last, before) = (self.prev_slot[ply], self.prev_slot[ply - 1]);
+        if last == NO_SLOT || before == NO_SLOT {
+            return None;
+        }
+        let key = (u64::from(before) << 16 | u64::from(last)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        Some(3 * CORR_SIZE + (key >> 48) as usize)
     }
 
-    /// The correction history's part of `pos`'s evaluation (0 with `corr_hist` off).
+    /// The correction history's part of `pos`'s evaluation at `ply` (cp; 0 with `corr_hist`
+    /// off): percent `corr_hist` of its three tables' entries and percent `corr_cont` of the
+    /// continuation table's, a full entry counting `CORR_LIMIT / 20` cp at 100.
     #[inline]
-    fn correction_at(&self, pos: &Position) -> i32 {
+    fn correction_at(&self, pos: &Position, ply: usize) -> i32 {
         if self.params.corr_hist == 0 {
             return 0;
         }
-        self.correction(&Self::corr_slots(pos))
+        let sum: i32 = Self::corr_slots(pos).iter().map(|&i| self.corr_history[i] as i32).sum();
+        let cont = self
+            .corr_cont_slot(ply)
+            .map_or(0, |i| self.corr_history[i] as i32 * self.params.corr_cont);
+        (sum * self.params.corr_hist + cont) / 2000
     }
 
     /// After a node: its slots in the correction history move toward the search's score
     /// (`best - eval`, weighted by depth).
-    fn update_correction(&mut self, pos: &Position, best: i32, eval: i32, depth: i32) {
+    fn update_correction(&mut self, pos: &Position, ply: usize, best: i32, eval: i32, depth: i32) {
         let bonus = ((best - eval) * depth / 8).clamp(-CORR_LIMIT / 4, CORR_LIMIT / 4);
-        for i in Self::corr_slots(pos) {
+        let slots = Self::corr_slots(pos);
+        for i in slots.into_iter().chain(self.corr_cont_slot(ply)) {
             let mut v = self.corr_history[i] as i32;
             age_within(&mut v, bonus, CORR_LIMIT);
             self.corr_history[i] = v as i16;
@@ -963,7 +982,7 @@ impl Searcher {
         let static_eval = if in_check {
             -INF
         } else {
-            corrected(raw_eval, self.correction_at(pos))
+            corrected(raw_eval, self.correction_at(pos, ply))
         };
         // Improving: the evaluation is better than at our previous move (or, after a check
         // there, the one before): pruning and reductions are then more careful.
@@ -1203,7 +1222,7 @@ impl Searcher {
             };
             let new_depth = depth - 1 + extension;
             self.prev_move[ply + 1] = m;
-            if self.params.cont_hist != 0 {
+            if self.params.cont_hist != 0 || self.params.corr_cont != 0 {
                 self.prev_slot[ply + 1] = cont_slot(pos, m);
             }
             self.prev_quiet[ply + 1] = !tactical;
@@ -1350,7 +1369,7 @@ impl Searcher {
             && !(bound == Bound::Lower && best_score <= static_eval)
             && !(bound == Bound::Upper && best_score >= static_eval)
         {
-            self.update_correction(pos, best_score, static_eval, depth);
+            self.update_correction(pos, ply, best_score, static_eval, depth);
         }
         if (!root || self.root_excluded.is_empty()) && excluded.is_null() {
             self.tt.store(
@@ -1393,7 +1412,7 @@ impl Searcher {
         // arrives from memory.
         // `corr_hist`: the correction history's part of the evaluation (the lazy evaluation's
         // window shifted by it).
-        let correction = if in_check { 0 } else { self.correction_at(pos) };
+        let correction = if in_check { 0 } else { self.correction_at(pos, ply) };
         let evaluated = if in_check {
             None
         } else {
@@ -1460,6 +1479,10 @@ impl Searcher {
             }
             let child = pos.after(m);
             self.update_accumulator(pos, m, ply);
+            // `corr_cont`: the continuation correction table reads the moves into each node.
+            if self.params.corr_cont != 0 {
+                self.prev_slot[ply + 1] = cont_slot(pos, m);
+            }
             // In variants whose legality filters look at the game, the path also runs through
             // quiescence, so that the filters see every position before the node.
             let filtered = pos.tables().rules.has_legality_filters();

@@ -603,7 +603,8 @@ fn singular_extensions() {
 /// ordered by the enemy pawns' attacks on their cells, `quiet_threat`; futility pruning of
 /// captures, `cap_fut`; the reductions of killers and countermoves by their history,
 /// `ref_hist`; the continuation history of our move four plies before, `cont_ply4`; the
-/// correction history of the static evaluation, `corr_hist`) change the search when switched on, and its results stay legal and reproducible; the Celtic mates are
+/// correction history of the static evaluation, `corr_hist`, and its continuation table,
+/// `corr_cont`) change the search when switched on, and its results stay legal and reproducible; the Celtic mates are
 /// still found exactly. The continuation history in the ordering of quiet moves (`cont_hist`,
 /// on by default) is checked the other way: switched off.
 #[test]
@@ -628,6 +629,7 @@ fn candidates_behind_parameters() {
         ("cont_hist=0", 0xc047_0000),
         ("cont_ply4=100", 0xc044_0000),
         ("corr_hist=100", 0xc0ee_0000),
+        ("corr_hist=100;corr_cont=100", 0xc0cc_0000),
     ] {
         let on = SearchParams::parse(text).unwrap();
         assert_params_change_search(&SearchParams::default(), &on, seed);
