@@ -139,7 +139,7 @@ search_params! {
     cont_hist: 100, 0, 400, 20.0, "continuation history: a quiet move's ordering score (and so its reductions' history term) gains this percent of the sum of two entries, one by the piece and target of the move one ply before, one by those of the move two plies before, each by the quiet move's kind and target; raised for a quiet move that cuts off, lowered for those searched before it (0: off; 32 MB a search thread when on)";
     ref_hist: 0, 0, 1, 0.5, "1: late-move reductions of a killer or countermove take its own history into account, as other quiet moves do (0: its ordering score above every history takes 2 plies off)";
     cont_ply4: 0, 0, 400, 20.0, "continuation history (with cont_hist on): a quiet move's ordering score also gains this percent of the entry by the piece and target of our move four plies before (the rows of the move two plies before), which a cutoff updates too (0: off)";
-    corr_hist: 0, 0, 400, 20.0, "correction history: the static evaluation gains this percent of the sum of three entries (each within 51 cp), by the pawns, by White's other pieces and by Black's, which learn from each node's search score how far the evaluation was off (0: off)";
+    corr_hist: 100, 0, 400, 20.0, "correction history: the static evaluation gains this percent of the sum of three entries (each within 51 cp), by the pawns, by White's other pieces and by Black's, which learn from each node's search score how far the evaluation was off (0: off)";
     corr_cont: 0, 0, 400, 20.0, "correction history (with corr_hist on): the static evaluation also gains this percent of an entry keyed by the pieces and targets of the two moves before the node, learnt as the other three (0: off)";
 }
 

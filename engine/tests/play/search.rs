@@ -603,10 +603,11 @@ fn singular_extensions() {
 /// ordered by the enemy pawns' attacks on their cells, `quiet_threat`; futility pruning of
 /// captures, `cap_fut`; the reductions of killers and countermoves by their history,
 /// `ref_hist`; the continuation history of our move four plies before, `cont_ply4`; the
-/// correction history of the static evaluation, `corr_hist`, and its continuation table,
-/// `corr_cont`) change the search when switched on, and its results stay legal and reproducible; the Celtic mates are
-/// still found exactly. The continuation history in the ordering of quiet moves (`cont_hist`,
-/// on by default) is checked the other way: switched off.
+/// correction history's continuation table, `corr_cont`) change the search when switched on,
+/// and its results stay legal and reproducible; the Celtic mates are still found exactly. The
+/// continuation history in the ordering of quiet moves (`cont_hist`) and the correction history
+/// of the static evaluation (`corr_hist`), both on by default, are checked the other way:
+/// switched off.
 #[test]
 fn candidates_behind_parameters() {
     for (text, seed) in [
@@ -628,8 +629,8 @@ fn candidates_behind_parameters() {
         ("ref_hist=1", 0x4ef4_0000),
         ("cont_hist=0", 0xc047_0000),
         ("cont_ply4=100", 0xc044_0000),
-        ("corr_hist=100", 0xc0ee_0000),
-        ("corr_hist=100;corr_cont=100", 0xc0cc_0000),
+        ("corr_hist=0", 0xc0ee_0000),
+        ("corr_cont=100", 0xc0cc_0000),
     ] {
         let on = SearchParams::parse(text).unwrap();
         assert_params_change_search(&SearchParams::default(), &on, seed);
@@ -644,32 +645,36 @@ fn candidates_behind_parameters() {
 #[test]
 fn partial_iterations_behind_a_parameter() {
     let on = SearchParams::parse("partial=1").unwrap();
-    let limits = Limits {
-        nodes: Some(15_000),
-        ..Limits::default()
-    };
     let mut changed = 0;
     for (i, v) in Variant::ALL.into_iter().enumerate() {
-        for p in random_positions(v, 4, 0x9a27_0000 + i as u64) {
+        for p in random_positions(v, 6, 0x9a27_0000 + i as u64) {
             if !p.has_legal_move() {
                 continue;
             }
+            // A partial iteration decides only when a limit stops the search right after it
+            // found a new best move: several limits give it more chances.
+            for nodes in [8_000, 15_000, 25_000] {
+                let limits = Limits {
+                    nodes: Some(nodes),
+                    ..Limits::default()
+                };
+                let before = engine_on(&p).search(limits.clone(), &mut |_| {});
+                let mut e = engine_on(&p);
+                e.set_search_params(on.clone());
+                let first = e.search(limits.clone(), &mut |_| {});
+                assert_legal_result(&p, &first);
+                e.new_game();
+                let second = e.search(limits.clone(), &mut |_| {});
+                assert_eq!(fingerprint(&first), fingerprint(&second), "{p:?}");
+                assert!(
+                    first.depth >= before.depth,
+                    "{p:?}: a partial iteration lowers the depth"
+                );
+                changed += usize::from((first.best, &first.pv) != (before.best, &before.pv));
+            }
             let mut base = engine_on(&p);
-            let before = base.search(limits.clone(), &mut |_| {});
             let mut e = engine_on(&p);
             e.set_search_params(on.clone());
-            let first = e.search(limits.clone(), &mut |_| {});
-            assert_legal_result(&p, &first);
-            e.new_game();
-            let second = e.search(limits.clone(), &mut |_| {});
-            assert_eq!(fingerprint(&first), fingerprint(&second), "{p:?}");
-            assert!(
-                first.depth >= before.depth,
-                "{p:?}: a partial iteration lowers the depth"
-            );
-            changed += usize::from((first.best, &first.pv) != (before.best, &before.pv));
-            e.new_game();
-            base.new_game();
             assert_eq!(
                 fingerprint(&e.search(depth(6), &mut |_| {})),
                 fingerprint(&base.search(depth(6), &mut |_| {})),
