@@ -176,7 +176,8 @@ pub struct Searcher {
     /// and targets of the two moves before the node.
     corr_history: Box<[i16]>,
     prev_move: [Move; MAX_PLY + 2],
-    /// The piece and target of the move into each ply ([`cont_slot`]; `NO_SLOT` for a null move).
+    /// The piece and target of the move into each ply ([`cont_slot`]; `NO_SLOT` for a null move;
+    /// quiescence's plies only with `corr_cont`).
     prev_slot: [u16; MAX_PLY + 2],
     /// Whether the move into each ply of the current line was quiet (`prior_bonus`).
     prev_quiet: [bool; MAX_PLY + 2],
@@ -840,8 +841,7 @@ impl Searcher {
     /// (`best - eval`, weighted by depth).
     fn update_correction(&mut self, pos: &Position, ply: usize, best: i32, eval: i32, depth: i32) {
         let bonus = ((best - eval) * depth / 8).clamp(-CORR_LIMIT / 4, CORR_LIMIT / 4);
-        let slots = Self::corr_slots(pos);
-        for i in slots.into_iter().chain(self.corr_cont_slot(ply)) {
+        for i in Self::corr_slots(pos).into_iter().chain(self.corr_cont_slot(ply)) {
             let mut v = self.corr_history[i] as i32;
             age_within(&mut v, bonus, CORR_LIMIT);
             self.corr_history[i] = v as i16;
@@ -1222,9 +1222,7 @@ impl Searcher {
             };
             let new_depth = depth - 1 + extension;
             self.prev_move[ply + 1] = m;
-            if self.params.cont_hist != 0 || self.params.corr_cont != 0 {
-                self.prev_slot[ply + 1] = cont_slot(pos, m);
-            }
+            self.prev_slot[ply + 1] = cont_slot(pos, m);
             self.prev_quiet[ply + 1] = !tactical;
             self.double_ext[ply + 1] = self.double_ext[ply] + u8::from(extension == 2);
             self.path.push(child.hash());
