@@ -175,6 +175,9 @@ pub struct Searcher {
     /// the static evaluation in such positions; then (`corr_cont`) a fourth, keyed by the pieces
     /// and targets of the two moves before the node.
     corr_history: Box<[i16]>,
+    /// Pawn history (`pawn_hist`; empty while it is off): by side to move, a bucket of the
+    /// pawns' cells, and the kind and target of the quiet move.
+    pawn_history: Vec<i16>,
     prev_move: [Move; MAX_PLY + 2],
     /// The piece and target of the move into each ply ([`cont_slot`]; `NO_SLOT` for a null move;
     /// quiescence's plies only with `corr_cont`).
@@ -229,6 +232,9 @@ const CORR_CONT_SIZE: usize = 1 << 16;
 /// Its entries' bound; a table's full entry moves the evaluation by `CORR_LIMIT / 20` cp at
 /// `corr_hist` 100.
 const CORR_LIMIT: i32 = 1024;
+/// The pawn history's buckets of pawn cells (`pawn_hist`), and its entries (both sides to move).
+const PAWN_HIST_BUCKETS: usize = 512;
+const PAWN_HISTORY_SIZE: usize = 2 * PAWN_HIST_BUCKETS * CONT_MOVE_SLOTS;
 /// No move (a null move, or before the root) in `prev_slot`.
 const NO_SLOT: u16 = u16::MAX;
 
@@ -298,6 +304,7 @@ impl Searcher {
             },
             cont_written: Box::new([0; CONT_ROWS / 64]),
             corr_history: vec![0; 3 * CORR_SIZE + CORR_CONT_SIZE].into_boxed_slice(),
+            pawn_history: Vec::new(),
             prev_move: [Move::NULL; MAX_PLY + 2],
             prev_slot: [NO_SLOT; MAX_PLY + 2],
             prev_quiet: [false; MAX_PLY + 2],
@@ -328,6 +335,9 @@ impl Searcher {
         // The continuation history's 32 MB are taken only when it is used.
         if self.params.cont_hist != 0 && self.cont_history.is_empty() {
             self.cont_history = vec![0; CONT_HISTORY_SIZE];
+        }
+        if self.params.pawn_hist != 0 && self.pawn_history.is_empty() {
+            self.pawn_history = vec![0; PAWN_HISTORY_SIZE];
         }
     }
 
@@ -385,6 +395,7 @@ impl Searcher {
             }
         }
         self.corr_history.fill(0);
+        self.pawn_history.fill(0);
         // The evaluation cache is emptied too: the hand-crafted evaluation's lazy results
         // (cut short outside the window) are not cached, so a full result cached by an earlier
         // game can stand where a fresh search would compute a lazy one, and the same search
@@ -748,6 +759,36 @@ impl Searcher {
                 }
             }
         }
+        if self.params.pawn_hist != 0 {
+            let row = Self::pawn_row(pos);
+            if let Some(i) = cont_column(pos, best) {
+                age_history_i16(&mut self.pawn_history[row + i], bonus);
+            }
+            for &q in quiets {
+                if let Some(i) = cont_column(pos, q).filter(|_| q != best) {
+                    age_history_i16(&mut self.pawn_history[row + i], -bonus);
+                }
+            }
+        }
+    }
+
+    /// The pawn history's row for the side to move in `pos` (`pawn_hist`): by a bucket of
+    /// both sides' pawn cells; a quiet move's entry is at its [`cont_column`].
+    #[inline]
+    pub(super) fn pawn_row(pos: &Position) -> usize {
+        let pawns = pos.kind_bb(PieceKind::Pawn).0;
+        let white = pos.color_bb(Color::White).0;
+        let black = pos.color_bb(Color::Black).0;
+        let bucket = (mix_cells(pawns & white, pawns & black) >> 55) as usize;
+        debug_assert!(bucket < PAWN_HIST_BUCKETS);
+        (pos.turn().index() * PAWN_HIST_BUCKETS + bucket) * CONT_MOVE_SLOTS
+    }
+
+    /// What the pawn history adds to a quiet move's ordering score (`pawn_hist`: percent of
+    /// its entry at `row`, [`Self::pawn_row`]).
+    #[inline]
+    pub(super) fn pawn_bonus(&self, pos: &Position, row: usize, m: Move) -> i32 {
+        cont_column(pos, m).map_or(0, |i| self.pawn_history[row + i] as i32 * self.params.pawn_hist / 100)
     }
 
     /// The continuation history's rows for a quiet move at `ply` (`cont_hist`): those of the
@@ -791,14 +832,8 @@ impl Searcher {
         let white = pos.color_bb(Color::White).0;
         let black = pos.color_bb(Color::Black).0;
         let us = pos.turn().index() * (CORR_SIZE / 2);
-        // Two sets of cells folded into 64 bits and mixed: the top bits pick the entry.
-        let slot = |a: u128, b: u128| {
-            let folded = (a as u64)
-                ^ ((a >> 64) as u64).rotate_left(23)
-                ^ (b as u64).rotate_left(41)
-                ^ ((b >> 64) as u64).rotate_left(7);
-            us + (folded.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 51) as usize
-        };
+        // The top bits of two sets of cells mixed pick the entry.
+        let slot = |a: u128, b: u128| us + (mix_cells(a, b) >> 51) as usize;
         [
             slot(pawns & white, pawns & black),
             CORR_SIZE + slot(white & !pawns, 0),
@@ -994,6 +1029,21 @@ impl Searcher {
             } else {
                 ply < 4 || self.evals[ply - 4] == -INF || static_eval > self.evals[ply - 4]
             };
+        // `eval_hist`: the opponent's quiet move into this node gains history by how much it
+        // improved their side's evaluation (both nodes' static evaluations, not in check).
+        if self.params.eval_hist != 0
+            && !in_check
+            && excluded.is_null()
+            && ply >= 1
+            && self.prev_quiet[ply]
+            && self.evals[ply - 1] > -INF
+        {
+            let prev = self.prev_move[ply];
+            let max = self.params.hist_bonus_max;
+            let bonus = (-(static_eval + self.evals[ply - 1]) * self.params.eval_hist / 10).clamp(-max, max);
+            let them = (!pos.turn()).index();
+            age_history(&mut self.history[them][prev.from().index()][prev.to().index()], bonus);
+        }
         let lmp_count = if improving {
             self.params.lmp_base + depth * depth
         } else {
@@ -1111,6 +1161,13 @@ impl Searcher {
         let mut searched = 0;
         let original_alpha = alpha;
         let mut exchanges = see::Exchanges::new(pos);
+        // `tt_cap_r`: with a capture (or promotion) as the table move, quiet moves are reduced
+        // more.
+        let tt_capture_r = if pending.is_some_and(|m| is_tactical(pos, m)) {
+            self.params.tt_cap_r
+        } else {
+            0
+        };
 
         loop {
             let (m, order) = match pending.take() {
@@ -1252,6 +1309,7 @@ impl Searcher {
                     if !improving {
                         r += 1;
                     }
+                    r += tt_capture_r;
                     if gives_check || order >= SCORE_COUNTER {
                         r -= 1;
                     }
@@ -1526,6 +1584,17 @@ impl Searcher {
         }
         best
     }
+}
+
+/// Two sets of cells folded into 64 bits and mixed (the correction and pawn histories take
+/// their top bits as a slot).
+#[inline]
+fn mix_cells(a: u128, b: u128) -> u64 {
+    let folded = (a as u64)
+        ^ ((a >> 64) as u64).rotate_left(23)
+        ^ (b as u64).rotate_left(41)
+        ^ ((b >> 64) as u64).rotate_left(7);
+    folded.wrapping_mul(0x9e37_79b9_7f4a_7c15)
 }
 
 /// The continuation history's slot of a move's piece and target (`NO_SLOT`: no piece moves).

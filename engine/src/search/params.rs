@@ -141,6 +141,9 @@ search_params! {
     cont_ply4: 0, 0, 400, 20.0, "continuation history (with cont_hist on): a quiet move's ordering score also gains this percent of the entry by the piece and target of our move four plies before (the rows of the move two plies before), which a cutoff updates too (0: off)";
     corr_hist: 100, 0, 400, 20.0, "correction history: the static evaluation gains this percent of the sum of three entries (each within 51 cp), by the pawns, by White's other pieces and by Black's, which learn from each node's search score how far the evaluation was off (0: off)";
     corr_cont: 0, 0, 400, 20.0, "correction history (with corr_hist on): the static evaluation also gains this percent of an entry keyed by the pieces and targets of the two moves before the node, learnt as the other three (0: off)";
+    pawn_hist: 0, 0, 400, 20.0, "pawn history: a quiet move's ordering score (and so its reductions' history term) gains this percent of an entry by side to move, the pawns' cells (hashed to one of 512 buckets) and the move's kind and target, raised for a quiet move that cuts off and lowered for those searched before it (0: off; 4 MB a search thread when on)";
+    tt_cap_r: 0, 0, 2, 0.5, "late-move reductions: plies more for a quiet move at a node whose table move is a capture or promotion (0: none)";
+    eval_hist: 0, 0, 200, 5.0, "history from the static evaluation: at a node not in check after the opponent's quiet move (their node not in check either), that move's history gains this tenth of the cp its side gained, the sum of both evaluations negated, within the largest bonus (0: none)";
 }
 
 /// Why a `SearchParams` text is refused.

@@ -238,6 +238,13 @@ impl Searcher {
                             picker.scores[i] += self.cont_bonus(pos, &rows, m);
                         }
                     }
+                    if self.params.pawn_hist != 0 {
+                        // `pawn_hist`: the pawn history of the position's pawns is added.
+                        let row = Self::pawn_row(pos);
+                        for (i, &m) in picker.moves.as_slice().iter().enumerate() {
+                            picker.scores[i] += self.pawn_bonus(pos, row, m);
+                        }
+                    }
                     let threat = self.params.quiet_threat;
                     if threat != 0 {
                         // `quiet_threat`: a piece (not a pawn) that leaves a cell an enemy pawn

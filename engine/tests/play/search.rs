@@ -603,7 +603,10 @@ fn singular_extensions() {
 /// ordered by the enemy pawns' attacks on their cells, `quiet_threat`; futility pruning of
 /// captures, `cap_fut`; the reductions of killers and countermoves by their history,
 /// `ref_hist`; the continuation history of our move four plies before, `cont_ply4`; the
-/// correction history's continuation table, `corr_cont`) change the search when switched on,
+/// correction history's continuation table, `corr_cont`; the pawn history in the ordering of
+/// quiet moves, `pawn_hist`; more reduction of quiet moves after a tactical table move,
+/// `tt_cap_r`; history for the opponent's quiet move by the evaluations before and after it,
+/// `eval_hist`) change the search when switched on,
 /// and its results stay legal and reproducible; the Celtic mates are still found exactly. The
 /// continuation history in the ordering of quiet moves (`cont_hist`) and the correction history
 /// of the static evaluation (`corr_hist`), both on by default, are checked the other way:
@@ -631,6 +634,9 @@ fn candidates_behind_parameters() {
         ("cont_ply4=100", 0xc044_0000),
         ("corr_hist=0", 0xc0ee_0000),
         ("corr_cont=100", 0xc0cc_0000),
+        ("pawn_hist=100", 0x9a40_0000),
+        ("tt_cap_r=1", 0x77ca_0000),
+        ("eval_hist=50", 0xe4a1_0000),
     ] {
         let on = SearchParams::parse(text).unwrap();
         assert_params_change_search(&SearchParams::default(), &on, seed);
