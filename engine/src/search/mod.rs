@@ -188,6 +188,8 @@ pub struct Searcher {
     excluded: [Move; MAX_PLY + 2],
     /// Double singular extensions along the current line up to each ply (`se_double`).
     double_ext: [u8; MAX_PLY + 2],
+    /// Cutoffs counted at each ply since the node two plies above started (`cut_cnt`).
+    cutoffs: [u8; MAX_PLY + 3],
     /// The static evaluation at each ply of the current line (`-INF` in check).
     evals: [i32; MAX_PLY + 2],
     pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
@@ -310,6 +312,7 @@ impl Searcher {
             prev_quiet: [false; MAX_PLY + 2],
             excluded: [Move::NULL; MAX_PLY + 2],
             double_ext: [0; MAX_PLY + 2],
+            cutoffs: [0; MAX_PLY + 3],
             evals: [-INF; MAX_PLY + 2],
             pv: Box::new([[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
@@ -959,6 +962,12 @@ impl Searcher {
         }
         self.seldepth = self.seldepth.max(ply);
         let in_check = pos.in_check();
+        // `cut_cnt`: our children count the cutoffs among their children afresh (the root's
+        // children, with no node above the root, at each root search).
+        self.cutoffs[ply + 2] = 0;
+        if root {
+            self.cutoffs[1] = 0;
+        }
 
         if !root {
             if let Some(o) = pos.immediate_outcome() {
@@ -1091,7 +1100,7 @@ impl Searcher {
         }
 
         // Internal iterative reduction: without a table move the ordering is poor.
-        let depth = if tt_move.is_null() && depth >= self.params.iir_depth && (pv_node || cut) {
+        let mut depth = if tt_move.is_null() && depth >= self.params.iir_depth && (pv_node || cut) {
             depth - 1
         } else {
             depth
@@ -1310,6 +1319,9 @@ impl Searcher {
                         r += 1;
                     }
                     r += tt_capture_r;
+                    if self.cutoffs[ply + 1] > 3 {
+                        r += self.params.cut_cnt;
+                    }
                     if gives_check || order >= SCORE_COUNTER {
                         r -= 1;
                     }
@@ -1370,7 +1382,13 @@ impl Searcher {
                         if self.params.cap_hist != 0 {
                             self.update_cap_history(pos, m, picker.captures.as_slice(), depth);
                         }
+                        self.cutoffs[ply] = self.cutoffs[ply].saturating_add(1);
                         break;
+                    }
+                    // `alpha_red`: with a move that raised alpha, the later moves need only
+                    // show they are no better: a shallower search does.
+                    if depth > 2 && depth < 12 && score.abs() < MATE_BOUND {
+                        depth -= self.params.alpha_red;
                     }
                 }
             }

@@ -637,6 +637,8 @@ fn candidates_behind_parameters() {
         ("pawn_hist=100", 0x9a40_0000),
         ("tt_cap_r=1", 0x77ca_0000),
         ("eval_hist=50", 0xe4a1_0000),
+        ("cut_cnt=1", 0xc0c1_0000),
+        ("alpha_red=1", 0xa14e_0000),
     ] {
         let on = SearchParams::parse(text).unwrap();
         assert_params_change_search(&SearchParams::default(), &on, seed);
