@@ -143,7 +143,7 @@ search_params! {
     corr_cont: 0, 0, 400, 20.0, "correction history (with corr_hist on): the static evaluation also gains this percent of an entry keyed by the pieces and targets of the two moves before the node, learnt as the other three (0: off)";
     pawn_hist: 0, 0, 400, 20.0, "pawn history: a quiet move's ordering score (and so its reductions' history term) gains this percent of an entry by side to move, the pawns' cells (hashed to one of 512 buckets) and the move's kind and target, raised for a quiet move that cuts off and lowered for those searched before it (0: off; 4 MB a search thread when on)";
     tt_cap_r: 0, 0, 2, 0.5, "late-move reductions: plies more for a quiet move at a node whose table move is a capture or promotion (0: none)";
-    cut_cnt: 0, 0, 2, 0.5, "late-move reductions: plies more for a move whose siblings' searches (the replies to this node's earlier moves and to its siblings') cut off more than 3 times (0: none)";
+    cut_cnt: 0, 0, 2, 0.5, "late-move reductions: plies more for a quiet move whose siblings' searches (the replies to this node's earlier moves and to its siblings') cut off more than 3 times (0: none)";
     alpha_red: 0, 0, 2, 0.5, "plies taken from the depth of a node's later moves once a move raised alpha without a cutoff, at depths 3 to 11 (0: none)";
     eval_hist: 0, 0, 200, 5.0, "history from the static evaluation: at a node not in check after the opponent's quiet move (their node not in check either), that move's history gains this tenth of the cp its side gained, the sum of both evaluations negated, within the largest bonus (0: none)";
 }
