@@ -1313,7 +1313,7 @@ impl Searcher {
                         r -= self.params.tt_pv;
                     }
                     if cut {
-                        r += 1;
+                        r += self.params.cut_r;
                     }
                     if !improving {
                         r += 1;

@@ -145,6 +145,7 @@ search_params! {
     tt_cap_r: 0, 0, 2, 0.5, "late-move reductions: plies more for a quiet move at a node whose table move is a capture or promotion (0: none)";
     cut_cnt: 0, 0, 2, 0.5, "late-move reductions: plies more for a quiet move whose siblings' searches (the replies to this node's earlier moves and to its siblings') cut off more than 3 times (0: none)";
     alpha_red: 0, 0, 2, 0.5, "plies taken from the depth of a node's later moves once a move raised alpha without a cutoff, at depths 3 to 11 (0: none)";
+    cut_r: 1, 0, 3, 0.5, "late-move reductions: plies more for a quiet move at a node expected to cut off (a null-window node below a reduced or later move)";
     eval_hist: 0, 0, 200, 5.0, "history from the static evaluation: at a node not in check after the opponent's quiet move (their node not in check either), that move's history gains this tenth of the cp its side gained, the sum of both evaluations negated, within the largest bonus (0: none)";
 }
 

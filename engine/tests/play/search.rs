@@ -606,7 +606,9 @@ fn singular_extensions() {
 /// correction history's continuation table, `corr_cont`; the pawn history in the ordering of
 /// quiet moves, `pawn_hist`; more reduction of quiet moves after a tactical table move,
 /// `tt_cap_r`; history for the opponent's quiet move by the evaluations before and after it,
-/// `eval_hist`) change the search when switched on,
+/// `eval_hist`; the siblings' cutoff count in the reductions, `cut_cnt`; shallower later moves
+/// after alpha is raised, `alpha_red`; the cut node's extra reduction, `cut_r`, raised and
+/// lowered) change the search when switched on,
 /// and its results stay legal and reproducible; the Celtic mates are still found exactly. The
 /// continuation history in the ordering of quiet moves (`cont_hist`) and the correction history
 /// of the static evaluation (`corr_hist`), both on by default, are checked the other way:
@@ -639,6 +641,8 @@ fn candidates_behind_parameters() {
         ("eval_hist=50", 0xe4a1_0000),
         ("cut_cnt=1", 0xc0c1_0000),
         ("alpha_red=1", 0xa14e_0000),
+        ("cut_r=2", 0xc072_0000),
+        ("cut_r=0", 0xc070_0000),
     ] {
         let on = SearchParams::parse(text).unwrap();
         assert_params_change_search(&SearchParams::default(), &on, seed);
