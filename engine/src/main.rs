@@ -801,6 +801,18 @@ fn match_merge(files: Vec<PathBuf>, sprt: SprtArgs) -> Result<()> {
     for line in report.summary_lines().into_iter().skip(1) {
         println!("{line}");
     }
+    // The SPRT reads the games in order and stops at the first one missing: say how many games
+    // the files hold beyond that gap, which it (and the figures above) left out.
+    if sprt.is_some() && !report.stopped_early {
+        let all = engine::tournament::merge_results(&texts, None)?;
+        let left_out = all.games().saturating_sub(report.games());
+        if left_out > 0 {
+            println!(
+                "Not counted: {left_out} game(s) after game {} (missing); the SPRT reads the games in order up to the first missing one (without --sprt every game counts)",
+                report.games() + 1
+            );
+        }
+    }
     Ok(())
 }
 

@@ -333,3 +333,46 @@ fn programs_are_named_by_their_id_name_and_unequal_clocks_are_tagged_per_side() 
         );
     }
 }
+
+/// `engine match-merge --sprt` reads the games in order up to the first one missing, and says
+/// how many games the files hold beyond that gap; without `--sprt` every game counts.
+#[test]
+fn match_merge_names_the_games_an_sprt_leaves_out() {
+    let header = "# match results v1\tvariant=persian-princess\tfirst=a\tsecond=b\tgames=20\tstats=pentanomial\n";
+    let lines = |range: std::ops::RangeInclusive<usize>| {
+        range
+            .map(|n| {
+                format!(
+                    "{n}\t{}\t1/2-1/2\t-\tdraw by threefold repetition\t-\n",
+                    if n % 2 == 1 { "w" } else { "b" }
+                )
+            })
+            .collect::<String>()
+    };
+    let first = temp("merge-a");
+    let second = temp("merge-b");
+    std::fs::write(&first, format!("{header}{}", lines(1..=4))).unwrap();
+    std::fs::write(&second, format!("{header}{}", lines(9..=14))).unwrap();
+    let merge = |extra: &[&str]| {
+        let out = Command::new(ENGINE)
+            .arg("match-merge")
+            .args(extra)
+            .arg(&first)
+            .arg(&second)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let with_sprt = merge(&["--sprt", "0,10"]);
+    assert!(with_sprt.contains(": 4 of 20 games from 2 file(s)"), "{with_sprt}");
+    assert!(
+        with_sprt.contains("Not counted: 6 game(s) after game 5 (missing)"),
+        "{with_sprt}"
+    );
+    let without = merge(&[]);
+    assert!(without.contains(": 10 of 20 games from 2 file(s)"), "{without}");
+    assert!(!without.contains("Not counted"), "{without}");
+    let _ = std::fs::remove_file(&first);
+    let _ = std::fs::remove_file(&second);
+}
