@@ -208,7 +208,10 @@ fn net_report(p: &Pipeline, acc: &Accepted) -> Result<String> {
     );
     for d in acc.data {
         let run_json = d.join("run.json");
-        let (stats, games) = data_line(d).unwrap_or_else(|e| (format!("(cannot be read: {e:#})"), 0));
+        let (stats, ids) = data_line(d).unwrap_or_else(|e| (format!("(cannot be read: {e:#})"), 0));
+        // The command names the games the directory's shards hold: a game that wrote no record
+        // (every position in check or with a tactical best move) has no id among the records.
+        let games = super::steps::generated(d).ok().flatten().unwrap_or(ids);
         let _ = writeln!(o, "- `{}`: {stats}", d.display());
         let settings = selfplay::read_settings(&run_json).ok().flatten();
         match settings {

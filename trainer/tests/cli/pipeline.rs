@@ -716,6 +716,11 @@ fn an_installed_net_reports_its_yardsticks() {
         report.contains("--time-games 2 --match-tc movetime=5 --ladder-games 2 --ladder-rungs 1,2"),
         "{report}"
     );
+    // The self-play command under Data names the games played, as the round asked for them.
+    assert!(
+        report.contains("(`trainer selfplay --variant oriental-omega --games 4 --nodes 40 --net "),
+        "{report}"
+    );
     let strength = fs::read_to_string(tmp.join("strength.md")).expect("rounds table");
     let line = strength.lines().find(|l| l.starts_with("| 20")).expect("a round line");
     assert!(line.contains(" | yes | "), "{line}");
