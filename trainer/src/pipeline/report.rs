@@ -151,7 +151,10 @@ pub fn install(p: &Pipeline, acc: &Accepted) -> Result<PathBuf> {
     Ok(target)
 }
 
-/// A self-play directory: its size, as `trainer data stats` gives it on its first line.
+/// A self-play directory: its size, as `trainer data stats` gives it on its first line, and the
+/// games its shards hold, which its self-play command names (a game that wrote no record, every
+/// position in check or with a tactical best move, has no id among the records; a directory
+/// without shards counts those ids).
 fn data_line(dir: &Path) -> Result<(String, u64)> {
     let files = record_files(&[dir.to_path_buf()])?;
     let mut records = 0u64;
@@ -169,7 +172,8 @@ fn data_line(dir: &Path) -> Result<(String, u64)> {
         thousands(total_size(&files)),
         thousands(games.len() as u64)
     );
-    Ok((line, games.len() as u64))
+    let played = super::steps::generated(dir).ok().flatten();
+    Ok((line, played.unwrap_or(games.len() as u64)))
 }
 
 /// The evaluation a self-play run's settings name, as `--net` takes it: `hce`, or the net's file
@@ -208,10 +212,7 @@ fn net_report(p: &Pipeline, acc: &Accepted) -> Result<String> {
     );
     for d in acc.data {
         let run_json = d.join("run.json");
-        let (stats, ids) = data_line(d).unwrap_or_else(|e| (format!("(cannot be read: {e:#})"), 0));
-        // The command names the games the directory's shards hold: a game that wrote no record
-        // (every position in check or with a tactical best move) has no id among the records.
-        let games = super::steps::generated(d).ok().flatten().unwrap_or(ids);
+        let (stats, games) = data_line(d).unwrap_or_else(|e| (format!("(cannot be read: {e:#})"), 0));
         let _ = writeln!(o, "- `{}`: {stats}", d.display());
         let settings = selfplay::read_settings(&run_json).ok().flatten();
         match settings {
@@ -418,6 +419,32 @@ mod tests {
             "data/nets/egyptian-eye.nnue"
         );
         assert_eq!(net_of("something else"), "something else");
+    }
+
+    /// The games a self-play directory holds count those that wrote no record, which the
+    /// records' game ids cannot show.
+    #[test]
+    fn data_lines_count_the_games_of_the_shards() {
+        let dir = std::env::temp_dir().join(format!("trainer-pipeline-data-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).expect("temp dir");
+        fs::write(dir.join(selfplay::shard::RUN_FILE), "{}").expect("run file");
+        let game = |id| selfplay::game::PlayedGame {
+            id,
+            records: Vec::new(),
+            pgn: String::new(),
+            result: engine::play::GameResult::Draw,
+            termination: engine::play::Termination::DrawScore,
+            plies: 12,
+            searched: 9,
+            skipped: selfplay::game::Skipped::default(),
+            opening_hash: u64::from(id),
+        };
+        selfplay::shard::write_shard(&dir, 0, &[game(0), game(1)]).expect("shard");
+        let (line, games) = data_line(&dir).expect("data line");
+        assert!(line.ends_with("; 0 game id(s)"), "{line}");
+        assert_eq!(games, 2);
+        let _ = fs::remove_dir_all(&dir);
     }
 
     #[test]
