@@ -1168,6 +1168,8 @@ impl Searcher {
         picker.quiets.clear();
         picker.captures.clear();
         let mut searched = 0;
+        // Moves the picker gave so far, pruned ones included (`lmr_count`).
+        let mut picked = 0;
         let original_alpha = alpha;
         let mut exchanges = see::Exchanges::new(pos);
         // `tt_cap_r`: with a capture (or promotion) as the table move, quiet moves are reduced
@@ -1188,7 +1190,9 @@ impl Searcher {
                     picker.skip_quiets = !root
                         && !in_check
                         && best_score > -MATE_BOUND
-                        && ((!pv_node && depth <= p.lmp_depth && searched >= lmp_count)
+                        && ((!pv_node
+                            && depth <= p.lmp_depth
+                            && if p.lmr_count != 0 { picked } else { searched } >= lmp_count)
                             || (depth <= p.fut_depth && static_eval + p.fut_base + p.fut_margin * depth <= alpha));
                     match self.next_staged(pos, picker, &mut exchanges, ply) {
                         Some(x) => {
@@ -1208,6 +1212,10 @@ impl Searcher {
             if root && !self.limits.searchmoves.is_empty() && !self.limits.searchmoves.contains(&m) {
                 continue;
             }
+            // The move's place at the node for late-move reductions and pruning: among the
+            // moves searched, or (`lmr_count`) among all the picker gave.
+            let late = if self.params.lmr_count != 0 { picked } else { searched };
+            picked += 1;
             // Fetch the child's entries from memory now; the pruning decisions below take time.
             self.prefetch_child(pos, m);
             let tactical = is_tactical(pos, m);
@@ -1218,15 +1226,21 @@ impl Searcher {
                     if order < SCORE_COUNTER {
                         // Late-move pruning and futility pruning of quiet moves.
                         let p = &self.params;
-                        if !pv_node && depth <= p.lmp_depth && searched >= lmp_count {
+                        if !pv_node && depth <= p.lmp_depth && late >= lmp_count {
                             continue;
                         }
                         // The depth the move would be searched at after its late-move
                         // reduction (history included): futility and SEE pruning judge by it.
-                        let lmr_depth = (depth - 1 - self.lmr[depth.min(63) as usize][searched.min(63) as usize]
+                        let lmr_depth = (depth - 1 - self.lmr[depth.min(63) as usize][late.min(63) as usize]
                             + self.history_plies(order))
                         .clamp(0, depth);
-                        if lmr_depth <= p.fut_depth && static_eval + p.fut_base + p.fut_margin * lmr_depth <= alpha {
+                        let futility = static_eval + p.fut_base + p.fut_margin * lmr_depth;
+                        if lmr_depth <= p.fut_depth && futility <= alpha {
+                            // `fs_prune`: the node's fail-soft score does not fall below the
+                            // estimate that skipped the move.
+                            if p.fs_prune != 0 && futility > best_score && futility.abs() < MATE_BOUND {
+                                best_score = futility;
+                            }
                             continue;
                         }
                         // SEE pruning of quiet moves that put a piece where it is lost.
@@ -1300,7 +1314,7 @@ impl Searcher {
             } else {
                 let mut r = 0;
                 let reducible = depth >= self.params.lmr_min_depth && searched >= self.params.lmr_after && !in_check;
-                let table_r = self.lmr[depth.min(63) as usize][searched.min(63) as usize];
+                let table_r = self.lmr[depth.min(63) as usize][late.min(63) as usize];
                 if reducible && tactical && order < 0 && self.params.lmr_bad_captures != 0 {
                     // `lmr_bad_captures`: a capture the picker put last (its exchange loses) is
                     // reduced by the table's value less one ply, at least one.
@@ -1371,7 +1385,10 @@ impl Searcher {
             }
             if score > best_score {
                 best_score = score;
-                best_move = m;
+                // `fl_move`: only a move that reached alpha is the node's best move.
+                if self.params.fl_move == 0 || score > alpha {
+                    best_move = m;
+                }
                 if score > alpha {
                     alpha = score;
                     self.update_pv(ply, m);
@@ -1545,6 +1562,10 @@ impl Searcher {
         while let Some((m, _)) = picker.next() {
             if !in_check {
                 if delta_prunes(pos, m, stand_pat, alpha, delta) {
+                    // `fs_prune`: the best score does not fall below the capture's estimate.
+                    if self.params.fs_prune != 0 && m.promotion_piece().is_none() {
+                        best = best.max(stand_pat + victim_value(pos, m) + delta);
+                    }
                     continue;
                 }
                 if !exchanges.see_ge(m, 0) {

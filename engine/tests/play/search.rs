@@ -608,7 +608,9 @@ fn singular_extensions() {
 /// `tt_cap_r`; history for the opponent's quiet move by the evaluations before and after it,
 /// `eval_hist`; the siblings' cutoff count in the reductions, `cut_cnt`; shallower later moves
 /// after alpha is raised, `alpha_red`; the cut node's extra reduction, `cut_r`, raised and
-/// lowered) change the search when switched on,
+/// lowered; no table move from a node that failed low, `fl_move`; late-move reductions and
+/// pruning counting pruned moves, `lmr_count`; the fail-soft score raised by what pruning
+/// skipped, `fs_prune`) change the search when switched on,
 /// and its results stay legal and reproducible; the Celtic mates are still found exactly. The
 /// continuation history in the ordering of quiet moves (`cont_hist`) and the correction history
 /// of the static evaluation (`corr_hist`), both on by default, are checked the other way:
@@ -643,6 +645,9 @@ fn candidates_behind_parameters() {
         ("alpha_red=1", 0xa14e_0000),
         ("cut_r=2", 0xc072_0000),
         ("cut_r=0", 0xc070_0000),
+        ("fl_move=1", 0xf170_0000),
+        ("lmr_count=1", 0x1c07_0000),
+        ("fs_prune=1", 0xf59e_0000),
     ] {
         let on = SearchParams::parse(text).unwrap();
         assert_params_change_search(&SearchParams::default(), &on, seed);
