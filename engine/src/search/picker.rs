@@ -278,6 +278,9 @@ impl Searcher {
                     picker.start_bad();
                 }
                 Stage::Bad => match picker.bad.pop() {
+                    // A non-capture under-promotion goes here without a look at the table
+                    // move: it was tried first (or is the excluded move of a singular test).
+                    Some((_, m, _)) if m == picker.tt_move => {}
                     Some((score, m, value)) => {
                         picker.exchange = value;
                         return Some((m, score));
