@@ -889,9 +889,34 @@ impl Position {
 }
 
 impl Position {
+    /// As [`Position::is_legal_move`], with the legality filters that read the game's earlier
+    /// positions (`history`, oldest first; Parsi's perpetual-check ban) applied as
+    /// [`Position::legal_moves_with_history`] applies them: a move from a hash table or a killer
+    /// slot may be legal in the bare position and still forbidden in the game.
+    pub fn is_legal_move_with_history(&self, m: Move, history: &[u64]) -> bool {
+        if !self.is_legal_move(m) {
+            return false;
+        }
+        if !self.moves_depend_on_history() {
+            return true;
+        }
+        let t = self.tables;
+        let ordinary = matches!(m.kind(), MoveKind::Normal | MoveKind::DoubleStep) || self.is_ordinary_rule_move(m);
+        if ordinary
+            && t.rules
+                .custom_filter_rules
+                .iter()
+                .all(|&i| t.rules.custom_rules[i as usize].filter_spares_ordinary_moves(self, history))
+        {
+            return true;
+        }
+        self.legal_moves_with_history(history).contains(m)
+    }
+
     /// Whether `m` is a legal move here. Meant for moves from elsewhere (a hash table, a killer
     /// slot) that may belong to another position: ordinary moves are checked directly, special
-    /// moves against the generated list.
+    /// moves against the generated list. The filters that read the game's history are not
+    /// applied ([`Position::is_legal_move_with_history`] applies them).
     pub fn is_legal_move(&self, m: Move) -> bool {
         let t = self.tables;
         let us = self.turn;

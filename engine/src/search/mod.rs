@@ -1124,7 +1124,7 @@ impl Searcher {
                 && e.depth >= depth - 3
                 && e.bound != Bound::Upper
                 && score_from_tt(e.score, ply).abs() < MATE_BOUND
-                && pos.is_legal_move(e.mv)
+                && pos.is_legal_move_with_history(e.mv, self.earlier_positions())
         }) {
             let singular_beta = score_from_tt(e.score, ply) - self.params.se_margin * depth;
             self.excluded[ply] = e.mv;
@@ -1149,7 +1149,8 @@ impl Searcher {
         // The table move is tried before any move is generated: when it cuts off, generation,
         // scoring and sorting are saved. (A singular-extension test leaves it out.)
         let mut pending = if excluded.is_null() {
-            pos.is_legal_move(tt_move).then_some(tt_move)
+            pos.is_legal_move_with_history(tt_move, self.earlier_positions())
+                .then_some(tt_move)
         } else {
             None
         };

@@ -214,7 +214,7 @@ impl Searcher {
                             || picker.tried_refutations[..i].contains(&m)
                             || m.promotion_piece().is_some()
                             || pos.is_capture(m)
-                            || !pos.is_legal_move(m)
+                            || !pos.is_legal_move_with_history(m, self.earlier_positions())
                         {
                             continue;
                         }

@@ -410,6 +410,57 @@ fn parsi_the_leap_escapes_the_back_rank_mate() {
     assert_ne!(r.score, Score::Mate(1));
 }
 
+/// Parsi's perpetual-check ban in the search: a move the ban forbids in the game is not played,
+/// even when the hash table names it as the best move of the bare position (where it is legal).
+/// White, lost against the queen, has only the knight's checks; in the game after the moves
+/// below a third Nf7+ by checks alone is forbidden.
+#[test]
+fn parsi_a_table_move_the_game_forbids_is_not_played() {
+    let bare = parsi("5b1k/4p1pp/4P2N/8/8/1q6/8/K7 w - - 8 5");
+    let check = bare.parse_uci("h6f7").unwrap();
+    let moves: Vec<String> = "g5f7 h8g8 f7h6 g8h8 h6f7 h8g8 f7h6 g8h8"
+        .split(' ')
+        .map(String::from)
+        .collect();
+    let (start, moves) = parse_game(Variant::Parsi, Some("5b1k/4p1pp/4P3/6N1/8/1q6/8/K7 w - - 0 1"), &moves).unwrap();
+    let mut engine = Engine::new();
+    engine.set_game(start.clone(), &moves).unwrap();
+    assert_eq!(engine.position().hash(), bare.hash());
+    let allowed = engine.position().legal_moves_with_history(engine.history());
+    assert!(!allowed.contains(check), "the ban forbids Nf7+ in the game");
+    assert!(bare.legal_moves().contains(check), "the bare position allows it");
+    assert!(bare.is_legal_move(check));
+    assert!(!engine.position().is_legal_move_with_history(check, engine.history()));
+    for &m in allowed.iter() {
+        assert!(engine.position().is_legal_move_with_history(m, engine.history()));
+    }
+
+    // The bare position's search stores Nf7+ as the table move of the position.
+    engine.set_game(bare.clone(), &[]).unwrap();
+    let r = engine.search(
+        Limits {
+            depth: Some(6),
+            searchmoves: vec![check],
+            ..Limits::default()
+        },
+        &mut |_| {},
+    );
+    assert_eq!(r.best, check);
+    // The game's search at every depth plays a move the game allows, found by the search: its
+    // line starts with it (a forbidden move found best would be replaced by the first legal
+    // move, with the forbidden move's line and score).
+    for d in 1..=6 {
+        engine.set_game(start.clone(), &moves).unwrap();
+        let r = engine.search(depth(d), &mut |_| {});
+        assert!(
+            allowed.contains(r.best),
+            "depth {d}: {} is forbidden in the game",
+            bare.uci(r.best)
+        );
+        assert_eq!(r.pv.first(), Some(&r.best), "depth {d}: {r:?}");
+    }
+}
+
 // ---- the citadel draw ----------------------------------------------------------------------------------
 
 /// White's lone king, in check from the c10 rook (i10 on the rook's rank, i9 covered by the
