@@ -273,7 +273,7 @@ impl Position {
                 .iter()
                 .map(|&i| t.rules.custom_rules[i as usize])
         };
-        if rules().all(|r| r.filter_spares_ordinary_moves(self, history)) {
+        if self.filters_spare_ordinary_moves(history) {
             let mut split = OrdinaryCounter::default();
             self.generate::<OrdinaryCounter, { mode::ALL }>(&mut split);
             // Without an ordinary move a filter may judge the rest together (a fallback).
@@ -287,6 +287,16 @@ impl Position {
             }
         }
         self.legal_moves_with_history(history).len() as u64
+    }
+
+    /// Whether every legality filter of the rules spares the ordinary moves here, after
+    /// `history` ([`CustomRule::filter_spares_ordinary_moves`](super::special::CustomRule::filter_spares_ordinary_moves)).
+    fn filters_spare_ordinary_moves(&self, history: &[u64]) -> bool {
+        let t = self.tables;
+        t.rules
+            .custom_filter_rules
+            .iter()
+            .all(|&i| t.rules.custom_rules[i as usize].filter_spares_ordinary_moves(self, history))
     }
 
     /// Whether a filter of the rules looks at the game's earlier positions
@@ -900,14 +910,8 @@ impl Position {
         if !self.moves_depend_on_history() {
             return true;
         }
-        let t = self.tables;
         let ordinary = matches!(m.kind(), MoveKind::Normal | MoveKind::DoubleStep) || self.is_ordinary_rule_move(m);
-        if ordinary
-            && t.rules
-                .custom_filter_rules
-                .iter()
-                .all(|&i| t.rules.custom_rules[i as usize].filter_spares_ordinary_moves(self, history))
-        {
+        if ordinary && self.filters_spare_ordinary_moves(history) {
             return true;
         }
         self.legal_moves_with_history(history).contains(m)

@@ -1169,8 +1169,10 @@ impl Searcher {
         picker.quiets.clear();
         picker.captures.clear();
         let mut searched = 0;
-        // Moves the picker gave so far, pruned ones included (`lmr_count`).
+        // Moves the picker gave so far, pruned ones included; with `lmr_count` they, not the
+        // moves searched, give a move's place for late-move reductions and pruning.
         let mut picked = 0;
+        let count_pruned = self.params.lmr_count != 0;
         let original_alpha = alpha;
         let mut exchanges = see::Exchanges::new(pos);
         // `tt_cap_r`: with a capture (or promotion) as the table move, quiet moves are reduced
@@ -1193,7 +1195,7 @@ impl Searcher {
                         && best_score > -MATE_BOUND
                         && ((!pv_node
                             && depth <= p.lmp_depth
-                            && if p.lmr_count != 0 { picked } else { searched } >= lmp_count)
+                            && if count_pruned { picked } else { searched } >= lmp_count)
                             || (depth <= p.fut_depth && static_eval + p.fut_base + p.fut_margin * depth <= alpha));
                     match self.next_staged(pos, picker, &mut exchanges, ply) {
                         Some(x) => {
@@ -1213,9 +1215,8 @@ impl Searcher {
             if root && !self.limits.searchmoves.is_empty() && !self.limits.searchmoves.contains(&m) {
                 continue;
             }
-            // The move's place at the node for late-move reductions and pruning: among the
-            // moves searched, or (`lmr_count`) among all the picker gave.
-            let late = if self.params.lmr_count != 0 { picked } else { searched };
+            // The move's place at the node for late-move reductions and pruning.
+            let late = if count_pruned { picked } else { searched };
             picked += 1;
             // Fetch the child's entries from memory now; the pruning decisions below take time.
             self.prefetch_child(pos, m);
