@@ -1007,6 +1007,15 @@ impl Searcher {
             }
             if !pv_node && e.depth >= depth && excluded.is_null() {
                 if let Some(s) = tt_cutoff(&e, ply, alpha, beta) {
+                    // `tt_hist`: a quiet table move that cuts off here counts as a cutoff.
+                    if self.params.tt_hist != 0
+                        && s >= beta
+                        && !e.mv.is_null()
+                        && pos.piece_at(e.mv.from()).is_some_and(|p| p.color == pos.turn())
+                        && !is_tactical(pos, e.mv)
+                    {
+                        self.update_history(pos, e.mv, &[], depth, ply);
+                    }
                     return s;
                 }
             }
@@ -1546,11 +1555,20 @@ impl Searcher {
             pos.generate_captures_with_history(&mut picker.moves, self.earlier_positions());
         }
         let delta = self.params.qs_delta;
+        // `qs_tt`: the table's move, when it is one of these moves, is tried first.
+        let tt_move = match entry {
+            Some(e) if self.params.qs_tt != 0 => e.mv,
+            _ => Move::NULL,
+        };
         for (i, &m) in picker.moves.as_slice().iter().enumerate() {
-            picker.scores[i] = mvv_lva(pos, m)
-                + m.promotion_piece()
-                    .map_or(0, |k| eval::exchange_values(pos.tables()).of(k))
-                + self.cap_bonus(pos, m);
+            picker.scores[i] = if m == tt_move && !tt_move.is_null() {
+                SCORE_TT
+            } else {
+                mvv_lva(pos, m)
+                    + m.promotion_piece()
+                        .map_or(0, |k| eval::exchange_values(pos.tables()).of(k))
+                    + self.cap_bonus(pos, m)
+            };
             // The children's table entries are read first thing: fetch them all now (but not
             // for moves already sure to be skipped).
             if in_check || !delta_prunes(pos, m, stand_pat, alpha, delta) {

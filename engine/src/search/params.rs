@@ -149,6 +149,8 @@ search_params! {
     eval_hist: 0, 0, 200, 5.0, "history from the static evaluation: at a node not in check after the opponent's quiet move (their node not in check either), that move's history gains this tenth of the cp its side gained, the sum of both evaluations negated, within the largest bonus (0: none)";
     fl_move: 0, 0, 1, 0.5, "1: a node where no move reached alpha stores no move in the table (the entry keeps the move it had; at the root after an aspiration fail-low, the previous best move stays first) and decides the correction history as a node without a best move (0: the move with the highest fail-soft score is stored)";
     lmr_count: 0, 0, 1, 0.5, "1: late-move reductions and late-move pruning count every move the picker gave before this one, pruned moves included (0: only the moves searched)";
+    tt_hist: 0, 0, 1, 0.5, "1: a table cutoff (a lower bound at or above beta, at a node off the principal variation) by a quiet table move gives that move a cutoff's history, killer and countermove standing (0: table cutoffs update nothing)";
+    qs_tt: 0, 0, 1, 0.5, "1: quiescence tries the table's move first when it is one of the node's moves (a capture or promotion, or an evasion in check) (0: most valuable victim first, the table's move among the others)";
     fs_prune: 0, 0, 1, 0.5, "1: a quiet move skipped by futility pruning, or a capture skipped by quiescence's delta test, raises the node's fail-soft best score to the estimate the test used, so that a node failing low does not claim a bound below what it skipped (0: skipped moves leave the best score as it is)";
 }
 
