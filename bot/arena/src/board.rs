@@ -22,8 +22,10 @@ fn piece_json(t: &Tables, color: Color, kind: PieceKind) -> Value {
 }
 
 /// The drawing of `pos`: `last` is the move that led to it (highlighted), `moves` whether to
-/// list the legal moves (a running game's current position, the analysis board).
-pub fn board_json(pos: &Position, last: Option<Move>, moves: bool) -> Value {
+/// list the legal moves (a running game's current position, the analysis board), `history` the
+/// hashes of the game's positions before `pos`, oldest first (empty for a position alone): the
+/// legal moves obey the rules that read them (Parsi's ban on perpetual check).
+pub fn board_json(pos: &Position, history: &[u64], last: Option<Move>, moves: bool) -> Value {
     let t = pos.tables();
     let g = t.geometry;
     let name = |sq: Square| g.square_name(sq);
@@ -53,7 +55,7 @@ pub fn board_json(pos: &Position, last: Option<Move>, moves: bool) -> Value {
         Vec::new()
     };
     let legal: Vec<Value> = if moves && pos.outcome().is_none() {
-        pos.legal_moves()
+        pos.legal_moves_with_history(history)
             .iter()
             .map(|&m| {
                 json!({
@@ -159,7 +161,7 @@ mod tests {
     #[test]
     fn the_persian_board_has_holes_marks_and_moves() {
         let pos = Position::startpos(Variant::EgyptianEye);
-        let b = board_json(&pos, None, true);
+        let b = board_json(&pos, &[], None, true);
         assert_eq!(b["width"], 11);
         assert_eq!(b["height"], 11);
         let holes = b["holes"].as_array().expect("holes");
@@ -175,7 +177,7 @@ mod tests {
         assert!(moves.iter().all(|m| m["from"].is_string() && m["to"].is_string()));
         assert!(b["check"].as_array().expect("check").is_empty());
         assert!(b["lastMove"].is_null());
-        let none = board_json(&pos, None, false);
+        let none = board_json(&pos, &[], None, false);
         assert!(none["moves"].as_array().expect("moves").is_empty());
         assert!(b["prisoners"].is_null(), "no prisoners outside Citadel");
     }
@@ -183,7 +185,7 @@ mod tests {
     #[test]
     fn citadel_prisoners_are_listed_until_released() {
         let v: Variant = "citadel-8".parse().expect("variant");
-        let b = board_json(&Position::startpos(v), None, false);
+        let b = board_json(&Position::startpos(v), &[], None, false);
         for side in ["white", "black"] {
             let held = b["prisoners"][side].as_array().expect("prisoners");
             assert_eq!(held.len(), 2, "{side}: {held:?}");
@@ -204,7 +206,7 @@ mod tests {
             .expect("the prisoners field");
         fields[i] = fields[i].replace('Q', "");
         let pos = Position::from_fen(v, &fields.join(" ")).expect("fen");
-        let b = board_json(&pos, None, false);
+        let b = board_json(&pos, &[], None, false);
         assert_eq!(b["prisoners"]["white"].as_array().map(Vec::len), Some(1));
         assert_eq!(b["prisoners"]["black"].as_array().map(Vec::len), Some(2));
     }
@@ -225,7 +227,7 @@ mod tests {
         // Citadel: the War Machine is a rook under its own letter (drawn as a rook); the
         // Plains-Marshall sits on the fortress's index under another letter (drawn as "M").
         let v: Variant = "citadel-9".parse().expect("variant");
-        let b = board_json(&Position::startpos(v), None, false);
+        let b = board_json(&Position::startpos(v), &[], None, false);
         let piece = |sq: &str| {
             b["pieces"]
                 .as_array()
@@ -248,12 +250,42 @@ mod tests {
         let pos = Position::from_fen(Variant::Chess, "4k3/8/8/8/8/8/8/4K2R w K - 0 1").expect("fen");
         let m = pos.parse_uci("h1h8").expect("legal");
         let after = pos.after(m);
-        let b = board_json(&after, Some(m), true);
+        let b = board_json(&after, &[], Some(m), true);
         assert_eq!(b["check"], json!(["e8"]));
         assert_eq!(b["lastMove"], json!({"from": "h1", "to": "h8"}));
         assert_eq!(b["turn"], "black");
         let (positions, sans) = replay(&pos, &[m]);
         assert_eq!(positions.len(), 2);
         assert_eq!(sans, ["Rh8+"]);
+    }
+
+    /// The legal moves a page is given obey the rules that read the game's earlier positions:
+    /// after a knight's checks repeated the position twice, Parsi forbids the check that would
+    /// repeat it a third time, which the bare position allows.
+    #[test]
+    fn the_legal_moves_obey_the_games_history() {
+        let moves: Vec<String> = "g5f7 h8g8 f7h6 g8h8 h6f7 h8g8 f7h6 g8h8"
+            .split(' ')
+            .map(String::from)
+            .collect();
+        let (start, played) =
+            engine::engine::parse_game(Variant::Parsi, Some("5b1k/4p1pp/4P3/6N1/8/1q6/8/K7 w - - 0 1"), &moves)
+                .expect("a legal line");
+        let (mut positions, _) = replay(&start, &played);
+        let pos = positions.pop().expect("the end");
+        let history: Vec<u64> = positions.iter().map(Position::hash).collect();
+        let listed = |b: &Value| -> Vec<String> {
+            b["moves"]
+                .as_array()
+                .expect("moves")
+                .iter()
+                .map(|m| m["uci"].as_str().expect("uci").to_string())
+                .collect()
+        };
+        let bare = listed(&board_json(&pos, &[], None, true));
+        let game = listed(&board_json(&pos, &history, None, true));
+        assert!(bare.contains(&"h6f7".to_string()));
+        assert!(!game.contains(&"h6f7".to_string()));
+        assert_eq!(game.len() + 1, bare.len());
     }
 }

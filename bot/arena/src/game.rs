@@ -379,6 +379,12 @@ impl ArenaGame {
         self.game.position()
     }
 
+    /// The legal moves of the current position in this game: with the legality filters of the
+    /// rules that read the game's earlier positions (Parsi's perpetual-check ban).
+    pub fn legal_moves(&self) -> engine::rules::MoveList {
+        self.game.legal_moves()
+    }
+
     /// The colour `user` plays, if a player.
     pub fn side_of(&self, user: &str) -> Option<Color> {
         if self.white == user {
@@ -525,6 +531,12 @@ impl ArenaGame {
             .position()
             .parse_uci(uci)
             .map_err(|e| GameError::Illegal(format!("{uci} ({e})")))?;
+        // A move legal on the board may still be forbidden by what the game did before it.
+        if !self.game.position().is_legal_move_with_history(m, self.game.history()) {
+            return Err(GameError::Illegal(format!(
+                "{uci} (forbidden by a rule that reads this game's earlier positions: Parsi's ban on perpetual check)"
+            )));
+        }
         if self.clock_running() {
             let left = self.time_left(side, now);
             self.times[idx(side)] = match (self.clock, self.days) {
@@ -805,6 +817,50 @@ mod tests {
         assert!(g.abortable());
         assert_eq!(g.resign(Color::Black), Ok(()));
         assert_eq!(g.status(), GameStatus::Aborted);
+    }
+
+    /// Parsi forbids a check that repeats a position a third time when every move of its side
+    /// since the first time gave check: the arena refuses it with a reason, does not list it
+    /// among the game's legal moves (the bare position would allow it), and the game goes on.
+    #[test]
+    fn parsi_refuses_a_perpetual_check_the_game_forbids() {
+        let v: Variant = "parsi".parse().expect("known variant");
+        let start = Position::from_fen(v, "5b1k/4p1pp/4P3/6N1/8/1q6/8/K7 w - - 0 1").expect("FEN");
+        let mut g = ArenaGame::new(GameSetup {
+            id: "p1".into(),
+            variant: lichess_api::variants::variant_ref(v, true),
+            initial_fen: Some(start.fen()),
+            start,
+            white: "w".into(),
+            black: "b".into(),
+            rated: false,
+            clock: None,
+            days: None,
+            source: "friend",
+            created_at: 0,
+        });
+        let now = Instant::now();
+        for (i, m) in "g5f7 h8g8 f7h6 g8h8 h6f7 h8g8 f7h6 g8h8".split(' ').enumerate() {
+            let user = if i % 2 == 0 { "w" } else { "b" };
+            assert_eq!(g.play(user, m, false, now), Ok(()), "{m}");
+        }
+        let check = g.position().parse_uci("h6f7").expect("legal on the board");
+        assert!(
+            g.position().legal_moves().contains(check),
+            "the bare position allows Nf7+"
+        );
+        assert!(!g.legal_moves().contains(check), "the game does not");
+        let refused = g.play("w", "h6f7", false, now);
+        assert!(
+            matches!(&refused, Err(GameError::Illegal(text)) if text.contains("perpetual check")),
+            "{refused:?}"
+        );
+        assert!(g.is_running());
+        assert_eq!(g.moves().len(), 8);
+        let other = g
+            .position()
+            .uci(g.legal_moves().iter().copied().next().expect("a move"));
+        assert_eq!(g.play("w", &other, false, now), Ok(()));
     }
 
     /// The stored status comes back as it was written; a name the arena does not write is a

@@ -135,11 +135,11 @@ const MAX_MOVES: usize = 1000;
 
 /// The position of `fen` (empty: the start) after `moves` (UCI, separated by commas or
 /// spaces), read as the engine reads a UCI `position`, with the SAN of each move and the last.
-fn setup(
-    variant: Variant,
-    fen: &str,
-    moves: &str,
-) -> Result<(Position, Vec<String>, Option<engine::rules::Move>), Refused> {
+/// The position at the end of a line, the line's SAN, its last move and the hashes of the
+/// positions before the end, oldest first (for the rules that read them).
+type Line = (Position, Vec<String>, Option<engine::rules::Move>, Vec<u64>);
+
+fn setup(variant: Variant, fen: &str, moves: &str) -> Result<Line, Refused> {
     let list: Vec<String> = moves
         .split([',', ' '])
         .filter(|m| !m.is_empty())
@@ -155,7 +155,8 @@ fn setup(
     })?;
     let (mut positions, sans) = replay(&start, &played);
     let end = positions.pop().unwrap_or(start);
-    Ok((end, sans, played.last().copied()))
+    let history = positions.iter().map(Position::hash).collect();
+    Ok((end, sans, played.last().copied(), history))
 }
 
 fn stats(l: &Node) -> Value {
@@ -203,7 +204,7 @@ async fn explorer(State(s): S, RawQuery(query): RawQuery) -> Result<Response, Re
         )
     })?;
     let play = q.get("play").map_or("", String::as_str);
-    let (pos, sans, last) = setup(variant, "", play)?;
+    let (pos, sans, last, _) = setup(variant, "", play)?;
     let mut node = Some(tree);
     for uci in play.split([',', ' ']).filter(|m| !m.is_empty()) {
         node = node.and_then(|n| n.children.iter().find(|c| c.uci == uci));
@@ -215,7 +216,7 @@ async fn explorer(State(s): S, RawQuery(query): RawQuery) -> Result<Response, Re
     Ok(Json(json!({
         "variant": { "key": variants::server_key(variant), "name": variant.spec().name },
         "line": sans,
-        "board": board_json(&pos, last, false),
+        "board": board_json(&pos, &[], last, false),
         "position": here,
         "moves": moves,
     }))
@@ -267,7 +268,7 @@ async fn explorer_games(State(s): S, RawQuery(query): RawQuery) -> Result<Respon
     let q = parse_urlencoded(query.as_deref().unwrap_or(""));
     let variant = variant_of(q.get("variant").map_or(variants::LICHESS_STANDARD, String::as_str))?;
     let filter = games_filter(&q)?;
-    let (pos, sans, last) = setup(
+    let (pos, sans, last, _) = setup(
         variant,
         q.get("fen").map_or("", String::as_str),
         q.get("play").map_or("", String::as_str),
@@ -314,7 +315,7 @@ async fn explorer_games(State(s): S, RawQuery(query): RawQuery) -> Result<Respon
     answer["variant"] = json!({ "key": variants::server_key(variant), "name": variant.spec().name });
     answer["fen"] = json!(pos.fen());
     answer["line"] = json!(sans);
-    answer["board"] = board_json(&pos, last, false);
+    answer["board"] = board_json(&pos, &[], last, false);
     answer["moves"] = json!(moves);
     answer["recentGames"] = json!(recent);
     Ok(Json(answer).into_response())
@@ -325,7 +326,7 @@ async fn explorer_games(State(s): S, RawQuery(query): RawQuery) -> Result<Respon
 async fn position(RawQuery(query): RawQuery) -> Result<Response, Refused> {
     let q = parse_urlencoded(query.as_deref().unwrap_or(""));
     let variant = variant_of(q.get("variant").map_or(variants::LICHESS_STANDARD, String::as_str))?;
-    let (pos, sans, last) = setup(
+    let (pos, sans, last, history) = setup(
         variant,
         q.get("fen").map_or("", String::as_str),
         q.get("moves").map_or("", String::as_str),
@@ -333,7 +334,7 @@ async fn position(RawQuery(query): RawQuery) -> Result<Response, Refused> {
     Ok(Json(json!({
         "variant": { "key": variants::server_key(variant), "name": variant.spec().name },
         "san": sans,
-        "board": board_json(&pos, last, true),
+        "board": board_json(&pos, &history, last, true),
         "outcome": pos.outcome().map(|o| o.description()),
     }))
     .into_response())
@@ -381,7 +382,7 @@ async fn analyse(
 ) -> Result<Response, Refused> {
     let f = parse_urlencoded(&String::from_utf8_lossy(&body));
     let variant = variant_of(f.get("variant").map_or(variants::LICHESS_STANDARD, String::as_str))?;
-    let (pos, _, _) = setup(
+    let (pos, _, _, _) = setup(
         variant,
         f.get("fen").map_or("", String::as_str),
         f.get("moves").map_or("", String::as_str),

@@ -592,7 +592,7 @@ impl Inner {
         let g = self.games.get(id).ok_or_else(|| Refusal::not_found("No such game"))?;
         let pos = g.position();
         let moves: Vec<serde_json::Value> = if g.is_running() {
-            pos.legal_moves()
+            g.legal_moves()
                 .iter()
                 .map(|&m| {
                     let g = pos.tables().geometry;

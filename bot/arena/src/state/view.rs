@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use engine::rules::Color;
+use engine::rules::{Color, Position};
 use serde_json::{json, Value};
 
 use super::{Inner, Refusal};
@@ -69,7 +69,8 @@ impl Inner {
         let current = ply == played.len();
         let my_turn = current && g.is_running() && you == Some(g.turn());
         let last = ply.checked_sub(1).map(|i| played[i]);
-        let mut board = board_json(&positions[ply], last, my_turn);
+        let history: Vec<u64> = positions[..ply].iter().map(Position::hash).collect();
+        let mut board = board_json(&positions[ply], &history, last, my_turn);
         // The player waiting for the opponent's move may premove.
         if current && g.is_running() && you.is_some_and(|c| c != g.turn()) {
             if let Some(o) = board.as_object_mut() {
