@@ -727,7 +727,14 @@ impl Searcher {
     /// much): the quiet and the capture histories share it.
     #[inline]
     fn history_bonus(&self, depth: i32) -> i32 {
-        (depth * depth * self.params.hist_bonus).min(self.params.hist_bonus_max)
+        let p = &self.params;
+        // `hist_lin`: linear in the depth instead of its square.
+        let raw = if p.hist_lin > 0 {
+            p.hist_lin * depth
+        } else {
+            depth * depth * p.hist_bonus
+        };
+        raw.min(p.hist_bonus_max)
     }
 
     fn update_history(&mut self, pos: &Position, best: Move, quiets: &[Move], depth: i32, ply: usize) {
