@@ -24,7 +24,7 @@ fn piece_json(t: &Tables, color: Color, kind: PieceKind) -> Value {
 /// The drawing of `pos`: `last` is the move that led to it (highlighted), `moves` whether to
 /// list the legal moves (a running game's current position, the analysis board), `history` the
 /// hashes of the game's positions before `pos`, oldest first (empty for a position alone): the
-/// legal moves obey the rules that read them (Parsi's ban on perpetual check).
+/// legal moves obey the rules that read them.
 pub fn board_json(pos: &Position, history: &[u64], last: Option<Move>, moves: bool) -> Value {
     let t = pos.tables();
     let g = t.geometry;

@@ -380,7 +380,7 @@ impl ArenaGame {
     }
 
     /// The legal moves of the current position in this game: with the legality filters of the
-    /// rules that read the game's earlier positions (Parsi's perpetual-check ban).
+    /// rules that read the game's earlier positions.
     pub fn legal_moves(&self) -> engine::rules::MoveList {
         self.game.legal_moves()
     }
@@ -534,7 +534,7 @@ impl ArenaGame {
         // A move legal on the board may still be forbidden by what the game did before it.
         if !self.game.position().is_legal_move_with_history(m, self.game.history()) {
             return Err(GameError::Illegal(format!(
-                "{uci} (forbidden by a rule that reads this game's earlier positions: Parsi's ban on perpetual check)"
+                "{uci} (forbidden in this game by a rule that reads its earlier positions)"
             )));
         }
         if self.clock_running() {
@@ -852,7 +852,7 @@ mod tests {
         assert!(!g.legal_moves().contains(check), "the game does not");
         let refused = g.play("w", "h6f7", false, now);
         assert!(
-            matches!(&refused, Err(GameError::Illegal(text)) if text.contains("perpetual check")),
+            matches!(&refused, Err(GameError::Illegal(text)) if text.contains("earlier positions")),
             "{refused:?}"
         );
         assert!(g.is_running());
