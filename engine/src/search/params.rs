@@ -113,8 +113,8 @@ search_params! {
     lmr_base: 75, 0, 200, 8.0, "late-move reductions: base of the table, hundredths of a ply (base + ln(depth) ln(moves) / div)";
     lmr_div: 225, 100, 500, 15.0, "late-move reductions: divisor of the table's log product, hundredths";
     lmr_hist_div: 6000, 1000, 20000, 500.0, "late-move reductions: one ply less (more) per this much good (bad) history, up to 2";
-    hist_bonus: 8, 1, 32, 1.0, "history: bonus of a cutoff move is hist_bonus * depth^2 (the other quiets lose as much)";
-    hist_lin: 0, 0, 1000, 20.0, "history: with a value above 0, a cutoff's bonus is hist_lin * depth instead of hist_bonus * depth^2 (still at most hist_bonus_max): more weight to the shallow cutoffs, which are most of them (0: the square of the depth)";
+    hist_bonus: 8, 1, 32, 1.0, "history: with hist_lin 0, the bonus of a cutoff move is hist_bonus * depth^2 (the other quiets lose as much)";
+    hist_lin: 160, 0, 1000, 20.0, "history: with a value above 0, a cutoff's bonus is hist_lin * depth instead of hist_bonus * depth^2 (still at most hist_bonus_max): more weight to the shallow cutoffs, which are most of them (0: the square of the depth, the default before 2026-12-04)";
     hist_bonus_max: 1600, 200, 8000, 100.0, "history: largest bonus";
     qs_delta: 200, 0, 600, 15.0, "quiescence delta pruning: a capture is skipped when even its victim plus this margin cannot reach alpha (cp)";
     qs_big_delta: 150, 0, 600, 15.0, "quiescence: the node stands pat when even the best possible gain plus this margin cannot reach alpha (cp)";
