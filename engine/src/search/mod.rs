@@ -740,10 +740,12 @@ impl Searcher {
     fn update_history(&mut self, pos: &Position, best: Move, quiets: &[Move], depth: i32, ply: usize) {
         let us = pos.turn().index();
         let bonus = self.history_bonus(depth);
+        // `hist_malus`: what the quiets searched before the cutoff lose, in percent of the bonus.
+        let malus = bonus * self.params.hist_malus / 100;
         age_history(&mut self.history[us][best.from().index()][best.to().index()], bonus);
         for &q in quiets {
             if q != best {
-                age_history(&mut self.history[us][q.from().index()][q.to().index()], -bonus);
+                age_history(&mut self.history[us][q.from().index()][q.to().index()], -malus);
             }
         }
         if self.killers[ply][0] != best {
@@ -764,7 +766,7 @@ impl Searcher {
                 }
                 for &q in quiets {
                     if let Some(i) = cont_column(pos, q).filter(|_| q != best) {
-                        age_history_i16(&mut self.cont_history[row + i], -bonus);
+                        age_history_i16(&mut self.cont_history[row + i], -malus);
                     }
                 }
             }
@@ -776,7 +778,7 @@ impl Searcher {
             }
             for &q in quiets {
                 if let Some(i) = cont_column(pos, q).filter(|_| q != best) {
-                    age_history_i16(&mut self.pawn_history[row + i], -bonus);
+                    age_history_i16(&mut self.pawn_history[row + i], -malus);
                 }
             }
         }

@@ -662,7 +662,8 @@ fn singular_extensions() {
 /// lowered; no table move from a node that failed low, `fl_move`; late-move reductions and
 /// pruning counting pruned moves, `lmr_count`; the fail-soft score raised by what pruning
 /// skipped, `fs_prune`; the table move first in quiescence, `qs_tt`; table cutoffs updating the
-/// history, `tt_hist`) change the search when switched on,
+/// history, `tt_hist`; the quiets before a cutoff losing more history than the cutoff move gains,
+/// `hist_malus`) change the search when switched on,
 /// and its results stay legal and reproducible; the Celtic mates are still found exactly. The
 /// continuation history in the ordering of quiet moves (`cont_hist`), the correction history
 /// of the static evaluation (`corr_hist`) and the history bonus linear in the depth
@@ -703,6 +704,7 @@ fn candidates_behind_parameters() {
         ("qs_tt=1", 0x9577_0000),
         ("tt_hist=1", 0x7781_0000),
         ("hist_lin=0", 0x4171_0000),
+        ("hist_malus=150", 0x4a15_0000),
     ] {
         let on = SearchParams::parse(text).unwrap();
         assert_params_change_search(&SearchParams::default(), &on, seed);
