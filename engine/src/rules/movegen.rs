@@ -11,7 +11,7 @@ use super::{
     piece::{Color, PieceKind},
     position::{AttackClasses, Position},
     special::ArrivalBan,
-    tables::is_orthogonal,
+    tables::{is_orthogonal, NO_DIRECTION},
 };
 
 /// Receives generated moves.
@@ -968,6 +968,20 @@ impl Position {
         };
         if !reachable || !t.geometry.is_playable(to) {
             return false;
+        }
+        // Out of check, a piece other than the king can only expose its king along a line
+        // through `from` (sliders) or by opening a bent ride: with `from` on no line of the
+        // king and no enemy bent rider, the king stays safe.
+        let kings = self.pieces(us, PieceKind::King);
+        if piece.kind != PieceKind::King
+            && !self.in_check()
+            && kings.any()
+            && t.direction[kings.lsb().index()][from.index()] == NO_DIRECTION
+            && t.bent_riders
+                .iter()
+                .all(|&k| (self.by_kind[k] & self.by_color[!us]).is_empty())
+        {
+            return true;
         }
         // The mover's king must not be attacked afterwards; a piece taken on `to` attacks
         // nothing any more.

@@ -1236,8 +1236,11 @@ impl Searcher {
             // The move's place at the node for late-move reductions and pruning.
             let late = if count_pruned { picked } else { searched };
             picked += 1;
-            // Fetch the child's entries from memory now; the pruning decisions below take time.
-            self.prefetch_child(pos, m);
+            // Fetch the child's entries from memory now, the pruning decisions below take time
+            // (captures were fetched when they were generated, the table move when it was read).
+            if m != tt_move && !pos.is_capture(m) {
+                self.prefetch_child(pos, m);
+            }
             let tactical = is_tactical(pos, m);
             // Pruning decisions come before the move is made (making it costs more than most
             // pruned moves would be worth); killers and countermoves are never pruned.
@@ -1284,7 +1287,10 @@ impl Searcher {
                     }
                 }
             }
-            let child = pos.after(m);
+            // Made in place (`Position::after` returns its copy by value, which cost a second
+            // copy of the position here).
+            let mut child = pos.clone();
+            child.play_unchecked(m);
             let gives_check = child.in_check();
             // `cap_fut`: futility pruning of captures that give no check, at shallow depths:
             // quiescence's delta test with a margin that grows with depth.
@@ -1601,7 +1607,8 @@ impl Searcher {
                     continue;
                 }
             }
-            let child = pos.after(m);
+            let mut child = pos.clone();
+            child.play_unchecked(m);
             self.update_accumulator(pos, m, ply);
             // `corr_cont`: the continuation correction table reads the moves into each node.
             if self.params.corr_cont != 0 {
