@@ -1556,7 +1556,24 @@ impl Searcher {
                 (None, Some(v)) => v,
                 (None, None) => self.evaluate_lazy(pos, alpha - correction, beta - correction, ply),
             };
-            stand_pat = corrected(raw_stand_pat, correction);
+            stand_pat = match entry {
+                // `qs_tt_eval`: a table bound that says more than the evaluation replaces it.
+                Some(e) if self.params.qs_tt_eval != 0 => {
+                    let eval = corrected(raw_stand_pat, correction);
+                    let s = score_from_tt(e.score, ply);
+                    let tighter = match e.bound {
+                        Bound::Exact => true,
+                        Bound::Lower => s > eval,
+                        Bound::Upper => s < eval,
+                    };
+                    if tighter && s.abs() < MATE_BOUND {
+                        s
+                    } else {
+                        eval
+                    }
+                }
+                _ => corrected(raw_stand_pat, correction),
+            };
             if stand_pat >= beta {
                 return stand_pat;
             }

@@ -152,6 +152,7 @@ search_params! {
     lmr_count: 0, 0, 1, 0.5, "1: late-move reductions and late-move pruning count every move the picker gave before this one, pruned moves included (0: only the moves searched)";
     tt_hist: 0, 0, 1, 0.5, "1: a table cutoff (a lower bound at or above beta, at a node off the principal variation) by a quiet table move gives that move a cutoff's history, killer and countermove standing (0: table cutoffs update nothing)";
     qs_tt: 0, 0, 1, 0.5, "1: quiescence tries the table's move first when it is one of the node's moves (a capture or promotion, or an evasion in check) (0: most valuable victim first, the table's move among the others)";
+    qs_tt_eval: 0, 0, 1, 0.5, "1: quiescence's stand-pat score is the table's score where the entry's bound says the position is worth at least that much more (a lower bound above the evaluation), or at most that much less (an upper bound below it), mate scores aside (0: the corrected static evaluation)";
     fs_prune: 0, 0, 1, 0.5, "1: a quiet move skipped by futility pruning, or a capture skipped by quiescence's delta test, raises the node's fail-soft best score to the estimate the test used, so that a node failing low does not claim a bound below what it skipped (0: skipped moves leave the best score as it is)";
     hist_malus: 100, 25, 300, 10.0, "history: what each quiet move searched before a cutoff loses (in the quiet, continuation and pawn histories), in percent of the cutoff move's bonus (100: as much)";
 }
