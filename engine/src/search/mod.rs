@@ -1046,6 +1046,24 @@ impl Searcher {
         } else {
             corrected(raw_eval, self.correction_at(pos, ply))
         };
+        // The evaluation the pruning below judges by: with `tt_eval`, the table's score where
+        // the entry's bound says more than the static evaluation (mate scores aside).
+        let eval = match entry {
+            Some(e) if self.params.tt_eval != 0 && !in_check => {
+                let s = score_from_tt(e.score, ply);
+                let tighter = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s > static_eval,
+                    Bound::Upper => s < static_eval,
+                };
+                if tighter && s.abs() < MATE_BOUND {
+                    s
+                } else {
+                    static_eval
+                }
+            }
+            _ => static_eval,
+        };
         // Improving: the evaluation is better than at our previous move (or, after a check
         // there, the one before): pruning and reductions are then more careful.
         self.evals[ply] = static_eval;
@@ -1080,21 +1098,20 @@ impl Searcher {
         if !pv_node && !in_check && !root && excluded.is_null() {
             // Reverse futility pruning.
             if depth <= self.params.rfp_depth
-                && static_eval - self.params.rfp_margin * (depth - improving as i32) >= beta
-                && static_eval.abs() < MATE_BOUND
+                && eval - self.params.rfp_margin * (depth - improving as i32) >= beta
+                && eval.abs() < MATE_BOUND
             {
-                return static_eval;
+                return eval;
             }
             // Null-move pruning.
             if depth >= self.params.nmp_min_depth
-                && static_eval >= beta
+                && eval >= beta
                 && !self.prev_move[ply].is_null()
                 && eval::has_non_pawn_material(pos, pos.turn())
                 && pos.null_move_allowed()
             {
                 let p = &self.params;
-                let r =
-                    p.nmp_base + depth / p.nmp_depth_div + ((static_eval - beta) / p.nmp_eval_div).min(p.nmp_eval_max);
+                let r = p.nmp_base + depth / p.nmp_depth_div + ((eval - beta) / p.nmp_eval_div).min(p.nmp_eval_max);
                 let mut child = pos.clone();
                 child.play_null();
                 if self.nnue.is_some() {
@@ -1214,7 +1231,7 @@ impl Searcher {
                         && ((!pv_node
                             && depth <= p.lmp_depth
                             && if count_pruned { picked } else { searched } >= lmp_count)
-                            || (depth <= p.fut_depth && static_eval + p.fut_base + p.fut_margin * depth <= alpha));
+                            || (depth <= p.fut_depth && eval + p.fut_base + p.fut_margin * depth <= alpha));
                     match self.next_staged(pos, picker, &mut exchanges, ply) {
                         Some(x) => {
                             any_move = true;
@@ -1257,7 +1274,7 @@ impl Searcher {
                         let lmr_depth = (depth - 1 - self.lmr[depth.min(63) as usize][late.min(63) as usize]
                             + self.history_plies(order))
                         .clamp(0, depth);
-                        let futility = static_eval + p.fut_base + p.fut_margin * lmr_depth;
+                        let futility = eval + p.fut_base + p.fut_margin * lmr_depth;
                         if lmr_depth <= p.fut_depth && futility <= alpha {
                             // `fs_prune`: the node's fail-soft score does not fall below the
                             // estimate that skipped the move.
@@ -1302,7 +1319,7 @@ impl Searcher {
                 && depth <= CAP_FUT_DEPTH
                 && best_score > -MATE_BOUND
                 && matches!(m.kind(), MoveKind::Normal | MoveKind::EnPassant)
-                && delta_prunes(pos, m, static_eval, alpha, CAP_FUT_BASE + self.params.cap_fut * depth)
+                && delta_prunes(pos, m, eval, alpha, CAP_FUT_BASE + self.params.cap_fut * depth)
             {
                 continue;
             }

@@ -662,7 +662,8 @@ fn singular_extensions() {
 /// lowered; no table move from a node that failed low, `fl_move`; late-move reductions and
 /// pruning counting pruned moves, `lmr_count`; the fail-soft score raised by what pruning
 /// skipped, `fs_prune`; the table move first in quiescence, `qs_tt`; the table's bound as
-/// quiescence's stand pat, `qs_tt_eval`; table cutoffs updating the
+/// quiescence's stand pat, `qs_tt_eval`, and as the main search's pruning evaluation,
+/// `tt_eval`; table cutoffs updating the
 /// history, `tt_hist`; the quiets before a cutoff losing more history than the cutoff move gains,
 /// `hist_malus`) change the search when switched on,
 /// and its results stay legal and reproducible; the Celtic mates are still found exactly. The
@@ -704,6 +705,7 @@ fn candidates_behind_parameters() {
         ("fs_prune=1", 0xf59e_0000),
         ("qs_tt=1", 0x9577_0000),
         ("qs_tt_eval=1", 0x97e0_0000),
+        ("tt_eval=1", 0x77e0_0000),
         ("tt_hist=1", 0x7781_0000),
         ("hist_lin=0", 0x4171_0000),
         ("hist_malus=150", 0x4a15_0000),
