@@ -1049,19 +1049,7 @@ impl Searcher {
         // The evaluation the pruning below judges by: with `tt_eval`, the table's score where
         // the entry's bound says more than the static evaluation (mate scores aside).
         let eval = match entry {
-            Some(e) if self.params.tt_eval != 0 && !in_check => {
-                let s = score_from_tt(e.score, ply);
-                let tighter = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s > static_eval,
-                    Bound::Upper => s < static_eval,
-                };
-                if tighter && s.abs() < MATE_BOUND {
-                    s
-                } else {
-                    static_eval
-                }
-            }
+            Some(e) if self.params.tt_eval != 0 && !in_check => bounded_eval(&e, ply, static_eval),
             _ => static_eval,
         };
         // Improving: the evaluation is better than at our previous move (or, after a check
@@ -1575,20 +1563,7 @@ impl Searcher {
             };
             stand_pat = match entry {
                 // `qs_tt_eval`: a table bound that says more than the evaluation replaces it.
-                Some(e) if self.params.qs_tt_eval != 0 => {
-                    let eval = corrected(raw_stand_pat, correction);
-                    let s = score_from_tt(e.score, ply);
-                    let tighter = match e.bound {
-                        Bound::Exact => true,
-                        Bound::Lower => s > eval,
-                        Bound::Upper => s < eval,
-                    };
-                    if tighter && s.abs() < MATE_BOUND {
-                        s
-                    } else {
-                        eval
-                    }
-                }
+                Some(e) if self.params.qs_tt_eval != 0 => bounded_eval(&e, ply, corrected(raw_stand_pat, correction)),
                 _ => corrected(raw_stand_pat, correction),
             };
             if stand_pat >= beta {
@@ -1831,6 +1806,23 @@ fn tt_cutoff(e: &tt::Entry, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
         Bound::Upper => s <= alpha,
     };
     hit.then_some(s)
+}
+
+/// `eval`, or the entry's score where its bound says more than `eval` does (a lower bound
+/// above it, an upper bound below it, an exact score), mate scores aside (`tt_eval`,
+/// `qs_tt_eval`).
+fn bounded_eval(e: &tt::Entry, ply: usize, eval: i32) -> i32 {
+    let s = score_from_tt(e.score, ply);
+    let tighter = match e.bound {
+        Bound::Exact => true,
+        Bound::Lower => s > eval,
+        Bound::Upper => s < eval,
+    };
+    if tighter && s.abs() < MATE_BOUND {
+        s
+    } else {
+        eval
+    }
 }
 
 fn score_to_tt(s: i32, ply: usize) -> i32 {
