@@ -832,7 +832,10 @@ impl Position {
         h
     }
 
-    /// The position after a move from the generator (copy-make).
+    /// The position after a move from the generator (copy-make). Returned by value, the copy
+    /// is usually copied once more into the caller's place, inlined or not (measured: 1.4 %
+    /// more instructions in the search), so hot paths clone and call
+    /// [`Position::play_unchecked`] in place instead.
     pub fn after(&self, m: Move) -> Position {
         let mut p = self.clone();
         p.play_unchecked(m);

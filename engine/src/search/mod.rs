@@ -1292,8 +1292,7 @@ impl Searcher {
                     }
                 }
             }
-            // Made in place (`Position::after` returns its copy by value, which cost a second
-            // copy of the position here).
+            // Made in place, not by `Position::after` (see there).
             let mut child = pos.clone();
             child.play_unchecked(m);
             let gives_check = child.in_check();
@@ -1616,6 +1615,7 @@ impl Searcher {
                     continue;
                 }
             }
+            // Made in place, not by `Position::after` (see there).
             let mut child = pos.clone();
             child.play_unchecked(m);
             self.update_accumulator(pos, m, ply);
