@@ -205,7 +205,11 @@ pub struct Searcher {
     /// Nodes searched below each root move in this search so far (`tm_nodes`).
     root_effort: Vec<(Move, u64)>,
     main_thread: bool,
-    /// The tunable constants (margins, reductions, history bonus).
+    /// The tunable constants as set ([`Searcher::set_params`]): those set by name hold in every
+    /// game, the others are each game's defaults.
+    user_params: SearchParams,
+    /// The tunable constants in use (margins, reductions, history bonus): `user_params` for the
+    /// game of the last search ([`SearchParams::for_game`]).
     params: SearchParams,
 }
 
@@ -325,12 +329,20 @@ impl Searcher {
             root_excluded: Vec::new(),
             root_effort: Vec::new(),
             main_thread: true,
+            user_params: params.clone(),
             params,
         }
     }
 
-    /// Sets the tunable constants of the search.
+    /// Sets the tunable constants of the search: the values set by name hold in every game, the
+    /// others are the defaults of the game searched ([`SearchParams::for_game`]).
     pub fn set_params(&mut self, params: &SearchParams) {
+        self.user_params = params.clone();
+        self.use_params(params);
+    }
+
+    /// Makes `params` the constants in use.
+    fn use_params(&mut self, params: &SearchParams) {
         if *params != self.params {
             self.params = params.clone();
             fill_lmr(&mut self.lmr, &self.params);
@@ -344,7 +356,7 @@ impl Searcher {
         }
     }
 
-    /// The tunable constants in use.
+    /// The tunable constants in use (after a search: for its game).
     pub fn params(&self) -> &SearchParams {
         &self.params
     }
@@ -432,6 +444,8 @@ impl Searcher {
         self.path.push(pos.hash());
         self.killers = [[Move::NULL; 2]; MAX_PLY + 2];
         self.root_effort.clear();
+        let params = self.user_params.for_game(pos.registered_variant());
+        self.use_params(&params);
         if let Some(net) = &self.nnue {
             if Some(net.variant) != pos.registered_variant() {
                 // A net for another variant must never evaluate this one.

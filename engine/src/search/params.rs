@@ -20,6 +20,8 @@
 
 use std::fmt;
 
+use crate::rules::Variant;
+
 /// One tunable constant: its name (as in the option string), default, range and the SPSA
 /// perturbation it is tuned with at the end of a run.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -41,18 +43,22 @@ pub struct ParamSpec {
 macro_rules! search_params {
     ($($field:ident: $default:expr, $min:expr, $max:expr, $c_end:expr, $meaning:expr;)*) => {
         /// One value of each tunable constant of the search (see [`PARAMS`]); the default is the
-        /// search's standard behaviour.
+        /// search's standard behaviour. It also remembers which values were set by name
+        /// ([`SearchParams::parse`], [`SearchParams::set`]): those hold in every game, the others
+        /// give way to a game's own defaults ([`SearchParams::for_game`]).
         #[derive(Clone, Debug, PartialEq, Eq, Hash)]
         pub struct SearchParams {
             $(
                 #[doc = $meaning]
                 pub $field: i32,
             )*
+            /// Bit `i`: the `i`-th entry of [`PARAMS`] was set by name.
+            named: u128,
         }
 
         impl Default for SearchParams {
             fn default() -> SearchParams {
-                SearchParams { $($field: $default,)* }
+                SearchParams { $($field: $default,)* named: 0 }
             }
         }
 
@@ -78,11 +84,18 @@ macro_rules! search_params {
                 values[index]
             }
 
-            /// Sets the `index`-th entry of [`PARAMS`] (unchecked: callers keep it in range).
+            /// Sets the `index`-th entry of [`PARAMS`] (unchecked: callers keep it in range) and
+            /// marks it as set by name: it then holds in every game ([`SearchParams::for_game`]).
             ///
             /// # Panics
             /// `index` is not below `PARAMS.len()` (a caller's logic error).
             pub fn set(&mut self, index: usize, value: i32) {
+                self.set_value(index, value);
+                self.named |= 1 << index;
+            }
+
+            /// Sets the `index`-th value without marking it as set by name.
+            fn set_value(&mut self, index: usize, value: i32) {
                 let fields = [$(&mut self.$field,)*];
                 *fields.into_iter().nth(index).expect("index of a parameter") = value;
             }
@@ -157,6 +170,14 @@ search_params! {
     fs_prune: 0, 0, 1, 0.5, "1: a quiet move skipped by futility pruning, or a capture skipped by quiescence's delta test, raises the node's fail-soft best score to the estimate the test used, so that a node failing low does not claim a bound below what it skipped (0: skipped moves leave the best score as it is)";
     hist_malus: 100, 25, 300, 10.0, "history: what each quiet move searched before a cutoff loses (in the quiet, continuation and pawn histories), in percent of the cutoff move's bonus (100: as much)";
 }
+
+// The names set are kept as bits of a `u128`.
+const _: () = assert!(PARAMS.len() <= 128);
+
+/// The games whose defaults differ from [`PARAMS`]'s, and how: each item was accepted by an
+/// SPRT on that game (docs/strength.md) where it did not pass on the others. A game not listed
+/// plays with [`PARAMS`]'s defaults.
+pub const GAME_DEFAULTS: &[(Variant, &[(&str, i32)])] = &[];
 
 /// Why a `SearchParams` text is refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -262,22 +283,57 @@ impl SearchParams {
         Ok(params)
     }
 
-    /// The values that differ from the defaults as `name=value` items joined by `sep` (empty
-    /// for the defaults). `,` gives the UCI option's usual form; `;` a form that fits in an
-    /// `engine match` player specification, whose items are separated by commas.
+    /// The values set by name or different from the defaults as `name=value` items joined by
+    /// `sep` (empty for the defaults). `,` gives the UCI option's usual form; `;` a form that
+    /// fits in an `engine match` player specification, whose items are separated by commas.
+    /// Read back by [`SearchParams::parse`], it gives these parameters again.
     pub fn text(&self, sep: &str) -> String {
         PARAMS
             .iter()
             .enumerate()
-            .filter(|(i, p)| self.get(*i) != p.default)
+            .filter(|(i, p)| self.is_named(*i) || self.get(*i) != p.default)
             .map(|(i, p)| format!("{}={}", p.name, self.get(i)))
             .collect::<Vec<_>>()
             .join(sep)
     }
 
-    /// Whether every value is its default.
+    /// Whether every value is its default and none was set by name.
     pub fn is_default(&self) -> bool {
         *self == SearchParams::default()
+    }
+
+    /// Whether the `index`-th entry of [`PARAMS`] was set by name.
+    pub fn is_named(&self, index: usize) -> bool {
+        index < PARAMS.len() && self.named >> index & 1 == 1
+    }
+
+    /// The defaults of a game: [`PARAMS`]'s, with the game's items of [`GAME_DEFAULTS`]
+    /// (`None`, a variant outside the registry: [`PARAMS`]'s). None of them counts as set by
+    /// name.
+    pub fn game_defaults(variant: Option<Variant>) -> SearchParams {
+        let mut params = SearchParams::default();
+        let items = GAME_DEFAULTS
+            .iter()
+            .filter(|(v, _)| Some(*v) == variant)
+            .flat_map(|(_, items)| items.iter());
+        for &(name, value) in items {
+            // The table is checked by a test: every name exists.
+            if let Some(index) = find_param(name) {
+                params.set_value(index, value);
+            }
+        }
+        params
+    }
+
+    /// The parameters a search of `variant` uses: the values set by name, and the game's
+    /// defaults ([`SearchParams::game_defaults`]) for the others. The result remembers the same
+    /// names as `self`.
+    pub fn for_game(&self, variant: Option<Variant>) -> SearchParams {
+        let mut params = SearchParams::game_defaults(variant);
+        for index in (0..PARAMS.len()).filter(|&i| self.is_named(i)) {
+            params.set(index, self.get(index));
+        }
+        params
     }
 
     /// The late-move reduction of the `moves`-th move at `depth` (both at least 1) before its
@@ -319,6 +375,15 @@ pub fn table() -> String {
             p.c_end,
             p.meaning
         ));
+    }
+    if !GAME_DEFAULTS.is_empty() {
+        out.push_str(
+            "\ndefaults of single games (each accepted by an SPRT on that game; SearchParams items override them):\n",
+        );
+        for (variant, items) in GAME_DEFAULTS {
+            let items: Vec<String> = items.iter().map(|(name, value)| format!("{name}={value}")).collect();
+            out.push_str(&format!("{:<17} {}\n", variant.id(), items.join(",")));
+        }
     }
     out
 }
@@ -406,8 +471,12 @@ mod tests {
         assert_eq!(SearchParams::parse(&p.text(";")).unwrap(), p);
         assert_eq!(SearchParams::default().to_string(), "");
         assert!(SearchParams::default().is_default() && !p.is_default());
-        // A default value given explicitly is not written back.
-        assert_eq!(SearchParams::parse("rfp_margin=85").unwrap().to_string(), "");
+        // A default value given by name is written back: it holds in every game, whatever that
+        // game's own default.
+        let named = SearchParams::parse("rfp_margin=85").unwrap();
+        assert_eq!(named.to_string(), "rfp_margin=85");
+        assert!(!named.is_default() && named.is_named(find_param("rfp_margin").unwrap()));
+        assert_eq!(SearchParams::parse(&named.to_string()).unwrap(), named);
     }
 
     #[test]
@@ -448,9 +517,66 @@ mod tests {
     }
 
     #[test]
+    fn game_defaults_name_parameters_in_range_once() {
+        let mut games = std::collections::HashSet::new();
+        for (variant, items) in GAME_DEFAULTS {
+            assert!(games.insert(*variant), "{} listed twice", variant.id());
+            assert!(!items.is_empty(), "{}", variant.id());
+            let mut names = std::collections::HashSet::new();
+            for &(name, value) in *items {
+                let i = find_param(name).unwrap_or_else(|| panic!("{}: unknown {name}", variant.id()));
+                let spec = &PARAMS[i];
+                assert_eq!(spec.name, name, "the table spells names as PARAMS does");
+                assert!(names.insert(name), "{}: {name} twice", variant.id());
+                assert!(
+                    (spec.min..=spec.max).contains(&value),
+                    "{}: {name}={value}",
+                    variant.id()
+                );
+                assert_ne!(
+                    value,
+                    spec.default,
+                    "{}: {name} as the default says nothing",
+                    variant.id()
+                );
+                // The game's default is used unless the parameter is set by name.
+                let d = SearchParams::game_defaults(Some(*variant));
+                assert_eq!(d.get(i), value);
+                assert!(!d.is_named(i));
+                assert_eq!(SearchParams::default().for_game(Some(*variant)).get(i), value);
+                let pinned = SearchParams::parse(&format!("{name}={}", spec.default)).unwrap();
+                assert_eq!(pinned.for_game(Some(*variant)).get(i), spec.default);
+            }
+        }
+    }
+
+    #[test]
+    fn values_set_by_name_hold_in_every_game() {
+        let p = SearchParams::parse("rfp_margin=90,fl_move=0").unwrap();
+        for variant in crate::rules::Variant::ALL.iter().copied().map(Some).chain([None]) {
+            let g = p.for_game(variant);
+            assert_eq!((g.rfp_margin, g.fl_move), (90, 0));
+            // Those not named are the game's defaults.
+            let d = SearchParams::game_defaults(variant);
+            for i in (0..PARAMS.len()).filter(|&i| !p.is_named(i)) {
+                assert_eq!(g.get(i), d.get(i), "{}", PARAMS[i].name);
+            }
+            assert_eq!(g.to_string(), p.for_game(variant).to_string());
+        }
+        // Outside the registry, and for a game without defaults of its own: PARAMS's defaults.
+        assert_eq!(SearchParams::default().for_game(None), SearchParams::default());
+        assert_eq!(p.for_game(None), p);
+    }
+
+    #[test]
     fn the_table_lists_every_parameter() {
         let t = table();
-        assert_eq!(t.lines().count(), PARAMS.len() + 1);
+        let games = if GAME_DEFAULTS.is_empty() {
+            0
+        } else {
+            2 + GAME_DEFAULTS.len()
+        };
+        assert_eq!(t.lines().count(), PARAMS.len() + 1 + games);
         assert!(t.contains("rfp_margin") && t.contains("20..250"));
     }
 }

@@ -482,6 +482,9 @@ pub fn run_spsa(run: &SpsaRun, on_iteration: &mut dyn FnMut(&IterationReport)) -
     let csv_path = run.out.join(CSV_FILE);
     let result_path = run.out.join(RESULT_FILE);
     let mut spsa = Spsa::new(run.schedule.clone(), run.tuned.clone(), run.seed);
+    // A game with defaults of its own starts from them.
+    let start = SearchParams::game_defaults(Some(run.variant));
+    spsa.theta = run.tuned.iter().map(|&i| f64::from(start.get(i))).collect();
     let mut total = Wdl::default();
     if let Some(state) = load_state(&state_path, &setup)? {
         spsa.theta = state.theta;

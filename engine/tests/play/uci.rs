@@ -1386,7 +1386,12 @@ fn search_params_option_is_validated_and_changes_the_search() {
     uci.send("setoption name SearchParams value <empty>");
     assert_eq!(uci.sync(), vec!["info string search parameters: default".to_string()]);
     assert_eq!(nodes_at_depth_7(&mut uci), default_nodes);
-    // Explicit defaults are the defaults.
+    // Default values given by name are kept by name (they would hold against a game's own
+    // defaults) and search as the defaults do.
     uci.send("setoption name SearchParams value rfp_margin=85 lmr_div=225");
-    assert_eq!(uci.sync(), vec!["info string search parameters: default".to_string()]);
+    assert_eq!(
+        uci.sync(),
+        vec!["info string search parameters: rfp_margin=85,lmr_div=225".to_string()]
+    );
+    assert_eq!(nodes_at_depth_7(&mut uci), default_nodes);
 }
