@@ -312,6 +312,10 @@ pub struct VariantSpec {
     /// built-in values of their kind would be wrong (Citadel's Tiger-Riders are not knights);
     /// kinds not listed keep the built-in values.
     pub piece_values: &'static [PieceValue],
+    /// The search's tunable parameters whose defaults differ in this variant, as (name,
+    /// value): each accepted by an SPRT on this variant (docs/strength.md); names not listed
+    /// keep the search's defaults (`search::params::SearchParams::game_defaults`).
+    pub search_defaults: &'static [(&'static str, i32)],
     /// How the variant reads rule settings (the readings its rules leave open), where it has
     /// any ([`Variant::tables_with`]); `None`: only the defaults.
     pub settings: Option<&'static RuleSettings>,

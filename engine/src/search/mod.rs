@@ -444,7 +444,7 @@ impl Searcher {
         self.path.push(pos.hash());
         self.killers = [[Move::NULL; 2]; MAX_PLY + 2];
         self.root_effort.clear();
-        let params = self.user_params.for_game(pos.registered_variant());
+        let params = self.user_params.for_game(pos.tables().spec);
         self.use_params(&params);
         if let Some(net) = &self.nnue {
             if Some(net.variant) != pos.registered_variant() {

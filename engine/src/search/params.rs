@@ -20,7 +20,7 @@
 
 use std::fmt;
 
-use crate::rules::Variant;
+use crate::rules::{Variant, VariantSpec};
 
 /// One tunable constant: its name (as in the option string), default, range and the SPSA
 /// perturbation it is tuned with at the end of a run.
@@ -174,11 +174,6 @@ search_params! {
 // The names set are kept as bits of a `u128`.
 const _: () = assert!(PARAMS.len() <= 128);
 
-/// The games whose defaults differ from [`PARAMS`]'s, and how: each item was accepted by an
-/// SPRT on that game (docs/strength.md) where it did not pass on the others. A game not listed
-/// plays with [`PARAMS`]'s defaults.
-pub const GAME_DEFAULTS: &[(Variant, &[(&str, i32)])] = &[];
-
 /// Why a `SearchParams` text is refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ParamsError {
@@ -307,29 +302,24 @@ impl SearchParams {
         index < PARAMS.len() && self.named >> index & 1 == 1
     }
 
-    /// The defaults of a game: [`PARAMS`]'s, with the game's items of [`GAME_DEFAULTS`]
-    /// (`None`, a variant outside the registry: [`PARAMS`]'s). None of them counts as set by
-    /// name.
-    pub fn game_defaults(variant: Option<Variant>) -> SearchParams {
+    /// The defaults of a game: [`PARAMS`]'s, with the game's own
+    /// ([`VariantSpec::search_defaults`]). None of them counts as set by name.
+    pub fn game_defaults(spec: &VariantSpec) -> SearchParams {
         let mut params = SearchParams::default();
-        let items = GAME_DEFAULTS
-            .iter()
-            .filter(|(v, _)| Some(*v) == variant)
-            .flat_map(|(_, items)| items.iter());
-        for &(name, value) in items {
-            // The table is checked by a test: every name exists.
+        for &(name, value) in spec.search_defaults {
+            // Every registered variant's names are checked by a test.
             if let Some(index) = find_param(name) {
-                params.set_value(index, value);
+                params.set_value(index, value.clamp(PARAMS[index].min, PARAMS[index].max));
             }
         }
         params
     }
 
-    /// The parameters a search of `variant` uses: the values set by name, and the game's
+    /// The parameters a search of the game `spec` uses: the values set by name, and the game's
     /// defaults ([`SearchParams::game_defaults`]) for the others. The result remembers the same
     /// names as `self`.
-    pub fn for_game(&self, variant: Option<Variant>) -> SearchParams {
-        let mut params = SearchParams::game_defaults(variant);
+    pub fn for_game(&self, spec: &VariantSpec) -> SearchParams {
+        let mut params = SearchParams::game_defaults(spec);
         for index in (0..PARAMS.len()).filter(|&i| self.is_named(i)) {
             params.set(index, self.get(index));
         }
@@ -376,13 +366,22 @@ pub fn table() -> String {
             p.meaning
         ));
     }
-    if !GAME_DEFAULTS.is_empty() {
+    let games: Vec<&VariantSpec> = Variant::ALL
+        .iter()
+        .map(|v| v.spec())
+        .filter(|s| !s.search_defaults.is_empty())
+        .collect();
+    if !games.is_empty() {
         out.push_str(
             "\ndefaults of single games (each accepted by an SPRT on that game; SearchParams items override them):\n",
         );
-        for (variant, items) in GAME_DEFAULTS {
-            let items: Vec<String> = items.iter().map(|(name, value)| format!("{name}={value}")).collect();
-            out.push_str(&format!("{:<17} {}\n", variant.id(), items.join(",")));
+        for spec in games {
+            let items: Vec<String> = spec
+                .search_defaults
+                .iter()
+                .map(|(name, value)| format!("{name}={value}"))
+                .collect();
+            out.push_str(&format!("{:<17} {}\n", spec.id, items.join(",")));
         }
     }
     out
@@ -518,34 +517,22 @@ mod tests {
 
     #[test]
     fn game_defaults_name_parameters_in_range_once() {
-        let mut games = std::collections::HashSet::new();
-        for (variant, items) in GAME_DEFAULTS {
-            assert!(games.insert(*variant), "{} listed twice", variant.id());
-            assert!(!items.is_empty(), "{}", variant.id());
+        for spec in Variant::ALL.iter().map(|v| v.spec()) {
             let mut names = std::collections::HashSet::new();
-            for &(name, value) in *items {
-                let i = find_param(name).unwrap_or_else(|| panic!("{}: unknown {name}", variant.id()));
-                let spec = &PARAMS[i];
-                assert_eq!(spec.name, name, "the table spells names as PARAMS does");
-                assert!(names.insert(name), "{}: {name} twice", variant.id());
-                assert!(
-                    (spec.min..=spec.max).contains(&value),
-                    "{}: {name}={value}",
-                    variant.id()
-                );
-                assert_ne!(
-                    value,
-                    spec.default,
-                    "{}: {name} as the default says nothing",
-                    variant.id()
-                );
+            for &(name, value) in spec.search_defaults {
+                let i = find_param(name).unwrap_or_else(|| panic!("{}: unknown {name}", spec.id));
+                let p = &PARAMS[i];
+                assert_eq!(p.name, name, "{}: spelled as PARAMS spells it", spec.id);
+                assert!(names.insert(name), "{}: {name} twice", spec.id);
+                assert!((p.min..=p.max).contains(&value), "{}: {name}={value}", spec.id);
+                assert_ne!(value, p.default, "{}: {name} as the default says nothing", spec.id);
                 // The game's default is used unless the parameter is set by name.
-                let d = SearchParams::game_defaults(Some(*variant));
+                let d = SearchParams::game_defaults(spec);
                 assert_eq!(d.get(i), value);
                 assert!(!d.is_named(i));
-                assert_eq!(SearchParams::default().for_game(Some(*variant)).get(i), value);
-                let pinned = SearchParams::parse(&format!("{name}={}", spec.default)).unwrap();
-                assert_eq!(pinned.for_game(Some(*variant)).get(i), spec.default);
+                assert_eq!(SearchParams::default().for_game(spec).get(i), value);
+                let pinned = SearchParams::parse(&format!("{name}={}", p.default)).unwrap();
+                assert_eq!(pinned.for_game(spec).get(i), p.default);
             }
         }
     }
@@ -553,29 +540,30 @@ mod tests {
     #[test]
     fn values_set_by_name_hold_in_every_game() {
         let p = SearchParams::parse("rfp_margin=90,fl_move=0").unwrap();
-        for variant in crate::rules::Variant::ALL.iter().copied().map(Some).chain([None]) {
-            let g = p.for_game(variant);
+        for spec in Variant::ALL.iter().map(|v| v.spec()) {
+            let g = p.for_game(spec);
             assert_eq!((g.rfp_margin, g.fl_move), (90, 0));
             // Those not named are the game's defaults.
-            let d = SearchParams::game_defaults(variant);
+            let d = SearchParams::game_defaults(spec);
             for i in (0..PARAMS.len()).filter(|&i| !p.is_named(i)) {
                 assert_eq!(g.get(i), d.get(i), "{}", PARAMS[i].name);
             }
-            assert_eq!(g.to_string(), p.for_game(variant).to_string());
+            assert_eq!(g.to_string(), p.for_game(spec).to_string());
+            if spec.search_defaults.is_empty() {
+                assert_eq!(SearchParams::default().for_game(spec), SearchParams::default());
+                assert_eq!(p.for_game(spec), p);
+            }
         }
-        // Outside the registry, and for a game without defaults of its own: PARAMS's defaults.
-        assert_eq!(SearchParams::default().for_game(None), SearchParams::default());
-        assert_eq!(p.for_game(None), p);
     }
 
     #[test]
     fn the_table_lists_every_parameter() {
         let t = table();
-        let games = if GAME_DEFAULTS.is_empty() {
-            0
-        } else {
-            2 + GAME_DEFAULTS.len()
-        };
+        let games = Variant::ALL
+            .iter()
+            .filter(|v| !v.spec().search_defaults.is_empty())
+            .count();
+        let games = if games == 0 { 0 } else { 2 + games };
         assert_eq!(t.lines().count(), PARAMS.len() + 1 + games);
         assert!(t.contains("rfp_margin") && t.contains("20..250"));
     }

@@ -483,7 +483,7 @@ pub fn run_spsa(run: &SpsaRun, on_iteration: &mut dyn FnMut(&IterationReport)) -
     let result_path = run.out.join(RESULT_FILE);
     let mut spsa = Spsa::new(run.schedule.clone(), run.tuned.clone(), run.seed);
     // A game with defaults of its own starts from them.
-    let start = SearchParams::game_defaults(Some(run.variant));
+    let start = SearchParams::game_defaults(run.variant.spec());
     spsa.theta = run.tuned.iter().map(|&i| f64::from(start.get(i))).collect();
     let mut total = Wdl::default();
     if let Some(state) = load_state(&state_path, &setup)? {

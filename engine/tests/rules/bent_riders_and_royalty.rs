@@ -148,6 +148,7 @@ static PRINCES: VariantSpec = VariantSpec {
     dead_material: &[&[]],
     game_points: None,
     piece_values: &[],
+    search_defaults: &[],
     settings: None,
     rules: &[Rule::Custom(&ROYALTY)],
 };
@@ -176,6 +177,7 @@ static TIGERS_9X8: VariantSpec = VariantSpec {
     dead_material: &[&[]],
     game_points: None,
     piece_values: &[],
+    search_defaults: &[],
     settings: None,
     rules: &[],
 };

@@ -67,6 +67,7 @@ static SPEC: VariantSpec = VariantSpec {
     dead_material: &[&[]],
     game_points: None,
     piece_values: &[],
+    search_defaults: &[],
     settings: None,
     rules: &[Rule::Custom(&NO_RETURN)],
 };

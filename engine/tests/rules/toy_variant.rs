@@ -200,6 +200,7 @@ static TOY: VariantSpec = VariantSpec {
     dead_material: &[&[]],
     game_points: None,
     piece_values: &[],
+    search_defaults: &[],
     settings: None,
     rules: &[
         Rule::Custom(&SWAP),

@@ -95,6 +95,7 @@ mod tests {
         dead_material: &[&[]],
         game_points: None,
         piece_values: &[],
+        search_defaults: &[],
         settings: None,
         rules: &[Rule::UnmovedDoubleStep(UnmovedDoubleStep {
             files: &[0, 3, 4, 7],
@@ -222,6 +223,7 @@ mod tests {
             dead_material: &[&[]],
             game_points: None,
             piece_values: &[],
+            search_defaults: &[],
             settings: None,
             rules: &[Rule::UnmovedDoubleStep(UnmovedDoubleStep {
                 files: &[0, 3, 4, 7],

@@ -24,6 +24,7 @@ pub const SPEC: VariantSpec = VariantSpec {
     dead_material: DEAD_MATERIAL,
     game_points: None,
     piece_values: &[],
+    search_defaults: &[],
     settings: None,
     rules: &[Rule::CitadelDraw(CITADEL_DRAW)],
 };

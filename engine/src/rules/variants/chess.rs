@@ -60,6 +60,7 @@ pub const SPEC: VariantSpec = VariantSpec {
     dead_material: &[&[], &[PieceKind::Bishop], &[PieceKind::Knight]],
     game_points: None,
     piece_values: &[],
+    search_defaults: &[],
     settings: None,
     rules: &[],
 };

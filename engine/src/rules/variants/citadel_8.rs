@@ -38,6 +38,7 @@ pub const SPEC: VariantSpec = VariantSpec {
     dead_material: &[],
     game_points: Some(GAME_POINTS),
     piece_values: PIECE_VALUES,
+    search_defaults: &[],
     settings: Some(&RULE_SETTINGS),
     rules: &[Rule::Releases(RELEASES_8), Rule::Custom(&PRINCES)],
 };

@@ -39,6 +39,7 @@ pub const SPEC: VariantSpec = VariantSpec {
     dead_material: &[],
     game_points: Some(GAME_POINTS),
     piece_values: PIECE_VALUES,
+    search_defaults: &[],
     settings: Some(&RULE_SETTINGS),
     rules: &[Rule::Releases(RELEASES_9), Rule::Custom(&PRINCES)],
 };

@@ -29,6 +29,8 @@ pub const SPEC: VariantSpec = VariantSpec {
     dead_material: &[&[], &[PieceKind::Bishop]],
     game_points: None,
     piece_values: &[],
+    // `fl_move=1`: +32.6 at 60,000 nodes (docs/strength.md, "The eighth series").
+    search_defaults: &[("fl_move", 1)],
     settings: None,
     rules: &[
         Rule::CitadelDraw(CITADEL_DRAW),

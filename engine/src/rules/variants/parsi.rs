@@ -123,6 +123,7 @@ pub const SPEC: VariantSpec = VariantSpec {
     dead_material: &[&[]],
     game_points: None,
     piece_values: &[],
+    search_defaults: &[],
     settings: Some(&RULE_SETTINGS),
     rules: &[
         Rule::UnmovedDoubleStep(UnmovedDoubleStep { files: &[0, 3, 4, 7], while_present: false }),
