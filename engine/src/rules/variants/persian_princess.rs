@@ -33,7 +33,8 @@ pub const SPEC: VariantSpec = VariantSpec {
     dead_material: DEAD_MATERIAL,
     game_points: None,
     piece_values: &[],
-    search_defaults: &[],
+    // `fl_move=1`: +19.7 at 60,000 nodes (docs/strength.md, "The eighth series").
+    search_defaults: &[("fl_move", 1)],
     settings: None,
     rules: &[
         Rule::CitadelDraw(CITADEL_DRAW),
