@@ -171,7 +171,7 @@ See docs/match.md for the options and the meaning of the statistics."
         sprt: SprtArgs,
     },
     /// Lists the search's tunable parameters (the `SearchParams` option): name, default, range,
-    /// SPSA perturbation (c_end) and meaning.
+    /// SPSA perturbation (c_end) and meaning; then the games whose defaults differ, and how.
     Params,
     /// Tunes the search's parameters by SPSA on self-play at fixed nodes: each iteration, the
     /// engine with the parameters perturbed one way plays the engine perturbed the other way
