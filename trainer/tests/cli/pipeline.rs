@@ -87,22 +87,18 @@ fn pipeline_at(root: &Path, tmp: &Path, bin: &Path, rounds: &str, extra: &[(&str
 /// A game may leave no record (every position of a short game can be in check, noisy or a mate),
 /// so the second is at most the first and both are checked; the first is what a run must reach.
 fn games(dir: &Path) -> u64 {
-    let mut played = 0;
-    let mut shards: Vec<PathBuf> = fs::read_dir(dir)
-        .expect("self-play directory")
-        .map(|e| e.expect("directory entry").path())
-        .filter(|p| {
-            let name = p.file_name().and_then(|n| n.to_str()).unwrap_or_default();
-            name.starts_with("shard_") && name.ends_with(".json")
-        })
-        .collect();
-    shards.sort();
-    assert!(!shards.is_empty(), "no shard in {}", dir.display());
-    for shard in &shards {
-        let text = fs::read_to_string(shard).expect("shard summary");
-        let json: serde_json::Value = serde_json::from_str(&text).expect("shard summary is JSON");
-        played += json["games"].as_u64().expect("the summary counts its games");
+    let (mut shards, mut played) = (0, 0);
+    for entry in fs::read_dir(dir).expect("self-play directory") {
+        let path = entry.expect("directory entry").path();
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+        if name.starts_with("shard_") && name.ends_with(".json") {
+            let text = fs::read_to_string(&path).expect("shard summary");
+            let json: serde_json::Value = serde_json::from_str(&text).expect("shard summary is JSON");
+            played += json["games"].as_u64().expect("the summary counts its games");
+            shards += 1;
+        }
     }
+    assert!(shards > 0, "no shard in {}", dir.display());
     let out = Command::new(env!("CARGO_BIN_EXE_persian-trainer"))
         .args(["data", "stats"])
         .arg(dir)
