@@ -165,7 +165,7 @@ pub struct Searcher {
     counter: Box<[[Move; 128]; 128]>,
     /// Continuation history (`cont_hist`; empty while it is off): by side to move, the piece and
     /// target of the move one or two plies before, and the kind and target of the quiet move.
-    cont_history: Vec<i16>,
+    cont_history: tt::HugeBuffer<i16>,
     /// The continuation history's rows written since it was last cleared, a bit each: `clear`
     /// zeroes only those (a game's search writes a few hundred of its 8,192 rows, and zeroing
     /// all 32 MB took longer than a short search).
@@ -304,9 +304,9 @@ impl Searcher {
             counter: Box::new([[Move::NULL; 128]; 128]),
             // The continuation history's 32 MB are taken only when it is used.
             cont_history: if params.cont_hist != 0 {
-                vec![0; CONT_HISTORY_SIZE]
+                tt::HugeBuffer::zeroed(CONT_HISTORY_SIZE)
             } else {
-                Vec::new()
+                tt::HugeBuffer::empty()
             },
             cont_written: Box::new([0; CONT_ROWS / 64]),
             corr_history: vec![0; 3 * CORR_SIZE + CORR_CONT_SIZE].into_boxed_slice(),
@@ -349,7 +349,7 @@ impl Searcher {
         }
         // The continuation history's 32 MB are taken only when it is used.
         if self.params.cont_hist != 0 && self.cont_history.is_empty() {
-            self.cont_history = vec![0; CONT_HISTORY_SIZE];
+            self.cont_history = tt::HugeBuffer::zeroed(CONT_HISTORY_SIZE);
         }
         if self.params.pawn_hist != 0 && self.pawn_history.is_empty() {
             self.pawn_history = vec![0; PAWN_HISTORY_SIZE];

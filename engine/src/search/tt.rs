@@ -167,6 +167,60 @@ fn allocate(n: usize) -> (Vec<Slot>, usize) {
     (slots, start)
 }
 
+/// A large table of plain numbers on huge pages where the system has them (see [`allocate`]);
+/// it reads and writes as a slice of its items.
+pub(crate) struct HugeBuffer<T> {
+    items: Vec<T>,
+    start: usize,
+}
+
+impl<T: Copy + Default> HugeBuffer<T> {
+    /// `n` items of the default value (zero). The memory is taken from the system untouched
+    /// (a zeroed allocation of this size is a fresh mapping), so pages are backed only when
+    /// first written, as with `vec![0; n]`; the advice comes before any of them is.
+    pub(crate) fn zeroed(n: usize) -> HugeBuffer<T> {
+        let size = std::mem::size_of::<T>().max(1);
+        if !cfg!(target_os = "linux") || n * size < HUGE_PAGE {
+            return HugeBuffer {
+                items: vec![T::default(); n],
+                start: 0,
+            };
+        }
+        let mut items = vec![T::default(); n + HUGE_PAGE / size];
+        let addr = items.as_ptr() as usize;
+        let aligned = addr.next_multiple_of(HUGE_PAGE);
+        let start = (aligned - addr) / size;
+        advise_huge_pages(aligned, n * size);
+        // The table is the `n` items from `start` (the allocation keeps its size).
+        items.truncate(start + n);
+        HugeBuffer { items, start }
+    }
+
+    /// An empty table (no allocation).
+    pub(crate) fn empty() -> HugeBuffer<T> {
+        HugeBuffer {
+            items: Vec::new(),
+            start: 0,
+        }
+    }
+}
+
+impl<T> std::ops::Deref for HugeBuffer<T> {
+    type Target = [T];
+
+    #[inline(always)]
+    fn deref(&self) -> &[T] {
+        &self.items[self.start..]
+    }
+}
+
+impl<T> std::ops::DerefMut for HugeBuffer<T> {
+    #[inline(always)]
+    fn deref_mut(&mut self) -> &mut [T] {
+        &mut self.items[self.start..]
+    }
+}
+
 #[cfg(target_os = "linux")]
 #[allow(unsafe_code)]
 fn advise_huge_pages(addr: usize, len: usize) {
@@ -408,6 +462,28 @@ impl TranspositionTable {
 mod tests {
     use super::*;
     use crate::rules::{Position, Variant};
+
+    #[test]
+    fn huge_buffer_is_zeroed_writable_and_aligned() {
+        // Below a huge page: a plain allocation.
+        let mut small = HugeBuffer::<i16>::zeroed(1000);
+        assert_eq!(small.len(), 1000);
+        assert!(small.iter().all(|&v| v == 0));
+        small[999] = -7;
+        assert_eq!(small[999], -7);
+        // Several huge pages: the table starts on a huge-page boundary on Linux.
+        let n = 3 * HUGE_PAGE / 2 + 5;
+        let mut big = HugeBuffer::<i16>::zeroed(n);
+        assert_eq!(big.len(), n);
+        if cfg!(target_os = "linux") {
+            assert_eq!(big.as_ptr() as usize % HUGE_PAGE, 0);
+        }
+        big[0] = 1;
+        big[n - 1] = 2;
+        assert_eq!((big[0], big[n / 2], big[n - 1]), (1, 0, 2));
+        assert_eq!(big.iter().filter(|&&v| v != 0).count(), 2);
+        assert!(HugeBuffer::<i16>::empty().is_empty());
+    }
 
     #[test]
     fn store_and_probe() {
