@@ -150,21 +150,38 @@ fn allocate(n: usize) -> (Vec<Slot>, usize) {
         check: AtomicU64::new(0),
         data: AtomicU64::new(0),
     };
-    let bytes = n * std::mem::size_of::<Slot>();
-    if !cfg!(target_os = "linux") || bytes < HUGE_PAGE {
+    if !on_huge_pages::<Slot>(n) {
         let mut slots = Vec::with_capacity(n);
         slots.resize_with(n, empty);
         return (slots, 0);
     }
-    let pad = HUGE_PAGE / std::mem::size_of::<Slot>();
-    let mut slots: Vec<Slot> = Vec::with_capacity(n + pad);
-    let addr = slots.as_ptr() as usize;
-    let aligned = addr.next_multiple_of(HUGE_PAGE);
-    let start = (aligned - addr) / std::mem::size_of::<Slot>();
-    advise_huge_pages(aligned, bytes);
+    let mut slots: Vec<Slot> = Vec::with_capacity(n + huge_page_padding::<Slot>());
+    let start = advise_from_boundary(slots.as_ptr(), n);
     // The memory is touched only now, after the advice.
     slots.resize_with(start + n, empty);
     (slots, start)
+}
+
+/// Whether a table of `n` items goes on huge pages: on Linux, from one huge page up.
+fn on_huge_pages<T>(n: usize) -> bool {
+    cfg!(target_os = "linux") && n * std::mem::size_of::<T>() >= HUGE_PAGE
+}
+
+/// The items an allocation takes beyond its table's so that the table can start on a huge-page
+/// boundary inside it.
+fn huge_page_padding<T>() -> usize {
+    HUGE_PAGE / std::mem::size_of::<T>()
+}
+
+/// For an allocation at `ptr` of `n` items and [`huge_page_padding`]: asks the kernel to back
+/// the `n` items from its first huge-page boundary with huge pages, and returns the index of
+/// the item there (where the table starts).
+fn advise_from_boundary<T>(ptr: *const T, n: usize) -> usize {
+    let size = std::mem::size_of::<T>();
+    let addr = ptr as usize;
+    let aligned = addr.next_multiple_of(HUGE_PAGE);
+    advise_huge_pages(aligned, n * size);
+    (aligned - addr) / size
 }
 
 /// A large table of plain numbers on huge pages where the system has them (see [`allocate`]);
@@ -179,18 +196,14 @@ impl<T: Copy + Default> HugeBuffer<T> {
     /// (a zeroed allocation of this size is a fresh mapping), so pages are backed only when
     /// first written, as with `vec![0; n]`; the advice comes before any of them is.
     pub(crate) fn zeroed(n: usize) -> HugeBuffer<T> {
-        let size = std::mem::size_of::<T>().max(1);
-        if !cfg!(target_os = "linux") || n * size < HUGE_PAGE {
+        if !on_huge_pages::<T>(n) {
             return HugeBuffer {
                 items: vec![T::default(); n],
                 start: 0,
             };
         }
-        let mut items = vec![T::default(); n + HUGE_PAGE / size];
-        let addr = items.as_ptr() as usize;
-        let aligned = addr.next_multiple_of(HUGE_PAGE);
-        let start = (aligned - addr) / size;
-        advise_huge_pages(aligned, n * size);
+        let mut items = vec![T::default(); n + huge_page_padding::<T>()];
+        let start = advise_from_boundary(items.as_ptr(), n);
         // The table is the `n` items from `start` (the allocation keeps its size).
         items.truncate(start + n);
         HugeBuffer { items, start }
