@@ -914,7 +914,31 @@ impl Position {
         if ordinary && self.filters_spare_ordinary_moves(history) {
             return true;
         }
-        self.legal_moves_with_history(history).contains(m)
+        // The filters that do not read the history kept `m` above and judge it the same here.
+        self.filters_keep(m, history, true)
+    }
+
+    /// Whether the legality filters keep `m`, a move legal by the other rules, after `history`
+    /// (`history_readers_only`: only the filters that read it), as filtering the whole legal list
+    /// would. Each filter judges `m` alone where it can
+    /// ([`CustomRule::filter_part`](super::special::CustomRule::filter_part)): a move no filter
+    /// forbids is in the filtered list whatever the other moves are. A forbidden move may still
+    /// be legal by a filter's fallback (nothing else to play), and a filter may be unable to
+    /// judge a part: then the whole list is filtered. Judging one move costs the filters' tests
+    /// for that move, not for every move of the position (Parsi's stalemate ban plays each move
+    /// out).
+    fn filters_keep(&self, m: Move, history: &[u64], history_readers_only: bool) -> bool {
+        let t = self.tables;
+        let mut one = MoveList::new();
+        one.push(m);
+        let judged = t
+            .rules
+            .custom_filter_rules
+            .iter()
+            .map(|&i| t.rules.custom_rules[i as usize])
+            .filter(|r| !history_readers_only || r.reads_history())
+            .all(|r| r.filter_part(self, history, &mut one));
+        (judged && !one.is_empty()) || self.legal_moves_with_history(history).contains(m)
     }
 
     /// Whether `m` is a legal move here. Meant for moves from elsewhere (a hash table, a killer
@@ -928,9 +952,11 @@ impl Position {
         if m.is_null() || from.index() >= t.geometry.cells() || to.index() >= t.geometry.cells() {
             return false;
         }
+        if !t.rules.custom_filter_rules.is_empty() {
+            return self.legal_moves_unfiltered().contains(m) && self.filters_keep(m, &[], false);
+        }
         let double_step = m.kind() == MoveKind::DoubleStep;
         if m.kind() != MoveKind::Normal && !double_step
-            || !t.rules.custom_filter_rules.is_empty()
             || t.first_step_max > 2
             || t.rules.legal_by_playing
             || t.rules.square_promotion.is_some()

@@ -102,3 +102,74 @@ fn captures_and_quiets_partition_the_legal_moves() {
         assert!(positions > 1_000, "{v}: only {positions} positions");
     }
 }
+
+/// Parsi Chess's legality filters (the stalemate ban, the perpetual-check ban) judge a move from
+/// elsewhere alone in `is_legal_move` and `is_legal_move_with_history`: both agree with the
+/// filtered lists, for the position's moves by the other rules and for moves of earlier
+/// positions, in games that prefer captures and checks (so that they reach bare endings, where
+/// the ban forbids moves, and repeated checks).
+#[test]
+fn filtered_legality_of_one_move_matches_the_lists() {
+    let mut rng = Rng::new(0x51a1_e3a7_e000_0007);
+    let (mut positions, mut banned, mut banned_by_history) = (0u64, 0u64, 0u64);
+    for _game in 0..400 {
+        let mut pos = Position::startpos(Variant::Parsi);
+        let mut history: Vec<u64> = Vec::new();
+        let mut foreign: Vec<Move> = Vec::new();
+        for _ply in 0..300 {
+            let unfiltered = pos.legal_moves_unfiltered();
+            let bare = pos.legal_moves();
+            let in_game = pos.legal_moves_with_history(&history);
+            if in_game.is_empty() {
+                break;
+            }
+            positions += 1;
+            banned += unfiltered.iter().filter(|&&m| !bare.contains(m)).count() as u64;
+            banned_by_history += bare.iter().filter(|&&m| !in_game.contains(m)).count() as u64;
+            for &m in unfiltered.iter().chain(&foreign) {
+                assert_eq!(pos.is_legal_move(m), bare.contains(m), "{:?} in {}", m, pos.fen());
+                assert_eq!(
+                    pos.is_legal_move_with_history(m, &history),
+                    bare.contains(m) && in_game.contains(m),
+                    "{:?} in {} after {} positions",
+                    m,
+                    pos.fen(),
+                    history.len()
+                );
+            }
+            for _ in 0..4 {
+                foreign.push(unfiltered.as_slice()[(rng.next_u64() % unfiltered.len() as u64) as usize]);
+            }
+            if foreign.len() > 32 {
+                foreign.drain(..foreign.len() - 32);
+            }
+            // Captures first, then checks, else any move.
+            let pick = |keep: &dyn Fn(Move) -> bool, rng: &mut Rng| {
+                let some: Vec<Move> = in_game.iter().copied().filter(|&m| keep(m)).collect();
+                (!some.is_empty()).then(|| some[(rng.next_u64() % some.len() as u64) as usize])
+            };
+            let roll = rng.next_u64() % 10;
+            let m = (roll < 6)
+                .then(|| pick(&|m| pos.is_capture_or_promotion(m), &mut rng))
+                .flatten()
+                .or_else(|| {
+                    (roll < 9)
+                        .then(|| pick(&|m| pos.after(m).in_check(), &mut rng))
+                        .flatten()
+                })
+                .unwrap_or_else(|| in_game.as_slice()[(rng.next_u64() % in_game.len() as u64) as usize]);
+            history.push(pos.hash());
+            pos.play_unchecked(m);
+        }
+    }
+    assert!(positions > 20_000, "only {positions} positions");
+    assert!(
+        banned > 10,
+        "few moves was forbidden by the stalemate ban in {positions} positions"
+    );
+    assert!(
+        banned_by_history > 0,
+        "no move was forbidden by the perpetual-check ban"
+    );
+    eprintln!("{positions} positions, {banned} moves stalemating, {banned_by_history} perpetual checks");
+}
