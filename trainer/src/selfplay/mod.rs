@@ -654,6 +654,9 @@ fn dry_run(args: &Args, variant: &str, games: &[u64], make: &MakeGenerator<'_>, 
     let cursor = AtomicUsize::new(0);
     let done = AtomicU64::new(0);
     let hashes = Mutex::new(vec![0u64; games.len()]);
+    // Every opening drawn so far, for the repeats in the progress lines: a long run stopped early
+    // has still measured the rate among the games it drew (in about the order of their numbers).
+    let seen = Mutex::new((std::collections::HashSet::with_capacity(games.len()), 0u64));
     let totals = Mutex::new(Rejections::default());
     let failure: Mutex<Option<anyhow::Error>> = Mutex::new(None);
     let step = (games.len() as u64 / 20).max(1);
@@ -669,17 +672,26 @@ fn dry_run(args: &Args, variant: &str, games: &[u64], make: &MakeGenerator<'_>, 
                         if failure.lock().map_or(true, |f| f.is_some()) {
                             break Ok(());
                         }
-                        match generator.opening(game) {
-                            Ok(o) => mine.push((j, o.hash)),
+                        let hash = match generator.opening(game) {
+                            Ok(o) => o.hash,
                             Err(e) => break Err(e),
-                        }
+                        };
+                        mine.push((j, hash));
+                        let repeated = seen.lock().map_or(0, |mut s| {
+                            if !s.0.insert(hash) {
+                                s.1 += 1;
+                            }
+                            s.1
+                        });
                         let n = done.fetch_add(1, Ordering::Relaxed) + 1;
                         if !args.quiet && n.is_multiple_of(step) {
                             eprintln!(
-                                "  {} of {} openings drawn ({})",
-                                n,
-                                games.len(),
-                                duration_text(started.elapsed())
+                                "  {} of {} openings drawn ({}), {} repeat an earlier one ({})",
+                                thousands(n),
+                                thousands(games.len() as u64),
+                                duration_text(started.elapsed()),
+                                thousands(repeated),
+                                percent(repeated, n)
                             );
                         }
                     };
