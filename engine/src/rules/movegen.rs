@@ -19,6 +19,14 @@ pub(crate) trait Sink {
     /// One move.
     fn add(&mut self, m: Move);
 
+    /// Whether the sink takes `m` at all (default: every move). A generator that tests moves
+    /// one by one before passing them on (by playing them out) skips the test of a move the
+    /// sink does not want.
+    #[inline(always)]
+    fn wants(&self, _m: Move) -> bool {
+        true
+    }
+
     /// Ordinary moves from one square to each of `targets` (default: one [`Sink::add`] each).
     #[inline(always)]
     fn add_targets(&mut self, from: Square, targets: Bitboard) {
@@ -90,9 +98,42 @@ struct Kept<'a, S, F> {
 impl<S: Sink, F: FnMut(Move) -> bool> Sink for Kept<'_, S, F> {
     #[inline(always)]
     fn add(&mut self, m: Move) {
-        if (self.keep)(m) {
+        if self.sink.wants(m) && (self.keep)(m) {
             self.sink.add(m);
         }
+    }
+
+    #[inline(always)]
+    fn wants(&self, m: Move) -> bool {
+        self.sink.wants(m)
+    }
+}
+
+/// Looks for one move among the generated ones: the generator's tests of the other moves are
+/// skipped where it tests moves one by one ([`Sink::wants`]).
+struct Finder {
+    wanted: Move,
+    found: bool,
+}
+
+impl Sink for Finder {
+    #[inline(always)]
+    fn add(&mut self, m: Move) {
+        self.found |= m == self.wanted;
+    }
+
+    #[inline(always)]
+    fn wants(&self, m: Move) -> bool {
+        m == self.wanted
+    }
+
+    #[inline(always)]
+    fn add_targets(&mut self, from: Square, targets: Bitboard) {
+        let w = self.wanted;
+        self.found |= w.kind() == MoveKind::Normal
+            && w.from() == from
+            && targets.has(w.to())
+            && w == Move::new(from, w.to(), MoveKind::Normal);
     }
 }
 
@@ -389,6 +430,9 @@ impl Position {
         }
         let cl = self.attack_classes();
         for &m in &moves {
+            if !sink.wants(m) {
+                continue;
+            }
             // A quiet king move changes nothing else: an attack test on its square suffices.
             if t.rules.custom_rules[m.rule_index()].is_quiet_king_move(self, m) {
                 let occ = (self.occupied() ^ m.from().bb()) | m.to().bb();
@@ -496,8 +540,9 @@ impl Position {
             self.add_leaper_classes(&mut cl);
         }
         for to in king_targets {
-            if self.attackers_with(&cl, to, them, without_king).is_empty() {
-                sink.add(Move::new(king, to, MoveKind::Normal));
+            let m = Move::new(king, to, MoveKind::Normal);
+            if sink.wants(m) && self.attackers_with(&cl, to, them, without_king).is_empty() {
+                sink.add(m);
             }
         }
         if checkers.more_than_one() {
@@ -675,8 +720,9 @@ impl Position {
                 let targets = t.attacks(kind, from, occ) & allowed;
                 if tested.has(from) || royals.has(from) {
                     for to in targets {
-                        if keeps_safe(from, to) {
-                            sink.add(Move::new(from, to, MoveKind::Normal));
+                        let m = Move::new(from, to, MoveKind::Normal);
+                        if sink.wants(m) && keeps_safe(from, to) {
+                            sink.add(m);
                         }
                     }
                 } else {
@@ -704,7 +750,7 @@ impl Position {
                     }
                     for from in t.pawn_attacks[them][ep.index()] & pawns {
                         let m = Move::new(from, ep, MoveKind::EnPassant);
-                        if self.keeps_royals_safe_of(royals, m) {
+                        if sink.wants(m) && self.keeps_royals_safe_of(royals, m) {
                             sink.add(m);
                         }
                     }
@@ -918,6 +964,17 @@ impl Position {
         self.filters_keep(m, history, true)
     }
 
+    /// Whether `m` is in [`Position::legal_moves_unfiltered`], without testing the other moves
+    /// where the generator plays moves out to test them.
+    fn generates(&self, m: Move) -> bool {
+        let mut finder = Finder {
+            wanted: m,
+            found: false,
+        };
+        self.generate::<Finder, { mode::ALL }>(&mut finder);
+        finder.found
+    }
+
     /// Whether the legality filters keep `m`, a move legal by the other rules, after `history`
     /// (`history_readers_only`: only the filters that read it), as filtering the whole legal list
     /// would. Each filter judges `m` alone where it can
@@ -953,7 +1010,7 @@ impl Position {
             return false;
         }
         if !t.rules.custom_filter_rules.is_empty() {
-            return self.legal_moves_unfiltered().contains(m) && self.filters_keep(m, &[], false);
+            return self.generates(m) && self.filters_keep(m, &[], false);
         }
         let double_step = m.kind() == MoveKind::DoubleStep;
         if m.kind() != MoveKind::Normal && !double_step
@@ -961,7 +1018,7 @@ impl Position {
             || t.rules.legal_by_playing
             || t.rules.square_promotion.is_some()
         {
-            return self.legal_moves().contains(m);
+            return self.generates(m);
         }
         if m != Move::new(from, to, m.kind()) {
             return false;

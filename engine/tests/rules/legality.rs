@@ -2,7 +2,7 @@
 //! position's own moves and for moves taken from other positions.
 #![allow(clippy::unwrap_used)]
 
-use engine::rules::{Move, Position, Variant};
+use engine::rules::{reference, Move, Position, Variant};
 
 use engine::rng::SplitMix64 as Rng;
 
@@ -10,7 +10,7 @@ use engine::rng::SplitMix64 as Rng;
 fn is_legal_move_matches_the_generator() {
     let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15);
     for v in Variant::ALL {
-        let mut checked = 0;
+        let (mut checked, mut pseudo) = (0, 0);
         for _game in 0..40 {
             let mut pos = Position::startpos(v);
             let mut foreign: Vec<Move> = Vec::new();
@@ -26,6 +26,17 @@ fn is_legal_move_matches_the_generator() {
                         pos.uci(m),
                         pos.fen()
                     );
+                }
+                // Every pseudo-legal move, those that expose the mover's king included.
+                for m in reference::pseudo_legal_moves(&pos) {
+                    assert_eq!(
+                        pos.is_legal_move(m),
+                        moves.contains(m),
+                        "{v}: pseudo-legal move {} in {}",
+                        pos.uci(m),
+                        pos.fen()
+                    );
+                    pseudo += 1;
                 }
                 for &m in &foreign {
                     assert_eq!(
@@ -49,6 +60,7 @@ fn is_legal_move_matches_the_generator() {
             }
         }
         assert!(checked > 10_000, "{v}: only {checked} foreign moves checked");
+        assert!(pseudo > 10_000, "{v}: only {pseudo} pseudo-legal moves checked");
         // Random raw values never pass unless they are legal.
         let pos = Position::startpos(v);
         for _ in 0..20_000 {
