@@ -74,6 +74,12 @@ impl CustomRule for BonusKnightLeap {
         edit.put(Square(m.rule_tag()), knight);
     }
 
+    /// The pawn's square, the promotion square (left empty, its captured piece gone) and the
+    /// leap's square.
+    fn changed_squares(&self, _pos: &Position, m: Move) -> Option<Bitboard> {
+        Some(m.from().bb() | m.to().bb() | Square(m.rule_tag()).bb())
+    }
+
     fn resets_halfmove_clock(&self, _pos: &Position, _m: Move) -> bool {
         true
     }

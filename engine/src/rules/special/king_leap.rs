@@ -10,7 +10,7 @@
 
 use super::{CustomRule, RuleEdit};
 use crate::rules::{
-    geometry::Square,
+    geometry::{Bitboard, Square},
     moves::{Move, MoveList},
     piece::{Color, PieceKind, N},
     position::Position,
@@ -129,6 +129,12 @@ impl CustomRule for KingLeap {
 
     fn is_quiet_king_move(&self, pos: &Position, m: Move) -> bool {
         pos.piece_at(m.to()).is_none()
+    }
+
+    /// The king leaves its square and lands on the other (capturing there or not); the right it
+    /// spends is its own side's.
+    fn changed_squares(&self, _pos: &Position, m: Move) -> Option<Bitboard> {
+        Some(m.from().bb() | m.to().bb())
     }
 
     fn has_eval_terms(&self) -> bool {

@@ -281,6 +281,15 @@ pub trait CustomRule: Sync + std::fmt::Debug {
         false
     }
 
+    /// The squares whose contents the rule move `m` (pseudo-legal in `pos`) changes, where the
+    /// board on them is all it changes that the other side's moves can depend on (the mover's
+    /// own rights aside). Parsi's stalemate ban then proves the move harmless without playing it
+    /// out when a quiet move of the opponent stays clear of them. `None` (the default): the rule
+    /// does not say, and the move is played out.
+    fn changed_squares(&self, _pos: &Position, _m: Move) -> Option<Bitboard> {
+        None
+    }
+
     /// Whether the rule has [`CustomRule::eval_terms`].
     fn has_eval_terms(&self) -> bool {
         false

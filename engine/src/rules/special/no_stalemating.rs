@@ -64,7 +64,7 @@ fn allowed(pos: &Position, moves: &MoveList) -> Option<MoveList> {
         return None;
     }
     let witnesses = Witnesses::of(pos);
-    let stalemates = |m: Move| !witnesses.survive(m) && stalemates(pos, m);
+    let stalemates = |m: Move| !witnesses.survive(pos, m) && stalemates(pos, m);
     let first = moves.iter().position(|&m| stalemates(m))?;
     let mut kept = MoveList::new();
     for &m in &moves.as_slice()[..first] {
@@ -76,6 +76,24 @@ fn allowed(pos: &Position, moves: &MoveList) -> Option<MoveList> {
         }
     }
     Some(kept)
+}
+
+/// The squares whose contents `m` changes, where the board on them is all it changes that the
+/// opponent's moves depend on: an ordinary move, a double step or a promotion changes its two
+/// squares (a promotion changes the mover's material, which can only make its own stuck pawns
+/// attack less); a rule's move what the rule says
+/// ([`CustomRule::changed_squares`](super::CustomRule::changed_squares)); `None` for the others.
+fn changed_squares(pos: &Position, m: Move) -> Option<Bitboard> {
+    match m.kind() {
+        MoveKind::Normal | MoveKind::DoubleStep | MoveKind::Promotion => Some(m.from().bb() | m.to().bb()),
+        MoveKind::Rule => pos
+            .tables()
+            .rules
+            .custom_rules
+            .get(m.rule_index())
+            .and_then(|r| r.changed_squares(pos, m)),
+        _ => None,
+    }
 }
 
 /// Whether `m` leaves the opponent out of check and without a legal move (played out).
@@ -236,13 +254,13 @@ impl Witnesses {
         w
     }
 
-    /// Whether one witness surely keeps its move after `m`.
+    /// Whether one witness surely keeps its move after `m`, a move of `pos`: the move changes
+    /// the board on known squares only ([`changed_squares`]) and one witness's mask avoids them.
     #[inline]
-    fn survive(&self, m: Move) -> bool {
-        if !matches!(m.kind(), MoveKind::Normal | MoveKind::DoubleStep) {
+    fn survive(&self, pos: &Position, m: Move) -> bool {
+        let Some(touched) = changed_squares(pos, m) else {
             return false;
-        }
-        let touched = m.from().bb() | m.to().bb();
+        };
         self.masks[..self.len].iter().any(|&mask| (mask & touched).is_empty())
     }
 }
@@ -299,7 +317,7 @@ mod tests {
     use crate::rules::{
         reference,
         special::test_support::parsi::{agrees_with_reference, fen},
-        DrawReason, Outcome,
+        DrawReason, Move, Outcome,
     };
 
     /// A.7: a move that leaves the opponent without a move and not in check is illegal; a
@@ -326,6 +344,67 @@ mod tests {
         // Black to move there has no move and is not in check: a draw.
         let stalemate = fen("k7/p1Q5/P7/8/8/8/8/4K3 b - - 0 1");
         assert_eq!(stalemate.outcome(), Some(Outcome::Draw(DrawReason::Stalemate)));
+    }
+
+    /// The witnesses' shortcut is sound: in Parsi games that run to bare endings and promote
+    /// (captures, promotions and pawn moves preferred), every move by the other rules that a
+    /// witness survives (ordinary moves, promotions, king leaps and bonus leaps among them) does
+    /// not stalemate when played out.
+    #[test]
+    fn a_surviving_witness_proves_the_move_harmless() {
+        use super::{stalemates, Witnesses};
+        use crate::{
+            rng::SplitMix64,
+            rules::{MoveKind, PieceKind, Position, Variant},
+        };
+        let mut rng = SplitMix64::new(0x0051_a1e3_5eed);
+        let (mut promotions, mut rule_moves, mut stalemating, mut judged) = (0u64, 0u64, 0u64, 0u64);
+        for _game in 0..200 {
+            let mut pos = Position::startpos(Variant::Parsi);
+            for _ply in 0..300 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                if !pos.in_opening_series() {
+                    let witnesses = Witnesses::of(&pos);
+                    for &m in pos.legal_moves_unfiltered().iter() {
+                        let played = stalemates(&pos, m);
+                        stalemating += u64::from(played);
+                        judged += 1;
+                        if witnesses.survive(&pos, m) {
+                            assert!(!played, "{} spared but stalemates in {}", pos.uci(m), pos.fen());
+                            match m.kind() {
+                                MoveKind::Promotion => promotions += 1,
+                                MoveKind::Rule => rule_moves += 1,
+                                _ => {}
+                            }
+                        }
+                    }
+                }
+                let pick = |keep: &dyn Fn(Move) -> bool, rng: &mut SplitMix64| {
+                    let some: Vec<Move> = moves.iter().copied().filter(|&m| keep(m)).collect();
+                    (!some.is_empty()).then(|| some[(rng.next_u64() % some.len() as u64) as usize])
+                };
+                let roll = rng.next_u64() % 10;
+                let pawn = |m: Move| pos.piece_at(m.from()).is_some_and(|p| p.kind == PieceKind::Pawn);
+                let m = (roll < 5)
+                    .then(|| pick(&|m| pos.is_capture_or_promotion(m), &mut rng))
+                    .flatten()
+                    .or_else(|| (roll < 8).then(|| pick(&pawn, &mut rng)).flatten())
+                    .unwrap_or_else(|| moves.as_slice()[(rng.next_u64() % moves.len() as u64) as usize]);
+                pos.play_unchecked(m);
+            }
+        }
+        eprintln!(
+            "{judged} moves judged, {stalemating} stalemating; spared {promotions} promotions, {rule_moves} rule moves"
+        );
+        assert!(judged > 100_000, "only {judged} moves judged");
+        assert!(stalemating > 0, "no move stalemated");
+        assert!(
+            promotions > 0 && rule_moves > 0,
+            "spared: {promotions} promotions, {rule_moves} rule moves"
+        );
     }
 
     /// The staged lists the search generates (captures, then the rest) obey the ban as the whole
