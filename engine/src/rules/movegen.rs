@@ -1004,22 +1004,35 @@ impl Position {
     /// applied ([`Position::is_legal_move_with_history`] applies them).
     pub fn is_legal_move(&self, m: Move) -> bool {
         let t = self.tables;
-        let us = self.turn;
         let (from, to) = (m.from(), m.to());
         if m.is_null() || from.index() >= t.geometry.cells() || to.index() >= t.geometry.cells() {
             return false;
         }
-        if !t.rules.custom_filter_rules.is_empty() {
-            return self.generates(m) && self.filters_keep(m, &[], false);
-        }
+        // The direct test is the generator's own reasoning for ordinary moves (pins and
+        // checkers), so it holds where the generator does not play moves out: with square
+        // promotion, while no stuck pawn of the opponent can wake next to the mover's king.
+        let direct = matches!(m.kind(), MoveKind::Normal | MoveKind::DoubleStep)
+            && t.first_step_max <= 2
+            && !t.rules.legal_by_playing
+            && t.rules.opening_series.is_none()
+            && t.rules
+                .square_promotion
+                .as_ref()
+                .is_none_or(|sp| !sp.king_zone_threatened(self));
+        let unfiltered = if direct {
+            self.is_legal_directly(m)
+        } else {
+            self.generates(m)
+        };
+        unfiltered && (t.rules.custom_filter_rules.is_empty() || self.filters_keep(m, &[], false))
+    }
+
+    /// The direct test of an ordinary move or double step (see [`Position::is_legal_move`]).
+    fn is_legal_directly(&self, m: Move) -> bool {
+        let t = self.tables;
+        let us = self.turn;
+        let (from, to) = (m.from(), m.to());
         let double_step = m.kind() == MoveKind::DoubleStep;
-        if m.kind() != MoveKind::Normal && !double_step
-            || t.first_step_max > 2
-            || t.rules.legal_by_playing
-            || t.rules.square_promotion.is_some()
-        {
-            return self.generates(m);
-        }
         if m != Move::new(from, to, m.kind()) {
             return false;
         }

@@ -272,6 +272,19 @@ mod tests {
         let far = fen("rnbkqb1r/ppppp1pp/8/8/8/5p2/7K/R5n1 w - - 0 1");
         assert!(far.parse_uci("h2g1").is_ok());
         agrees_with_reference(&far);
+        // A move from elsewhere (a hash table, a killer slot) is judged the same way: the direct
+        // test of ordinary moves would miss the pawn that wakes.
+        for (pos, uci, legal) in [
+            (&rook_takes, "a1a4", false),
+            (&king_takes, "h2g1", false),
+            (&far, "h2g1", true),
+        ] {
+            let m = crate::rules::reference::pseudo_legal_moves(pos)
+                .into_iter()
+                .find(|&m| pos.uci(m) == uci)
+                .expect("a pseudo-legal move");
+            assert_eq!(pos.is_legal_move(m), legal, "{uci} in {}", pos.fen());
+        }
     }
 
     /// A.11: with the vizier on the board e7-e8 is illegal, and the stuck pawn gives no check to the
