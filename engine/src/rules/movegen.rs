@@ -501,17 +501,26 @@ impl Position {
         pins
     }
 
+    /// Whether the generator judges this position's moves by playing them out
+    /// ([`Position::generate_by_playing`]) rather than by the king's pins and checkers: always in
+    /// variants that need it, and with square promotion while a stuck pawn of the opponent may
+    /// wake next to the mover's king.
+    #[inline]
+    fn legal_by_playing_here(&self) -> bool {
+        let t = self.tables;
+        t.rules.legal_by_playing
+            || t.rules
+                .square_promotion
+                .as_ref()
+                .is_some_and(|sp| sp.king_zone_threatened(self))
+    }
+
     /// Generates the legal moves (or only captures and promotions) into a sink.
     pub(crate) fn generate<S: Sink, const MODE: u8>(&self, sink: &mut S) {
         let captures_only = MODE == mode::CAPTURES;
         let quiets_only = MODE == mode::QUIETS;
         let t = self.tables;
-        if t.rules.legal_by_playing
-            || t.rules
-                .square_promotion
-                .as_ref()
-                .is_some_and(|sp| sp.king_zone_threatened(self))
-        {
+        if self.legal_by_playing_here() {
             return self.generate_by_playing::<S, MODE>(sink);
         }
         let us = self.turn;
@@ -1009,16 +1018,12 @@ impl Position {
             return false;
         }
         // The direct test is the generator's own reasoning for ordinary moves (pins and
-        // checkers), so it holds where the generator does not play moves out: with square
-        // promotion, while no stuck pawn of the opponent can wake next to the mover's king.
+        // checkers), so it holds where the generator does not play moves out. Not during an
+        // opening series, where the side to move may stand in check from before its move.
         let direct = matches!(m.kind(), MoveKind::Normal | MoveKind::DoubleStep)
             && t.first_step_max <= 2
-            && !t.rules.legal_by_playing
             && t.rules.opening_series.is_none()
-            && t.rules
-                .square_promotion
-                .as_ref()
-                .is_none_or(|sp| !sp.king_zone_threatened(self));
+            && !self.legal_by_playing_here();
         let unfiltered = if direct {
             self.is_legal_directly(m)
         } else {
