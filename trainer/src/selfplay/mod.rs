@@ -14,7 +14,7 @@ use std::{
     collections::HashMap,
     path::{Path, PathBuf},
     sync::{
-        atomic::{AtomicU64, AtomicUsize, Ordering},
+        atomic::{AtomicUsize, Ordering},
         Arc, Mutex,
     },
     time::Instant,
@@ -652,10 +652,10 @@ fn check_shards_in_run(args: &Args, shards: u64) -> Result<()> {
 fn dry_run(args: &Args, variant: &str, games: &[u64], make: &MakeGenerator<'_>, threads: usize) -> Result<()> {
     let started = Instant::now();
     let cursor = AtomicUsize::new(0);
-    let done = AtomicU64::new(0);
     let hashes = Mutex::new(vec![0u64; games.len()]);
-    // Every opening drawn so far, for the repeats in the progress lines: a long run stopped early
-    // has still measured the rate among the games it drew (in about the order of their numbers).
+    // The openings drawn so far and how many, for the progress lines' repeats: a long run stopped
+    // early has still measured the rate among the games it drew (in about the order of their
+    // numbers).
     let seen = Mutex::new((std::collections::HashSet::with_capacity(games.len()), 0u64));
     let totals = Mutex::new(Rejections::default());
     let failure: Mutex<Option<anyhow::Error>> = Mutex::new(None);
@@ -677,13 +677,14 @@ fn dry_run(args: &Args, variant: &str, games: &[u64], make: &MakeGenerator<'_>, 
                             Err(e) => break Err(e),
                         };
                         mine.push((j, hash));
-                        let repeated = seen.lock().map_or(0, |mut s| {
-                            if !s.0.insert(hash) {
-                                s.1 += 1;
-                            }
-                            s.1
-                        });
-                        let n = done.fetch_add(1, Ordering::Relaxed) + 1;
+                        let Ok((n, distinct)) = seen.lock().map(|mut s| {
+                            s.0.insert(hash);
+                            s.1 += 1;
+                            (s.1, s.0.len() as u64)
+                        }) else {
+                            break Err(anyhow::anyhow!("a worker failed"));
+                        };
+                        let repeated = n - distinct;
                         if !args.quiet && n.is_multiple_of(step) {
                             eprintln!(
                                 "  {} of {} openings drawn ({}), {} repeat an earlier one ({})",
