@@ -116,7 +116,7 @@ async fn side(
             let _ = client.resign(&id).await;
             return;
         }
-        let legal = game.position().legal_moves();
+        let legal = game.legal_moves();
         if legal.is_empty() {
             return;
         }

@@ -335,6 +335,13 @@ impl Book {
     /// The book moves of a position that are legal there, heaviest first (ties by move). Empty
     /// when the position is out of book or belongs to another variant.
     pub fn moves(&self, pos: &Position) -> Vec<BookMove> {
+        self.moves_in_game(pos, &[])
+    }
+
+    /// As [`Book::moves`], for the position of a game whose earlier positions are `history`
+    /// (their hashes, oldest first): a move the game forbids there (Parsi Chess's
+    /// perpetual-check ban) is left out.
+    pub fn moves_in_game(&self, pos: &Position, history: &[u64]) -> Vec<BookMove> {
         if pos.variant() != self.variant {
             return Vec::new();
         }
@@ -342,7 +349,7 @@ impl Book {
         let mut moves: Vec<BookMove> = self
             .entries_for(pos.hash())
             .iter()
-            .filter(|e| pos.is_legal_move(Move::from_raw(e.mv)))
+            .filter(|e| pos.is_legal_move_with_history(Move::from_raw(e.mv), history))
             .map(|e| BookMove {
                 mv: Move::from_raw(e.mv),
                 mover,
@@ -357,7 +364,12 @@ impl Book {
     /// A move for the position, drawn at random with probability proportional to its weight;
     /// `None` when the book has no legal move for it.
     pub fn pick(&self, pos: &Position, rng: &mut BookRng) -> Option<BookMove> {
-        let moves = self.moves(pos);
+        self.pick_in_game(pos, &[], rng)
+    }
+
+    /// As [`Book::pick`], among the moves of [`Book::moves_in_game`].
+    pub fn pick_in_game(&self, pos: &Position, history: &[u64], rng: &mut BookRng) -> Option<BookMove> {
+        let moves = self.moves_in_game(pos, history);
         let total: f64 = moves.iter().map(|m| m.weight).sum();
         if moves.is_empty() || total <= 0.0 || !total.is_finite() {
             return moves.first().copied();
@@ -664,6 +676,47 @@ mod tests {
                 entry(&after, "g9g8", 8, 2, 2, 4),
             ],
         )
+    }
+
+    /// A book move the game forbids (Parsi Chess's perpetual-check ban: a third Nf7+ by checks
+    /// alone) is not offered in the game, neither by the book nor by an engine playing from it.
+    #[test]
+    fn a_move_the_game_forbids_is_not_offered() {
+        let v = Variant::Parsi;
+        let start = Position::from_fen(v, "5b1k/4p1pp/4P3/6N1/8/8/8/K7 w - - 0 1").unwrap();
+        let cycle: Vec<Move> = {
+            let mut pos = start.clone();
+            ["g5f7", "h8g8", "f7h6", "g8h8", "h6f7", "h8g8", "f7h6", "g8h8"]
+                .iter()
+                .map(|u| pos.play_uci(u).unwrap())
+                .collect()
+        };
+        let mut game = crate::rules::game::Game::new(start.clone());
+        cycle.iter().for_each(|&m| game.play(m));
+        let pos = game.position().clone();
+        let book = std::sync::Arc::new(Book::new(
+            v,
+            8,
+            1,
+            10,
+            vec![entry(&pos, "h6f7", 9, 9, 0, 0), entry(&pos, "h6g4", 1, 0, 1, 0)],
+        ));
+        let uci = |list: Vec<BookMove>| list.iter().map(|m| pos.uci(m.mv)).collect::<Vec<_>>();
+        assert_eq!(uci(book.moves(&pos)), ["h6f7", "h6g4"], "the bare position allows both");
+        assert_eq!(uci(book.moves_in_game(&pos, game.history())), ["h6g4"]);
+        let mut rng = BookRng::new(3);
+        for _ in 0..20 {
+            let m = book.pick_in_game(&pos, game.history(), &mut rng).unwrap().mv;
+            assert_eq!(pos.uci(m), "h6g4");
+        }
+        let mut engine = crate::engine::Engine::new();
+        engine.set_variant(v);
+        engine.set_game(start, &cycle).unwrap();
+        engine.set_book_data(Some(book)).unwrap();
+        engine.set_book_seed(Some(5));
+        for _ in 0..20 {
+            assert_eq!(pos.uci(engine.book_move().unwrap().mv), "h6g4");
+        }
     }
 
     #[test]

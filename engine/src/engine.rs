@@ -104,12 +104,18 @@ pub fn parse_game_in(
     let start = Position::from_fen_in(tables, fen.unwrap_or(tables.spec.start_fen))?;
     let mut pos = start.clone();
     let mut played = Vec::with_capacity(moves.len());
+    // The positions before the one a move is played in: a move of the bare position may be
+    // forbidden in the game (Parsi Chess's perpetual-check ban).
+    let mut history = Vec::with_capacity(moves.len());
     for (i, text) in moves.iter().enumerate() {
-        let m = pos.parse_uci(text).map_err(|error| SetPositionError::Move {
-            index: i + 1,
-            text: text.clone(),
-            error,
-        })?;
+        let m = pos
+            .parse_uci_in_game(text, &history)
+            .map_err(|error| SetPositionError::Move {
+                index: i + 1,
+                text: text.clone(),
+                error,
+            })?;
+        history.push(pos.hash());
         pos.play_unchecked(m);
         played.push(m);
     }
@@ -396,7 +402,7 @@ impl Engine {
         let mut pos = start.clone();
         let mut history = Vec::with_capacity(moves.len());
         for (i, &m) in moves.iter().enumerate() {
-            if !pos.is_legal_move(m) {
+            if !pos.is_legal_move_with_history(m, &history) {
                 return Err(SetPositionError::IllegalMove {
                     index: i + 1,
                     fen: pos.fen(),
@@ -593,7 +599,7 @@ impl Engine {
     /// position is out of book.
     pub fn book_move(&mut self) -> Option<BookMove> {
         let book = self.book.clone()?;
-        book.pick(&self.position, &mut self.book_rng)
+        book.pick_in_game(&self.position, &self.history, &mut self.book_rng)
     }
 
     /// The book move a `go` with these limits plays instead of searching: none for analysis

@@ -144,10 +144,12 @@ impl Opening {
         };
         let mut pos = start.clone();
         let mut moves = Vec::new();
+        let mut history = Vec::new();
         for &m in &self.moves {
-            if !pos.is_legal_move(m) {
+            if !pos.is_legal_move_with_history(m, &history) {
                 break;
             }
+            history.push(pos.hash());
             pos.play_unchecked(m);
             moves.push(m);
         }
@@ -241,7 +243,7 @@ pub fn extend_randomly(start: &Position, moves: &[Move], plies: usize, rng: &mut
         game.play(m);
     }
     for _ in 0..plies {
-        let legal = game.position().legal_moves();
+        let legal = game.legal_moves();
         if legal.is_empty() {
             return None;
         }
@@ -354,7 +356,7 @@ fn parse_line(variant: Variant, line: &str) -> Result<(Position, Vec<Move>), Str
     for (i, t) in move_tokens.iter().enumerate() {
         let m = game
             .position()
-            .parse_uci(t)
+            .parse_uci_in_game(t, game.history())
             .map_err(|e| format!("move {} '{t}': {e}", i + 1))?;
         game.play(m);
         moves.push(m);

@@ -203,6 +203,52 @@ fn an_engine_that_plays_illegal_moves_loses_by_them() {
     assert!(text.contains("{illegal move a1a1 by black} 1-0"), "{text}");
 }
 
+/// The referee judges an engine's move as a move of the game: in Parsi Chess a third Nf7+ by
+/// checks alone, legal in the bare position, loses by the perpetual-check ban.
+#[test]
+fn a_move_the_game_forbids_loses_by_it() {
+    let path = script("perpetual", r#"echo "bestmove h6f7""#);
+    let text = std::fs::read_to_string(&path).expect("script");
+    std::fs::write(
+        &path,
+        text.replace("var persian-princess var egyptian-eye", "var parsi"),
+    )
+    .expect("script");
+    let first: PlayerConfig = "name=inproc,depth=1,hash=1".parse().expect("valid");
+    let mut config = MatchConfig::new(Variant::Parsi, 2, first, program(&path, "name=checker,depth=1"));
+    // White's knight has given check from f7 and h6 twice: the next Nf7+ is the ban's.
+    let line = "5b1k/4p1pp/4P3/6N1/8/8/8/K7 w - - 0 1 moves g5f7 h8g8 f7h6 g8h8 h6f7 h8g8 f7h6 g8h8";
+    let opening = engine::play::openings::parse_openings(Variant::Parsi, line, "list").expect("a legal line");
+    config.openings = engine::play::OpeningSource::List(opening);
+    let records = play(&config);
+    let _ = std::fs::remove_file(&path);
+    for r in &records {
+        let by = second_colour(r);
+        // As White the program answers right after the opening; as Black after one move.
+        let plies = if by == Color::White { 8 } else { 9 };
+        assert_eq!(r.pgn.moves.len(), plies, "{}", r.pgn.to_pgn());
+        assert_eq!(
+            r.termination,
+            Termination::IllegalMove {
+                by,
+                text: "h6f7".into()
+            },
+            "{}",
+            r.pgn.to_pgn()
+        );
+        assert_eq!(r.result, GameResult::win_for(!by));
+    }
+    // As White the program's move is Nf7+ itself, which the bare position allows.
+    let white = records
+        .iter()
+        .find(|r| second_colour(r) == Color::White)
+        .expect("a game as White");
+    let game = &white.pgn;
+    let mut pos = game.start.clone();
+    game.moves.iter().for_each(|&m| pos.play_unchecked(m));
+    assert!(pos.parse_uci("h6f7").is_ok(), "legal in the bare position");
+}
+
 #[test]
 fn an_engine_that_crashes_loses_and_is_started_again() {
     // It exits at its first `go` of each game: after the opening's moves, in the middle of the

@@ -838,6 +838,33 @@ fn go_perft_sees_the_games_moves() {
     assert!(lines.iter().any(|l| l == "h6f7: 1"), "{lines:?}");
 }
 
+/// `position ... moves` judges each move as a move of the game: a third Nf7+ by checks alone,
+/// legal in the bare position, is refused with an error that names the ban, and the position
+/// set before stays.
+#[test]
+fn position_refuses_a_move_the_game_forbids() {
+    let mut uci = Uci::start();
+    uci.send("setoption name UCI_Variant value parsi");
+    let fen = "5b1k/4p1pp/4P3/6N1/8/8/8/K7 w - - 0 1";
+    let cycle = "g5f7 h8g8 f7h6 g8h8 h6f7 h8g8 f7h6 g8h8";
+    uci.send(&format!("position fen {fen} moves {cycle}"));
+    assert_eq!(uci.sync(), Vec::<String>::new());
+    let before = uci.fen();
+    uci.send(&format!("position fen {fen} moves {cycle} h6f7"));
+    let lines = uci.sync();
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(lines[0].starts_with("info string error: "), "{lines:?}");
+    assert!(
+        lines[0].contains("move 9 'h6f7'") && lines[0].contains("perpetual check"),
+        "{lines:?}"
+    );
+    assert_eq!(uci.fen(), before, "the position set before stays");
+    // Another move there is played.
+    uci.send(&format!("position fen {fen} moves {cycle} h6g4"));
+    assert_eq!(uci.sync(), Vec::<String>::new());
+    assert_ne!(uci.fen(), before);
+}
+
 #[test]
 fn go_perft_beyond_the_limit_is_refused() {
     let mut uci = Uci::start();

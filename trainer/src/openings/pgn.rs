@@ -303,15 +303,17 @@ impl SanCache {
     /// Entries kept at most (the cache starts again when full).
     const CAPACITY: usize = 1 << 20;
 
-    fn parse(&mut self, pos: &Position, san: &str) -> Result<Move, SanError> {
+    /// The move `san` of `pos`, a position of a game whose earlier positions are `history`
+    /// (their hashes, oldest first): a move the game forbids there is an error.
+    fn parse(&mut self, pos: &Position, history: &[u64], san: &str) -> Result<Move, SanError> {
         let key = (pos.hash(), san.to_string());
         if let Some(&m) = self.0.get(&key) {
             // A key collision cannot make an illegal move.
-            if pos.is_legal_move(m) {
+            if pos.is_legal_move_with_history(m, history) {
                 return Ok(m);
             }
         }
-        let m = pos.parse_san(san)?;
+        let m = pos.parse_san_in_game(san, history)?;
         if self.0.len() >= Self::CAPACITY {
             self.0.clear();
         }
@@ -343,13 +345,15 @@ pub fn resolve(raw: &RawGame, variant: Variant, view: EvalView, cache: &mut SanC
     let mut pos = start.clone();
     let mut moves = Vec::with_capacity(raw.sans.len());
     let mut evals = Vec::with_capacity(raw.sans.len());
+    let mut history = Vec::with_capacity(raw.sans.len());
     for (i, (san, line)) in raw.sans.iter().enumerate() {
-        let m = cache.parse(&pos, san).map_err(|e| GameError::Move {
+        let m = cache.parse(&pos, &history, san).map_err(|e| GameError::Move {
             line: *line,
             ply: i + 1,
             error: e.to_string(),
         })?;
         let mover = pos.turn();
+        history.push(pos.hash());
         pos.play_unchecked(m);
         moves.push(m);
         let score = raw
@@ -447,6 +451,25 @@ mod tests {
         let white = resolve(&games[0], Variant::Chess, EvalView::White, &mut SanCache::default()).unwrap();
         assert_eq!(white.evals, [Some(50), Some(25), Some(-10)]);
         assert_eq!(white.result, None);
+    }
+
+    /// A move the game forbids (Parsi Chess's perpetual-check ban: a third Nf7+ by checks alone)
+    /// is an error of the game, also when the cache knows the move from the bare position.
+    #[test]
+    fn a_move_the_game_forbids_is_an_error() {
+        let head = "[FEN \"5b1k/4p1pp/4P3/6N1/8/8/8/K7 w - - 0 1\"]\n\n";
+        let cycle = "1. Nf7+ Kg8 2. Nh6+ Kh8 3. Nf7+ Kg8 4. Nh6+ Kh8";
+        let (games, _) = split_games(&format!("{head}{cycle} 5. Nf7+ *"), 20);
+        let mut cache = SanCache::default();
+        // The position after the cycle, alone: Nf7+ is legal there and now cached.
+        let bare = Position::from_fen(Variant::Parsi, "5b1k/4p1pp/4P2N/8/8/8/8/K7 w - - 8 5").unwrap();
+        assert!(cache.parse(&bare, &[], "Nf7+").is_ok());
+        let err = resolve(&games[0], Variant::Parsi, EvalView::Mover, &mut cache).unwrap_err();
+        assert!(matches!(err, GameError::Move { ply: 9, .. }), "{err}");
+        assert!(err.to_string().contains("perpetual check"), "{err}");
+        let (games, _) = split_games(&format!("{head}{cycle} 5. Ng4 *"), 20);
+        let game = resolve(&games[0], Variant::Parsi, EvalView::Mover, &mut cache).unwrap();
+        assert_eq!(game.moves.len(), 9);
     }
 
     #[test]

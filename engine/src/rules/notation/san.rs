@@ -25,7 +25,17 @@ pub enum SanError {
     /// More than one legal move matches (missing disambiguation).
     #[error("'{0}' is ambiguous in this position")]
     Ambiguous(String),
+    /// A move of the position that the game's earlier positions forbid (Parsi Chess's
+    /// perpetual-check ban).
+    #[error("'{0}' is not a legal move in this game ({FORBIDDEN_BY_HISTORY})")]
+    ForbiddenInGame(String),
 }
+
+/// Why a move that the bare position allows is forbidden in the game: the only legality filter
+/// that reads a game's earlier positions is Parsi Chess's perpetual-check ban.
+pub const FORBIDDEN_BY_HISTORY: &str =
+    "the game's earlier positions forbid it: a perpetual check, a check that brings \
+     a position back for the third time when every move of the checking side since its first occurrence gave check";
 
 impl Position {
     /// The SAN of a legal move of this position, with its check or mate mark.
@@ -161,6 +171,18 @@ impl Position {
                 }
             }
             _ => Err(SanError::Ambiguous(text.to_string())),
+        }
+    }
+
+    /// Reads a SAN move of this position as a move of a game whose earlier positions are
+    /// `history` (their hashes, oldest first): as [`Position::parse_san`], and a move the game
+    /// forbids ([`Position::is_legal_move_with_history`]) is an error.
+    pub fn parse_san_in_game(&self, text: &str, history: &[u64]) -> Result<Move, SanError> {
+        let m = self.parse_san(text)?;
+        if self.is_legal_move_with_history(m, history) {
+            Ok(m)
+        } else {
+            Err(SanError::ForbiddenInGame(text.to_string()))
         }
     }
 }

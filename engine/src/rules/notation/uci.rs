@@ -307,6 +307,22 @@ impl Position {
         Ok(m.to_move(self)?)
     }
 
+    /// Reads a move in UCI text as a move of a game whose earlier positions are `history` (their
+    /// hashes, oldest first): as [`Position::parse_uci`], and a move the game forbids
+    /// ([`Position::is_legal_move_with_history`]; Parsi Chess's perpetual-check ban) is an error.
+    pub fn parse_uci_in_game(&self, text: &str, history: &[u64]) -> Result<Move, UciError> {
+        let m = self.parse_uci(text)?;
+        if self.is_legal_move_with_history(m, history) {
+            Ok(m)
+        } else {
+            Err(IllegalUciMoveError::IllegalHere {
+                mv: text.to_string(),
+                reason: crate::rules::notation::san::FORBIDDEN_BY_HISTORY,
+            }
+            .into())
+        }
+    }
+
     /// Plays a move given in UCI text (checked).
     pub fn play_uci(&mut self, text: &str) -> Result<Move, UciError> {
         let m = self.parse_uci(text)?;

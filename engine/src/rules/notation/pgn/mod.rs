@@ -281,6 +281,27 @@ mod tests {
         assert_eq!(games[1].tag("Event"), Some("y"));
     }
 
+    /// A move the game forbids (Parsi Chess's perpetual-check ban: a third Nf7+ by checks alone)
+    /// is an error of the game, though the bare position allows it.
+    #[test]
+    fn a_move_the_game_forbids_is_an_error() {
+        let head = "[Variant \"Parsi\"]\n[SetUp \"1\"]\n[FEN \"5b1k/4p1pp/4P3/6N1/8/8/8/K7 w - - 0 1\"]\n";
+        let cycle = "1. Nf7+ Kg8 2. Nh6+ Kh8 3. Nf7+ Kg8 4. Nh6+ Kh8";
+        let ok = read_games(&format!("{head}{cycle} 5. Ng4 *"), Variant::Chess).expect("a legal game");
+        assert_eq!(ok[0].moves.len(), 9);
+        let banned = read_games(&format!("{head}{cycle} 5. Nf7+ *"), Variant::Chess);
+        match banned {
+            Err(PgnError::Move {
+                ply: 9,
+                error: SanError::ForbiddenInGame(ref san),
+                ..
+            }) => assert_eq!(san, "Nf7+"),
+            other => panic!("{other:?}"),
+        }
+        let text = banned.unwrap_err().to_string();
+        assert!(text.contains("perpetual check"), "{text}");
+    }
+
     #[test]
     fn errors_are_reported() {
         let bad_move = read_games("[Variant \"chess\"]\n1. e4 e4 *", Variant::Chess);

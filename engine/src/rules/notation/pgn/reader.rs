@@ -61,6 +61,9 @@ struct Builder {
     in_movetext: bool,
     game: Option<PgnGame>,
     pos: Option<Position>,
+    /// The hashes of the game's positions before `pos`, oldest first (the perpetual-check ban
+    /// reads them).
+    history: Vec<u64>,
     last_comment: Option<String>,
 }
 
@@ -73,6 +76,7 @@ impl Builder {
             in_movetext: false,
             game: None,
             pos: None,
+            history: Vec::new(),
             last_comment: None,
         }
     }
@@ -117,12 +121,15 @@ impl Builder {
         let (Some(game), Some(pos)) = (self.game.as_mut(), self.pos.as_mut()) else {
             return Ok(());
         };
-        let m = pos.parse_san(san).map_err(|error| PgnError::Move {
-            game: self.number,
-            line,
-            ply: game.moves.len() + 1,
-            error,
-        })?;
+        let m = pos
+            .parse_san_in_game(san, &self.history)
+            .map_err(|error| PgnError::Move {
+                game: self.number,
+                line,
+                ply: game.moves.len() + 1,
+                error,
+            })?;
+        self.history.push(pos.hash());
         pos.play_unchecked(m);
         game.moves.push(m);
         // A comment belongs to the last move only if nothing follows it.
