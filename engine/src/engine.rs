@@ -396,7 +396,8 @@ impl Engine {
     }
 
     /// Sets the game: its start position and the moves played from it, each checked against
-    /// the position it is played in. The variant becomes the start position's (as
+    /// the position it is played in and the game's positions before it (Parsi Chess's
+    /// perpetual-check ban). The variant becomes the start position's (as
     /// [`Engine::set_variant`] does when it changes). On error the previous game is kept.
     pub fn set_game(&mut self, start: Position, moves: &[Move]) -> Result<(), SetPositionError> {
         let mut pos = start.clone();
