@@ -160,17 +160,15 @@ pub fn read_pgn(tables: &'static Tables, text: &str, each_ply: bool) -> Vec<Item
         } else {
             vec![read.moves.len()]
         };
-        let mut pos = start.clone();
+        let mut played = Game::new(start.clone());
         let mut legal = true;
-        let mut history = Vec::with_capacity(read.moves.len());
         for (i, &m) in read.moves.iter().enumerate() {
-            if !pos.is_legal_move_with_history(m, &history) {
+            if !played.is_legal(m) {
                 items.push(error(format!("move {} is not legal under these rules", i + 1)));
                 legal = false;
                 break;
             }
-            history.push(pos.hash());
-            pos.play_unchecked(m);
+            played.play(m);
         }
         if !legal {
             continue;

@@ -15,6 +15,7 @@ use crate::{
     book::{Book, BookError, BookMove, BookRng},
     eval::nnue::{NetError, NnueNet},
     rules::{
+        game::Game,
         perft::{self, DivideOutcome, TooDeepError},
         tables::Tables,
         FenError, Move, Position, UciError, Variant,
@@ -102,24 +103,21 @@ pub fn parse_game_in(
     moves: &[String],
 ) -> Result<(Position, Vec<Move>), SetPositionError> {
     let start = Position::from_fen_in(tables, fen.unwrap_or(tables.spec.start_fen))?;
-    let mut pos = start.clone();
-    let mut played = Vec::with_capacity(moves.len());
-    // The positions before the one a move is played in: a move of the bare position may be
-    // forbidden in the game (Parsi Chess's perpetual-check ban).
-    let mut history = Vec::with_capacity(moves.len());
+    // Each move as a move of the game: one the bare position allows may be forbidden by the
+    // positions before it (Parsi Chess's perpetual-check ban).
+    let mut game = Game::new(start);
     for (i, text) in moves.iter().enumerate() {
-        let m = pos
-            .parse_uci_in_game(text, &history)
+        let m = game
+            .position()
+            .parse_uci_in_game(text, game.history())
             .map_err(|error| SetPositionError::Move {
                 index: i + 1,
                 text: text.clone(),
                 error,
             })?;
-        history.push(pos.hash());
-        pos.play_unchecked(m);
-        played.push(m);
+        game.play(m);
     }
-    Ok((start, played))
+    Ok((game.start().clone(), game.moves().to_vec()))
 }
 
 /// The engine.

@@ -166,7 +166,7 @@ pub fn play_timed_game(
             }
         };
         let m = pick.best;
-        if m.is_null() || !game.position().is_legal_move_with_history(m, game.history()) {
+        if m.is_null() || !game.is_legal(m) {
             let text = if m.is_null() {
                 "0000".to_string()
             } else {

@@ -142,20 +142,16 @@ impl Opening {
         let Ok(start) = Position::from_fen_in(tables, &self.start.fen()) else {
             return self.clone();
         };
-        let mut pos = start.clone();
-        let mut moves = Vec::new();
-        let mut history = Vec::new();
+        let mut game = Game::new(start);
         for &m in &self.moves {
-            if !pos.is_legal_move_with_history(m, &history) {
+            if !game.is_legal(m) {
                 break;
             }
-            history.push(pos.hash());
-            pos.play_unchecked(m);
-            moves.push(m);
+            game.play(m);
         }
         Opening {
-            start,
-            moves,
+            moves: game.moves().to_vec(),
+            start: game.start().clone(),
             label: self.label.clone(),
         }
     }

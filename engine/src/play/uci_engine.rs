@@ -632,7 +632,7 @@ impl Player for UciPlayer {
         let best = match answer.text.as_str() {
             "0000" => Move::NULL,
             text => pos
-                .parse_uci_in_game(text, game.history())
+                .parse_uci(text)
                 .map_err(|_| PickFailure::Illegal(text.to_string()))?,
         };
         Ok(Pick {

@@ -74,6 +74,13 @@ impl Game {
         self.position.legal_moves_with_history(&self.history)
     }
 
+    /// Whether `m` is a legal move of the game here: legal in the current position and not
+    /// forbidden by the legality filters that look at the game's history (see
+    /// [`Position::is_legal_move_with_history`]).
+    pub fn is_legal(&self, m: Move) -> bool {
+        self.position.is_legal_move_with_history(m, &self.history)
+    }
+
     /// The outcome if the game is over: the position's own outcome, or threefold repetition.
     /// In variants whose rules filter moves by the game's history, "no legal move" is judged
     /// with the history. A mate by a move that took one of two High Princes is the Green Gem.

@@ -342,20 +342,19 @@ pub fn resolve(raw: &RawGame, variant: Variant, view: EvalView, cache: &mut SanC
         })?,
         None => startpos.clone(),
     };
-    let mut pos = start.clone();
-    let mut moves = Vec::with_capacity(raw.sans.len());
+    // The moves as moves of the game: its history may forbid one the bare position allows.
+    let mut played = engine::rules::game::Game::new(start.clone());
     let mut evals = Vec::with_capacity(raw.sans.len());
-    let mut history = Vec::with_capacity(raw.sans.len());
     for (i, (san, line)) in raw.sans.iter().enumerate() {
-        let m = cache.parse(&pos, &history, san).map_err(|e| GameError::Move {
-            line: *line,
-            ply: i + 1,
-            error: e.to_string(),
-        })?;
-        let mover = pos.turn();
-        history.push(pos.hash());
-        pos.play_unchecked(m);
-        moves.push(m);
+        let m = cache
+            .parse(played.position(), played.history(), san)
+            .map_err(|e| GameError::Move {
+                line: *line,
+                ply: i + 1,
+                error: e.to_string(),
+            })?;
+        let mover = played.position().turn();
+        played.play(m);
         let score = raw
             .comments
             .get(i)
@@ -371,7 +370,7 @@ pub fn resolve(raw: &RawGame, variant: Variant, view: EvalView, cache: &mut SanC
     Ok(Game {
         standard_start: start == startpos,
         start,
-        moves,
+        moves: played.moves().to_vec(),
         evals,
         result: raw.result(),
         opening_plies: raw.tag("OpeningPlies").and_then(|p| p.trim().parse().ok()).unwrap_or(0),

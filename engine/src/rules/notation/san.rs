@@ -27,15 +27,9 @@ pub enum SanError {
     Ambiguous(String),
     /// A move of the position that the game's earlier positions forbid (Parsi Chess's
     /// perpetual-check ban).
-    #[error("'{0}' is not a legal move in this game ({FORBIDDEN_BY_HISTORY})")]
+    #[error("'{0}' is not a legal move in this game ({why})", why = super::FORBIDDEN_BY_HISTORY)]
     ForbiddenInGame(String),
 }
-
-/// Why a move that the bare position allows is forbidden in the game: the only legality filter
-/// that reads a game's earlier positions is Parsi Chess's perpetual-check ban.
-pub const FORBIDDEN_BY_HISTORY: &str =
-    "the game's earlier positions forbid it: a perpetual check, a check that brings \
-     a position back for the third time when every move of the checking side since its first occurrence gave check";
 
 impl Position {
     /// The SAN of a legal move of this position, with its check or mate mark.

@@ -317,7 +317,7 @@ impl Position {
         } else {
             Err(IllegalUciMoveError::IllegalHere {
                 mv: text.to_string(),
-                reason: crate::rules::notation::san::FORBIDDEN_BY_HISTORY,
+                reason: super::FORBIDDEN_BY_HISTORY,
             }
             .into())
         }

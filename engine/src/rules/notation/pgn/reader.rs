@@ -1,7 +1,7 @@
 //! The PGN reader: games from the lexer's tokens, each move checked against its position.
 
 use super::{Lexer, PgnError, PgnGame, Token, RESULTS};
-use crate::rules::{position::Position, variant::Variant};
+use crate::rules::{game::Game, position::Position, variant::Variant};
 
 /// Reads every game of a PGN text. Games without a `Variant` tag are of `fallback`.
 pub fn read_games(text: &str, fallback: Variant) -> Result<Vec<PgnGame>, PgnError> {
@@ -60,10 +60,8 @@ struct Builder {
     tags: Vec<(String, String)>,
     in_movetext: bool,
     game: Option<PgnGame>,
-    pos: Option<Position>,
-    /// The hashes of the game's positions before `pos`, oldest first (the perpetual-check ban
-    /// reads them).
-    history: Vec<u64>,
+    /// The game as read so far: its moves are judged with its history (the perpetual-check ban).
+    play: Option<Game>,
     last_comment: Option<String>,
 }
 
@@ -75,8 +73,7 @@ impl Builder {
             tags: Vec::new(),
             in_movetext: false,
             game: None,
-            pos: None,
-            history: Vec::new(),
+            play: None,
             last_comment: None,
         }
     }
@@ -112,25 +109,25 @@ impl Builder {
         })?;
         let mut game = PgnGame::new(start.clone());
         game.tags = std::mem::take(&mut self.tags);
-        self.pos = Some(start);
+        self.play = Some(Game::new(start));
         self.game = Some(game);
         Ok(())
     }
 
     fn play(&mut self, san: &str, line: usize) -> Result<(), PgnError> {
-        let (Some(game), Some(pos)) = (self.game.as_mut(), self.pos.as_mut()) else {
+        let (Some(game), Some(play)) = (self.game.as_mut(), self.play.as_mut()) else {
             return Ok(());
         };
-        let m = pos
-            .parse_san_in_game(san, &self.history)
+        let m = play
+            .position()
+            .parse_san_in_game(san, play.history())
             .map_err(|error| PgnError::Move {
                 game: self.number,
                 line,
                 ply: game.moves.len() + 1,
                 error,
             })?;
-        self.history.push(pos.hash());
-        pos.play_unchecked(m);
+        play.play(m);
         game.moves.push(m);
         // A comment belongs to the last move only if nothing follows it.
         self.last_comment = None;
