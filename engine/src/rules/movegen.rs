@@ -137,6 +137,36 @@ impl Sink for Finder {
     }
 }
 
+/// Notes whether any move is generated, and wants no more once one is.
+struct AnyMove(bool);
+
+impl Sink for AnyMove {
+    #[inline(always)]
+    fn add(&mut self, _: Move) {
+        self.0 = true;
+    }
+
+    #[inline(always)]
+    fn wants(&self, _: Move) -> bool {
+        !self.0
+    }
+
+    #[inline(always)]
+    fn add_targets(&mut self, _: Square, targets: Bitboard) {
+        self.0 |= targets.any();
+    }
+
+    #[inline(always)]
+    fn add_pawn_moves(&mut self, targets: Bitboard, _: i32, _: MoveKind) {
+        self.0 |= targets.any();
+    }
+
+    #[inline(always)]
+    fn add_promotions(&mut self, targets: Bitboard, _: i32, kinds: &[PieceKind]) {
+        self.0 |= targets.any() && !kinds.is_empty();
+    }
+}
+
 /// Counts the ordinary moves (kinds `Normal` and `DoubleStep`) and lists the others.
 #[derive(Default)]
 struct OrdinaryCounter {
@@ -239,6 +269,14 @@ impl Position {
         let mut list = MoveList::new();
         self.generate::<MoveList, { mode::ALL }>(&mut list);
         list
+    }
+
+    /// Whether [`Position::legal_moves_unfiltered`] is not empty: once a move is found, the
+    /// generator's tests of the moves it plays out are skipped.
+    pub fn has_legal_move_unfiltered(&self) -> bool {
+        let mut any = AnyMove(false);
+        self.generate::<AnyMove, { mode::ALL }>(&mut any);
+        any.0
     }
 
     /// Legal captures (en passant included) and promotions only.

@@ -200,6 +200,11 @@ pub(crate) fn check_accepted(pos: &Position) {
     }
     let moves = pos.legal_moves();
     assert_eq!(pos.count_legal_moves() as usize, moves.len(), "{v}: {fen}");
+    assert_eq!(
+        pos.has_legal_move_unfiltered(),
+        !pos.legal_moves_unfiltered().is_empty(),
+        "{v}: {fen}"
+    );
     // Every move can be played (clocks and counters included).
     for &m in moves.iter() {
         let child = pos.after(m);

@@ -12,6 +12,7 @@ use crate::rules::{
     position::{AttackClasses, Position},
     tables::{is_orthogonal, NO_DIRECTION},
 };
+use std::cell::Cell;
 
 /// The rule.
 #[derive(Debug)]
@@ -63,8 +64,19 @@ fn allowed(pos: &Position, moves: &MoveList) -> Option<MoveList> {
     if pos.in_opening_series() {
         return None;
     }
-    let witnesses = Witnesses::of(pos);
-    let stalemates = |m: Move| !witnesses.survive(pos, m) && stalemates(pos, m);
+    // Pawns off the king's lines are witnesses with pairwise disjoint masks, counted in bulk: a
+    // move that changes fewer squares than there are such pawns keeps one of them. The other
+    // witnesses are looked for only when a move needs them.
+    let pawns = bulk_pawn_witnesses(pos);
+    let mut witnesses = None;
+    let mut stalemates = |m: Move| {
+        let touched = changed_squares(pos, m);
+        if touched.is_some_and(|t| t.count() < pawns) {
+            return false;
+        }
+        let w = witnesses.get_or_insert_with(|| Witnesses::of_cached(pos));
+        !w.survive_touched(touched) && stalemates(pos, m)
+    };
     let first = moves.iter().position(|&m| stalemates(m))?;
     let mut kept = MoveList::new();
     for &m in &moves.as_slice()[..first] {
@@ -99,7 +111,7 @@ fn changed_squares(pos: &Position, m: Move) -> Option<Bitboard> {
 /// Whether `m` leaves the opponent out of check and without a legal move (played out).
 fn stalemates(pos: &Position, m: Move) -> bool {
     let after = pos.after(m);
-    !(after.in_check() || surely_has_a_move(&after) || !after.legal_moves_unfiltered().is_empty())
+    !(after.in_check() || surely_has_a_move(&after) || after.has_legal_move_unfiltered())
 }
 
 /// A quick sufficient test that the side to move (not in check, with one royal piece) has a legal
@@ -154,9 +166,22 @@ const MAX_WITNESSES: usize = 3;
 /// changes the board only on its two squares). Such a move gives check (and is legal under the
 /// ban) or leaves the witness's move legal. Variants with bent riders or royalty by a rule get no
 /// witnesses.
+#[derive(Clone, Copy)]
 struct Witnesses {
     masks: [Bitboard; MAX_WITNESSES],
     len: usize,
+}
+
+/// What [`Witnesses::of_cached`] compares to find the position of its last answer: its tables
+/// (the variant and its rule settings, which live as long as the program), the position's hash
+/// (every piece, the side to move), the occupied squares and White's.
+type WitnessKey = (usize, u64, Bitboard, Bitboard);
+
+thread_local! {
+    /// The witnesses of the last position asked for on this thread: the search asks for the
+    /// same node's up to three times (its captures, its other moves, a move from the hash table
+    /// or a killer slot), each its own call into the rules.
+    static LAST_WITNESSES: Cell<Option<(WitnessKey, Witnesses)>> = const { Cell::new(None) };
 }
 
 impl Witnesses {
@@ -165,19 +190,28 @@ impl Witnesses {
         Witnesses::collect(pos, false)
     }
 
+    /// [`Witnesses::of`], remembered for the last position asked for on this thread.
+    fn of_cached(pos: &Position) -> Witnesses {
+        let key = (
+            std::ptr::from_ref(pos.tables()) as usize,
+            pos.hash(),
+            pos.occupied(),
+            pos.color_bb(Color::White),
+        );
+        LAST_WITNESSES.with(|last| match last.get() {
+            Some((k, w)) if k == key => w,
+            _ => {
+                let w = Witnesses::of(pos);
+                last.set(Some((key, w)));
+                w
+            }
+        })
+    }
+
     /// Whether [`MAX_WITNESSES`] witnesses with pairwise disjoint masks exist (pawns off the
     /// king's lines are counted in bulk first).
     fn three_disjoint(pos: &Position) -> bool {
-        let t = pos.tables();
-        let royals = pos.royals(!pos.turn());
-        if t.bent_riders.is_empty()
-            && t.rules.royalty_rule.is_none()
-            && royals.count() == 1
-            && off_line_pawn_witnesses(pos, royals.lsb()) >= MAX_WITNESSES as u32
-        {
-            return true;
-        }
-        Witnesses::collect(pos, true).len == MAX_WITNESSES
+        bulk_pawn_witnesses(pos) >= MAX_WITNESSES as u32 || Witnesses::collect(pos, true).len == MAX_WITNESSES
     }
 
     fn collect(pos: &Position, disjoint: bool) -> Witnesses {
@@ -256,13 +290,32 @@ impl Witnesses {
 
     /// Whether one witness surely keeps its move after `m`, a move of `pos`: the move changes
     /// the board on known squares only ([`changed_squares`]) and one witness's mask avoids them.
-    #[inline]
+    #[cfg(test)]
     fn survive(&self, pos: &Position, m: Move) -> bool {
-        let Some(touched) = changed_squares(pos, m) else {
+        self.survive_touched(changed_squares(pos, m))
+    }
+
+    /// As [`Witnesses::survive`], given the move's [`changed_squares`].
+    #[inline]
+    fn survive_touched(&self, touched: Option<Bitboard>) -> bool {
+        let Some(touched) = touched else {
             return false;
         };
         self.masks[..self.len].iter().any(|&mask| (mask & touched).is_empty())
     }
+}
+
+/// The number of pawn witnesses [`off_line_pawn_witnesses`] finds, 0 where the variant's pieces
+/// or royalty give no witnesses (as [`Witnesses::collect`]) or the side not to move has other
+/// than one royal piece. Their masks are pairwise disjoint, so a move that changes fewer
+/// squares than this keeps one of them.
+fn bulk_pawn_witnesses(pos: &Position) -> u32 {
+    let t = pos.tables();
+    let royals = pos.royals(!pos.turn());
+    if !t.bent_riders.is_empty() || t.rules.royalty_rule.is_some() || royals.count() != 1 {
+        return 0;
+    }
+    off_line_pawn_witnesses(pos, royals.lsb())
 }
 
 /// The pawns of the side not to move, off every line through its `king`, whose square ahead is
@@ -349,16 +402,18 @@ mod tests {
     /// The witnesses' shortcut is sound: in Parsi games that run to bare endings and promote
     /// (captures, promotions and pawn moves preferred), every move by the other rules that a
     /// witness survives (ordinary moves, promotions, king leaps and bonus leaps among them) does
-    /// not stalemate when played out.
+    /// not stalemate when played out; nor does a move that changes fewer squares than there are
+    /// pawn witnesses counted in bulk.
     #[test]
     fn a_surviving_witness_proves_the_move_harmless() {
-        use super::{stalemates, Witnesses};
+        use super::{bulk_pawn_witnesses, changed_squares, stalemates, Witnesses};
         use crate::{
             rng::SplitMix64,
             rules::{MoveKind, PieceKind, Position, Variant},
         };
         let mut rng = SplitMix64::new(0x0051_a1e3_5eed);
         let (mut promotions, mut rule_moves, mut stalemating, mut judged) = (0u64, 0u64, 0u64, 0u64);
+        let mut spared_in_bulk = 0u64;
         for _game in 0..200 {
             let mut pos = Position::startpos(Variant::Parsi);
             for _ply in 0..300 {
@@ -368,10 +423,22 @@ mod tests {
                 }
                 if !pos.in_opening_series() {
                     let witnesses = Witnesses::of(&pos);
+                    let pawns = bulk_pawn_witnesses(&pos);
                     for &m in pos.legal_moves_unfiltered().iter() {
                         let played = stalemates(&pos, m);
+                        let after = pos.after(m);
+                        assert_eq!(
+                            after.has_legal_move_unfiltered(),
+                            !after.legal_moves_unfiltered().is_empty(),
+                            "{}",
+                            after.fen()
+                        );
                         stalemating += u64::from(played);
                         judged += 1;
+                        if changed_squares(&pos, m).is_some_and(|t| t.count() < pawns) {
+                            assert!(!played, "{} spared in bulk but stalemates in {}", pos.uci(m), pos.fen());
+                            spared_in_bulk += 1;
+                        }
                         if witnesses.survive(&pos, m) {
                             assert!(!played, "{} spared but stalemates in {}", pos.uci(m), pos.fen());
                             match m.kind() {
@@ -397,9 +464,10 @@ mod tests {
             }
         }
         eprintln!(
-            "{judged} moves judged, {stalemating} stalemating; spared {promotions} promotions, {rule_moves} rule moves"
+            "{judged} moves judged, {stalemating} stalemating; spared {promotions} promotions, {rule_moves} rule moves; {spared_in_bulk} spared in bulk"
         );
         assert!(judged > 100_000, "only {judged} moves judged");
+        assert!(spared_in_bulk > 0, "no move spared in bulk");
         assert!(stalemating > 0, "no move stalemated");
         assert!(
             promotions > 0 && rule_moves > 0,
