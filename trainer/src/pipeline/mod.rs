@@ -15,7 +15,11 @@ mod steps;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
-use engine::tournament::{PlayerConfig, Sprt, SprtVerdict};
+use engine::{
+    play::openings::DEFAULT_RANDOM_PLIES,
+    rules::Variant,
+    tournament::{OpeningSource, PlayerConfig, Sprt, SprtVerdict},
+};
 
 use self::{
     matches::{MatchSummary, Rung, Yardsticks},
@@ -155,6 +159,14 @@ pub struct Args {
     /// tens of Elo (docs/strength.md, Citadel 9x8 round 7).
     #[arg(long, value_name = "SEED")]
     pub hce_seed: Option<u64>,
+    /// An openings file for one variant's match against the hand-crafted evaluation, as
+    /// `VARIANT=FILE` (repeatable; any format `engine match --openings` reads; each opening is
+    /// played with both colours, in order, from the top again when the match needs more): a
+    /// fixed set of balanced openings such as data/openings/parsi-balanced.txt sees the rounds'
+    /// gains where random openings decided before the nets play blur them (docs/strength.md,
+    /// Parsi round 13). The other variants play random openings (--hce-seed).
+    #[arg(long, value_name = "VARIANT=FILE", value_parser = parse_variant_file)]
+    pub hce_openings: Vec<(String, PathBuf)>,
     /// Games of the fixed match at equal time of every candidate against the evaluation its SPRT
     /// played (the previous net; round 1: the hand-crafted one), at --match-tc (0: none).
     #[arg(long, default_value_t = 100)]
@@ -219,6 +231,18 @@ fn parse_path_or_empty(text: &str) -> std::result::Result<PathBuf, String> {
 }
 
 /// `--match-tc`: a time limit and nothing else (no nodes, no depth, no other player key).
+/// `VARIANT=FILE` of --hce-openings: the variant's id and the file.
+fn parse_variant_file(text: &str) -> std::result::Result<(String, PathBuf), String> {
+    let (variant, file) = text
+        .split_once('=')
+        .ok_or_else(|| format!("'{text}': give VARIANT=FILE, e.g. parsi=data/openings/parsi-balanced.txt"))?;
+    let variant: Variant = variant.trim().parse().map_err(|e| format!("'{text}': {e}"))?;
+    if file.trim().is_empty() {
+        return Err(format!("'{text}': no file after '='"));
+    }
+    Ok((variant.id().to_string(), PathBuf::from(file.trim())))
+}
+
 fn parse_match_tc(text: &str) -> std::result::Result<String, String> {
     let text = text.trim();
     for part in text.split(',') {
@@ -294,6 +318,16 @@ pub fn run(args: Args) -> Result<()> {
     }
     if args.window == 0 {
         bail!("--window must be at least 1");
+    }
+    for (variant, file) in &args.hce_openings {
+        if !args.variants.variants().contains(variant) {
+            bail!(
+                "--hce-openings: {variant} is not a variant of this run ({})",
+                args.variants.variants().join(" ")
+            );
+        }
+        // Read now, so that a wrong file stops the run before its self-play, not after.
+        steps::hce_openings(variant, file).context("--hce-openings")?;
     }
     if args.fine_tune_epochs > 0 && !args.variants.joint() {
         bail!("--fine-tune-epochs: only a joint net (several variants) is fine-tuned per variant");
@@ -567,7 +601,14 @@ impl Pipeline {
                             "== round {round}, {v}: {} games against the hand-crafted evaluation",
                             a.hce_games
                         );
-                        steps::play_hce(self, v, &net, &name, a.hce_seed.unwrap_or(seed), &hce_file)?
+                        let openings = match a.hce_openings.iter().find(|(id, _)| id == v) {
+                            Some((_, file)) => steps::hce_openings(v, file)?,
+                            None => OpeningSource::Random {
+                                plies: DEFAULT_RANDOM_PLIES,
+                                seed: a.hce_seed.unwrap_or(seed),
+                            },
+                        };
+                        steps::play_hce(self, v, &net, &name, openings, &hce_file)?
                     }
                 });
             }

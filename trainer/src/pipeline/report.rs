@@ -306,6 +306,9 @@ fn net_report(p: &Pipeline, acc: &Accepted) -> Result<String> {
         if let Some(seed) = a.hce_seed {
             let _ = write!(command, "--hce-seed {seed} ");
         }
+        for (variant, file) in &a.hce_openings {
+            let _ = write!(command, "--hce-openings {variant}={} ", file.display());
+        }
     }
     let _ = write!(
         command,

@@ -11,7 +11,7 @@ use std::{
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Parser;
 use engine::{
-    play::openings::DEFAULT_RANDOM_PLIES,
+    play::openings::{read_openings, DEFAULT_RANDOM_PLIES},
     rules::Variant,
     tournament::{name_programs, run_match, MatchConfig, OpeningSource, PlayerConfig},
 };
@@ -162,12 +162,7 @@ pub fn play(
 ) -> Result<MatchSummary> {
     let a = &p.args;
     let pgn = run.join(format!("match.{variant}.pgn"));
-    match fs::remove_file(&pgn) {
-        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-            return Err(e).with_context(|| format!("cannot remove {}", pgn.display()));
-        }
-        _ => {}
-    }
+    remove_if_there(&pgn)?;
     let part = part_path(file);
     if a.ray {
         let ray_dir = run.join(format!("match.{variant}.ray"));
@@ -216,7 +211,11 @@ pub fn play(
         );
         config.sprt = Some(a.sprt);
         config.pgn = Some(pgn.clone());
-        let (text, summary) = play_in_process(p, config, seed)?;
+        config.openings = OpeningSource::Random {
+            plies: DEFAULT_RANDOM_PLIES,
+            seed,
+        };
+        let (text, summary) = play_in_process(p, config)?;
         write(&part, &format!("{text}Games appended to {}\n", pgn.display()))?;
         finish_match_file(&part, file)?;
         Ok(summary)
@@ -224,10 +223,44 @@ pub fn play(
 }
 
 /// Plays the fixed match of an accepted net against the hand-crafted evaluation into `file`.
-pub fn play_hce(p: &Pipeline, variant: &str, net: &Path, name: &str, seed: u64, file: &Path) -> Result<MatchSummary> {
+pub fn play_hce(
+    p: &Pipeline,
+    variant: &str,
+    net: &Path,
+    name: &str,
+    openings: OpeningSource,
+    file: &Path,
+) -> Result<MatchSummary> {
     let first = player(p, name, &net.display())?;
     let second = player(p, "hce", &Eval::Hce)?;
-    play_fixed(p, variant, p.args.hce_games, first, second, seed, file)
+    let mut config = MatchConfig::new(parse_variant(variant)?, p.args.hce_games, first, second);
+    config.openings = openings;
+    // Its games beside it (a match cut short and played again starts the file again).
+    let pgn = file.with_extension("pgn");
+    remove_if_there(&pgn)?;
+    config.pgn = Some(pgn);
+    play_config(p, config, file)
+}
+
+/// Removes `path` where it is.
+fn remove_if_there(path: &Path) -> Result<()> {
+    match fs::remove_file(path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+            Err(e).with_context(|| format!("cannot remove {}", path.display()))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// The openings of `file` for `variant`'s match against the hand-crafted evaluation
+/// (--hce-openings), each played with both colours.
+pub fn hce_openings(variant: &str, file: &Path) -> Result<OpeningSource> {
+    let openings = read_openings(parse_variant(variant)?, file)
+        .with_context(|| format!("cannot read the openings of {variant} from {}", file.display()))?;
+    if openings.is_empty() {
+        bail!("{}: no opening in the file", file.display());
+    }
+    Ok(OpeningSource::List(openings))
 }
 
 /// Plays the fixed match of a candidate against `current` at equal time (`--match-tc`) into `file`.
@@ -283,22 +316,27 @@ fn play_fixed(
     seed: u64,
     file: &Path,
 ) -> Result<MatchSummary> {
-    let config = MatchConfig::new(parse_variant(variant)?, games, first, second);
-    let (text, summary) = play_in_process(p, config, seed)?;
+    let mut config = MatchConfig::new(parse_variant(variant)?, games, first, second);
+    config.openings = OpeningSource::Random {
+        plies: DEFAULT_RANDOM_PLIES,
+        seed,
+    };
+    play_config(p, config, file)
+}
+
+/// Plays a fixed match of `config` (its openings given) into `file`.
+fn play_config(p: &Pipeline, config: MatchConfig, file: &Path) -> Result<MatchSummary> {
+    let (text, summary) = play_in_process(p, config)?;
     let part = part_path(file);
     write(&part, &text)?;
     finish_match_file(&part, file)?;
     Ok(summary)
 }
 
-/// Plays a match in this process from random openings of `seed` on all threads; its output as
+/// Plays a match in this process from the openings of `config` on all threads; its output as
 /// `engine match --quiet` prints it, and its summary.
-fn play_in_process(p: &Pipeline, mut config: MatchConfig, seed: u64) -> Result<(String, MatchSummary)> {
+fn play_in_process(p: &Pipeline, mut config: MatchConfig) -> Result<(String, MatchSummary)> {
     config.concurrency = p.threads;
-    config.openings = OpeningSource::Random {
-        plies: DEFAULT_RANDOM_PLIES,
-        seed,
-    };
     name_programs(&mut config)?;
     let mut text = format!(
         "Match {} ({}) vs {} ({}), {}, {} games, concurrency {}\n\n",

@@ -354,7 +354,21 @@ fn installed_nets_without_reports() {
 #[test]
 fn command_refuses_bad_settings() {
     let tmp = scratch("bad");
-    let cases: [(&[&str], &str); 11] = [
+    let cases: [(&[&str], &str); 14] = [
+        (
+            &["--variants", "all", "--hce-openings", "parsi=openings.txt"],
+            "--hce-openings: parsi is not a variant of this run",
+        ),
+        (
+            &[
+                "--variants",
+                "egyptian-eye",
+                "--hce-openings",
+                "egyptian-eye=no-such.txt",
+            ],
+            "cannot read the openings of egyptian-eye from no-such.txt",
+        ),
+        (&["--variants", "all", "--hce-openings", "parsi"], "give VARIANT=FILE"),
         (
             &["--variants", "egyptian-eye", "--fine-tune-epochs", "1"],
             "--fine-tune-epochs: only a joint net",
@@ -433,6 +447,7 @@ fn help_names_every_setting() {
         "--threads",
         "--hce-games",
         "--hce-seed",
+        "--hce-openings",
         "--time-games",
         "--match-tc",
         "--ladder-games",
@@ -771,7 +786,43 @@ fn an_installed_net_reports_its_yardsticks() {
 /// report names the flag in its command.
 #[test]
 fn a_fixed_hce_seed_plays_that_seeds_openings() {
-    let tmp = scratch("hce-seed");
+    let (tmp, report) = round_two_hce_match_as_engine_match("hce-seed", &["--hce-seed", "5"], &["--seed", "5"]);
+    assert!(report.contains("--hce-games 4 --hce-seed 5 "), "{report}");
+    let _ = fs::remove_dir_all(&tmp);
+}
+
+/// `--hce-openings VARIANT=FILE` plays that variant's match against the hand-crafted evaluation
+/// from the file's openings: round 2's match is the one `engine match --openings FILE` plays,
+/// game for game, and the net's report names the flag in its command.
+#[test]
+fn hce_openings_from_a_file_play_those_openings() {
+    let dir = scratch("hce-openings-file");
+    let file = dir.join("openings.txt");
+    // Two openings as UCI moves from the start position; the match of 4 games plays each twice.
+    fs::write(&file, "# two openings\ne3e4 e9e8\nc2d4\n").expect("openings file");
+    let openings = format!("oriental-omega={}", file.display());
+    let (tmp, report) = round_two_hce_match_as_engine_match(
+        "hce-openings",
+        &["--hce-openings", &openings],
+        &["--openings", &file.display().to_string()],
+    );
+    assert!(report.contains(&format!("--hce-openings {openings} ")), "{report}");
+    // Its games beside it, each from one of the file's openings.
+    let pgn = fs::read_to_string(tmp.join("runs/r2-oriental-omega/hce.oriental-omega.pgn")).expect("the games");
+    let games: Vec<&str> = pgn.split("\n\n1. ").skip(1).collect();
+    assert_eq!(games.len(), 4, "{pgn}");
+    for game in games {
+        assert!(game.starts_with("e4 e8 ") || game.starts_with("Nd4 "), "{game}");
+    }
+    let _ = fs::remove_dir_all(&tmp);
+    let _ = fs::remove_dir_all(&dir);
+}
+
+/// Runs two toy rounds of Oriental Omega whose round 2 plays 4 games against the hand-crafted
+/// evaluation with `hce_args`, checks that match against `engine match` with `match_args` (the
+/// same results and terminations), and returns the scratch directory and the net's report.
+fn round_two_hce_match_as_engine_match(name: &str, hce_args: &[&str], match_args: &[&str]) -> (PathBuf, String) {
+    let tmp = scratch(name);
     let text = run_in_tmp(
         Command::new(env!("CARGO_BIN_EXE_persian-trainer"))
             .args([
@@ -800,16 +851,9 @@ fn a_fixed_hce_seed_plays_that_seeds_openings() {
             .args(["--match-nodes", "40"])
             // Every candidate is accepted at once, so that round 2 plays the hand-crafted match.
             .args(["--match-games", "40", "--sprt=-1000,-900", "--threads", "2"])
-            .args([
-                "--hce-games",
-                "4",
-                "--hce-seed",
-                "5",
-                "--time-games",
-                "0",
-                "--ladder-games",
-                "0",
-            ]),
+            .args(["--hce-games", "4"])
+            .args(hce_args)
+            .args(["--time-games", "0", "--ladder-games", "0"]),
         &tmp,
     );
     assert!(
@@ -824,13 +868,8 @@ fn a_fixed_hce_seed_plays_that_seeds_openings() {
     let direct = Command::new(&engine)
         .args(["match", "-v", "oriental-omega", "-n", "4", "-c", "2", "--engine"])
         .arg(&first)
-        .args([
-            "--engine",
-            "name=hce,nodes=40,hash=16,eval=hce",
-            "--seed",
-            "5",
-            "--quiet",
-        ])
+        .args(["--engine", "name=hce,nodes=40,hash=16,eval=hce", "--quiet"])
+        .args(match_args)
         .output()
         .expect("engine runs");
     let direct = String::from_utf8_lossy(&direct.stdout).into_owned();
@@ -844,11 +883,10 @@ fn a_fixed_hce_seed_plays_that_seeds_openings() {
     assert_eq!(
         lines(&hce),
         lines(&direct),
-        "pipeline:\n{hce}\nengine match --seed 5:\n{direct}"
+        "pipeline:\n{hce}\nengine match {match_args:?}:\n{direct}"
     );
     let report = fs::read_to_string(tmp.join("nets/oriental-omega.md")).expect("net report");
-    assert!(report.contains("--hce-games 4 --hce-seed 5 "), "{report}");
-    let _ = fs::remove_dir_all(&tmp);
+    (tmp, report)
 }
 
 /// Runs a `trainer pipeline` command with its directories in `tmp` (data, runs, nets, the rounds
