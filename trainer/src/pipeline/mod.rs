@@ -162,9 +162,9 @@ pub struct Args {
     /// An openings file for one variant's match against the hand-crafted evaluation, as
     /// `VARIANT=FILE` (repeatable; any format `engine match --openings` reads; each opening is
     /// played with both colours, in order, from the top again when the match needs more): a
-    /// fixed set of balanced openings such as data/openings/parsi-balanced.txt sees the rounds'
-    /// gains where random openings decided before the nets play blur them (docs/strength.md,
-    /// Parsi round 13). The other variants play random openings (--hce-seed).
+    /// fixed set of balanced openings such as data/openings/parsi-balanced.txt measures without
+    /// the random openings decided before the nets play (docs/strength.md, Parsi round 13). The
+    /// other variants play random openings (--hce-seed).
     #[arg(long, value_name = "VARIANT=FILE", value_parser = parse_variant_file)]
     pub hce_openings: Vec<(String, PathBuf)>,
     /// Games of the fixed match at equal time of every candidate against the evaluation its SPRT
