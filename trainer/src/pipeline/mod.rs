@@ -16,9 +16,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 use engine::{
-    play::openings::DEFAULT_RANDOM_PLIES,
     rules::Variant,
-    tournament::{OpeningSource, PlayerConfig, Sprt, SprtVerdict},
+    tournament::{PlayerConfig, Sprt, SprtVerdict},
 };
 
 use self::{
@@ -603,10 +602,7 @@ impl Pipeline {
                         );
                         let openings = match a.hce_openings.iter().find(|(id, _)| id == v) {
                             Some((_, file)) => steps::hce_openings(v, file)?,
-                            None => OpeningSource::Random {
-                                plies: DEFAULT_RANDOM_PLIES,
-                                seed: a.hce_seed.unwrap_or(seed),
-                            },
+                            None => steps::random_openings(a.hce_seed.unwrap_or(seed)),
                         };
                         steps::play_hce(self, v, &net, &name, openings, &hce_file)?
                     }

@@ -211,10 +211,7 @@ pub fn play(
         );
         config.sprt = Some(a.sprt);
         config.pgn = Some(pgn.clone());
-        config.openings = OpeningSource::Random {
-            plies: DEFAULT_RANDOM_PLIES,
-            seed,
-        };
+        config.openings = random_openings(seed);
         let (text, summary) = play_in_process(p, config)?;
         write(&part, &format!("{text}Games appended to {}\n", pgn.display()))?;
         finish_match_file(&part, file)?;
@@ -249,6 +246,14 @@ fn remove_if_there(path: &Path) -> Result<()> {
             Err(e).with_context(|| format!("cannot remove {}", path.display()))
         }
         _ => Ok(()),
+    }
+}
+
+/// The pipeline's matches' openings when no file is given: random plies from `seed`.
+pub fn random_openings(seed: u64) -> OpeningSource {
+    OpeningSource::Random {
+        plies: DEFAULT_RANDOM_PLIES,
+        seed,
     }
 }
 
@@ -317,10 +322,7 @@ fn play_fixed(
     file: &Path,
 ) -> Result<MatchSummary> {
     let mut config = MatchConfig::new(parse_variant(variant)?, games, first, second);
-    config.openings = OpeningSource::Random {
-        plies: DEFAULT_RANDOM_PLIES,
-        seed,
-    };
+    config.openings = random_openings(seed);
     play_config(p, config, file)
 }
 

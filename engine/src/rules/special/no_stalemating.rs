@@ -75,7 +75,7 @@ fn allowed(pos: &Position, moves: &MoveList) -> Option<MoveList> {
             return false;
         }
         let w = witnesses.get_or_insert_with(|| Witnesses::of_cached(pos));
-        !w.survive_touched(touched) && stalemates(pos, m)
+        !w.survive(touched) && stalemates(pos, m)
     };
     let first = moves.iter().position(|&m| stalemates(m))?;
     let mut kept = MoveList::new();
@@ -222,16 +222,14 @@ impl Witnesses {
         let t = pos.tables();
         let us = pos.turn();
         let them = !us;
-        let royals = pos.royals(them);
-        if !t.bent_riders.is_empty() || t.rules.royalty_rule.is_some() || royals.count() != 1 {
+        let Some(king) = witnessed_king(pos) else {
             return w;
-        }
-        let king = royals.lsb();
+        };
         let occ = pos.occupied();
         // A position never has the side not to move in check (setups are refused so), so only
         // a slider can pin: the pin tests need the sliders alone.
         debug_assert!(pos.attackers(king, us, occ).is_empty());
-        let pieces = pos.color_bb(them) & !royals;
+        let pieces = pos.color_bb(them) & !king.bb();
         let sliders = pos.slider_classes();
         // For disjoint masks pawns first, found in bulk: a pawn's quiet move is the square
         // ahead, so pawns on different files off the king's lines give disjoint masks at once.
@@ -288,16 +286,11 @@ impl Witnesses {
         w
     }
 
-    /// Whether one witness surely keeps its move after `m`, a move of `pos`: the move changes
-    /// the board on known squares only ([`changed_squares`]) and one witness's mask avoids them.
-    #[cfg(test)]
-    fn survive(&self, pos: &Position, m: Move) -> bool {
-        self.survive_touched(changed_squares(pos, m))
-    }
-
-    /// As [`Witnesses::survive`], given the move's [`changed_squares`].
+    /// Whether one witness surely keeps its move after a move of the position that changes the
+    /// board on `touched` only (its [`changed_squares`]; `None`: not known): one witness's mask
+    /// avoids them.
     #[inline]
-    fn survive_touched(&self, touched: Option<Bitboard>) -> bool {
+    fn survive(&self, touched: Option<Bitboard>) -> bool {
         let Some(touched) = touched else {
             return false;
         };
@@ -305,17 +298,19 @@ impl Witnesses {
     }
 }
 
-/// The number of pawn witnesses [`off_line_pawn_witnesses`] finds, 0 where the variant's pieces
-/// or royalty give no witnesses (as [`Witnesses::collect`]) or the side not to move has other
-/// than one royal piece. Their masks are pairwise disjoint, so a move that changes fewer
-/// squares than this keeps one of them.
-fn bulk_pawn_witnesses(pos: &Position) -> u32 {
+/// The royal piece of the side not to move, where witnesses can be had: the variant has no bent
+/// riders and no royalty by a rule, and that side has exactly one royal piece.
+fn witnessed_king(pos: &Position) -> Option<Square> {
     let t = pos.tables();
     let royals = pos.royals(!pos.turn());
-    if !t.bent_riders.is_empty() || t.rules.royalty_rule.is_some() || royals.count() != 1 {
-        return 0;
-    }
-    off_line_pawn_witnesses(pos, royals.lsb())
+    (t.bent_riders.is_empty() && t.rules.royalty_rule.is_none() && royals.count() == 1).then(|| royals.lsb())
+}
+
+/// The number of pawn witnesses [`off_line_pawn_witnesses`] finds (0 without a
+/// [`witnessed_king`]). Their masks are pairwise disjoint, so a move that changes fewer squares
+/// than this keeps one of them.
+fn bulk_pawn_witnesses(pos: &Position) -> u32 {
+    witnessed_king(pos).map_or(0, |king| off_line_pawn_witnesses(pos, king))
 }
 
 /// The pawns of the side not to move, off every line through its `king`, whose square ahead is
@@ -439,7 +434,7 @@ mod tests {
                             assert!(!played, "{} spared in bulk but stalemates in {}", pos.uci(m), pos.fen());
                             spared_in_bulk += 1;
                         }
-                        if witnesses.survive(&pos, m) {
+                        if witnesses.survive(changed_squares(&pos, m)) {
                             assert!(!played, "{} spared but stalemates in {}", pos.uci(m), pos.fen());
                             match m.kind() {
                                 MoveKind::Promotion => promotions += 1,
