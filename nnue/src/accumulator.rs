@@ -54,13 +54,18 @@ pub struct Accumulator {
     data: Vec<Block>,
     /// Pieces on the board (the active features per perspective), which choose the output bucket.
     pieces: usize,
+    /// Per perspective, the first input of its king bucket (`bucket * F / K`; 0 for a v1 net).
+    king_base: [usize; 2],
     backend: Backend,
 }
 
 impl PartialEq for Accumulator {
     /// Equal values (the backend is not compared).
     fn eq(&self, other: &Self) -> bool {
-        self.hidden == other.hidden && self.pieces == other.pieces && self.data == other.data
+        self.hidden == other.hidden
+            && self.pieces == other.pieces
+            && self.king_base == other.king_base
+            && self.data == other.data
     }
 }
 
@@ -82,6 +87,7 @@ impl Accumulator {
             blocks,
             data: vec![Block::default(); 2 * blocks],
             pieces: 0,
+            king_base: [0; 2],
             backend,
         }
     }
@@ -109,18 +115,48 @@ impl Accumulator {
         self.pieces = pieces.len();
         let backend = self.backend;
         for persp in Color::ALL {
+            let base = net
+                .king_buckets()
+                .map_or(0, |kings| kings.bucket(layout, persp, pieces) * net.bucket_features());
+            self.king_base[persp.index()] = base;
             let dst = self.half_mut(persp);
             dst.copy_from_slice(net.bias_blocks());
             for batch in pieces.chunks(BATCH) {
                 let mut rows: [&[Block]; BATCH] = [&[]; BATCH];
-                fill_rows(&mut rows, net, layout, persp, batch);
+                fill_rows(&mut rows, net, layout, persp, base, batch);
                 backend.add_sub(dst, None, &rows[..batch.len()], &[]);
             }
         }
     }
 
+    /// Whether the move that adds `added` and removes `removed` takes a king into another of its
+    /// buckets, or removes a king for good (feature set v2): the child's accumulator must then be
+    /// computed by [`Accumulator::refresh`], not by an update from this one. Always `false` for
+    /// a v1 net.
+    #[must_use]
+    pub fn needs_refresh(
+        &self,
+        net: &Network,
+        layout: &Layout,
+        added: &[PlacedPiece],
+        removed: &[PlacedPiece],
+    ) -> bool {
+        let Some(kings) = net.king_buckets() else {
+            return false;
+        };
+        let king = kings.king_type();
+        added.iter().any(|p| {
+            p.kind == king
+                && kings.bucket_of_cell(layout, p.color, p.cell) * net.bucket_features()
+                    != self.king_base[p.color.index()]
+        }) || removed
+            .iter()
+            .any(|p| p.kind == king && !added.iter().any(|a| a.kind == king && a.color == p.color))
+    }
+
     /// Applies a move in place: adds the features of the `added` pieces and removes those of the
-    /// `removed` pieces, in both perspectives. A normal move is one removed and one added piece,
+    /// `removed` pieces, in both perspectives. Panics when the move takes a king into another
+    /// bucket ([`Accumulator::needs_refresh`]). A normal move is one removed and one added piece,
     /// a capture removes one more, castling or a swap moves two pieces (two of each); an undo is
     /// the same call with the lists exchanged. Up to four of each are applied in one pass.
     pub fn update(&mut self, net: &Network, layout: &Layout, added: &[PlacedPiece], removed: &[PlacedPiece]) {
@@ -172,6 +208,15 @@ impl Accumulator {
         removed: &[PlacedPiece],
     ) {
         self.check(net);
+        if let Some(prev) = prev {
+            self.king_base = prev.king_base;
+        }
+        if net.king_buckets().is_some() {
+            assert!(
+                !self.needs_refresh(net, layout, added, removed),
+                "a king changed buckets: the accumulator needs a refresh"
+            );
+        }
         let before = prev.map_or(self.pieces, |prev| prev.pieces);
         debug_assert!(
             before + added.len() >= removed.len(),
@@ -186,8 +231,9 @@ impl Accumulator {
         let (backend, blocks) = (self.backend, self.blocks);
         for persp in Color::ALL {
             let mut rows: [&[Block]; 2 * BATCH] = [&[]; 2 * BATCH];
+            let base = self.king_base[persp.index()];
             for (row, &piece) in rows.iter_mut().zip(added.iter().chain(removed)) {
-                *row = net.row(feature_index(layout, persp, piece));
+                *row = net.row(base + feature_index(layout, persp, piece));
             }
             let (adds, subs) = rows[..added.len() + removed.len()].split_at(added.len());
             let start = persp.index() * blocks;
@@ -207,6 +253,7 @@ impl Accumulator {
     ) {
         let backend = self.backend;
         for persp in Color::ALL {
+            let base = self.king_base[persp.index()];
             let mut src = prev.map(|prev| prev.half(persp));
             let dst = self.half_mut(persp);
             let (mut adds, mut subs) = (added.chunks(BATCH), removed.chunks(BATCH));
@@ -217,8 +264,8 @@ impl Accumulator {
                 }
                 let mut add_rows: [&[Block]; BATCH] = [&[]; BATCH];
                 let mut sub_rows: [&[Block]; BATCH] = [&[]; BATCH];
-                fill_rows(&mut add_rows, net, layout, persp, add);
-                fill_rows(&mut sub_rows, net, layout, persp, sub);
+                fill_rows(&mut add_rows, net, layout, persp, base, add);
+                fill_rows(&mut sub_rows, net, layout, persp, base, sub);
                 backend.add_sub(dst, src.take(), &add_rows[..add.len()], &sub_rows[..sub.len()]);
             }
         }
@@ -243,17 +290,19 @@ impl Accumulator {
     }
 }
 
-/// Puts the weight rows of `pieces` (at most [`BATCH`]) seen from `persp` into `rows`.
+/// Puts the weight rows of `pieces` (at most [`BATCH`]) seen from `persp`, whose king bucket
+/// starts at input `base`, into `rows`.
 #[inline]
 fn fill_rows<'a>(
     rows: &mut [&'a [Block]; BATCH],
     net: &'a Network,
     layout: &Layout,
     persp: Color,
+    base: usize,
     pieces: &[PlacedPiece],
 ) {
     for (row, &piece) in rows.iter_mut().zip(pieces) {
-        *row = net.row(feature_index(layout, persp, piece));
+        *row = net.row(base + feature_index(layout, persp, piece));
     }
 }
 

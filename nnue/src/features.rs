@@ -15,6 +15,19 @@
 //! [`Layout`]. Every piece is active in both perspectives, so a position has as many active
 //! features per perspective as it has pieces, and a move changes at most a handful of them.
 //!
+//! Feature set v2, "KB-PS-2xPxN" (id [`FEATURE_SET_KB`]): the same features once per bucket of
+//! the perspective's own king ([`KingBuckets`]). Perspective `persp` whose king stands on a cell
+//! of bucket `b` (bucket 0 when it has no king) activates
+//!
+//! ```text
+//! index = b * F1 + (the v1 index above),   F1 = 2 * P * N,   F = K * F1
+//! ```
+//!
+//! so each of the `K` buckets has its own piece-square weights: where the own king stands changes
+//! what every other piece is worth. A move of a king into another of its buckets changes every
+//! feature of that perspective, so the accumulator refreshes it
+//! ([`crate::Accumulator::needs_refresh`]).
+//!
 //! ```
 //! use nnue::{features, Color, Layout, PlacedPiece};
 //!
@@ -33,6 +46,184 @@ pub const FEATURE_SET_V1: u32 = 1;
 
 /// Name of feature set v1.
 pub const FEATURE_SET_V1_NAME: &str = "PS-2xPxN";
+
+/// Id of feature set v2, "KB-PS-2xPxN" (v1 once per king bucket), as stored in `.nnue` headers.
+pub const FEATURE_SET_KB: u32 = 2;
+
+/// Name of feature set v2.
+pub const FEATURE_SET_KB_NAME: &str = "KB-PS-2xPxN";
+
+/// The most king buckets a net may have.
+pub const MAX_KING_BUCKETS: usize = 8;
+
+/// The king buckets of feature set v2: which piece type is the king, and the bucket of every
+/// cell as the king's own side sees it (indexed by [`Layout::relative_index`], so White and Black
+/// kings on mirrored cells share a bucket).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KingBuckets {
+    king_type: u8,
+    count: u8,
+    /// Relative playable index -> bucket.
+    map: Vec<u8>,
+}
+
+/// Why a king-bucket map was refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum KingBucketsError {
+    /// The king's type is not a type of the layout.
+    #[error("king type {king_type} is not one of the layout's {types} piece types")]
+    KingType {
+        /// The type given.
+        king_type: u8,
+        /// The layout's number of types.
+        types: usize,
+    },
+    /// The map does not have one entry per playable cell.
+    #[error("a king-bucket map needs one bucket per playable cell ({cells}), it has {found}")]
+    MapLength {
+        /// Playable cells.
+        cells: usize,
+        /// Entries given.
+        found: usize,
+    },
+    /// The buckets are not numbered `0..K` with every bucket used, or `K` is out of range.
+    #[error("king buckets must be numbered 0..K with each used and K in 1..={max}, found {found:?}")]
+    Numbering {
+        /// The largest count allowed.
+        max: usize,
+        /// The distinct buckets found, in order.
+        found: Vec<u8>,
+    },
+}
+
+impl KingBuckets {
+    /// King buckets from a map of one bucket per playable cell (relative index, as the king's
+    /// own side sees the board). The buckets must be `0..K` for some `K` in
+    /// `1..=MAX_KING_BUCKETS`, each used.
+    ///
+    /// # Errors
+    /// See [`KingBucketsError`].
+    pub fn new(layout: &Layout, king_type: u8, map: Vec<u8>) -> Result<Self, KingBucketsError> {
+        if usize::from(king_type) >= layout.piece_types() {
+            return Err(KingBucketsError::KingType {
+                king_type,
+                types: layout.piece_types(),
+            });
+        }
+        if map.len() != layout.num_playable() {
+            return Err(KingBucketsError::MapLength {
+                cells: layout.num_playable(),
+                found: map.len(),
+            });
+        }
+        KingBuckets::numbered(king_type, map)
+    }
+
+    /// King buckets as a net file stores them, checked for their numbering only (the file's
+    /// reader checks the rest against the caller's layout).
+    ///
+    /// # Errors
+    /// [`KingBucketsError::Numbering`].
+    pub fn numbered(king_type: u8, map: Vec<u8>) -> Result<Self, KingBucketsError> {
+        let mut used: Vec<u8> = map.clone();
+        used.sort_unstable();
+        used.dedup();
+        let count = used.len();
+        if count > MAX_KING_BUCKETS || used.iter().enumerate().any(|(i, &b)| usize::from(b) != i) {
+            return Err(KingBucketsError::Numbering {
+                max: MAX_KING_BUCKETS,
+                found: used,
+            });
+        }
+        Ok(KingBuckets {
+            king_type,
+            count: count as u8,
+            map,
+        })
+    }
+
+    /// The standard map of `count` buckets (1, 2 or 4; `None` otherwise): 2 splits the board
+    /// into the king's back rank and the rest; 4 splits each of those again into the left files
+    /// and the right files (the middle file of an odd width goes right).
+    #[must_use]
+    pub fn standard(layout: &Layout, king_type: u8, count: usize) -> Option<Self> {
+        if !matches!(count, 1 | 2 | 4) {
+            return None;
+        }
+        let width = layout.width();
+        let map = layout
+            .cells()
+            .iter()
+            .map(|&cell| {
+                let (rank, file) = (cell / width, cell % width);
+                let back = u8::from(rank != 0);
+                match count {
+                    1 => 0,
+                    2 => back,
+                    _ => 2 * back + u8::from(file >= width / 2),
+                }
+            })
+            .collect();
+        KingBuckets::new(layout, king_type, map).ok()
+    }
+
+    /// The king's piece type.
+    #[must_use]
+    pub fn king_type(&self) -> u8 {
+        self.king_type
+    }
+
+    /// The number of buckets `K`.
+    #[must_use]
+    pub fn count(&self) -> usize {
+        usize::from(self.count)
+    }
+
+    /// The bucket of every playable cell, by relative index.
+    #[must_use]
+    pub fn map(&self) -> &[u8] {
+        &self.map
+    }
+
+    /// The bucket of perspective `persp` whose king stands on `cell` (a playable cell).
+    #[inline]
+    #[must_use]
+    pub fn bucket_of_cell(&self, layout: &Layout, persp: Color, cell: u8) -> usize {
+        usize::from(self.map[layout.relative_index_unchecked(persp, cell)])
+    }
+
+    /// The bucket of perspective `persp` in the position `pieces`: that of its king's cell, 0
+    /// when it has none (the first king found counts).
+    #[must_use]
+    pub fn bucket(&self, layout: &Layout, persp: Color, pieces: &[PlacedPiece]) -> usize {
+        pieces
+            .iter()
+            .find(|p| p.kind == self.king_type && p.color == persp)
+            .map_or(0, |p| self.bucket_of_cell(layout, persp, p.cell))
+    }
+}
+
+/// Number of inputs of feature set v2 with `kings` on `layout` (`K * F1`), or of v1 without.
+#[must_use]
+pub fn num_features_with(layout: &Layout, kings: Option<&KingBuckets>) -> usize {
+    kings.map_or(1, KingBuckets::count) * num_features(layout)
+}
+
+/// The active features of `pieces` from perspective `persp` in feature set v2 with `kings` (v1
+/// without), in the order of `pieces`.
+#[must_use]
+pub fn active_features_with(
+    layout: &Layout,
+    kings: Option<&KingBuckets>,
+    persp: Color,
+    pieces: &[PlacedPiece],
+) -> Vec<usize> {
+    let base = kings.map_or(0, |k| k.bucket(layout, persp, pieces) * num_features(layout));
+    pieces
+        .iter()
+        .map(|&piece| base + feature_index(layout, persp, piece))
+        .collect()
+}
 
 /// Number of inputs `F = 2 * P * N` of feature set v1 on `layout`.
 #[must_use]

@@ -27,7 +27,7 @@ use thiserror::Error;
 
 use crate::{
     board::Layout,
-    features::{num_features, FEATURE_SET_V1},
+    features::{num_features, KingBuckets, FEATURE_SET_KB, FEATURE_SET_V1},
     hash::crc32,
     network::{architecture_hash, Network, ARCH_V1, MAX_FEATURES, MAX_HIDDEN, MAX_OUTPUT_BUCKETS, QA, QB, SCALE},
 };
@@ -35,8 +35,12 @@ use crate::{
 /// The first eight bytes of every `.nnue` file.
 pub const MAGIC: [u8; 8] = *b"PCNNUE\0\0";
 
-/// The format version this crate reads and writes.
+/// The format version of a net without king buckets (feature set v1).
 pub const FORMAT_VERSION: u32 = 1;
+
+/// The format version of a net with king buckets (feature set v2): version 1 with the king
+/// section (king type, `K`, `N` and the `N` buckets, one byte each) after the layout hash.
+pub const FORMAT_VERSION_KB: u32 = 2;
 
 /// Longest variant id, in bytes (its length is stored in one byte).
 pub const MAX_VARIANT_ID_LEN: usize = u8::MAX as usize;
@@ -45,8 +49,10 @@ pub const MAX_VARIANT_ID_LEN: usize = u8::MAX as usize;
 pub const MAX_DESCRIPTION_LEN: usize = 1 << 20;
 
 /// Bytes of the longest header: magic, version, variant code, id length and id, feature set,
-/// layout hash, architecture id and hash, three dimensions, three quantisation constants.
-pub const MAX_HEADER_LEN: usize = 8 + 4 + 1 + 1 + MAX_VARIANT_ID_LEN + 4 + 8 + 4 + 8 + 3 * 4 + 3 * 4;
+/// layout hash, the king section, architecture id and hash, three dimensions, three
+/// quantisation constants.
+pub const MAX_HEADER_LEN: usize =
+    8 + 4 + 1 + 1 + MAX_VARIANT_ID_LEN + 4 + 8 + (3 + crate::board::MAX_CELLS) + 4 + 8 + 3 * 4 + 3 * 4;
 
 /// The largest net file [`write`] produces: the longest header, the parameters of the largest
 /// architecture ([`MAX_FEATURES`] inputs, [`MAX_HIDDEN`] neurons, [`MAX_OUTPUT_BUCKETS`]
@@ -108,6 +114,11 @@ pub struct Expected {
     pub num_features: usize,
     /// The architecture hash the caller needs, if it needs a particular one (e.g. only `H = 256`).
     pub architecture_hash: Option<u64>,
+    /// The playable cells `N` of the caller's layout (the length of a king-bucket map).
+    pub num_playable: usize,
+    /// The caller's king type, when it accepts nets with king buckets (feature set v2) too;
+    /// `None` accepts v1 only.
+    pub king_type: Option<u8>,
 }
 
 impl Expected {
@@ -121,7 +132,17 @@ impl Expected {
             layout_hash: layout.layout_hash(),
             num_features: num_features(layout),
             architecture_hash: None,
+            num_playable: layout.num_playable(),
+            king_type: None,
         }
+    }
+
+    /// The same expectations, also accepting nets with king buckets (feature set v2) whose king
+    /// is the caller's type `king_type`.
+    #[must_use]
+    pub fn with_king_type(mut self, king_type: u8) -> Self {
+        self.king_type = Some(king_type);
+        self
     }
 }
 
@@ -155,8 +176,8 @@ pub enum LoadNetError {
         /// The first eight bytes.
         found: [u8; 8],
     },
-    /// The format version is not [`FORMAT_VERSION`].
-    #[error("net file format version {found} is not supported (this build reads version {FORMAT_VERSION})")]
+    /// The format version is neither [`FORMAT_VERSION`] nor [`FORMAT_VERSION_KB`].
+    #[error("net file format version {found} is not supported (this build reads versions {FORMAT_VERSION} and {FORMAT_VERSION_KB})")]
     UnsupportedVersion {
         /// The version in the file.
         found: u32,
@@ -250,6 +271,10 @@ pub enum LoadNetError {
         /// The id in the file.
         found: u32,
     },
+    /// The net's king buckets do not fit the caller: another king type, a map of another
+    /// length, or buckets numbered wrongly.
+    #[error("net's king buckets do not fit: {0}")]
+    WrongKingBuckets(String),
     /// The net was made for another board layout.
     #[error("net is for layout hash {found:#018x}, expected {expected:#018x}")]
     WrongLayoutHash {
@@ -305,13 +330,23 @@ pub fn to_bytes(header: &NetHeader, net: &Network) -> Result<Vec<u8>, SaveNetErr
     let mut out = Vec::with_capacity(
         128 + 2 * (features * hidden + (1 + 2 * buckets) * hidden) + 4 * buckets + header.description.len(),
     );
+    let kings = net.king_buckets();
+    let (version, feature_set) = match kings {
+        Some(_) => (FORMAT_VERSION_KB, FEATURE_SET_KB),
+        None => (FORMAT_VERSION, header.feature_set),
+    };
     out.extend_from_slice(&MAGIC);
-    out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    out.extend_from_slice(&version.to_le_bytes());
     out.push(header.variant_code);
     out.push(variant_len);
     out.extend_from_slice(header.variant_id.as_bytes());
-    out.extend_from_slice(&header.feature_set.to_le_bytes());
+    out.extend_from_slice(&feature_set.to_le_bytes());
     out.extend_from_slice(&header.layout_hash.to_le_bytes());
+    if let Some(kings) = kings {
+        // The map has one entry per playable cell: at most MAX_CELLS (128).
+        out.extend_from_slice(&[kings.king_type(), kings.count() as u8, kings.map().len() as u8]);
+        out.extend_from_slice(kings.map());
+    }
     out.extend_from_slice(&ARCH_V1.to_le_bytes());
     out.extend_from_slice(&net.architecture_hash().to_le_bytes());
     for dimension in [features, hidden, buckets] {
@@ -362,11 +397,30 @@ pub fn read(bytes: &[u8], expected: &Expected) -> Result<LoadedNet, LoadNetError
             found_id: header.variant_id.clone(),
         });
     }
-    if header.feature_set != expected.feature_set {
+    let kb_accepted = header.feature_set == FEATURE_SET_KB && expected.king_type.is_some();
+    if header.feature_set != expected.feature_set && !kb_accepted {
         return Err(LoadNetError::WrongFeatureSet {
             expected: expected.feature_set,
             found: header.feature_set,
         });
+    }
+    let mut expected_features = expected.num_features;
+    if let Some(kings) = loaded.network.king_buckets() {
+        if Some(kings.king_type()) != expected.king_type {
+            return Err(LoadNetError::WrongKingBuckets(format!(
+                "its king is piece type {}, this variant's is {:?}",
+                kings.king_type(),
+                expected.king_type
+            )));
+        }
+        if kings.map().len() != expected.num_playable {
+            return Err(LoadNetError::WrongKingBuckets(format!(
+                "its map has {} cells, the board {}",
+                kings.map().len(),
+                expected.num_playable
+            )));
+        }
+        expected_features *= kings.count();
     }
     if header.layout_hash != expected.layout_hash {
         return Err(LoadNetError::WrongLayoutHash {
@@ -375,9 +429,9 @@ pub fn read(bytes: &[u8], expected: &Expected) -> Result<LoadedNet, LoadNetError
         });
     }
     let features = loaded.network.num_features();
-    if features != expected.num_features {
+    if features != expected_features {
         return Err(LoadNetError::WrongFeatureCount {
-            expected: expected.num_features,
+            expected: expected_features,
             found: features as u32,
         });
     }
@@ -401,7 +455,7 @@ pub fn read_any(bytes: &[u8]) -> Result<LoadedNet, LoadNetError> {
         return Err(LoadNetError::WrongMagic { found: magic });
     }
     let version = cursor.u32("format version")?;
-    if version != FORMAT_VERSION {
+    if version != FORMAT_VERSION && version != FORMAT_VERSION_KB {
         return Err(LoadNetError::UnsupportedVersion { found: version });
     }
     let variant_code = cursor.u8("variant code")?;
@@ -409,6 +463,27 @@ pub fn read_any(bytes: &[u8]) -> Result<LoadedNet, LoadNetError> {
     let variant_id = cursor.text(usize::from(variant_len), "variant id")?;
     let feature_set = cursor.u32("feature set id")?;
     let layout_hash = cursor.u64("layout hash")?;
+    let kings = if version == FORMAT_VERSION_KB {
+        if feature_set != FEATURE_SET_KB {
+            return Err(LoadNetError::WrongKingBuckets(format!(
+                "a version-{FORMAT_VERSION_KB} file must use feature set {FEATURE_SET_KB}, it says {feature_set}"
+            )));
+        }
+        let king_type = cursor.u8("king type")?;
+        let count = cursor.u8("king buckets")?;
+        let cells = cursor.u8("king-bucket cells")?;
+        let map = cursor.array_of(usize::from(cells), "king-bucket map")?;
+        let kings = KingBuckets::numbered(king_type, map).map_err(|e| LoadNetError::WrongKingBuckets(e.to_string()))?;
+        if kings.count() != usize::from(count) {
+            return Err(LoadNetError::WrongKingBuckets(format!(
+                "the header says {count} buckets, the map numbers {}",
+                kings.count()
+            )));
+        }
+        Some(kings)
+    } else {
+        None
+    };
     let arch_id = cursor.u32("architecture id")?;
     let stored_hash = cursor.u64("architecture hash")?;
     let features = cursor.u32("features")?;
@@ -470,7 +545,9 @@ pub fn read_any(bytes: &[u8]) -> Result<LoadedNet, LoadNetError> {
         });
     }
     let network = Network::from_parts_bucketed(features, hidden, &ft_weights, &ft_bias, &out_weights, &out_bias)
-        .unwrap_or_else(|_| unreachable!("dimensions and lengths were checked above"));
+        .unwrap_or_else(|_| unreachable!("dimensions and lengths were checked above"))
+        .with_king_buckets(kings)
+        .map_err(|e| LoadNetError::WrongKingBuckets(e.to_string()))?;
     Ok(LoadedNet {
         header: NetHeader {
             variant_code,
@@ -509,6 +586,10 @@ impl<'a> Cursor<'a> {
         let mut array = [0; N];
         array.copy_from_slice(self.take(N, field)?);
         Ok(array)
+    }
+
+    fn array_of(&mut self, len: usize, field: &'static str) -> Result<Vec<u8>, LoadNetError> {
+        Ok(self.take(len, field)?.to_vec())
     }
 
     fn u8(&mut self, field: &'static str) -> Result<u8, LoadNetError> {
@@ -572,8 +653,13 @@ mod tests {
     fn the_largest_file_is_the_largest_net_with_the_longest_description() {
         // Built at the largest dimensions, a net of `MAX_FILE_LEN` bytes would take a few
         // hundred megabytes of floats: its size is counted from a small net instead.
+        // A net with king buckets, whose map is as long as the board (2 cells here, at most
+        // MAX_CELLS).
         let layout = Layout::new(1, 2, 0b11, 1).unwrap();
-        let net = FloatNetwork::init_random(4, 3, 5).quantise(2).unwrap();
+        let kings = KingBuckets::new(&layout, 0, vec![0, 1]).unwrap();
+        let mut float = FloatNetwork::init_random(8, 3, 5);
+        float.kings = Some(kings);
+        let net = float.quantise(2).unwrap();
         let id = "x".repeat(MAX_VARIANT_ID_LEN);
         let header = NetHeader::new(0, id, &layout, "d".repeat(MAX_DESCRIPTION_LEN));
         let bytes = to_bytes(&header, &net).unwrap();
@@ -582,10 +668,12 @@ mod tests {
         };
         assert_eq!(
             MAX_FILE_LEN,
-            bytes.len() as u64 - parameters(4, 3, 1) + parameters(MAX_FEATURES, MAX_HIDDEN, MAX_OUTPUT_BUCKETS)
+            bytes.len() as u64 - parameters(8, 3, 1)
+                + parameters(MAX_FEATURES, MAX_HIDDEN, MAX_OUTPUT_BUCKETS)
+                + (crate::board::MAX_CELLS - 2) as u64
         );
         // The figure docs/nnue-format.md quotes.
-        assert_eq!(MAX_FILE_LEN, 34_873_733);
+        assert_eq!(MAX_FILE_LEN, 269_754_888);
         // One byte more of description is refused.
         let header = NetHeader::new(0, "x", &layout, "d".repeat(MAX_DESCRIPTION_LEN + 1));
         assert!(matches!(

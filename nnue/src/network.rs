@@ -33,7 +33,7 @@ use thiserror::Error;
 
 use crate::{
     board::{Color, Layout, PlacedPiece, MAX_CELLS, MAX_PIECE_TYPES},
-    features,
+    features::{self, KingBuckets},
     hash::Fnv64,
     rng::SplitMix64,
     simd::{blocks_for, Block, LANES, MAX_FAST_OUTPUT_WEIGHT},
@@ -50,8 +50,8 @@ pub use crate::quant::{QA, QB, SCALE};
 /// The default hidden size `H`.
 pub const DEFAULT_HIDDEN: usize = 256;
 
-/// Most inputs a net may have (`2 * 16 piece types * 128 cells`).
-pub const MAX_FEATURES: usize = 2 * MAX_PIECE_TYPES * MAX_CELLS;
+/// Most inputs a net may have (`2 * 16 piece types * 128 cells`, once per king bucket).
+pub const MAX_FEATURES: usize = features::MAX_KING_BUCKETS * 2 * MAX_PIECE_TYPES * MAX_CELLS;
 
 /// Most hidden neurons a net may have.
 pub const MAX_HIDDEN: usize = 4096;
@@ -100,6 +100,14 @@ pub enum NetworkError {
         value: usize,
         /// The largest allowed value.
         max: usize,
+    },
+    /// The number of king buckets does not divide the number of inputs.
+    #[error("{buckets} king buckets do not divide {features} inputs")]
+    KingBuckets {
+        /// `F`.
+        features: usize,
+        /// `K`.
+        buckets: usize,
     },
     /// A parameter array has the wrong length for `F` and `H`.
     #[error("{what} has {found} values, expected {expected}")]
@@ -210,6 +218,10 @@ pub struct Network {
     out_bias: Vec<i32>,
     /// Every output weight is within [`MAX_FAST_OUTPUT_WEIGHT`] in magnitude.
     fast_output: bool,
+    /// The king buckets of feature set v2, `None` for v1.
+    kings: Option<KingBuckets>,
+    /// `F / K`: the inputs of one king bucket (`F` for v1).
+    bucket_features: usize,
 }
 
 impl Network {
@@ -259,7 +271,39 @@ impl Network {
             fast_output: out_weights
                 .iter()
                 .all(|w| w.unsigned_abs() <= MAX_FAST_OUTPUT_WEIGHT.unsigned_abs()),
+            kings: None,
+            bucket_features: features,
         })
+    }
+
+    /// This network with the king buckets of feature set v2 (`None`: v1), whose `K` must
+    /// divide `F`.
+    ///
+    /// # Errors
+    /// [`NetworkError::KingBuckets`] when `K` does not divide `F`.
+    pub fn with_king_buckets(mut self, kings: Option<KingBuckets>) -> Result<Self, NetworkError> {
+        let k = kings.as_ref().map_or(1, KingBuckets::count);
+        if self.features % k != 0 {
+            return Err(NetworkError::KingBuckets {
+                features: self.features,
+                buckets: k,
+            });
+        }
+        self.bucket_features = self.features / k;
+        self.kings = kings;
+        Ok(self)
+    }
+
+    /// The king buckets (feature set v2), `None` for a v1 net.
+    #[must_use]
+    pub fn king_buckets(&self) -> Option<&KingBuckets> {
+        self.kings.as_ref()
+    }
+
+    /// The inputs of one king bucket (`F / K`; `F` for a v1 net).
+    #[must_use]
+    pub fn bucket_features(&self) -> usize {
+        self.bucket_features
     }
 
     /// Number of inputs `F`.
@@ -383,6 +427,8 @@ pub struct FloatNetwork {
     pub out_weights: Vec<f32>,
     /// Output biases, one per bucket (`B` values).
     pub out_bias: Vec<f32>,
+    /// The king buckets of feature set v2 (`F` is then `K` times the v1 inputs), `None` for v1.
+    pub kings: Option<KingBuckets>,
 }
 
 impl FloatNetwork {
@@ -402,6 +448,7 @@ impl FloatNetwork {
             ft_bias: vec![0.0; hidden],
             out_weights: vec![0.0; buckets * 2 * hidden],
             out_bias: vec![0.0; buckets],
+            kings: None,
         }
     }
 
@@ -470,6 +517,7 @@ impl FloatNetwork {
         let (old, f) = (self.hidden, self.num_features);
         let mut rng = SplitMix64::new(seed);
         let mut net = Self::zeros_bucketed(f, hidden, self.buckets());
+        net.kings.clone_from(&self.kings);
         for feature in 0..f {
             let row = &mut net.ft_weights[feature * hidden..(feature + 1) * hidden];
             row[..old].copy_from_slice(&self.ft_weights[feature * old..(feature + 1) * old]);
@@ -501,7 +549,23 @@ impl FloatNetwork {
             ft_bias: net.unpadded(&net.ft_bias).map(|b| f32::from(b) / qa).collect(),
             out_weights: net.unpadded(&net.out_weights).map(|w| f32::from(w) / qb).collect(),
             out_bias: net.out_bias.iter().map(|&b| b as f32 / (qa * qb)).collect(),
+            kings: net.kings.clone(),
         }
+    }
+
+    /// This v1 network with the king buckets `kings` (feature set v2), computing the same
+    /// function: every bucket's weight rows are a copy of the v1 rows, so that training can let
+    /// them part. `None` when the network has king buckets already.
+    #[must_use]
+    pub fn with_king_buckets(&self, kings: KingBuckets) -> Option<Self> {
+        if self.kings.is_some() {
+            return None;
+        }
+        let mut net = self.clone();
+        net.ft_weights = self.ft_weights.repeat(kings.count());
+        net.num_features = self.num_features * kings.count();
+        net.kings = Some(kings);
+        Some(net)
     }
 
     /// Checks the dimensions and the lengths of the parameter arrays.
@@ -510,6 +574,14 @@ impl FloatNetwork {
     /// [`NetworkError::Dimension`] or [`NetworkError::Shape`].
     pub fn check_shape(&self) -> Result<(), NetworkError> {
         check_dimensions(self.num_features, self.hidden, self.buckets())?;
+        if let Some(kings) = &self.kings {
+            if self.num_features % kings.count() != 0 {
+                return Err(NetworkError::KingBuckets {
+                    features: self.num_features,
+                    buckets: kings.count(),
+                });
+            }
+        }
         check_len("ft_weights", self.num_features * self.hidden, self.ft_weights.len())?;
         check_len("ft_bias", self.hidden, self.ft_bias.len())?;
         check_len("out_weights", self.buckets() * 2 * self.hidden, self.out_weights.len())
@@ -543,8 +615,8 @@ impl FloatNetwork {
     /// The float evaluation in centipawns (`forward * SCALE`) of a position for the side to move.
     #[must_use]
     pub fn evaluate(&self, layout: &Layout, pieces: &[PlacedPiece], stm: Color) -> f32 {
-        let us = features::active_features(layout, stm, pieces);
-        let them = features::active_features(layout, stm.opponent(), pieces);
+        let us = features::active_features_with(layout, self.kings.as_ref(), stm, pieces);
+        let them = features::active_features_with(layout, self.kings.as_ref(), stm.opponent(), pieces);
         self.forward(&us, &them) * SCALE as f32
     }
 
@@ -591,7 +663,8 @@ impl FloatNetwork {
             &ft_bias,
             &out_weights,
             &out_bias,
-        )
+        )?
+        .with_king_buckets(self.kings.clone())
     }
 }
 

@@ -38,7 +38,20 @@ pub fn run(cmd: Command) -> Result<()> {
             let h = &net.header;
             println!("file:         {}", file.display());
             println!("variant:      {} (code {})", h.variant_id, h.variant_code);
-            println!("feature set:  {}", h.feature_set);
+            match net.network.king_buckets() {
+                Some(kings) => println!(
+                    "feature set:  {} ({}, {} king buckets, king = piece type {})",
+                    h.feature_set,
+                    nnue::features::FEATURE_SET_KB_NAME,
+                    kings.count(),
+                    kings.king_type()
+                ),
+                None => println!(
+                    "feature set:  {} ({})",
+                    h.feature_set,
+                    nnue::features::FEATURE_SET_V1_NAME
+                ),
+            }
             println!("layout hash:  {:#018x}", h.layout_hash);
             println!(
                 "network:      ({} -> {})x2 -> {}{}",

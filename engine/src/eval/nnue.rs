@@ -79,9 +79,16 @@ pub fn layout(variant: Variant) -> Layout {
         .expect("every variant's board is symmetric under the rank flip (tested)")
 }
 
-/// The expectations a net file for `variant` must meet.
+/// The layout type of `variant`'s king, the piece whose cell chooses the bucket of a net with
+/// king buckets (feature set v2).
+pub fn king_type(variant: Variant) -> u8 {
+    variant.tables().net_type[crate::rules::PieceKind::King]
+}
+
+/// The expectations a net file for `variant` must meet: feature set v1, or v2 with the
+/// variant's king as the bucketing piece.
 pub fn expected(variant: Variant) -> format::Expected {
-    format::Expected::new(variant.code(), variant.id(), &layout(variant))
+    format::Expected::new(variant.code(), variant.id(), &layout(variant)).with_king_type(king_type(variant))
 }
 
 /// A piece as the `nnue` crate sees it: its colour, its type in the variant's layout (`types`,
@@ -161,6 +168,12 @@ impl NnueNet {
     /// Recomputes an accumulator from the pieces of a position.
     pub fn refresh(&self, acc: &mut Accumulator, pos: &Position) {
         let mut pieces = [PlacedPiece::new(nnue::Color::White, 0, 0); 128];
+        let n = self.pieces_into(pos, &mut pieces);
+        acc.refresh(&self.network, &self.layout, &pieces[..n]);
+    }
+
+    /// Writes the pieces of `pos` into `pieces`; returns how many.
+    fn pieces_into(&self, pos: &Position, pieces: &mut [PlacedPiece; 128]) -> usize {
         let mut n = 0;
         for sq in pos.occupied() {
             if let Some(p) = pos.piece_at(sq) {
@@ -168,12 +181,14 @@ impl NnueNet {
                 n += 1;
             }
         }
-        acc.refresh(&self.network, &self.layout, &pieces[..n]);
+        n
     }
 
-    /// Sets `child` to `parent` changed by a move's delta.
+    /// Sets `child` to `parent` (the accumulator of `pos`) changed by a move's delta: an
+    /// incremental update, or a refresh from the pieces after the move when a king changes
+    /// buckets (a net with king buckets).
     #[inline]
-    pub fn update(&self, child: &mut Accumulator, parent: &Accumulator, delta: &MoveDelta) {
+    pub fn update(&self, child: &mut Accumulator, parent: &Accumulator, pos: &Position, delta: &MoveDelta) {
         let mut added = [PlacedPiece::new(nnue::Color::White, 0, 0); MAX_DELTA];
         let mut removed = [PlacedPiece::new(nnue::Color::White, 0, 0); MAX_DELTA];
         let (mut na, mut nr) = (0, 0);
@@ -185,7 +200,16 @@ impl NnueNet {
             removed[nr] = placed(&self.net_type, sq, p);
             nr += 1;
         }
-        child.update_from(parent, &self.network, &self.layout, &added[..na], &removed[..nr]);
+        let (added, removed) = (&added[..na], &removed[..nr]);
+        if parent.needs_refresh(&self.network, &self.layout, added, removed) {
+            let mut pieces = [PlacedPiece::new(nnue::Color::White, 0, 0); 128];
+            let n = self.pieces_into(pos, &mut pieces);
+            let mut after: Vec<PlacedPiece> = pieces[..n].iter().copied().filter(|p| !removed.contains(p)).collect();
+            after.extend_from_slice(added);
+            child.refresh(&self.network, &self.layout, &after);
+            return;
+        }
+        child.update_from(parent, &self.network, &self.layout, added, removed);
     }
 
     /// The evaluation in centipawns for the side to move.
@@ -209,10 +233,13 @@ impl NnueNet {
     /// A one-line description for users, e.g. for `info string`.
     pub fn summary(&self) -> String {
         let first_line = self.description.lines().next().unwrap_or("").trim();
-        let shape = match self.network.buckets() {
+        let mut shape = match self.network.buckets() {
             1 => format!("{} hidden", self.network.hidden()),
             b => format!("{} hidden, {b} output buckets", self.network.hidden()),
         };
+        if let Some(kings) = self.network.king_buckets() {
+            shape.push_str(&format!(", {} king buckets", kings.count()));
+        }
         if first_line.is_empty() {
             format!("NNUE ({}, {shape})", self.source)
         } else {

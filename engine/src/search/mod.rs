@@ -723,7 +723,7 @@ impl Searcher {
         if let Some(net) = &self.nnue {
             let delta = pos.move_delta(m);
             let (parent, rest) = self.accumulators.split_at_mut(ply + 1);
-            net.update(&mut rest[0], &parent[ply], &delta);
+            net.update(&mut rest[0], &parent[ply], pos, &delta);
         }
     }
 

@@ -12,7 +12,7 @@ use std::{
 
 use engine::{
     engine::{parse_game, Engine, EvalSource},
-    eval::nnue::{layout, NetError, NnueNet},
+    eval::nnue::{king_type, layout, NetError, NnueNet},
     rules::{Position, Variant},
     search::Limits,
     uci::session::{Output, Session},
@@ -20,10 +20,17 @@ use engine::{
 use nnue::{features, format, FloatNetwork};
 
 fn random_net_bytes(variant: Variant, hidden: usize, seed: u64) -> Vec<u8> {
+    random_net_bytes_with_kings(variant, hidden, seed, 0)
+}
+
+/// A random net with `king_buckets` standard king buckets (0: feature set v1).
+fn random_net_bytes_with_kings(variant: Variant, hidden: usize, seed: u64, king_buckets: usize) -> Vec<u8> {
     let layout = layout(variant);
-    let net = FloatNetwork::init_random(features::num_features(&layout), hidden, seed)
-        .quantise(64)
-        .unwrap();
+    let kings =
+        (king_buckets > 0).then(|| features::KingBuckets::standard(&layout, king_type(variant), king_buckets).unwrap());
+    let mut float = FloatNetwork::init_random(features::num_features_with(&layout, kings.as_ref()), hidden, seed);
+    float.kings = kings;
+    let net = float.quantise(64).unwrap();
     let header = format::NetHeader::new(variant.code(), variant.id(), &layout, "random test net");
     format::to_bytes(&header, &net).unwrap()
 }
@@ -45,9 +52,17 @@ use engine::rng::SplitMix64 as Rng;
 
 #[test]
 fn incremental_accumulators_equal_a_full_refresh() {
+    for king_buckets in [0, 4] {
+        incremental_accumulators_equal_a_full_refresh_with(king_buckets);
+    }
+}
+
+fn incremental_accumulators_equal_a_full_refresh_with(king_buckets: usize) {
     let mut rng = Rng::new(0x1234_5678_9abc_def1);
     for v in Variant::ALL {
-        let net = NnueNet::from_bytes(v, &random_net_bytes(v, 32, v.code() as u64), "test").unwrap();
+        let bytes = random_net_bytes_with_kings(v, 32, v.code() as u64, king_buckets);
+        let net = NnueNet::from_bytes(v, &bytes, "test").unwrap();
+        assert_eq!(net.network.king_buckets().map_or(0, |k| k.count()), king_buckets);
         let mut moves_checked = 0;
         for _game in 0..20 {
             let mut pos = Position::startpos(v);
@@ -60,7 +75,7 @@ fn incremental_accumulators_equal_a_full_refresh() {
                 }
                 let m = moves.as_slice()[(rng.next_u64() % moves.len() as u64) as usize];
                 let mut child = net.accumulator();
-                net.update(&mut child, &acc, &pos.move_delta(m));
+                net.update(&mut child, &acc, &pos, &pos.move_delta(m));
                 pos.play_unchecked(m);
                 let mut fresh = net.accumulator();
                 net.refresh(&mut fresh, &pos);
@@ -81,7 +96,7 @@ fn incremental_accumulators_equal_a_full_refresh() {
     // A Parsi compound move that takes twice: a7xb8=N, then the knight takes on c6 (three men
     // leave the board, one arrives).
     let v = Variant::Parsi;
-    let net = NnueNet::from_bytes(v, &random_net_bytes(v, 32, 9), "test").unwrap();
+    let net = NnueNet::from_bytes(v, &random_net_bytes_with_kings(v, 32, 9, king_buckets), "test").unwrap();
     let pos = Position::from_fen(v, "1r1k4/P7/2n5/8/8/8/3P3P/R1BQKBNR w - - 0 1").unwrap();
     let m = pos.parse_uci("a7b8nc6").expect("the compound move");
     let delta = pos.move_delta(m);
@@ -89,7 +104,7 @@ fn incremental_accumulators_equal_a_full_refresh() {
     let mut acc = net.accumulator();
     net.refresh(&mut acc, &pos);
     let mut child = net.accumulator();
-    net.update(&mut child, &acc, &delta);
+    net.update(&mut child, &acc, &pos, &delta);
     let after = pos.after(m);
     assert_eq!(net.evaluate(&child, &after), net.evaluate_position(&after));
 }
@@ -229,15 +244,15 @@ fn net_files_with_a_cut_or_overblown_header_are_refused() {
         "{err}"
     );
     assert!(err.to_string().contains("truncated"), "{err}");
-    // A header that announces the largest net (4096 inputs, 4096 neurons: 33 MB of weights)
-    // in a file of a few kilobytes: refused before anything that size is allocated.
+    // A header that announces the largest net (32,768 inputs, 4096 neurons: 268 MB of
+    // weights) in a file of a few kilobytes: refused before anything that size is allocated.
     let mut big = good.clone();
     let dims = 14 + Variant::PersianPrincess.id().len() + 4 + 8 + 4;
-    let max = nnue::network::MAX_FEATURES as u32;
-    let hash = nnue::network::architecture_hash(nnue::network::ARCH_V1, max, max, 1);
+    let (features, hidden) = (nnue::network::MAX_FEATURES as u32, nnue::network::MAX_HIDDEN as u32);
+    let hash = nnue::network::architecture_hash(nnue::network::ARCH_V1, features, hidden, 1);
     big[dims..dims + 8].copy_from_slice(&hash.to_le_bytes());
-    big[dims + 8..dims + 12].copy_from_slice(&max.to_le_bytes());
-    big[dims + 12..dims + 16].copy_from_slice(&max.to_le_bytes());
+    big[dims + 8..dims + 12].copy_from_slice(&features.to_le_bytes());
+    big[dims + 12..dims + 16].copy_from_slice(&hidden.to_le_bytes());
     let big = temp_file("big-header.nnue", &big);
     let err = load(&big).unwrap_err();
     assert!(

@@ -135,8 +135,8 @@ fn structural_errors() {
     assert!(matches!(read(&wrong_magic, &layout), Err(LoadNetError::WrongMagic { found }) if found[0] == b'X'));
 
     assert_eq!(
-        read(&patch_u32(&bytes, 8, 2), &layout),
-        Err(LoadNetError::UnsupportedVersion { found: 2 })
+        read(&patch_u32(&bytes, 8, 3), &layout),
+        Err(LoadNetError::UnsupportedVersion { found: 3 })
     );
 
     let mut bad_text = bytes.clone();
@@ -155,8 +155,8 @@ fn structural_errors() {
     );
 
     for (offset, name, value, max) in [
-        (FEATURES, "features", 0, 4096),
-        (FEATURES, "features", 4097, 4096),
+        (FEATURES, "features", 0, 32_768),
+        (FEATURES, "features", 32_769, 32_768),
         (HIDDEN, "hidden", 0, 4096),
         (HIDDEN, "hidden", 100_000, 4096),
         (BUCKETS, "output buckets", 0, 16),

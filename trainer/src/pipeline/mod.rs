@@ -101,6 +101,10 @@ pub struct Args {
     /// copied into every bucket).
     #[arg(long, default_value_t = 1)]
     pub buckets: usize,
+    /// King buckets of the nets (0 = none; 2 or 4, see `trainer train --help`; a start net
+    /// without them is copied into every bucket).
+    #[arg(long, value_name = "K", default_value_t = 0)]
+    pub king_buckets: usize,
     /// Training epochs.
     #[arg(long, default_value_t = 8)]
     pub epochs: u64,

@@ -290,6 +290,9 @@ fn net_report(p: &Pipeline, acc: &Accepted) -> Result<String> {
     if a.buckets != 1 {
         let _ = write!(command, "--buckets {} ", a.buckets);
     }
+    if a.king_buckets != 0 {
+        let _ = write!(command, "--king-buckets {} ", a.king_buckets);
+    }
     if let Some(init) = &a.init_from {
         let _ = write!(command, "--init-from {} ", init.display());
     }

@@ -129,6 +129,8 @@ pub fn train(
             &a.hidden.to_string(),
             &"--buckets",
             &a.buckets.to_string(),
+            &"--king-buckets",
+            &a.king_buckets.to_string(),
             &"--epochs",
             &epochs.to_string(),
             &"--wdl",

@@ -216,6 +216,8 @@ impl Checkpoint {
                 ft_bias,
                 out_weights,
                 out_bias,
+                // Set from the run's configuration by whoever resumes it.
+                kings: None,
             },
             moments,
         })

@@ -54,6 +54,10 @@ pub struct TrainConfig {
     /// Output buckets by material (`nnue::network::output_bucket`; 1 = a single output). A
     /// one-bucket start net (`init_from`) is copied into every bucket.
     pub buckets: usize,
+    /// King buckets (feature set v2): 0 = none (v1), 2 = the king on its back rank or not,
+    /// 4 = that and the left or right files (`nnue::features::KingBuckets::standard`). A v1
+    /// start net (`init_from`) is copied into every bucket.
+    pub king_buckets: usize,
     /// Positions per step.
     pub batch_size: usize,
     /// Passes over the training set.
@@ -103,6 +107,7 @@ impl Default for TrainConfig {
             out: PathBuf::new(),
             hidden: 256,
             buckets: 1,
+            king_buckets: 0,
             batch_size: 16384,
             epochs: 20,
             lr: 1e-3,
@@ -153,6 +158,12 @@ impl TrainConfig {
                 "buckets = {}: must be 1..={}",
                 self.buckets,
                 nnue::network::MAX_OUTPUT_BUCKETS
+            );
+        }
+        if !matches!(self.king_buckets, 0 | 2 | 4) {
+            bail!(
+                "king_buckets = {}: must be 0 (none), 2 (back rank or not) or 4 (and left or right)",
+                self.king_buckets
             );
         }
         if self.batch_size == 0 {

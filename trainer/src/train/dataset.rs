@@ -7,7 +7,8 @@ use anyhow::{bail, Result};
 use engine::rules::Variant;
 use nnue::{
     data::{GameResult, Record, NO_SCORE},
-    features, Layout,
+    features::{self, KingBuckets},
+    Layout,
 };
 use rayon::prelude::*;
 
@@ -184,7 +185,7 @@ pub fn load(
     inputs: &[PathBuf],
     variant: Variant,
     also: &[Variant],
-    layout: &Layout,
+    (layout, kings): (&Layout, Option<&KingBuckets>),
     spec: TargetSpec,
     val_fraction: f64,
     split_seed: u64,
@@ -219,11 +220,11 @@ pub fn load(
             let tp = r
                 .decode(layout)
                 .map_err(|e| anyhow::anyhow!("record of game {}: {e}", r.game_id()))?;
-            let us: Vec<u16> = features::active_features(layout, tp.stm, &tp.pieces)
+            let us: Vec<u16> = features::active_features_with(layout, kings, tp.stm, &tp.pieces)
                 .into_iter()
                 .map(|f| f as u16)
                 .collect();
-            let them: Vec<u16> = features::active_features(layout, tp.stm.opponent(), &tp.pieces)
+            let them: Vec<u16> = features::active_features_with(layout, kings, tp.stm.opponent(), &tp.pieces)
                 .into_iter()
                 .map(|f| f as u16)
                 .collect();

@@ -182,9 +182,11 @@ pub fn fixed_positions(variant: Variant, count: usize, seed: u64) -> Vec<Positio
     out
 }
 
-/// The positions as a batch of feature lists, with targets from `target(pieces, side to move)`.
+/// The positions as a batch of feature lists (with `kings`, feature set v2), with targets from
+/// `target(pieces, side to move)`.
 pub fn batch_of(
     variant: Variant,
+    kings: Option<&nnue::features::KingBuckets>,
     positions: &[Position],
     target: impl Fn(&[nnue::PlacedPiece], nnue::Color) -> f32,
 ) -> Batch {
@@ -198,7 +200,7 @@ pub fn batch_of(
             nnue::Color::Black
         };
         let conv = |c| -> Vec<u16> {
-            features::active_features(&lay, c, &pieces)
+            features::active_features_with(&lay, kings, c, &pieces)
                 .into_iter()
                 .map(|f| f as u16)
                 .collect()
@@ -212,7 +214,7 @@ pub fn batch_of(
 /// evaluation (`params`, burn) on `positions`.
 pub fn parity(params: &Params, bytes: &[u8], variant: Variant, positions: &[Position]) -> Result<Parity> {
     let net = NnueNet::from_bytes(variant, bytes, "exported net").context("the engine refuses the exported net")?;
-    let batch = batch_of(variant, positions, |_, _| 0.0);
+    let batch = batch_of(variant, params.kings.as_ref(), positions, |_, _| 0.0);
     let float = params.predict(&batch)?;
     let mut report = Parity {
         positions: positions.len(),
@@ -246,7 +248,7 @@ mod tests {
         let mut params = Params::init(features::num_features(&lay), 32, 11, &device);
         let mut trainer = Trainer::new(0.01, 1.98);
         let positions = fixed_positions(variant, 256, 99);
-        let batch = batch_of(variant, &positions, |pieces, stm| {
+        let batch = batch_of(variant, None, &positions, |pieces, stm| {
             let ours = pieces.iter().filter(|p| p.color == stm).count() as f32;
             let theirs = pieces.len() as f32 - ours;
             1.0 / (1.0 + (-(ours - theirs) * 0.3).exp())
@@ -288,7 +290,7 @@ mod tests {
         let params = trained(variant);
         let mut net = params.to_float().unwrap();
         let positions = fixed_positions(variant, 300, 8);
-        let batch = batch_of(variant, &positions, |_, _| 0.0);
+        let batch = batch_of(variant, None, &positions, |_, _| 0.0);
         let act = crate::train::sparse::forward(&net.ft_weights, &net.ft_bias, net.hidden, &batch).act;
         let pieces: Vec<usize> = (0..batch.len()).map(|i| batch.stm_features(i).len()).collect();
         let (before, after) = round_output_layer(&mut net, &act, &pieces, 1.98);
@@ -317,7 +319,7 @@ mod tests {
         let one = trained(variant).to_float().unwrap();
         let mut net = one.with_buckets(2).unwrap();
         let positions = fixed_positions(variant, 300, 8);
-        let batch = batch_of(variant, &positions, |_, _| 0.0);
+        let batch = batch_of(variant, None, &positions, |_, _| 0.0);
         let act = crate::train::sparse::forward(&net.ft_weights, &net.ft_bias, net.hidden, &batch).act;
         // Every position in bucket 1 (as if it had 40 pieces): bucket 1 is rounded adaptively,
         // bucket 0, without positions, to nearest.

@@ -79,6 +79,12 @@ pub struct Args {
     /// into every bucket [default: 1].
     #[arg(long)]
     pub buckets: Option<usize>,
+    /// King buckets (feature set v2): every piece-square weight once per bucket of the own
+    /// king's cell. 0 = none; 2 = the king on its back rank or further up; 4 = that, and on the
+    /// left or the right half of the files. A --init-from net without them is copied into every
+    /// bucket (the same evaluation at the first step) [default: 0].
+    #[arg(long, value_name = "K")]
+    pub king_buckets: Option<usize>,
     /// Positions per step [default: 16384].
     #[arg(long)]
     pub batch_size: Option<usize>,
@@ -159,6 +165,7 @@ impl Args {
         set!(
             hidden,
             buckets,
+            king_buckets,
             batch_size,
             epochs,
             lr,
@@ -269,10 +276,11 @@ fn train(
 ) -> Result<()> {
     let device = device(config.device)?;
     let lay = layout(variant);
-    let num_features = features::num_features(&lay);
+    let kings = session::king_buckets(config, variant, &lay)?;
+    let num_features = features::num_features_with(&lay, kings.as_ref());
     let also = session::also_variants(config, variant, &lay)?;
-    let data = session::load_data(config, variant, &also, &lay, quiet)?;
-    let state = session::initial_state(config, variant, resumed, num_features, &device, quiet)?;
+    let data = session::load_data(config, variant, &also, &lay, kings.as_ref(), quiet)?;
+    let state = session::initial_state(config, variant, resumed, num_features, kings, &device, quiet)?;
     let session = Session::new(config, variant, also.clone(), quiet, data, num_features);
     let (state, stopped_by_limit) = epochs::train_epochs(&session, state, max_steps)?;
     if stopped_by_limit {

@@ -63,6 +63,8 @@ pub struct Params {
     pub out_w: Tensor<2>,
     /// `B`.
     pub out_b: Tensor<1>,
+    /// The king buckets of feature set v2 (`F` is `K` times the v1 inputs), `None` for v1.
+    pub kings: Option<nnue::features::KingBuckets>,
 }
 
 /// Gradients of the four parameters.
@@ -88,6 +90,7 @@ impl Params {
             ft_b: tensor1(net.ft_bias.clone(), device),
             out_w: tensor2(net.out_weights.clone(), net.buckets(), 2 * net.hidden, device),
             out_b: tensor1(net.out_bias.clone(), device),
+            kings: net.kings.clone(),
         }
     }
 
@@ -142,6 +145,7 @@ impl Params {
             ft_bias: to_vec(self.ft_b.clone())?,
             out_weights: to_vec(self.out_w.clone())?,
             out_bias,
+            kings: self.kings.clone(),
         })
     }
 
@@ -384,6 +388,7 @@ impl Trainer {
             ft_b: ft_b.clamp(-clip, clip),
             out_w: out_w.clamp(-clip, clip),
             out_b,
+            kings: params.kings,
         }
     }
 

@@ -7,9 +7,12 @@ use std::{fs, path::Path, time::Instant};
 
 use anyhow::{anyhow, bail, Context, Result};
 use burn::tensor::Device;
-use engine::{eval::nnue::layout, rules::Variant};
+use engine::{
+    eval::nnue::{king_type, layout},
+    rules::Variant,
+};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use nnue::Layout;
+use nnue::{features::KingBuckets, Layout};
 
 use super::{
     checkpoint::{Checkpoint, Progress},
@@ -64,12 +67,23 @@ pub(super) struct Data {
     pub summary: DataSummary,
 }
 
+/// The king buckets of the run (`config.king_buckets`), `None` for feature set v1.
+pub(super) fn king_buckets(config: &TrainConfig, variant: Variant, lay: &Layout) -> Result<Option<KingBuckets>> {
+    if config.king_buckets == 0 {
+        return Ok(None);
+    }
+    KingBuckets::standard(lay, king_type(variant), config.king_buckets)
+        .map(Some)
+        .ok_or_else(|| anyhow!("king_buckets = {}: must be 0, 2 or 4", config.king_buckets))
+}
+
 /// Reads and splits the records, and says what was read.
 pub(super) fn load_data(
     config: &TrainConfig,
     variant: Variant,
     also: &[Variant],
     lay: &Layout,
+    kings: Option<&KingBuckets>,
     quiet: bool,
 ) -> Result<Data> {
     let spec = TargetSpec {
@@ -86,8 +100,15 @@ pub(super) fn load_data(
             config.data.len()
         ),
     );
-    let (train, validation, data) =
-        dataset::load(&config.data, variant, also, lay, spec, config.val_fraction, config.seed)?;
+    let (train, validation, data) = dataset::load(
+        &config.data,
+        variant,
+        also,
+        (lay, kings),
+        spec,
+        config.val_fraction,
+        config.seed,
+    )?;
     say(
         quiet,
         None,
@@ -136,13 +157,15 @@ pub(super) fn initial_state(
     variant: Variant,
     resumed: Option<Checkpoint>,
     num_features: usize,
+    kings: Option<KingBuckets>,
     device: &Device,
     quiet: bool,
 ) -> Result<State> {
-    if let Some(ck) = resumed {
+    if let Some(mut ck) = resumed {
         if ck.net.num_features != num_features || ck.net.hidden != config.hidden || ck.net.buckets() != config.buckets {
             bail!("the checkpoint's net does not match the configuration");
         }
+        ck.net.kings = kings;
         let params = Params::from_float(&ck.net, device);
         let mut trainer = Trainer::new(config.weight_decay, config.clip);
         trainer.import_state(ck.moments, &params);
@@ -163,16 +186,47 @@ pub(super) fn initial_state(
         });
     }
     let params = match &config.init_from {
-        None => Params::init_scaled(
-            num_features,
-            config.hidden,
-            config.buckets,
-            config.seed,
-            config.ft_init,
-            device,
-        )?,
+        None => {
+            let mut params = Params::init_scaled(
+                num_features,
+                config.hidden,
+                config.buckets,
+                config.seed,
+                config.ft_init,
+                device,
+            )?;
+            params.kings = kings;
+            params
+        }
         Some(path) => {
             let mut net = initial_net(path, variant)?;
+            if let (Some(kings), None) = (&kings, &net.kings) {
+                if net.num_features == num_features {
+                    // A checkpoint of a run with these king buckets (checkpoints do not say).
+                    net.kings = Some(kings.clone());
+                } else if net.num_features * kings.count() == num_features {
+                    say(
+                        quiet,
+                        None,
+                        format!(
+                            "copying the feature weights of {} into {} king buckets",
+                            path.display(),
+                            kings.count()
+                        ),
+                    );
+                    net = net
+                        .with_king_buckets(kings.clone())
+                        .ok_or_else(|| anyhow!("cannot give {} king buckets", path.display()))?;
+                }
+            }
+            if net.kings != kings {
+                bail!(
+                    "{}: its king buckets ({}) are not this run's ({})",
+                    path.display(),
+                    net.kings.as_ref().map_or(0, KingBuckets::count),
+                    kings.as_ref().map_or(0, KingBuckets::count)
+                );
+            }
             if net.num_features == num_features && net.hidden < config.hidden {
                 // A smaller net grows: its neurons keep their weights, the new ones start silent.
                 say(
@@ -327,7 +381,7 @@ impl<'a> Session<'a> {
             "{}: H = {}{}, {} training positions",
             self.variant.id(),
             self.config.hidden,
-            buckets_suffix(self.config.buckets),
+            buckets_suffix(self.config.buckets, self.config.king_buckets),
             thousands(self.data.summary.train)
         );
         write_atomic(&out.join("curves.svg"), curves::svg(&progress.curve, &title).as_bytes())
@@ -341,6 +395,7 @@ impl<'a> Session<'a> {
             learned_from: std::iter::once(self.variant).chain(self.also.iter().copied()).collect(),
             hidden: self.config.hidden,
             buckets: self.config.buckets,
+            king_buckets: self.config.king_buckets,
             positions: self.data.summary.train,
             games: self.data.summary.train_games,
             epochs,
@@ -386,12 +441,17 @@ impl<'a> Session<'a> {
     }
 }
 
-/// `", B output buckets"` after a net's width, or nothing for a single output.
-fn buckets_suffix(buckets: usize) -> String {
-    match buckets {
+/// `", B output buckets"` after a net's width (nothing for a single output), then
+/// `", K king buckets"` (nothing without).
+fn buckets_suffix(buckets: usize, king_buckets: usize) -> String {
+    let mut text = match buckets {
         1 => String::new(),
         b => format!(", {b} output buckets"),
+    };
+    if king_buckets > 0 {
+        text.push_str(&format!(", {king_buckets} king buckets"));
     }
+    text
 }
 
 /// What a net's description says.
@@ -404,6 +464,8 @@ pub(super) struct DescriptionFacts<'a> {
     pub hidden: usize,
     /// Output buckets.
     pub buckets: usize,
+    /// King buckets (0: none).
+    pub king_buckets: usize,
     /// Training positions and their games.
     pub positions: u64,
     pub games: u64,
@@ -534,7 +596,7 @@ pub(super) fn describe(f: &DescriptionFacts<'_>) -> String {
         "{} net (H {}{}), learned {games}; target: {target}; {} epoch{}{from}, seed {}",
         f.for_variant.spec().name,
         f.hidden,
-        buckets_suffix(f.buckets),
+        buckets_suffix(f.buckets, f.king_buckets),
         f.epochs,
         if f.epochs == 1 { "" } else { "s" },
         f.seed
@@ -551,6 +613,7 @@ mod tests {
             learned_from,
             hidden: 256,
             buckets: 1,
+            king_buckets: 0,
             positions: 6_674_278,
             games: 77_044,
             epochs: 8,

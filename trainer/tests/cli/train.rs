@@ -253,6 +253,76 @@ fn output_buckets_start_from_a_single_head_resume_exactly_and_play() {
 }
 
 #[test]
+fn king_buckets_start_from_a_v1_net_resume_exactly_and_play() {
+    let dir = TempDir::new("kings");
+    let (base, b, c) = (dir.join("base"), dir.join("b"), dir.join("c"));
+    let (base, b, c) = (base.to_str().unwrap(), b.to_str().unwrap(), c.to_str().unwrap());
+    ok(&train_args(base, &["--epochs", "1"]));
+    let start = format!("{base}/net.nnue");
+    let mut args = train_args(b, &["--epochs", "2", "--king-buckets", "4", "--init-from", &start]);
+    args.retain(|a| *a != "--quiet");
+    let report = ok(&args);
+    assert!(report.contains("into 4 king buckets"), "{report}");
+    let net = nnue::format::read_any(&fs::read(format!("{b}/net.nnue")).unwrap()).unwrap();
+    assert_eq!(net.header.feature_set, nnue::features::FEATURE_SET_KB);
+    let kings = net.network.king_buckets().unwrap();
+    assert_eq!(kings.count(), 4);
+    let v1 = nnue::format::read_any(&fs::read(&start).unwrap()).unwrap();
+    assert_eq!(net.network.num_features(), 4 * v1.network.num_features());
+    assert!(
+        net.header
+            .description
+            .starts_with("Persian Princess net (H 16, 4 king buckets), learned from "),
+        "{}",
+        net.header.description
+    );
+    let summary: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(format!("{b}/summary.json")).unwrap()).unwrap();
+    let parity = &summary["parity_best_net_vs_dequantised_cp"];
+    assert!(parity["max_cp"].as_f64().unwrap() <= 1.5, "{parity}");
+    // The buckets have parted: the copies of the start net's rows learned different things.
+    let float = nnue::FloatNetwork::dequantise(&net.network);
+    let rows = float.ft_weights.len() / 4;
+    assert!((1..4).any(|k| float.ft_weights[k * rows..(k + 1) * rows] != float.ft_weights[..rows]));
+    // The engine plays with it, and its summary says what it is.
+    let engine_net = NnueNet::from_file(Variant::PersianPrincess, format!("{b}/net.nnue")).unwrap();
+    assert!(
+        engine_net.summary().contains("16 hidden, 4 king buckets"),
+        "{}",
+        engine_net.summary()
+    );
+    let _ = engine_net.evaluate_position(&Position::startpos(Variant::PersianPrincess));
+    let shown = ok(&["net", "show", &format!("{b}/net.nnue")]);
+    assert!(shown.contains("KB-PS-2xPxN, 4 king buckets"), "{shown}");
+    // Stopped and resumed, the run ends where the uninterrupted one did.
+    ok(&train_args(
+        c,
+        &[
+            "--epochs",
+            "2",
+            "--king-buckets",
+            "4",
+            "--init-from",
+            &start,
+            "--max-steps",
+            "3",
+        ],
+    ));
+    ok(&["train", "--resume", "--out", c, "--quiet"]);
+    assert_eq!(
+        fs::read(format!("{b}/net.nnue")).unwrap(),
+        fs::read(format!("{c}/net.nnue")).unwrap()
+    );
+    // A bad count, and a start net with other king buckets, are refused with the reason.
+    let (x, y) = (format!("{c}x"), format!("{c}y"));
+    let bad = fails(&train_args(&x, &["--king-buckets", "3"]));
+    assert!(bad.contains("king_buckets = 3: must be 0 (none), 2"), "{bad}");
+    let kb_start = format!("{b}/net.nnue");
+    let other = fails(&train_args(&y, &["--king-buckets", "2", "--init-from", &kb_start]));
+    assert!(other.contains("its king buckets (4) are not this run's (2)"), "{other}");
+}
+
+#[test]
 fn configuration_files_and_bad_settings() {
     let dir = TempDir::new("config");
     let cfg = dir.join("run.toml");
