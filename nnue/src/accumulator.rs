@@ -113,26 +113,31 @@ impl Accumulator {
     pub fn refresh(&mut self, net: &Network, layout: &Layout, pieces: &[PlacedPiece]) {
         self.check(net);
         self.pieces = pieces.len();
-        let backend = self.backend;
         for persp in Color::ALL {
-            let base = net
-                .king_buckets()
-                .map_or(0, |kings| kings.bucket(layout, persp, pieces) * net.bucket_features());
-            self.king_base[persp.index()] = base;
-            let dst = self.half_mut(persp);
-            dst.copy_from_slice(net.bias_blocks());
-            for batch in pieces.chunks(BATCH) {
-                let mut rows: [&[Block]; BATCH] = [&[]; BATCH];
-                fill_rows(&mut rows, net, layout, persp, base, batch);
-                backend.add_sub(dst, None, &rows[..batch.len()], &[]);
-            }
+            self.refresh_half(net, layout, persp, pieces);
+        }
+    }
+
+    /// Recomputes perspective `persp` from scratch (its king bucket included).
+    fn refresh_half(&mut self, net: &Network, layout: &Layout, persp: Color, pieces: &[PlacedPiece]) {
+        let backend = self.backend;
+        let base = net
+            .king_buckets()
+            .map_or(0, |kings| kings.bucket(layout, persp, pieces) * net.bucket_features());
+        self.king_base[persp.index()] = base;
+        let dst = self.half_mut(persp);
+        dst.copy_from_slice(net.bias_blocks());
+        for batch in pieces.chunks(BATCH) {
+            let mut rows: [&[Block]; BATCH] = [&[]; BATCH];
+            fill_rows(&mut rows, net, layout, persp, base, batch);
+            backend.add_sub(dst, None, &rows[..batch.len()], &[]);
         }
     }
 
     /// Whether the move that adds `added` and removes `removed` takes a king into another of its
     /// buckets, or removes a king for good (feature set v2): the child's accumulator must then be
-    /// computed by [`Accumulator::refresh`], not by an update from this one. Always `false` for
-    /// a v1 net.
+    /// computed by [`Accumulator::update_from_refreshing`] or [`Accumulator::refresh`], not by an
+    /// update. Always `false` for a v1 net.
     #[must_use]
     pub fn needs_refresh(
         &self,
@@ -141,17 +146,33 @@ impl Accumulator {
         added: &[PlacedPiece],
         removed: &[PlacedPiece],
     ) -> bool {
+        net.king_buckets().is_some()
+            && Color::ALL
+                .into_iter()
+                .any(|persp| self.half_needs_refresh(net, layout, persp, added, removed))
+    }
+
+    /// [`Accumulator::needs_refresh`] for perspective `persp` alone: its king changes bucket.
+    fn half_needs_refresh(
+        &self,
+        net: &Network,
+        layout: &Layout,
+        persp: Color,
+        added: &[PlacedPiece],
+        removed: &[PlacedPiece],
+    ) -> bool {
         let Some(kings) = net.king_buckets() else {
             return false;
         };
         let king = kings.king_type();
-        added.iter().any(|p| {
-            p.kind == king
-                && kings.bucket_of_cell(layout, p.color, p.cell) * net.bucket_features()
-                    != self.king_base[p.color.index()]
-        }) || removed
-            .iter()
-            .any(|p| p.kind == king && !added.iter().any(|a| a.kind == king && a.color == p.color))
+        let mut kept = false;
+        for p in added.iter().filter(|p| p.kind == king && p.color == persp) {
+            if kings.bucket_of_cell(layout, persp, p.cell) * net.bucket_features() != self.king_base[persp.index()] {
+                return true;
+            }
+            kept = true;
+        }
+        !kept && removed.iter().any(|p| p.kind == king && p.color == persp)
     }
 
     /// Applies a move in place: adds the features of the `added` pieces and removes those of the
@@ -175,6 +196,31 @@ impl Accumulator {
     ) {
         assert_eq!(prev.hidden, self.hidden, "accumulators of different networks");
         self.apply(Some(prev), net, layout, added, removed);
+    }
+
+    /// Like [`Accumulator::update_from`] for a move that may take a king into another bucket
+    /// ([`Accumulator::needs_refresh`]): the perspective of that king is recomputed from `after`,
+    /// the pieces after the move, and the other one is updated from `prev` as usual.
+    pub fn update_from_refreshing(
+        &mut self,
+        prev: &Accumulator,
+        net: &Network,
+        layout: &Layout,
+        added: &[PlacedPiece],
+        removed: &[PlacedPiece],
+        after: &[PlacedPiece],
+    ) {
+        self.check(net);
+        assert_eq!(prev.hidden, self.hidden, "accumulators of different networks");
+        self.king_base = prev.king_base;
+        self.pieces = after.len();
+        for persp in Color::ALL {
+            if prev.half_needs_refresh(net, layout, persp, added, removed) {
+                self.refresh_half(net, layout, persp, after);
+            } else {
+                self.apply_half(Some(prev), net, layout, persp, added, removed);
+            }
+        }
     }
 
     /// The number of pieces the accumulated position has (set by [`Accumulator::refresh`], kept
@@ -223,51 +269,49 @@ impl Accumulator {
             "more pieces removed than there are"
         );
         self.pieces = (before + added.len()).saturating_sub(removed.len());
-        if added.len() > BATCH || removed.len() > BATCH {
-            self.apply_in_batches(prev, net, layout, added, removed);
-            return;
-        }
-        // The common case: one pass per perspective.
-        let (backend, blocks) = (self.backend, self.blocks);
         for persp in Color::ALL {
-            let mut rows: [&[Block]; 2 * BATCH] = [&[]; 2 * BATCH];
-            let base = self.king_base[persp.index()];
-            for (row, &piece) in rows.iter_mut().zip(added.iter().chain(removed)) {
-                *row = net.row(base + feature_index(layout, persp, piece));
-            }
-            let (adds, subs) = rows[..added.len() + removed.len()].split_at(added.len());
-            let start = persp.index() * blocks;
-            let src = prev.map(|prev| &prev.data[start..start + blocks]);
-            backend.add_sub(&mut self.data[start..start + blocks], src, adds, subs);
+            self.apply_half(prev, net, layout, persp, added, removed);
         }
     }
 
-    /// [`Accumulator::apply`] for more than [`BATCH`] added or removed pieces.
-    fn apply_in_batches(
+    /// Applies a move to perspective `persp` (from `prev`'s half, or in place): one pass for up
+    /// to [`BATCH`] added and removed pieces (the common case), several for more.
+    #[inline]
+    fn apply_half(
         &mut self,
         prev: Option<&Accumulator>,
         net: &Network,
         layout: &Layout,
+        persp: Color,
         added: &[PlacedPiece],
         removed: &[PlacedPiece],
     ) {
-        let backend = self.backend;
-        for persp in Color::ALL {
-            let base = self.king_base[persp.index()];
-            let mut src = prev.map(|prev| prev.half(persp));
-            let dst = self.half_mut(persp);
-            let (mut adds, mut subs) = (added.chunks(BATCH), removed.chunks(BATCH));
-            loop {
-                let (add, sub) = (adds.next().unwrap_or(&[]), subs.next().unwrap_or(&[]));
-                if add.is_empty() && sub.is_empty() {
-                    break;
-                }
-                let mut add_rows: [&[Block]; BATCH] = [&[]; BATCH];
-                let mut sub_rows: [&[Block]; BATCH] = [&[]; BATCH];
-                fill_rows(&mut add_rows, net, layout, persp, base, add);
-                fill_rows(&mut sub_rows, net, layout, persp, base, sub);
-                backend.add_sub(dst, src.take(), &add_rows[..add.len()], &sub_rows[..sub.len()]);
+        let (backend, blocks) = (self.backend, self.blocks);
+        let base = self.king_base[persp.index()];
+        let start = persp.index() * blocks;
+        if added.len() <= BATCH && removed.len() <= BATCH {
+            let mut rows: [&[Block]; 2 * BATCH] = [&[]; 2 * BATCH];
+            for (row, &piece) in rows.iter_mut().zip(added.iter().chain(removed)) {
+                *row = net.row(base + feature_index(layout, persp, piece));
             }
+            let (adds, subs) = rows[..added.len() + removed.len()].split_at(added.len());
+            let src = prev.map(|prev| &prev.data[start..start + blocks]);
+            backend.add_sub(&mut self.data[start..start + blocks], src, adds, subs);
+            return;
+        }
+        let mut src = prev.map(|prev| prev.half(persp));
+        let dst = &mut self.data[start..start + blocks];
+        let (mut adds, mut subs) = (added.chunks(BATCH), removed.chunks(BATCH));
+        loop {
+            let (add, sub) = (adds.next().unwrap_or(&[]), subs.next().unwrap_or(&[]));
+            if add.is_empty() && sub.is_empty() {
+                break;
+            }
+            let mut add_rows: [&[Block]; BATCH] = [&[]; BATCH];
+            let mut sub_rows: [&[Block]; BATCH] = [&[]; BATCH];
+            fill_rows(&mut add_rows, net, layout, persp, base, add);
+            fill_rows(&mut sub_rows, net, layout, persp, base, sub);
+            backend.add_sub(dst, src.take(), &add_rows[..add.len()], &sub_rows[..sub.len()]);
         }
     }
 

@@ -202,11 +202,23 @@ impl NnueNet {
         }
         let (added, removed) = (&added[..na], &removed[..nr]);
         if parent.needs_refresh(&self.network, &self.layout, added, removed) {
+            // The pieces after the move, for the perspective whose king changed bucket.
             let mut pieces = [PlacedPiece::new(nnue::Color::White, 0, 0); 128];
-            let n = self.pieces_into(pos, &mut pieces);
-            let mut after: Vec<PlacedPiece> = pieces[..n].iter().copied().filter(|p| !removed.contains(p)).collect();
-            after.extend_from_slice(added);
-            child.refresh(&self.network, &self.layout, &after);
+            let mut n = 0;
+            for sq in pos.occupied() {
+                if let Some(p) = pos.piece_at(sq) {
+                    let p = placed(&self.net_type, sq, p);
+                    if !removed.contains(&p) {
+                        pieces[n] = p;
+                        n += 1;
+                    }
+                }
+            }
+            for &p in added {
+                pieces[n] = p;
+                n += 1;
+            }
+            child.update_from_refreshing(parent, &self.network, &self.layout, added, removed, &pieces[..n]);
             return;
         }
         child.update_from(parent, &self.network, &self.layout, added, removed);

@@ -425,3 +425,26 @@ fn eval_and_analyse_print_the_outcome_estimate() {
     let hce = run(&["analyse", "-v", "persian-princess", "-d", "2", "--net", "hce"]);
     assert!(!hce.contains("estimate:"), "{hce}");
 }
+
+#[test]
+fn every_embedded_net_loads() {
+    // A net in data/nets that the engine refused would leave its variant on the hand-crafted
+    // evaluation without a word (the engine falls back): every embedded net must load.
+    let mut loaded = 0;
+    for v in Variant::ALL {
+        if let Some(net) = NnueNet::embedded(v) {
+            let net = net.unwrap_or_else(|e| panic!("{v}: the embedded net is refused: {e}"));
+            assert_eq!(net.variant, v);
+            assert!(net.evaluate_position(&Position::startpos(v)).abs() < 1_000, "{v}");
+            loaded += 1;
+        }
+    }
+    let shipped = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../data/nets"))
+        .unwrap()
+        .filter(|e| e.as_ref().unwrap().path().extension().is_some_and(|x| x == "nnue"))
+        .count();
+    assert_eq!(
+        loaded, shipped,
+        "every .nnue file of data/nets is a variant's embedded net"
+    );
+}

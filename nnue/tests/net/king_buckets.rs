@@ -152,9 +152,13 @@ fn check_walk(layout: &Layout, net: &Network, seed: u64) -> usize {
         let pieces = board.pieces();
         if refresh {
             refreshes += 1;
-            child.refresh(net, layout, &pieces);
-        } else {
+            // Only the perspective whose king moved is recomputed; a full refresh is the same.
+            child.update_from_refreshing(&acc, net, layout, &change.added, &change.removed, &pieces);
+        } else if step % 2 == 0 {
             child.update_from(&acc, net, layout, &change.added, &change.removed);
+        } else {
+            // Refreshing where no king changes bucket is an ordinary update.
+            child.update_from_refreshing(&acc, net, layout, &change.added, &change.removed, &pieces);
         }
         fresh.refresh(net, layout, &pieces);
         assert_eq!(child, fresh, "step {step}: incremental != refresh ({change:?})");
