@@ -184,8 +184,9 @@ fn incremental_updates_equal_a_refresh_as_kings_change_buckets() {
     }
 }
 
-#[test]
-fn a_king_crossing_buckets_is_not_updated_incrementally() {
+/// Chess with a 4-bucket net and only the kings on e1 and e8: (layout, net, accumulator, white
+/// king, black king).
+fn bare_kings() -> (Layout, Network, Accumulator, PlacedPiece, PlacedPiece) {
     let layout = chess();
     let net = kb_float(&layout, 4, 16, 1).quantise(48).unwrap();
     let (wk, bk) = (
@@ -194,6 +195,12 @@ fn a_king_crossing_buckets_is_not_updated_incrementally() {
     );
     let mut acc = Accumulator::new(&net);
     acc.refresh(&net, &layout, &[wk, bk]);
+    (layout, net, acc, wk, bk)
+}
+
+#[test]
+fn a_king_crossing_buckets_is_not_updated_incrementally() {
+    let (layout, net, acc, wk, bk) = bare_kings();
     // e1 -> f1 stays in the back-rank right bucket; e1 -> d1 and e1 -> e2 leave it.
     let f1 = PlacedPiece::new(Color::White, 5, 5);
     assert!(!acc.needs_refresh(&net, &layout, &[f1], &[wk]));
@@ -213,14 +220,7 @@ fn a_king_crossing_buckets_is_not_updated_incrementally() {
 #[test]
 #[should_panic(expected = "needs a refresh")]
 fn an_update_across_buckets_panics_instead_of_computing_garbage() {
-    let layout = chess();
-    let net = kb_float(&layout, 4, 16, 1).quantise(48).unwrap();
-    let (wk, bk) = (
-        PlacedPiece::new(Color::White, 5, 4),
-        PlacedPiece::new(Color::Black, 5, 60),
-    );
-    let mut acc = Accumulator::new(&net);
-    acc.refresh(&net, &layout, &[wk, bk]);
+    let (layout, net, mut acc, wk, _) = bare_kings();
     acc.update(&net, &layout, &[PlacedPiece::new(Color::White, 5, 12)], &[wk]);
 }
 

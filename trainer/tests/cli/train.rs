@@ -185,6 +185,19 @@ fn resume_continues_exactly_where_the_run_stopped() {
     assert!(refused.contains("saved configuration"), "{refused}");
 }
 
+/// The run of `settings` in `c`, stopped after 3 steps and resumed, ends with the net that the
+/// uninterrupted run in `b` ended with.
+fn resumed_run_ends_alike(b: &str, c: &str, settings: &[&str]) {
+    let mut stopped = settings.to_vec();
+    stopped.extend(["--max-steps", "3"]);
+    ok(&train_args(c, &stopped));
+    ok(&["train", "--resume", "--out", c, "--quiet"]);
+    assert_eq!(
+        fs::read(format!("{b}/net.nnue")).unwrap(),
+        fs::read(format!("{c}/net.nnue")).unwrap()
+    );
+}
+
 #[test]
 fn output_buckets_start_from_a_single_head_resume_exactly_and_play() {
     let dir = TempDir::new("buckets");
@@ -224,25 +237,7 @@ fn output_buckets_start_from_a_single_head_resume_exactly_and_play() {
         engine_net.summary()
     );
     let _ = engine_net.evaluate_position(&Position::startpos(Variant::PersianPrincess));
-    // Stopped and resumed, the run ends where the uninterrupted one did.
-    ok(&train_args(
-        c,
-        &[
-            "--epochs",
-            "2",
-            "--buckets",
-            "8",
-            "--init-from",
-            &start,
-            "--max-steps",
-            "3",
-        ],
-    ));
-    ok(&["train", "--resume", "--out", c, "--quiet"]);
-    assert_eq!(
-        fs::read(format!("{b}/net.nnue")).unwrap(),
-        fs::read(format!("{c}/net.nnue")).unwrap()
-    );
+    resumed_run_ends_alike(b, c, &["--epochs", "2", "--buckets", "8", "--init-from", &start]);
     // Bad bucket counts and nets of another bucket count are refused.
     let (x, y) = (format!("{c}x"), format!("{c}y"));
     let too_many = fails(&train_args(&x, &["--buckets", "17"]));
@@ -294,25 +289,7 @@ fn king_buckets_start_from_a_v1_net_resume_exactly_and_play() {
     let _ = engine_net.evaluate_position(&Position::startpos(Variant::PersianPrincess));
     let shown = ok(&["net", "show", &format!("{b}/net.nnue")]);
     assert!(shown.contains("KB-PS-2xPxN, 4 king buckets"), "{shown}");
-    // Stopped and resumed, the run ends where the uninterrupted one did.
-    ok(&train_args(
-        c,
-        &[
-            "--epochs",
-            "2",
-            "--king-buckets",
-            "4",
-            "--init-from",
-            &start,
-            "--max-steps",
-            "3",
-        ],
-    ));
-    ok(&["train", "--resume", "--out", c, "--quiet"]);
-    assert_eq!(
-        fs::read(format!("{b}/net.nnue")).unwrap(),
-        fs::read(format!("{c}/net.nnue")).unwrap()
-    );
+    resumed_run_ends_alike(b, c, &["--epochs", "2", "--king-buckets", "4", "--init-from", &start]);
     // A bad count, and a start net with other king buckets, are refused with the reason.
     let (x, y) = (format!("{c}x"), format!("{c}y"));
     let bad = fails(&train_args(&x, &["--king-buckets", "3"]));
