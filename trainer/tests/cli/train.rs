@@ -185,6 +185,20 @@ fn resume_continues_exactly_where_the_run_stopped() {
     assert!(refused.contains("saved configuration"), "{refused}");
 }
 
+/// The net of the run in `b` says `description` first, and the engine's evaluation of it
+/// equals the trainer's float net's within 1.5 cp.
+fn described_and_exported_exactly(b: &str, net: &nnue::format::LoadedNet, description: &str) {
+    assert!(
+        net.header.description.starts_with(description),
+        "{}",
+        net.header.description
+    );
+    let summary: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(format!("{b}/summary.json")).unwrap()).unwrap();
+    let parity = &summary["parity_best_net_vs_dequantised_cp"];
+    assert!(parity["max_cp"].as_f64().unwrap() <= 1.5, "{parity}");
+}
+
 /// The run of `settings` in `c`, stopped after 3 steps and resumed, ends with the net that the
 /// uninterrupted run in `b` ended with.
 fn resumed_run_ends_alike(b: &str, c: &str, settings: &[&str]) {
@@ -214,17 +228,7 @@ fn output_buckets_start_from_a_single_head_resume_exactly_and_play() {
     );
     let net = nnue::format::read_any(&fs::read(format!("{b}/net.nnue")).unwrap()).unwrap();
     assert_eq!(net.network.buckets(), 8);
-    assert!(
-        net.header
-            .description
-            .starts_with("Persian Princess net (H 16, 8 output buckets), learned from "),
-        "{}",
-        net.header.description
-    );
-    let summary: serde_json::Value =
-        serde_json::from_str(&fs::read_to_string(format!("{b}/summary.json")).unwrap()).unwrap();
-    let parity = &summary["parity_best_net_vs_dequantised_cp"];
-    assert!(parity["max_cp"].as_f64().unwrap() <= 1.5, "{parity}");
+    described_and_exported_exactly(b, &net, "Persian Princess net (H 16, 8 output buckets), learned from ");
     // The heads have parted: training moved them apart from the copies they started as.
     let float = nnue::FloatNetwork::dequantise(&net.network);
     let (first, _) = float.head(0);
@@ -264,17 +268,7 @@ fn king_buckets_start_from_a_v1_net_resume_exactly_and_play() {
     assert_eq!(kings.count(), 4);
     let v1 = nnue::format::read_any(&fs::read(&start).unwrap()).unwrap();
     assert_eq!(net.network.num_features(), 4 * v1.network.num_features());
-    assert!(
-        net.header
-            .description
-            .starts_with("Persian Princess net (H 16, 4 king buckets), learned from "),
-        "{}",
-        net.header.description
-    );
-    let summary: serde_json::Value =
-        serde_json::from_str(&fs::read_to_string(format!("{b}/summary.json")).unwrap()).unwrap();
-    let parity = &summary["parity_best_net_vs_dequantised_cp"];
-    assert!(parity["max_cp"].as_f64().unwrap() <= 1.5, "{parity}");
+    described_and_exported_exactly(b, &net, "Persian Princess net (H 16, 4 king buckets), learned from ");
     // The buckets have parted: the copies of the start net's rows learned different things.
     let float = nnue::FloatNetwork::dequantise(&net.network);
     let rows = float.ft_weights.len() / 4;
