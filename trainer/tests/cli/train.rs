@@ -193,10 +193,11 @@ fn described_and_exported_exactly(b: &str, net: &nnue::format::LoadedNet, descri
         "{}",
         net.header.description
     );
-    let summary: serde_json::Value =
-        serde_json::from_str(&fs::read_to_string(format!("{b}/summary.json")).unwrap()).unwrap();
+    let text = fs::read_to_string(format!("{b}/summary.json")).expect("the run's summary.json");
+    let summary: serde_json::Value = serde_json::from_str(&text).expect("summary.json is JSON");
     let parity = &summary["parity_best_net_vs_dequantised_cp"];
-    assert!(parity["max_cp"].as_f64().unwrap() <= 1.5, "{parity}");
+    let max = parity["max_cp"].as_f64().expect("the parity's max_cp");
+    assert!(max <= 1.5, "{parity}");
 }
 
 /// The run of `settings` in `c`, stopped after 3 steps and resumed, ends with the net that the
@@ -207,8 +208,8 @@ fn resumed_run_ends_alike(b: &str, c: &str, settings: &[&str]) {
     ok(&train_args(c, &stopped));
     ok(&["train", "--resume", "--out", c, "--quiet"]);
     assert_eq!(
-        fs::read(format!("{b}/net.nnue")).unwrap(),
-        fs::read(format!("{c}/net.nnue")).unwrap()
+        fs::read(format!("{b}/net.nnue")).expect("the uninterrupted run's net"),
+        fs::read(format!("{c}/net.nnue")).expect("the resumed run's net")
     );
 }
 
