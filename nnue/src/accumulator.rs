@@ -146,10 +146,9 @@ impl Accumulator {
         added: &[PlacedPiece],
         removed: &[PlacedPiece],
     ) -> bool {
-        net.king_buckets().is_some()
-            && Color::ALL
-                .into_iter()
-                .any(|persp| self.half_needs_refresh(net, layout, persp, added, removed))
+        Color::ALL
+            .into_iter()
+            .any(|persp| self.half_needs_refresh(net, layout, persp, added, removed))
     }
 
     /// [`Accumulator::needs_refresh`] for perspective `persp` alone: its king changes bucket.
@@ -257,12 +256,10 @@ impl Accumulator {
         if let Some(prev) = prev {
             self.king_base = prev.king_base;
         }
-        if net.king_buckets().is_some() {
-            assert!(
-                !self.needs_refresh(net, layout, added, removed),
-                "a king changed buckets: the accumulator needs a refresh"
-            );
-        }
+        assert!(
+            !self.needs_refresh(net, layout, added, removed),
+            "a king changed buckets: the accumulator needs a refresh"
+        );
         let before = prev.map_or(self.pieces, |prev| prev.pieces);
         debug_assert!(
             before + added.len() >= removed.len(),

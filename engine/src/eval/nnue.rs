@@ -204,14 +204,12 @@ impl NnueNet {
         if parent.needs_refresh(&self.network, &self.layout, added, removed) {
             // The pieces after the move, for the perspective whose king changed bucket.
             let mut pieces = [PlacedPiece::new(nnue::Color::White, 0, 0); 128];
+            let before = self.pieces_into(pos, &mut pieces);
             let mut n = 0;
-            for sq in pos.occupied() {
-                if let Some(p) = pos.piece_at(sq) {
-                    let p = placed(&self.net_type, sq, p);
-                    if !removed.contains(&p) {
-                        pieces[n] = p;
-                        n += 1;
-                    }
+            for i in 0..before {
+                if !removed.contains(&pieces[i]) {
+                    pieces[n] = pieces[i];
+                    n += 1;
                 }
             }
             for &p in added {

@@ -322,6 +322,7 @@ pub fn run(args: Args) -> Result<()> {
     if args.window == 0 {
         bail!("--window must be at least 1");
     }
+    crate::train::config::check_king_buckets(args.king_buckets).map_err(|e| anyhow::anyhow!("--king-buckets: {e}"))?;
     for (variant, file) in &args.hce_openings {
         if !args.variants.variants().contains(variant) {
             bail!(

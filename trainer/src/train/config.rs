@@ -130,6 +130,16 @@ impl Default for TrainConfig {
     }
 }
 
+/// Refuses a king-bucket count other than 0 (none), 2 or 4, the maps
+/// `nnue::features::KingBuckets::standard` draws (the pipeline checks its flag with it before
+/// any self-play).
+pub fn check_king_buckets(king_buckets: usize) -> Result<()> {
+    if !matches!(king_buckets, 0 | 2 | 4) {
+        bail!("king_buckets = {king_buckets}: must be 0 (none), 2 (back rank or not) or 4 (and left or right)");
+    }
+    Ok(())
+}
+
 impl TrainConfig {
     /// Reads a TOML file (unknown keys are errors, missing keys take their defaults).
     pub fn from_file(path: &Path) -> Result<TrainConfig> {
@@ -160,12 +170,7 @@ impl TrainConfig {
                 nnue::network::MAX_OUTPUT_BUCKETS
             );
         }
-        if !matches!(self.king_buckets, 0 | 2 | 4) {
-            bail!(
-                "king_buckets = {}: must be 0 (none), 2 (back rank or not) or 4 (and left or right)",
-                self.king_buckets
-            );
-        }
+        check_king_buckets(self.king_buckets)?;
         if self.batch_size == 0 {
             bail!("batch_size must be at least 1");
         }

@@ -69,12 +69,13 @@ pub(super) struct Data {
 
 /// The king buckets of the run (`config.king_buckets`), `None` for feature set v1.
 pub(super) fn king_buckets(config: &TrainConfig, variant: Variant, lay: &Layout) -> Result<Option<KingBuckets>> {
+    super::config::check_king_buckets(config.king_buckets)?;
     if config.king_buckets == 0 {
         return Ok(None);
     }
     KingBuckets::standard(lay, king_type(variant), config.king_buckets)
         .map(Some)
-        .ok_or_else(|| anyhow!("king_buckets = {}: must be 0, 2 or 4", config.king_buckets))
+        .ok_or_else(|| anyhow!("no standard map of {} king buckets", config.king_buckets))
 }
 
 /// Reads and splits the records, and says what was read.

@@ -354,7 +354,7 @@ fn installed_nets_without_reports() {
 #[test]
 fn command_refuses_bad_settings() {
     let tmp = scratch("bad");
-    let cases: [(&[&str], &str); 14] = [
+    let cases: [(&[&str], &str); 15] = [
         (
             &["--variants", "all", "--hce-openings", "parsi=openings.txt"],
             "--hce-openings: parsi is not a variant of this run",
@@ -390,6 +390,10 @@ fn command_refuses_bad_settings() {
             "--init-from: no-such.nnue is not a file",
         ),
         (&["--variants", "all", "--init", "maybe"], "--init"),
+        (
+            &["--variants", "all", "--king-buckets", "3"],
+            "--king-buckets: king_buckets = 3: must be 0 (none), 2",
+        ),
         (
             &["--variants", "all", "--first-round", "3", "--rounds", "2"],
             "before --first-round 3",
