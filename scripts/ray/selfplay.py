@@ -163,27 +163,50 @@ def check_run_file(out, run_json):
         tmp.replace(path)
 
 
+PROJECTED_GAMES = 1_000_000
+
+
 def opening_repeats(out):
-    """(games, repeated openings) over the complete shards of `out`, from the opening hashes each
-    shard's .json lists; None when a shard has no such list."""
+    """(games, repeated openings, pairs of games with the same opening) over the complete shards
+    of `out`, from the opening hashes each shard's .json lists; None when a shard has no such
+    list."""
     hashes = []
     for index in sorted(complete_shards(out)):
         summary = json.loads((out / f"{shard_stem(index)}.json").read_text())
         if "opening_hashes" not in summary:
             return None
         hashes.extend(summary["opening_hashes"])
-    return len(hashes), len(hashes) - len(set(hashes))
+    counts = {}
+    for h in hashes:
+        counts[h] = counts.get(h, 0) + 1
+    pairs = sum(k * (k - 1) // 2 for k in counts.values())
+    return len(hashes), len(hashes) - len(counts), pairs
+
+
+def projected_share(games, pairs, run_games=PROJECTED_GAMES):
+    """An upper bound of the share of a run of `run_games` games expected to repeat an earlier
+    opening, from the pairs among `games` games of the same settings (as `trainer selfplay`
+    computes it: repeats are at most pairs, whose expectation grows with the square of the
+    games); None for fewer than two games."""
+    if games < 2:
+        return None
+    return min(1.0, pairs * (run_games - 1) / (games * (games - 1)))
 
 
 def repeats_line(out):
-    """The run's repeated openings in words."""
+    """The run's repeated openings in words, with the projection to a million games."""
     counted = opening_repeats(out)
     if counted is None:
         return "openings: not counted (a shard lists no opening hashes)"
-    games, repeats = counted
+    games, repeats, pairs = counted
     share = 100.0 * repeats / games if games else 0.0
-    return (f"openings: {games - repeats} distinct of {games} games: {repeats} duplicate opening(s) ({share:.2f}%) "
+    line = (f"openings: {games - repeats} distinct of {games} games: {repeats} duplicate opening(s) ({share:.2f}%) "
             "over the whole run")
+    projected = projected_share(games, pairs)
+    if projected is not None and games < PROJECTED_GAMES:
+        line += (f"; projected: at most {100.0 * projected:.2f}% of a run of {PROJECTED_GAMES:,} games would repeat "
+                 f"an earlier opening ({pairs} pair(s) of games with the same opening here)")
+    return line
 
 
 def variant_of(selfplay):

@@ -70,10 +70,17 @@ def main():
             args.openings = str(tmp / "openings")
             assert selfplay.run(args) == 0
             assert (tmp / "openings" / "tree.json").exists()
-            games, repeats = selfplay.opening_repeats(out)
+            games, repeats, pairs = selfplay.opening_repeats(out)
             assert games == GAMES, games
+            assert pairs >= repeats, (pairs, repeats)
             line = selfplay.repeats_line(out)
             assert f"{GAMES - repeats} distinct of {GAMES} games: {repeats} duplicate" in line, line
+            projected = 100.0 * selfplay.projected_share(games, pairs)
+            assert f"projected: at most {projected:.2f}% of a run of 1,000,000 games" in line, line
+            # The projection as trainer selfplay computes it: 3 pairs among 100,000 games.
+            assert abs(selfplay.projected_share(100_000, 3) - 3 * 999_999 / (100_000 * 99_999)) < 1e-15
+            assert selfplay.projected_share(1, 0) is None
+            assert selfplay.projected_share(2, 1) == 1.0
             # An old run's directory: refused, naming its run.json, with no task started.
             old = tmp / "old"
             old.mkdir()

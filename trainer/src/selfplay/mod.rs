@@ -718,7 +718,8 @@ fn dry_run(args: &Args, variant: &str, games: &[u64], make: &MakeGenerator<'_>, 
     let elapsed = started.elapsed();
     let hashes = hashes.into_inner().map_err(|_| anyhow::anyhow!("a worker failed"))?;
     let totals = totals.into_inner().map_err(|_| anyhow::anyhow!("a worker failed"))?;
-    let (drawn, repeated) = duplicates(&hashes);
+    let repeats = duplicates(&hashes);
+    let (drawn, repeated) = (repeats.games, repeats.repeated);
     println!(
         "selfplay {variant} --dry-run: the openings of {} games (game {} to {}), seed {}, drawn in {} on {} thread(s), \
          {:.1} ms per opening and thread",
@@ -749,7 +750,8 @@ fn dry_run(args: &Args, variant: &str, games: &[u64], make: &MakeGenerator<'_>, 
         let parts: Vec<String> = prefixes
             .iter()
             .map(|&n| {
-                let (drawn, repeated) = duplicates(&hashes[..n]);
+                let r = duplicates(&hashes[..n]);
+                let (drawn, repeated) = (r.games, r.repeated);
                 format!(
                     "{} in {} ({})",
                     thousands(repeated),
@@ -759,6 +761,9 @@ fn dry_run(args: &Args, variant: &str, games: &[u64], make: &MakeGenerator<'_>, 
             })
             .collect();
         println!("  repeats among the first games: {}", parts.join(", "));
+    }
+    if let Some(line) = summary::projection_line(&repeats) {
+        println!("{line}");
     }
     println!("  nothing played, nothing written");
     Ok(())

@@ -417,15 +417,57 @@ fn line_of(lines: &[Opening], game: u64, attempt: u64) -> Option<&Opening> {
     lines.get((game % n + attempt % n) as usize % lines.len())
 }
 
-/// Openings of a run that repeat an earlier one: `games - distinct` over their hashes.
-pub fn duplicates<'a>(hashes: impl IntoIterator<Item = &'a u64>) -> (u64, u64) {
-    let mut seen = std::collections::HashSet::new();
+/// How the openings of a run repeat (see [`duplicates`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Repeats {
+    /// Games counted.
+    pub games: u64,
+    /// Games whose opening an earlier game had: `games - distinct`.
+    pub repeated: u64,
+    /// Pairs of games with the same opening (a position drawn k times makes k(k-1)/2).
+    pub pairs: u64,
+}
+
+impl Repeats {
+    /// An upper bound of the share of games expected to repeat an earlier opening in a run of
+    /// `games` games with the same settings, estimated from these games; `None` for fewer than
+    /// two games.
+    ///
+    /// A game that repeats an earlier opening makes a pair with that game, so a run's repeats
+    /// are at most its pairs. The expected pairs of a run of N games are C(N, 2) times the
+    /// chance that two games draw the same opening, and the pairs among these n games divided
+    /// by C(n, 2) estimate that chance without bias: the bound is
+    /// `pairs * (N - 1) / (n * (n - 1))`. It is close to the expected share while openings
+    /// seldom come back more than twice (small shares), and above it otherwise.
+    #[must_use]
+    pub fn projected(&self, games: u64) -> Option<f64> {
+        if self.games < 2 {
+            return None;
+        }
+        let n = self.games as f64;
+        let bound = self.pairs as f64 * (games.max(1) - 1) as f64 / (n * (n - 1.0));
+        Some(bound.min(1.0))
+    }
+}
+
+/// How the openings of a run repeat, over their hashes: games, repeats of an earlier game's
+/// opening, pairs of games with the same opening.
+pub fn duplicates<'a>(hashes: impl IntoIterator<Item = &'a u64>) -> Repeats {
+    let mut seen: std::collections::HashMap<u64, u64> = std::collections::HashMap::new();
     let mut games = 0u64;
+    let mut pairs = 0u64;
     for h in hashes {
         games += 1;
-        seen.insert(*h);
+        let earlier = seen.entry(*h).or_insert(0);
+        // The new game pairs with every earlier game of this opening.
+        pairs += *earlier;
+        *earlier += 1;
     }
-    (games, games - seen.len() as u64)
+    Repeats {
+        games,
+        repeated: games - seen.len() as u64,
+        pairs,
+    }
 }
 
 #[cfg(test)]
@@ -485,9 +527,44 @@ mod tests {
             "one ply from the start: {} positions",
             distinct.len()
         );
-        assert_eq!(duplicates(&hashes), (200, 200 - distinct.len() as u64));
-        assert_eq!(duplicates(&[]), (0, 0));
-        assert_eq!(duplicates(&[5, 6, 5, 5, 7]), (5, 2));
+        let counted = duplicates(&hashes);
+        assert_eq!((counted.games, counted.repeated), (200, 200 - distinct.len() as u64));
+        assert!(counted.pairs >= counted.repeated);
+        assert_eq!(duplicates(&[]), Repeats::default());
+        assert_eq!(
+            duplicates(&[5, 6, 5, 5, 7]),
+            Repeats {
+                games: 5,
+                repeated: 2,
+                pairs: 3
+            }
+        );
+        assert_eq!(duplicates(&[5, 6, 5, 5, 7]).projected(1), Some(0.0));
+        assert_eq!(duplicates(&[9]).projected(1_000_000), None);
+    }
+
+    #[test]
+    fn the_projection_from_a_short_run_bounds_the_repeats_of_a_long_one() {
+        // Openings drawn uniformly from 100 million: the pairs among the first 100,000 games
+        // project the share of repeats among 1,000,000 (expected 0.50 %: N - K(1 - e^(-N/K))).
+        let mut rng = game_rng(5, 0);
+        let hashes: Vec<u64> = (0..1_000_000).map(|_| rng.next_u64() % 100_000_000).collect();
+        let short = duplicates(&hashes[..100_000]);
+        let long = duplicates(&hashes);
+        let projected = short.projected(1_000_000).expect("enough games");
+        let observed = long.repeated as f64 / long.games as f64;
+        assert!((0.004..0.006).contains(&observed), "{observed}");
+        // Pairs among 100,000 games: about 50, so the estimate is good to about a third.
+        assert!(
+            (0.65 * observed..1.5 * observed).contains(&projected),
+            "projected {projected} against {observed}"
+        );
+        // Over the whole run the bound holds exactly: repeats <= pairs.
+        assert!(long.pairs >= long.repeated);
+        assert!(long.projected(1_000_000).expect("enough games") >= observed);
+        // A short run with no pair projects none; a share is never above 1.
+        assert_eq!(duplicates(&[1, 2, 3]).projected(1_000_000), Some(0.0));
+        assert_eq!(duplicates(&[1, 1]).projected(1_000_000), Some(1.0));
     }
 
     #[test]

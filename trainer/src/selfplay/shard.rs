@@ -92,9 +92,9 @@ pub struct ShardSummary {
 }
 
 impl ShardSummary {
-    /// Openings of these games that repeat one of an earlier game among them: (games,
-    /// repeats); `None` when some of the games come from shards without opening hashes.
-    pub fn duplicate_openings(&self) -> Option<(u64, u64)> {
+    /// How the openings of these games repeat among them (games, repeats, pairs); `None` when
+    /// some of the games come from shards without opening hashes.
+    pub fn duplicate_openings(&self) -> Option<super::opening::Repeats> {
         (self.opening_hashes.len() as u64 == self.games).then(|| super::opening::duplicates(&self.opening_hashes))
     }
 }
@@ -364,7 +364,10 @@ mod tests {
             "{json}"
         );
         assert_eq!(serde_json::from_str::<ShardSummary>(&json).expect("reads back"), a);
-        assert_eq!(a.duplicate_openings(), Some((3, 1)));
+        assert_eq!(
+            a.duplicate_openings().map(|r| (r.games, r.repeated, r.pairs)),
+            Some((3, 1, 1))
+        );
         let b = ShardSummary {
             games: 2,
             opening_hashes: vec![7, u64::MAX],
@@ -372,7 +375,10 @@ mod tests {
         };
         a.merge(&b);
         assert_eq!(a.opening_hashes, [1, u64::MAX, 1, 7, u64::MAX]);
-        assert_eq!(a.duplicate_openings(), Some((5, 2)));
+        assert_eq!(
+            a.duplicate_openings().map(|r| (r.games, r.repeated, r.pairs)),
+            Some((5, 2, 2))
+        );
         // A shard of an earlier trainer lists none: the run's repeats are not known.
         let old: ShardSummary = serde_json::from_str(
             r#"{"games": 4, "first_game_id": 0, "positions": 0,

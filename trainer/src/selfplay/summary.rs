@@ -70,7 +70,8 @@ pub(super) fn print_finished(f: Finished<'_>) -> anyhow::Result<()> {
         f.eval
     );
     print_counts(s);
-    let (games, repeated) = s.duplicate_openings().unwrap_or((s.games, 0));
+    let repeats = s.duplicate_openings();
+    let (games, repeated) = repeats.map_or((s.games, 0), |r| (r.games, r.repeated));
     println!(
         "  openings       {} drawn, {} repeat an earlier one of these games ({}); rejected tries: {} ended the game, \
          {} judged lost",
@@ -147,6 +148,27 @@ pub(super) fn percent(part: u64, whole: u64) -> String {
     format!("{:.2}%", 100.0 * part as f64 / whole as f64)
 }
 
+/// The games of a long run, for the projection of repeated openings.
+pub(super) const PROJECTED_GAMES: u64 = 1_000_000;
+
+/// The projected repeats of a run of [`PROJECTED_GAMES`] games with these games' settings (see
+/// [`super::opening::Repeats::projected`]), as a summary line; `None` for runs that long or
+/// longer, or of fewer than two games.
+pub(super) fn projection_line(r: &super::opening::Repeats) -> Option<String> {
+    if r.games >= PROJECTED_GAMES {
+        return None;
+    }
+    let share = r.projected(PROJECTED_GAMES)?;
+    Some(format!(
+        "  projected      at most {:.2}% of a run of {} games would repeat an earlier opening ({} pair(s) of games \
+         with the same opening among these {}; docs/training.md)",
+        100.0 * share,
+        thousands(PROJECTED_GAMES),
+        thousands(r.pairs),
+        thousands(r.games)
+    ))
+}
+
 /// Prints the totals of the directory, the repeated openings of the whole run among them.
 pub(super) fn print_directory(out: &Path, total: &ShardSummary, shards: usize) {
     println!(
@@ -160,13 +182,18 @@ pub(super) fn print_directory(out: &Path, total: &ShardSummary, shards: usize) {
         total.results.black
     );
     match total.duplicate_openings() {
-        Some((games, repeated)) => println!(
-            "  run openings   {} distinct of {} games: {} duplicate opening(s) ({}) over the whole run",
-            thousands(games - repeated),
-            thousands(games),
-            thousands(repeated),
-            percent(repeated, games)
-        ),
+        Some(r) => {
+            println!(
+                "  run openings   {} distinct of {} games: {} duplicate opening(s) ({}) over the whole run",
+                thousands(r.games - r.repeated),
+                thousands(r.games),
+                thousands(r.repeated),
+                percent(r.repeated, r.games)
+            );
+            if let Some(line) = projection_line(&r) {
+                println!("{line}");
+            }
+        }
         None => println!(
             "  run openings   not counted: {} of the {} games are in shards of an earlier trainer, which list no \
              opening hashes",

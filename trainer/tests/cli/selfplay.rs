@@ -577,6 +577,16 @@ fn repeated_openings_are_counted_over_the_whole_run() {
         100.0 * repeats as f64 / 30.0
     );
     assert!(out.contains(&line), "expected `{line}` in:\n{out}");
+    // The pairs of games with one opening project the repeats of a million games (an upper
+    // bound; with one ply nearly every game of a long run repeats: capped at 100 %).
+    let mut counts = std::collections::HashMap::new();
+    hashes.iter().for_each(|h| *counts.entry(h).or_insert(0u64) += 1);
+    let pairs: u64 = counts.values().map(|k| k * (k - 1) / 2).sum();
+    let line = format!(
+        "projected      at most 100.00% of a run of 1,000,000 games would repeat an earlier opening ({pairs} pair(s) \
+         of games with the same opening among these 30;"
+    );
+    assert!(out.contains(&line), "expected `{line}` in:\n{out}");
     // The directory's count covers every shard, also after a resume that adds games.
     let out = ok(&with(selfplay_args(dir.path(), 34, 4), &ONE_PLY));
     let hashes = opening_hashes(dir.path());
@@ -601,6 +611,10 @@ fn repeated_openings_are_counted_over_the_whole_run() {
             distinct.len(),
             34 - distinct.len()
         )),
+        "{out}"
+    );
+    assert!(
+        out.contains("projected      at most 100.00% of a run of 1,000,000 games"),
         "{out}"
     );
     assert!(!dry_dir.exists(), "a dry run writes nothing");
