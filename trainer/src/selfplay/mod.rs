@@ -46,9 +46,17 @@ use crate::data::io::thousands;
 /// Nodes per move when neither --nodes nor --depth is given.
 pub const DEFAULT_NODES: u64 = 2000;
 
-/// Random plies before the engine's by default: 3 keeps a million-game run's repeated openings
-/// under 1 % (0.045 % over 100,000 games; with none, 23.7 %: docs/benchmarks.md).
-const RANDOM_PLIES_BEFORE_ENGINE: usize = 3;
+/// Random plies before the engine's by default: enough that a run of a million games is
+/// projected to repeat under 1 % of its openings (docs/training.md, "Openings of a run"). 3 (Persian
+/// Princess: 0.045 % over 100,000 games; with none, 23.7 %); 5 for Parsi Chess, whose engine
+/// plies gather on fewer lines (projected from 42,000 games: 7.3 % with 3, 1.1 to 1.3 % with 4,
+/// 0.45 % with 5).
+pub fn random_plies_before_engine(variant: Variant) -> usize {
+    match variant {
+        Variant::Parsi => 5,
+        _ => 3,
+    }
+}
 
 const LONG_ABOUT: &str = "\
 Plays the engine against itself and writes the positions it searched as training records \
@@ -120,9 +128,10 @@ pub struct Args {
     /// Transposition table per engine, MB (one engine per thread).
     #[arg(long, value_name = "MB", default_value_t = 16)]
     pub hash: usize,
-    /// Random legal plies at the start of every game, before the engine's (default 3: with the
-    /// engine's plies alone a long run repeats its openings, about one game in four over 100,000;
-    /// 8 with --engine-plies 0; 0 with --book, after whose lines they are played).
+    /// Random legal plies at the start of every game, before the engine's (default 3, 5 for
+    /// Parsi Chess: with the engine's plies alone a long run repeats its openings, about one
+    /// game in four over 100,000; 8 with --engine-plies 0; 0 with --book, after whose lines they
+    /// are played).
     #[arg(long, value_name = "N")]
     pub random_plies: Option<usize>,
     /// Plies chosen by the engine after the random (or book) ones: each a MultiPV search of
@@ -462,7 +471,7 @@ pub fn run(args: Args) -> Result<()> {
     let random_plies = args.random_plies.unwrap_or(if book.is_some() {
         0
     } else if args.engine_plies > 0 {
-        RANDOM_PLIES_BEFORE_ENGINE
+        random_plies_before_engine(variant)
     } else {
         DEFAULT_RANDOM_PLIES
     });
