@@ -316,6 +316,10 @@ pub struct VariantSpec {
     /// value): each accepted by an SPRT on this variant (docs/strength.md); names not listed
     /// keep the search's defaults (`search::params::SearchParams::game_defaults`).
     pub search_defaults: &'static [(&'static str, i32)],
+    /// Random legal plies that open a self-play game before the engine's own opening plies,
+    /// by default (`trainer selfplay --random-plies`): enough that a run of a million games is
+    /// projected to repeat under 1 % of its openings (docs/training.md, "Openings of a run").
+    pub selfplay_random_plies: usize,
     /// How the variant reads rule settings (the readings its rules leave open), where it has
     /// any ([`Variant::tables_with`]); `None`: only the defaults.
     pub settings: Option<&'static RuleSettings>,

@@ -149,6 +149,7 @@ static PRINCES: VariantSpec = VariantSpec {
     game_points: None,
     piece_values: &[],
     search_defaults: &[],
+    selfplay_random_plies: 3,
     settings: None,
     rules: &[Rule::Custom(&ROYALTY)],
 };
@@ -178,6 +179,7 @@ static TIGERS_9X8: VariantSpec = VariantSpec {
     game_points: None,
     piece_values: &[],
     search_defaults: &[],
+    selfplay_random_plies: 3,
     settings: None,
     rules: &[],
 };

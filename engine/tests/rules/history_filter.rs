@@ -68,6 +68,7 @@ static SPEC: VariantSpec = VariantSpec {
     game_points: None,
     piece_values: &[],
     search_defaults: &[],
+    selfplay_random_plies: 3,
     settings: None,
     rules: &[Rule::Custom(&NO_RETURN)],
 };

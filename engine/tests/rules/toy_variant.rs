@@ -201,6 +201,7 @@ static TOY: VariantSpec = VariantSpec {
     game_points: None,
     piece_values: &[],
     search_defaults: &[],
+    selfplay_random_plies: 3,
     settings: None,
     rules: &[
         Rule::Custom(&SWAP),

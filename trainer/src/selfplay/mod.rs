@@ -46,18 +46,6 @@ use crate::data::io::thousands;
 /// Nodes per move when neither --nodes nor --depth is given.
 pub const DEFAULT_NODES: u64 = 2000;
 
-/// Random plies before the engine's by default: enough that a run of a million games is
-/// projected to repeat under 1 % of its openings (docs/training.md, "Openings of a run"). 3 (Persian
-/// Princess: 0.045 % over 100,000 games; with none, 23.7 %); 5 for Parsi Chess, whose engine
-/// plies gather on fewer lines (projected from 42,000 games: 7.3 % with 3, 1.1 to 1.3 % with 4,
-/// 0.45 % with 5).
-pub fn random_plies_before_engine(variant: Variant) -> usize {
-    match variant {
-        Variant::Parsi => 5,
-        _ => 3,
-    }
-}
-
 const LONG_ABOUT: &str = "\
 Plays the engine against itself and writes the positions it searched as training records \
 (64-byte records of nnue::data, see docs/training-data.md) and the games as PGN.
@@ -471,7 +459,8 @@ pub fn run(args: Args) -> Result<()> {
     let random_plies = args.random_plies.unwrap_or(if book.is_some() {
         0
     } else if args.engine_plies > 0 {
-        random_plies_before_engine(variant)
+        // 3, 5 for Parsi Chess (docs/training.md, "Openings of a run").
+        variant.spec().selfplay_random_plies
     } else {
         DEFAULT_RANDOM_PLIES
     });

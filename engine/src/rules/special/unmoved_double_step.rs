@@ -96,6 +96,7 @@ mod tests {
         game_points: None,
         piece_values: &[],
         search_defaults: &[],
+        selfplay_random_plies: 3,
         settings: None,
         rules: &[Rule::UnmovedDoubleStep(UnmovedDoubleStep {
             files: &[0, 3, 4, 7],
@@ -224,6 +225,7 @@ mod tests {
             game_points: None,
             piece_values: &[],
             search_defaults: &[],
+            selfplay_random_plies: 3,
             settings: None,
             rules: &[Rule::UnmovedDoubleStep(UnmovedDoubleStep {
                 files: &[0, 3, 4, 7],

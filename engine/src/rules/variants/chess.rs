@@ -61,6 +61,7 @@ pub const SPEC: VariantSpec = VariantSpec {
     game_points: None,
     piece_values: &[],
     search_defaults: &[],
+    selfplay_random_plies: 3,
     settings: None,
     rules: &[],
 };

@@ -35,6 +35,7 @@ pub const SPEC: VariantSpec = VariantSpec {
     piece_values: &[],
     // `fl_move=1`: +19.7 at 60,000 nodes (docs/strength.md, "The eighth series").
     search_defaults: &[("fl_move", 1)],
+    selfplay_random_plies: 3,
     settings: None,
     rules: &[
         Rule::CitadelDraw(CITADEL_DRAW),
