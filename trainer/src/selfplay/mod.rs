@@ -459,7 +459,7 @@ pub fn run(args: Args) -> Result<()> {
     let random_plies = args.random_plies.unwrap_or(if book.is_some() {
         0
     } else if args.engine_plies > 0 {
-        // 3, 5 for Parsi Chess (docs/training.md, "Openings of a run").
+        // The variant's own default (docs/training.md, "Openings of a run").
         variant.spec().selfplay_random_plies
     } else {
         DEFAULT_RANDOM_PLIES
