@@ -497,17 +497,20 @@ fn engine_chosen_opening_plies() {
         assert_eq!(g.tag("OpeningPlies"), Some("3"));
         assert_eq!(g.tag("EnginePlies"), Some("12"));
     }
-    // Parsi Chess's default is 5 random plies (its engine plies gather on fewer lines).
-    let e = TempDir::new("engine-plies-e");
-    let mut args = without_engine_plies(selfplay_args(e.path(), 1, 5));
-    let at = args.iter().position(|a| a == "persian-princess").expect("the variant");
-    args[at] = "parsi".to_string();
-    args.extend(["--engine-ply-nodes", "100"].map(String::from));
-    ok(&args);
-    let games = read_games(&text(e.path()), Variant::Parsi).expect("the PGN reads back");
-    assert_eq!(games.len(), 1);
-    assert_eq!(games[0].tag("OpeningPlies"), Some("5"));
-    assert_eq!(games[0].tag("EnginePlies"), Some("12"));
+    // Parsi Chess's default is 5 random plies (its engine plies gather on fewer lines), Citadel
+    // 9x8's 4 (with 3 its openings repeat over 1 % of a million games, docs/training.md).
+    for (name, variant, plies) in [("parsi", Variant::Parsi, "5"), ("citadel-8", Variant::Citadel8, "4")] {
+        let e = TempDir::new(&format!("engine-plies-{name}"));
+        let mut args = without_engine_plies(selfplay_args(e.path(), 1, 5));
+        let at = args.iter().position(|a| a == "persian-princess").expect("the variant");
+        args[at] = name.to_string();
+        args.extend(["--engine-ply-nodes", "100"].map(String::from));
+        ok(&args);
+        let games = read_games(&text(e.path()), variant).expect("the PGN reads back");
+        assert_eq!(games.len(), 1);
+        assert_eq!(games[0].tag("OpeningPlies"), Some(plies), "{name}");
+        assert_eq!(games[0].tag("EnginePlies"), Some("12"), "{name}");
+    }
 }
 
 /// The tests' settings less their `--engine-plies 0`.

@@ -39,7 +39,7 @@ pub const SPEC: VariantSpec = VariantSpec {
     game_points: Some(GAME_POINTS),
     piece_values: PIECE_VALUES,
     search_defaults: &[],
-    selfplay_random_plies: 3,
+    selfplay_random_plies: 4,
     settings: Some(&RULE_SETTINGS),
     rules: &[Rule::Releases(RELEASES_8), Rule::Custom(&PRINCES)],
 };
