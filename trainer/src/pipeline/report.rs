@@ -223,9 +223,15 @@ fn net_report(p: &Pipeline, acc: &Accepted) -> Result<String> {
                     (None, Some(depth)) => format!("--depth {depth}"),
                     (None, None) => String::new(),
                 };
+                // The opening settings are written out: their defaults are variant data that
+                // can change between versions (Citadel 9x8's random plies did).
+                let openings = match s.engine_plies {
+                    Some(_) => format!("--random-plies {}", s.random_plies),
+                    None => format!("--random-plies {} --engine-plies 0", s.random_plies),
+                };
                 let _ = writeln!(
                     o,
-                    "  (`trainer selfplay --variant {} --games {games} {limit} --net {net} --seed {} --out {}`",
+                    "  (`trainer selfplay --variant {} --games {games} {limit} --net {net} --seed {} {openings} --out {}`",
                     s.variant,
                     s.seed,
                     d.display()

@@ -41,6 +41,17 @@ pub fn generated(dir: &Path) -> Result<Option<u64>> {
     Ok(Some(selfplay::shard::scan(dir)?.games()))
 }
 
+/// The random opening plies of a self-play run begun in `out` (its run.json), `None` when no
+/// run is there. A round completed by a newer build keeps the setting it began with, though the
+/// variant's default may have changed since (Citadel 9x8's went from 3 to 4): the other
+/// settings the pipeline passes itself.
+fn begun_random_plies(out: &Path) -> Option<usize> {
+    let settings = selfplay::read_settings(&out.join(selfplay::shard::RUN_FILE))
+        .ok()
+        .flatten();
+    settings.map(|s| s.random_plies)
+}
+
 /// Generates (or completes) the self-play records of `variant` in `out`.
 pub fn generate(p: &Pipeline, variant: &str, games: u64, eval: &Eval, seed: u64, out: &Path) -> Result<()> {
     let (games, nodes, seed, eval) = (
@@ -49,6 +60,9 @@ pub fn generate(p: &Pipeline, variant: &str, games: u64, eval: &Eval, seed: u64,
         seed.to_string(),
         eval.to_string(),
     );
+    let begun: Vec<OsString> = begun_random_plies(out)
+        .map(|n| os_args(&[&"--random-plies", &n.to_string()]))
+        .unwrap_or_default();
     if p.args.ray {
         let trainer = p.bin_dir.join("persian-trainer");
         let mut cmd = Command::new(&p.args.ray_python);
@@ -70,10 +84,11 @@ pub fn generate(p: &Pipeline, variant: &str, games: u64, eval: &Eval, seed: u64,
             &"--seed",
             &seed,
         ]));
+        cmd.args(&begun);
         return run_program(cmd, "the Ray self-play driver");
     }
     let threads = p.threads.to_string();
-    let argv = os_args(&[
+    let mut argv = os_args(&[
         &"selfplay",
         &"--variant",
         &variant,
@@ -90,6 +105,7 @@ pub fn generate(p: &Pipeline, variant: &str, games: u64, eval: &Eval, seed: u64,
         &"--out",
         &out,
     ]);
+    argv.extend(begun);
     let command = SelfplayCommand::try_parse_from(argv).map_err(|e| anyhow!("self-play settings: {e}"))?;
     selfplay::run(command.args).with_context(|| format!("self-play into {}", out.display()))
 }

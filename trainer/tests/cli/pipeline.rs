@@ -762,6 +762,8 @@ fn an_installed_net_reports_its_yardsticks() {
         report.contains("(`trainer selfplay --variant oriental-omega --games 4 --nodes 40 --net "),
         "{report}"
     );
+    // ... and its opening settings (defaults are variant data that can change between versions).
+    assert!(report.contains(" --random-plies 3 --out "), "{report}");
     let strength = fs::read_to_string(tmp.join("strength.md")).expect("rounds table");
     let line = strength.lines().find(|l| l.starts_with("| 20")).expect("a round line");
     assert!(line.contains(" | yes | "), "{line}");
@@ -948,5 +950,65 @@ fn skipped_self_play_is_described_by_its_records() {
     let strength = fs::read_to_string(tmp.join("strength.md")).expect("rounds table");
     let line = strength.lines().find(|l| l.starts_with("| 20")).expect("a round line");
     assert!(line.contains(" | 1 | oriental-omega | 2 games, 30 nodes | "), "{line}");
+    let _ = fs::remove_dir_all(&tmp);
+}
+
+/// A round whose self-play began with other random plies than the variant's default (a build
+/// before the default changed, as Citadel 9x8's did) is completed with the plies it began with,
+/// not refused as a run with other settings.
+#[test]
+fn self_play_begun_with_other_random_plies_is_completed() {
+    let tmp = scratch("begun-random-plies");
+    let data = tmp.join("data");
+    let dir = data.join("r1-oriental-omega");
+    let out = Command::new(env!("CARGO_BIN_EXE_persian-trainer"))
+        .args([
+            "selfplay",
+            "--variant",
+            "oriental-omega",
+            "--games",
+            "2",
+            "--nodes",
+            "40",
+        ])
+        .args(["--net", "hce", "--threads", "2", "--seed", "1", "--random-plies", "2"])
+        .args(["--quiet", "--out"])
+        .arg(&dir)
+        .output()
+        .expect("trainer runs");
+    succeeded(&out, "self-play");
+    let out = Command::new(env!("CARGO_BIN_EXE_persian-trainer"))
+        .current_dir(repo())
+        .args([
+            "pipeline",
+            "--variants",
+            "oriental-omega",
+            "--games",
+            "4",
+            "--init",
+            "false",
+        ])
+        .args(TOY_ROUND)
+        .args(["--hce-games", "0", "--install", "false"])
+        .arg("--data-dir")
+        .arg(&data)
+        .arg("--runs-dir")
+        .arg(tmp.join("runs"))
+        .arg("--strength")
+        .arg(tmp.join("strength.md"))
+        .output()
+        .expect("trainer runs");
+    succeeded(&out, "the pipeline");
+    assert_eq!(games(&dir), 4);
+    let run: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(dir.join("run.json")).expect("run.json")).expect("JSON");
+    assert_eq!(run["settings"]["random_plies"], 2);
+    let pgn: String = fs::read_dir(&dir)
+        .expect("self-play directory")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "pgn"))
+        .map(|p| fs::read_to_string(p).expect("PGN"))
+        .collect();
+    assert_eq!(pgn.matches("[OpeningPlies \"2\"]").count(), 4, "{pgn}");
     let _ = fs::remove_dir_all(&tmp);
 }
