@@ -914,10 +914,9 @@ fn run_in_tmp(command: &mut Command, tmp: &Path) -> String {
 
 /// A round of records played elsewhere (`--skip-gen`) is described in the rounds table by the
 /// records' own search limit (their run.json), not by `--sp-nodes`, which that round never used.
-#[test]
-fn skipped_self_play_is_described_by_its_records() {
-    let tmp = scratch("skip-gen-nodes");
-    let data = tmp.join("data");
+/// Two games of Oriental Omega by the hand-crafted evaluation, seed 1, into `dir` (`extra`: more
+/// settings).
+fn hce_selfplay(dir: &Path, nodes: &str, extra: &[&str]) {
     let out = Command::new(env!("CARGO_BIN_EXE_persian-trainer"))
         .args([
             "selfplay",
@@ -926,20 +925,28 @@ fn skipped_self_play_is_described_by_its_records() {
             "--games",
             "2",
             "--nodes",
-            "30",
+            nodes,
         ])
-        .args(["--net", "hce", "--threads", "2", "--seed", "1", "--quiet", "--out"])
-        .arg(data.join("r1-oriental-omega"))
+        .args(["--net", "hce", "--threads", "2", "--seed", "1", "--quiet"])
+        .args(extra)
+        .arg("--out")
+        .arg(dir)
         .output()
         .expect("trainer runs");
     succeeded(&out, "self-play");
+}
+
+/// A toy Oriental Omega round of the pipeline in `tmp` (its records in `tmp/data`), nothing
+/// installed; `extra`: its settings.
+fn toy_omega_round(tmp: &Path, extra: &[&str]) {
     let out = Command::new(env!("CARGO_BIN_EXE_persian-trainer"))
         .current_dir(repo())
-        .args(["pipeline", "--variants", "oriental-omega", "--skip-gen", "--games", "2"])
+        .args(["pipeline", "--variants", "oriental-omega"])
+        .args(extra)
         .args(TOY_ROUND)
         .args(["--hce-games", "0", "--install", "false"])
         .arg("--data-dir")
-        .arg(&data)
+        .arg(tmp.join("data"))
         .arg("--runs-dir")
         .arg(tmp.join("runs"))
         .arg("--strength")
@@ -947,6 +954,13 @@ fn skipped_self_play_is_described_by_its_records() {
         .output()
         .expect("trainer runs");
     succeeded(&out, "the pipeline");
+}
+
+#[test]
+fn skipped_self_play_is_described_by_its_records() {
+    let tmp = scratch("skip-gen-nodes");
+    hce_selfplay(&tmp.join("data/r1-oriental-omega"), "30", &[]);
+    toy_omega_round(&tmp, &["--skip-gen", "--games", "2"]);
     let strength = fs::read_to_string(tmp.join("strength.md")).expect("rounds table");
     let line = strength.lines().find(|l| l.starts_with("| 20")).expect("a round line");
     assert!(line.contains(" | 1 | oriental-omega | 2 games, 30 nodes | "), "{line}");
@@ -959,46 +973,9 @@ fn skipped_self_play_is_described_by_its_records() {
 #[test]
 fn self_play_begun_with_other_random_plies_is_completed() {
     let tmp = scratch("begun-random-plies");
-    let data = tmp.join("data");
-    let dir = data.join("r1-oriental-omega");
-    let out = Command::new(env!("CARGO_BIN_EXE_persian-trainer"))
-        .args([
-            "selfplay",
-            "--variant",
-            "oriental-omega",
-            "--games",
-            "2",
-            "--nodes",
-            "40",
-        ])
-        .args(["--net", "hce", "--threads", "2", "--seed", "1", "--random-plies", "2"])
-        .args(["--quiet", "--out"])
-        .arg(&dir)
-        .output()
-        .expect("trainer runs");
-    succeeded(&out, "self-play");
-    let out = Command::new(env!("CARGO_BIN_EXE_persian-trainer"))
-        .current_dir(repo())
-        .args([
-            "pipeline",
-            "--variants",
-            "oriental-omega",
-            "--games",
-            "4",
-            "--init",
-            "false",
-        ])
-        .args(TOY_ROUND)
-        .args(["--hce-games", "0", "--install", "false"])
-        .arg("--data-dir")
-        .arg(&data)
-        .arg("--runs-dir")
-        .arg(tmp.join("runs"))
-        .arg("--strength")
-        .arg(tmp.join("strength.md"))
-        .output()
-        .expect("trainer runs");
-    succeeded(&out, "the pipeline");
+    let dir = tmp.join("data/r1-oriental-omega");
+    hce_selfplay(&dir, "40", &["--random-plies", "2"]);
+    toy_omega_round(&tmp, &["--games", "4", "--init", "false"]);
     assert_eq!(games(&dir), 4);
     let run: serde_json::Value =
         serde_json::from_str(&fs::read_to_string(dir.join("run.json")).expect("run.json")).expect("JSON");
