@@ -42,9 +42,10 @@ pub fn generated(dir: &Path) -> Result<Option<u64>> {
 }
 
 /// The random opening plies of a self-play run begun in `out` (its run.json), `None` when no
-/// run is there. A round completed by a newer build keeps the setting it began with, though the
-/// variant's default may have changed since (Citadel 9x8's went from 3 to 4): the other
-/// settings the pipeline passes itself.
+/// run is there. A round completed by a newer build keeps the plies it began with, though the
+/// variant's default may have changed since (Citadel 9x8's went from 3 to 4); every other
+/// setting the pipeline passes explicitly. An unreadable run.json gives `None` here, and
+/// self-play, reading it next, refuses it with a clear error.
 fn begun_random_plies(out: &Path) -> Option<usize> {
     let settings = selfplay::read_settings(&out.join(selfplay::shard::RUN_FILE))
         .ok()

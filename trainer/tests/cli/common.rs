@@ -43,6 +43,27 @@ pub fn succeeded(out: &std::process::Output, what: &str) -> String {
     text
 }
 
+/// The shard files of a self-play directory with the extension `ext` (`bin`, `pgn`, `json`), in
+/// shard order.
+pub fn shard_files(dir: &Path, ext: &str) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = fs::read_dir(dir)
+        .expect("list")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == ext))
+        .filter(|p| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("shard_")))
+        .collect();
+    v.sort();
+    v
+}
+
+/// The games of a self-play directory: its shards' PGN, one text.
+pub fn shard_pgn(dir: &Path) -> String {
+    shard_files(dir, "pgn")
+        .iter()
+        .map(|p| fs::read_to_string(p).expect("pgn"))
+        .collect()
+}
+
 impl Drop for TempDir {
     fn drop(&mut self) {
         let _ = fs::remove_dir_all(&self.0);

@@ -14,7 +14,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::common::succeeded;
+use crate::common::{shard_pgn, succeeded};
 
 /// An empty folder of this test process under Cargo's folder for test files:
 /// `target/tmp/trainer-pipeline-<name>-<pid>`.
@@ -912,8 +912,6 @@ fn run_in_tmp(command: &mut Command, tmp: &Path) -> String {
     succeeded(&out, "the command")
 }
 
-/// A round of records played elsewhere (`--skip-gen`) is described in the rounds table by the
-/// records' own search limit (their run.json), not by `--sp-nodes`, which that round never used.
 /// Two games of Oriental Omega by the hand-crafted evaluation, seed 1, into `dir` (`extra`: more
 /// settings).
 fn hce_selfplay(dir: &Path, nodes: &str, extra: &[&str]) {
@@ -956,6 +954,8 @@ fn toy_omega_round(tmp: &Path, extra: &[&str]) {
     succeeded(&out, "the pipeline");
 }
 
+/// A round of records played elsewhere (`--skip-gen`) is described in the rounds table by the
+/// records' own search limit (their run.json), not by `--sp-nodes`, which that round never used.
 #[test]
 fn skipped_self_play_is_described_by_its_records() {
     let tmp = scratch("skip-gen-nodes");
@@ -980,12 +980,7 @@ fn self_play_begun_with_other_random_plies_is_completed() {
     let run: serde_json::Value =
         serde_json::from_str(&fs::read_to_string(dir.join("run.json")).expect("run.json")).expect("JSON");
     assert_eq!(run["settings"]["random_plies"], 2);
-    let pgn: String = fs::read_dir(&dir)
-        .expect("self-play directory")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "pgn"))
-        .map(|p| fs::read_to_string(p).expect("PGN"))
-        .collect();
+    let pgn = shard_pgn(&dir);
     assert_eq!(pgn.matches("[OpeningPlies \"2\"]").count(), 4, "{pgn}");
     let _ = fs::remove_dir_all(&tmp);
 }

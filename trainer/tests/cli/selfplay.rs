@@ -1,10 +1,10 @@
 //! `trainer selfplay` end to end: tiny runs of the real binary (few games, few nodes).
 
-use crate::common::{succeeded, TempDir};
+use crate::common::{shard_files, shard_pgn, succeeded, TempDir};
 use std::{
     collections::HashSet,
     fs,
-    path::{Path, PathBuf},
+    path::Path,
     process::{Command, Output, Stdio},
     time::{Duration, Instant},
 };
@@ -58,19 +58,8 @@ fn ok(args: &[String]) -> String {
     succeeded(&trainer(args), &format!("trainer {args:?}"))
 }
 
-fn files(dir: &Path, ext: &str) -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = fs::read_dir(dir)
-        .expect("list")
-        .map(|e| e.expect("entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == ext))
-        .filter(|p| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("shard_")))
-        .collect();
-    v.sort();
-    v
-}
-
 fn records(dir: &Path) -> Vec<Record> {
-    files(dir, "bin")
+    shard_files(dir, "bin")
         .iter()
         .flat_map(|f| {
             RecordReader::new(fs::File::open(f).expect("open"))
@@ -83,7 +72,7 @@ fn records(dir: &Path) -> Vec<Record> {
 /// Game ids of the PGN files, checking each game reads back.
 fn pgn_game_ids(dir: &Path) -> Vec<u32> {
     let mut ids = Vec::new();
-    for f in files(dir, "pgn") {
+    for f in shard_files(dir, "pgn") {
         let text = fs::read_to_string(&f).expect("pgn");
         let games = read_games(&text, Variant::PersianPrincess).expect("the PGN reads back");
         for g in games {
@@ -102,10 +91,10 @@ fn no_leftovers(dir: &Path) {
         let name = f.expect("entry").file_name().to_string_lossy().to_string();
         assert!(!name.ends_with(".tmp"), "leftover {name}");
     }
-    for bin in files(dir, "bin") {
+    for bin in shard_files(dir, "bin") {
         assert!(bin.with_extension("pgn").exists() && bin.with_extension("json").exists());
     }
-    for pgn in files(dir, "pgn") {
+    for pgn in shard_files(dir, "pgn") {
         assert!(
             pgn.with_extension("bin").exists(),
             "{} without its records",
@@ -121,7 +110,7 @@ fn a_tiny_run_writes_valid_shards_and_pgn() {
     assert!(out.contains("5 games"), "{out}");
     assert!(out.contains("positions/s"), "{out}");
     // 5 games, 2 per shard: shards 0, 1 and 2 (one game).
-    assert_eq!(files(dir.path(), "bin").len(), 3);
+    assert_eq!(shard_files(dir.path(), "bin").len(), 3);
     assert!(dir.path().join("run.json").exists());
     no_leftovers(dir.path());
     let validate = ok(&[
@@ -171,7 +160,7 @@ fn the_same_seed_gives_the_same_files() {
     two_threads[t + 1] = "2".to_string();
     ok(&two_threads);
     for ext in ["bin", "pgn", "json"] {
-        let fa = files(a.path(), ext);
+        let fa = shard_files(a.path(), ext);
         assert_eq!(fa.len(), 2);
         for f in fa {
             let name = f.file_name().expect("name");
@@ -220,7 +209,7 @@ fn a_crash_while_writing_then_resume_gives_the_uninterrupted_result() {
     assert!(resumed.contains("4 games") || resumed.contains("6 games"), "{resumed}");
     no_leftovers(dir.path());
     for ext in ["bin", "pgn", "json"] {
-        let got = files(dir.path(), ext);
+        let got = shard_files(dir.path(), ext);
         assert_eq!(got.len(), 3);
         for f in got {
             let name = f.file_name().expect("name");
@@ -253,7 +242,7 @@ fn killed_and_resumed_runs_reach_the_total_without_duplicates() {
     child.kill().expect("kill");
     child.wait().expect("wait");
     assert!(first.exists(), "no shard within a minute");
-    let done_before = files(dir.path(), "bin").len();
+    let done_before = shard_files(dir.path(), "bin").len();
     assert!(done_before < 20, "the run finished before it was killed");
     no_leftovers_after_resume_of(dir.path(), 40);
     // Then more games on top of the same directory.
@@ -304,10 +293,7 @@ fn opening_files_give_distinct_openings_or_a_clear_error() {
     );
     args.extend(["--random-plies".to_string(), "2".to_string()]);
     ok(&args);
-    let text: String = files(&out_dir, "pgn")
-        .iter()
-        .map(|f| fs::read_to_string(f).expect("pgn"))
-        .collect();
+    let text = shard_pgn(&out_dir);
     assert!(text.contains("book.txt:2 + 2 random plies"), "{text}");
     let bad = dir.path().join("bad.txt");
     fs::write(&bad, "e3e4\nnonsense\n").expect("write");
@@ -342,7 +328,7 @@ fn rule_settings_are_played_recorded_and_part_of_the_run() {
     assert!(run.contains(&format!("\"rules\": \"{settings}\"")), "{run}");
     // The PGN carries them, and the games read back as legal under them.
     let mut games = 0;
-    for file in files(dir.path(), "pgn") {
+    for file in shard_files(dir.path(), "pgn") {
         let text = fs::read_to_string(&file).expect("pgn");
         assert!(text.contains(&format!("[VariantRules \"{settings}\"]")), "{text}");
         for g in read_games(&text, Variant::Parsi).expect("readable") {
@@ -379,7 +365,7 @@ fn shards_played_apart_are_the_shards_of_one_run() {
     ok(&part(b.path(), "1"));
     // Each shard file is the one the single run wrote, byte for byte, and so is run.json.
     for ext in ["bin", "pgn", "json"] {
-        let all = files(whole.path(), ext);
+        let all = shard_files(whole.path(), ext);
         assert_eq!(all.len(), 3, "{ext}");
         for f in all {
             let name = f.file_name().expect("name");
@@ -398,10 +384,10 @@ fn shards_played_apart_are_the_shards_of_one_run() {
     assert_eq!(settings(whole.path()), settings(a.path()));
     assert_eq!(settings(whole.path()), settings(b.path()));
     // Put together, the parts are a complete run that the same command finds done.
-    for f in files(b.path(), "bin")
+    for f in shard_files(b.path(), "bin")
         .into_iter()
-        .chain(files(b.path(), "pgn"))
-        .chain(files(b.path(), "json"))
+        .chain(shard_files(b.path(), "pgn"))
+        .chain(shard_files(b.path(), "json"))
     {
         fs::copy(&f, a.path().join(f.file_name().expect("name"))).expect("copied");
     }
@@ -447,13 +433,7 @@ fn engine_chosen_opening_plies() {
     );
     two.extend(["--engine-plies", "4"].map(String::from));
     ok(&two);
-    let text = |dir: &Path| {
-        files(dir, "pgn")
-            .iter()
-            .map(|p| fs::read_to_string(p).expect("pgn"))
-            .collect::<String>()
-    };
-    let (ta, tb) = (text(a.path()), text(b.path()));
+    let (ta, tb) = (shard_pgn(a.path()), shard_pgn(b.path()));
     assert_eq!(ta, tb, "the same seed gives the same games");
     let games = read_games(&ta, Variant::PersianPrincess).expect("the PGN reads back");
     assert_eq!(games.len(), 6);
@@ -484,14 +464,14 @@ fn engine_chosen_opening_plies() {
     // With --engine-plies 0 the openings are random plies only: no EnginePlies tag.
     let c = TempDir::new("engine-plies-c");
     run(c.path(), &["--engine-plies", "0"]);
-    assert!(!text(c.path()).contains("EnginePlies"));
+    assert!(!shard_pgn(c.path()).contains("EnginePlies"));
 
     // The default: 3 random plies, then 12 engine plies.
     let d = TempDir::new("engine-plies-d");
     let mut args = without_engine_plies(selfplay_args(d.path(), 2, 5));
     args.extend(["--engine-ply-nodes", "100"].map(String::from));
     ok(&args);
-    let games = read_games(&text(d.path()), Variant::PersianPrincess).expect("the PGN reads back");
+    let games = read_games(&shard_pgn(d.path()), Variant::PersianPrincess).expect("the PGN reads back");
     assert_eq!(games.len(), 2);
     for g in &games {
         assert_eq!(g.tag("OpeningPlies"), Some("3"));
@@ -506,7 +486,7 @@ fn engine_chosen_opening_plies() {
         args[at] = name.to_string();
         args.extend(["--engine-ply-nodes", "100"].map(String::from));
         ok(&args);
-        let games = read_games(&text(e.path()), variant).expect("the PGN reads back");
+        let games = read_games(&shard_pgn(e.path()), variant).expect("the PGN reads back");
         assert_eq!(games.len(), 1);
         assert_eq!(games[0].tag("OpeningPlies"), Some(plies), "{name}");
         assert_eq!(games[0].tag("EnginePlies"), Some("12"), "{name}");
@@ -546,7 +526,7 @@ const ONE_PLY: [(&str, &str); 3] = [
 
 /// The opening hashes the shards of `dir` list, in game order.
 fn opening_hashes(dir: &Path) -> Vec<String> {
-    files(dir, "json")
+    shard_files(dir, "json")
         .iter()
         .flat_map(|f| {
             let v: serde_json::Value = serde_json::from_str(&fs::read_to_string(f).expect("json")).expect("json");
@@ -570,10 +550,7 @@ fn repeated_openings_are_counted_over_the_whole_run() {
     let hashes = opening_hashes(dir.path());
     assert_eq!(hashes.len(), 30);
     // Each listed hash is the one of the position after the game's opening ply.
-    let text: String = files(dir.path(), "pgn")
-        .iter()
-        .map(|f| fs::read_to_string(f).expect("pgn"))
-        .collect();
+    let text = shard_pgn(dir.path());
     let games = read_games(&text, Variant::PersianPrincess).expect("the PGN reads back");
     assert_eq!(games.len(), 30);
     for (g, h) in games.iter().zip(&hashes) {
@@ -694,5 +671,5 @@ fn a_run_of_the_earlier_schema_is_refused() {
         err.contains(&path.display().to_string()) && err.contains("schema 1") && err.contains("another --out"),
         "{err}"
     );
-    assert_eq!(files(dir.path(), "bin").len(), 1, "nothing was played");
+    assert_eq!(shard_files(dir.path(), "bin").len(), 1, "nothing was played");
 }
