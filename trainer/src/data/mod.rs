@@ -14,7 +14,8 @@ use anyhow::Result;
 /// The `trainer data` subcommands.
 #[derive(clap::Subcommand, Debug)]
 pub enum Command {
-    /// Counts and distributions: variants, results, scores, plies, piece counts.
+    /// Counts and distributions: records, games (and the games self-play runs played), variants,
+    /// results, scores, plies, piece counts.
     Stats(stats::Args),
     /// Finds corrupt records and impossible positions; exit status 1 when there are any.
     Validate(validate::Args),

@@ -3,7 +3,7 @@
 use std::{
     collections::{BTreeMap, HashMap, HashSet},
     fmt::Write as _,
-    path::PathBuf,
+    path::{Path, PathBuf},
 };
 
 use anyhow::Result;
@@ -14,6 +14,7 @@ use nnue::{
 };
 
 use super::io::{for_each_record, record_files, thousands, total_size};
+use crate::selfplay::shard::{scan, shard_index, RUN_FILE};
 
 /// Arguments of `trainer data stats`.
 #[derive(clap::Args, Debug)]
@@ -63,7 +64,57 @@ struct Stats {
     black_to_move: u64,
     in_check: u64,
     noisy: u64,
-    games: HashSet<(u8, u32)>,
+    /// Distinct games by directory, variant and game id: ids are unique within a self-play run
+    /// (one directory), not across runs, which all number their games from 0.
+    games: HashSet<(usize, u8, u32)>,
+    /// The games self-play runs say they played, where the inputs are their shards.
+    played: Option<Played>,
+}
+
+/// The games played by the self-play runs whose shards the inputs are.
+#[derive(Debug, PartialEq)]
+struct Played {
+    /// Games in the shards read.
+    games: u64,
+    /// Self-play runs (directories with a run file) they come from.
+    runs: usize,
+    /// Whether every record file read is a shard of a run, so that the games played and the
+    /// game ids among the records count the same games.
+    all: bool,
+}
+
+/// The games played in the shards among `files` (those in directories holding a self-play run),
+/// read from the shards' summaries without changing anything; `None` when no file is a shard.
+fn played(files: &[PathBuf], dirs: &[PathBuf]) -> Result<Option<Played>> {
+    let mut out = Played {
+        games: 0,
+        runs: 0,
+        all: true,
+    };
+    for dir in dirs {
+        if !dir.join(RUN_FILE).is_file() {
+            out.all = false;
+            continue;
+        }
+        let existing = scan(dir)?;
+        out.runs += 1;
+        for file in files.iter().filter(|f| parent(f) == *dir) {
+            let name = file.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+            match shard_index(name).and_then(|(i, _)| existing.shards.get(&i)) {
+                Some(summary) => out.games += summary.games,
+                None => out.all = false,
+            }
+        }
+    }
+    Ok((out.runs > 0).then_some(out))
+}
+
+/// The directory of a record file (`.` for a bare file name).
+fn parent(file: &Path) -> PathBuf {
+    match file.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
 }
 
 fn bar(count: u64, max: u64) -> String {
@@ -92,8 +143,14 @@ pub fn run(args: Args) -> Result<()> {
         score_max: i32::MIN,
         ..Stats::default()
     };
+    let mut dirs: Vec<PathBuf> = Vec::new();
     let mut layouts: HashMap<u8, Option<Layout>> = HashMap::new();
     for file in &files {
+        let dir = parent(file);
+        let d = dirs.iter().position(|x| *x == dir).unwrap_or_else(|| {
+            dirs.push(dir);
+            dirs.len() - 1
+        });
         for_each_record(file, |_, r: &Record| {
             s.records += 1;
             let code = r.variant_code();
@@ -134,10 +191,11 @@ pub fn run(args: Args) -> Result<()> {
             *s.plies.entry(r.ply() / bucket).or_default() += 1;
             s.max_ply = s.max_ply.max(r.ply());
             *s.pieces.entry(r.occupancy().count_ones()).or_default() += 1;
-            s.games.insert((code, r.game_id()));
+            s.games.insert((d, code, r.game_id()));
             Ok(())
         })?;
     }
+    s.played = played(&files, &dirs)?;
     print!("{}", report(&s, &files, bucket));
     Ok(())
 }
@@ -154,6 +212,23 @@ fn report(s: &Stats, files: &[PathBuf], bucket: u16) -> String {
         thousands(total_size(files)),
         thousands(s.games.len() as u64)
     );
+    if let Some(p) = &s.played {
+        let _ = writeln!(
+            o,
+            "{} game(s) played in the shards of {} self-play run(s)",
+            thousands(p.games),
+            p.runs
+        );
+        let ids = s.games.len() as u64;
+        if p.all && p.games > ids {
+            let _ = writeln!(
+                o,
+                "  {} of them left no record: self-play records no position in check, with a capture or \
+                 promotion as best move, with a mate score or before its minimum ply",
+                thousands(p.games - ids)
+            );
+        }
+    }
     if s.undecodable > 0 {
         let _ = writeln!(
             o,
@@ -266,4 +341,95 @@ fn report(s: &Stats, files: &[PathBuf], bucket: u16) -> String {
         );
     }
     o
+}
+
+#[cfg(test)]
+mod tests {
+    use std::fs;
+
+    use super::*;
+    use crate::selfplay::{
+        game::{PlayedGame, Skipped},
+        shard::{clean, write_shard},
+    };
+
+    fn game(id: u32) -> PlayedGame {
+        PlayedGame {
+            id,
+            records: Vec::new(),
+            pgn: String::new(),
+            result: engine::play::GameResult::Draw,
+            termination: engine::play::Termination::DrawScore,
+            plies: 12,
+            searched: 9,
+            skipped: Skipped::default(),
+            opening_hash: u64::from(id),
+        }
+    }
+
+    /// The games played come from the shards' summaries of the files read, and reading them
+    /// leaves a run's temporary and half-written files alone (the run may be writing them now);
+    /// only the run's own clean-up removes them.
+    #[test]
+    fn games_played_of_shards_read_without_touching_a_running_run() {
+        let root = std::env::temp_dir().join(format!("trainer-stats-played-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&root);
+        let (run, other) = (root.join("run"), root.join("other"));
+        fs::create_dir_all(&run).expect("run dir");
+        fs::create_dir_all(&other).expect("other dir");
+        fs::write(run.join(RUN_FILE), "{}").expect("run file");
+        write_shard(&run, 0, &[game(0), game(1)]).expect("shard 0");
+        write_shard(&run, 1, &[game(2), game(3), game(4)]).expect("shard 1");
+        let tmp = run.join("shard_000002.bin.tmp");
+        let half = run.join("shard_000002.json");
+        fs::write(&tmp, b"half").expect("tmp");
+        fs::write(&half, b"{}").expect("summary without records yet");
+        let other_file = other.join("x.bin");
+        fs::write(&other_file, b"").expect("other file");
+
+        let shards = [run.join("shard_000000.bin"), run.join("shard_000001.bin")];
+        let p = played(&shards, std::slice::from_ref(&run)).expect("played");
+        assert_eq!(
+            p,
+            Some(Played {
+                games: 5,
+                runs: 1,
+                all: true
+            })
+        );
+        assert!(
+            tmp.is_file() && half.is_file(),
+            "a reader removed a running run's files"
+        );
+        // One shard of the two: its games only.
+        let p = played(&shards[1..], std::slice::from_ref(&run)).expect("played");
+        assert_eq!(
+            p,
+            Some(Played {
+                games: 3,
+                runs: 1,
+                all: true
+            })
+        );
+        // A file outside any run: the games played no longer count all the records read.
+        let mut files = shards.to_vec();
+        files.push(other_file.clone());
+        let p = played(&files, &[run.clone(), other.clone()]).expect("played");
+        assert_eq!(
+            p,
+            Some(Played {
+                games: 5,
+                runs: 1,
+                all: false
+            })
+        );
+        assert_eq!(played(&[other_file], &[other]).expect("played"), None);
+
+        let mut removed = clean(&run).expect("clean");
+        removed.sort();
+        assert_eq!(removed, vec![tmp.clone(), half.clone()]);
+        assert!(!tmp.exists() && !half.exists());
+        assert_eq!(scan(&run).expect("scan").games(), 5);
+        let _ = fs::remove_dir_all(&root);
+    }
 }

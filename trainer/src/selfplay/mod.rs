@@ -319,16 +319,15 @@ fn check_game_ids(plan: &[(u64, u64)], games_per_shard: u64, first_game_id: u32)
     Ok(())
 }
 
-/// The note on leftovers of an interrupted run that the scan removed (empty when none).
-fn removed_note(existing: &Existing) -> String {
-    if existing.removed.is_empty() {
+/// The note on leftovers of an interrupted run that the clean-up removed (empty when none).
+fn removed_note(removed: &[PathBuf]) -> String {
+    if removed.is_empty() {
         return String::new();
     }
     format!(
         "removed {} leftover file(s) of an interrupted run: {}",
-        existing.removed.len(),
-        existing
-            .removed
+        removed.len(),
+        removed
             .iter()
             .map(|p| p.display().to_string())
             .collect::<Vec<_>>()
@@ -537,6 +536,7 @@ pub fn run(args: Args) -> Result<()> {
     // The settings of the directory: written by the first run, the same for every resumption.
     let run_path = out.join(RUN_FILE);
     let earlier_run = run_file::check_same_settings(&run_path, &out, &settings)?;
+    let removed = shard::clean(&out)?;
     let existing = shard::scan(&out)?;
     let mut plan = shard::plan(&existing, args.games, per_shard);
     if let Some(only) = &args.shards {
@@ -549,7 +549,7 @@ pub fn run(args: Args) -> Result<()> {
             .collect();
     }
     check_game_ids(&plan, per_shard, args.first_game_id)?;
-    let removed_note = removed_note(&existing);
+    let removed_note = removed_note(&removed);
     if plan.is_empty() {
         nothing_to_do(&args, variant, &out, &existing, &removed_note);
         return Ok(());

@@ -200,13 +200,10 @@ fn crash_point(path: &Path, bin: &[u8]) -> Result<()> {
     Ok(())
 }
 
-/// The complete shards of a directory, after removing what a killed run left behind:
-/// temporary files, and the `.pgn` and `.json` of shards whose `.bin` was never written.
+/// The complete shards of a directory (those whose `.bin` was written, the last file of a shard).
 pub struct Existing {
     /// Complete shards by index, with their summaries.
     pub shards: BTreeMap<u64, ShardSummary>,
-    /// Files removed.
-    pub removed: Vec<PathBuf>,
 }
 
 impl Existing {
@@ -223,7 +220,8 @@ impl Existing {
     }
 }
 
-fn shard_index(name: &str) -> Option<(u64, &str)> {
+/// The index and extension of a shard's file name (`shard_000012.bin` gives 12 and `bin`).
+pub fn shard_index(name: &str) -> Option<(u64, &str)> {
     let rest = name.strip_prefix("shard_")?;
     let (num, ext) = rest.split_once('.')?;
     if num.len() < 6 || !num.bytes().all(|b| b.is_ascii_digit()) {
@@ -232,16 +230,15 @@ fn shard_index(name: &str) -> Option<(u64, &str)> {
     Some((num.parse().ok()?, ext))
 }
 
-/// Scans `dir` (see [`Existing`]).
-pub fn scan(dir: &Path) -> Result<Existing> {
+/// Removes what a killed run left behind in `dir`: temporary files, and the `.pgn` and `.json`
+/// of shards whose `.bin` was never written; returns the files removed. Only the run that is
+/// about to write the directory calls it: a reader ([`scan`]) must not touch the files of a run
+/// that may be writing them now.
+pub fn clean(dir: &Path) -> Result<Vec<PathBuf>> {
     let mut bins = BTreeSet::new();
     let mut others: Vec<(u64, PathBuf)> = Vec::new();
     let mut removed = Vec::new();
-    for entry in fs::read_dir(dir).with_context(|| format!("cannot list {}", dir.display()))? {
-        let path = entry?.path();
-        let Some(name) = path.file_name().and_then(|n| n.to_str()).map(str::to_string) else {
-            continue;
-        };
+    for (name, path) in entries(dir)? {
         if name.ends_with(TMP_SUFFIX) && (name.starts_with("shard_") || name.starts_with(RUN_FILE)) {
             fs::remove_file(&path).with_context(|| format!("cannot remove {}", path.display()))?;
             removed.push(path);
@@ -261,6 +258,31 @@ pub fn scan(dir: &Path) -> Result<Existing> {
             removed.push(path);
         }
     }
+    Ok(removed)
+}
+
+/// The files of `dir` with their names (those whose names are not UTF-8 left out).
+fn entries(dir: &Path) -> Result<Vec<(String, PathBuf)>> {
+    let mut out = Vec::new();
+    for entry in fs::read_dir(dir).with_context(|| format!("cannot list {}", dir.display()))? {
+        let path = entry?.path();
+        if let Some(name) = path.file_name().and_then(|n| n.to_str()).map(str::to_string) {
+            out.push((name, path));
+        }
+    }
+    Ok(out)
+}
+
+/// Reads the complete shards of `dir` (see [`Existing`]) without changing anything: the
+/// temporary files and half-written shards of a run still going (or killed) are passed over.
+pub fn scan(dir: &Path) -> Result<Existing> {
+    let bins: BTreeSet<u64> = entries(dir)?
+        .iter()
+        .filter_map(|(name, _)| match shard_index(name) {
+            Some((i, "bin")) => Some(i),
+            _ => None,
+        })
+        .collect();
     let mut shards = BTreeMap::new();
     for i in bins {
         let p = ShardPaths::new(dir, i);
@@ -296,7 +318,7 @@ pub fn scan(dir: &Path) -> Result<Existing> {
         }
         shards.insert(i, summary);
     }
-    Ok(Existing { shards, removed })
+    Ok(Existing { shards })
 }
 
 /// The shards a run still has to write to reach `total` games: indices not yet complete, in
@@ -335,7 +357,6 @@ mod tests {
                     )
                 })
                 .collect(),
-            removed: Vec::new(),
         }
     }
 

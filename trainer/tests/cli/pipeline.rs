@@ -83,7 +83,8 @@ fn pipeline_at(root: &Path, tmp: &Path, bin: &Path, rounds: &str, extra: &[(&str
 }
 
 /// The games a self-play directory holds: the games its shards say they played (each shard's
-/// `.json` summary) and the distinct game ids among its training records (`trainer data stats`).
+/// `.json` summary, which `trainer data stats` also reports) and the distinct game ids among its
+/// training records.
 /// A game may leave no record (every position of a short game can be in check, noisy or a mate),
 /// so the second is at most the first and both are checked; the first is what a run must reach.
 fn games(dir: &Path) -> u64 {
@@ -115,6 +116,12 @@ fn games(dir: &Path) -> u64 {
     assert!(
         ids >= 1 && ids <= played,
         "{ids} game ids among the records of {played} games: {text}"
+    );
+    assert!(
+        text.contains(&format!(
+            "\n{played} game(s) played in the shards of 1 self-play run(s)\n"
+        )),
+        "the stats do not count the {played} games of the shards: {text}"
     );
     played
 }
