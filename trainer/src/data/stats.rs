@@ -349,22 +349,12 @@ mod tests {
 
     use super::*;
     use crate::selfplay::{
-        game::{PlayedGame, Skipped},
+        game::PlayedGame,
         shard::{clean, write_shard},
     };
 
     fn game(id: u32) -> PlayedGame {
-        PlayedGame {
-            id,
-            records: Vec::new(),
-            pgn: String::new(),
-            result: engine::play::GameResult::Draw,
-            termination: engine::play::Termination::DrawScore,
-            plies: 12,
-            searched: 9,
-            skipped: Skipped::default(),
-            opening_hash: u64::from(id),
-        }
+        PlayedGame::without_records(id)
     }
 
     /// The games played come from the shards' summaries of the files read, and reading them

@@ -441,17 +441,7 @@ mod tests {
         let _ = fs::remove_dir_all(&dir);
         fs::create_dir_all(&dir).expect("temp dir");
         fs::write(dir.join(selfplay::shard::RUN_FILE), "{}").expect("run file");
-        let game = |id| selfplay::game::PlayedGame {
-            id,
-            records: Vec::new(),
-            pgn: String::new(),
-            result: engine::play::GameResult::Draw,
-            termination: engine::play::Termination::DrawScore,
-            plies: 12,
-            searched: 9,
-            skipped: selfplay::game::Skipped::default(),
-            opening_hash: u64::from(id),
-        };
+        let game = selfplay::game::PlayedGame::without_records;
         selfplay::shard::write_shard(&dir, 0, &[game(0), game(1)]).expect("shard");
         let (line, games) = data_line(&dir).expect("data line");
         assert!(line.ends_with("; 0 game id(s)"), "{line}");

@@ -89,6 +89,25 @@ pub struct PlayedGame {
     pub opening_hash: u64,
 }
 
+impl PlayedGame {
+    /// A drawn game of 12 plies that wrote no record, its opening hash its id: for tests of
+    /// what reads shards.
+    #[cfg(test)]
+    pub fn without_records(id: u32) -> PlayedGame {
+        PlayedGame {
+            id,
+            records: Vec::new(),
+            pgn: String::new(),
+            result: GameResult::Draw,
+            termination: Termination::DrawScore,
+            plies: 12,
+            searched: 9,
+            skipped: Skipped::default(),
+            opening_hash: u64::from(id),
+        }
+    }
+}
+
 /// Plays game `id` from `opening` with `engine` on both sides; `sampled` says what the engine
 /// said of the opening's last plies, those it chose (they get score comments in the PGN).
 pub fn play(
