@@ -117,9 +117,9 @@ pub struct Args {
     #[arg(long, value_name = "MB", default_value_t = 16)]
     pub hash: usize,
     /// Random legal plies at the start of every game, before the engine's (default 3, 4 for
-    /// Citadel 9x8, 5 for Parsi Chess: with the engine's plies alone a long run repeats its
-    /// openings, about one game in four over 100,000; 8 with --engine-plies 0; 0 with --book,
-    /// after whose lines they are played).
+    /// Citadel 9x8, Celtic Citadel and Egyptian Eye, 5 for Parsi Chess: with the engine's plies
+    /// alone a long run repeats its openings, about one game in four over 100,000; 8 with
+    /// --engine-plies 0; 0 with --book, after whose lines they are played).
     #[arg(long, value_name = "N")]
     pub random_plies: Option<usize>,
     /// Plies chosen by the engine after the random (or book) ones: each a MultiPV search of

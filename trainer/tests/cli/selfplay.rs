@@ -478,8 +478,14 @@ fn engine_chosen_opening_plies() {
         assert_eq!(g.tag("EnginePlies"), Some("12"));
     }
     // Parsi Chess's default is 5 random plies (its engine plies gather on fewer lines), Citadel
-    // 9x8's 4 (with 3 its openings repeat over 1 % of a million games, docs/training.md).
-    for (name, variant, plies) in [("parsi", Variant::Parsi, "5"), ("citadel-8", Variant::Citadel8, "4")] {
+    // 9x8's, Celtic Citadel's and Egyptian Eye's 4 (with 3 their openings repeat about 1 % of a
+    // million games or more, docs/training.md).
+    for (name, variant, plies) in [
+        ("parsi", Variant::Parsi, "5"),
+        ("citadel-8", Variant::Citadel8, "4"),
+        ("celtic-citadel", Variant::CelticCitadel, "4"),
+        ("egyptian-eye", Variant::EgyptianEye, "4"),
+    ] {
         let e = TempDir::new(&format!("engine-plies-{name}"));
         let mut args = without_engine_plies(selfplay_args(e.path(), 1, 5));
         let at = args.iter().position(|a| a == "persian-princess").expect("the variant");

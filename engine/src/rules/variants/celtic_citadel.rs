@@ -26,7 +26,9 @@ pub const SPEC: VariantSpec = VariantSpec {
     piece_values: &[],
     // `fl_move=1`: +23.2 at 60,000 nodes (docs/strength.md, "The eighth series").
     search_defaults: &[("fl_move", 1)],
-    selfplay_random_plies: 3,
+    // With 3 its openings repeat up to about 2 % of a million games (12 pairs in 24,000), with 4
+    // none in 24,000 (docs/training.md, "Openings of a run").
+    selfplay_random_plies: 4,
     settings: None,
     rules: &[Rule::CitadelDraw(CITADEL_DRAW)],
 };
