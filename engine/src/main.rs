@@ -481,6 +481,14 @@ struct MatchArgs {
     /// `engine match-merge`.
     #[arg(long, value_name = "FILE")]
     results: Option<PathBuf>,
+    /// Go on with the match whose --results file an earlier run wrote: the games there are
+    /// counted first and not played again, and an SPRT goes on over all of them. For a match cut
+    /// short, run the same command again with --resume; for an SPRT inconclusive at its -n, run
+    /// it again with a larger -n (random openings continue the same series). Every other setting
+    /// must be as before: the file's variant and players' names are checked, the rest is yours
+    /// to keep. New games are appended to --pgn.
+    #[arg(long, requires = "results")]
+    resume: bool,
 }
 
 /// Reads a list of pairs: numbers and ranges separated by commas ("0-9,20").
@@ -1057,6 +1065,7 @@ fn run_match(args: MatchArgs) -> Result<()> {
     config.stats = args.stats;
     config.pgn = args.pgn.clone();
     config.results = args.results.clone();
+    config.resume = args.resume;
     config.pairs = args.pairs.as_deref().map(parse_pairs).transpose()?;
     engine::tournament::name_programs(&mut config)?;
     say(&format!(

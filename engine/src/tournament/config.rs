@@ -50,6 +50,13 @@ pub struct MatchConfig {
     /// Append a result line per finished game to this file (`ResultLine`), for `engine
     /// match-merge`.
     pub results: Option<PathBuf>,
+    /// Continue the match that `results` holds: its games (from an earlier run of this match,
+    /// cut short, or stopped at a smaller number of games, e.g. an SPRT inconclusive at its cap)
+    /// are counted first, in game order, and not played again; the SPRT goes on over all games.
+    /// The file must be of this match (variant, players' names, statistics model); it is written
+    /// again with a header for [`MatchConfig::games`] games. No file, or an empty one: nothing
+    /// played yet.
+    pub resume: bool,
 }
 
 impl MatchConfig {
@@ -73,6 +80,7 @@ impl MatchConfig {
             pgn: None,
             pairs: None,
             results: None,
+            resume: false,
         }
     }
 }
@@ -123,6 +131,11 @@ pub(super) fn check_config(config: &MatchConfig) -> Result<Vec<Opening>, MatchEr
                 "an SPRT needs the whole match: play the pairs without it and let match-merge apply it".into(),
             ));
         }
+    }
+    if config.resume && config.results.is_none() {
+        return Err(MatchError::Config(
+            "resuming a match needs its results file (the one its earlier run wrote)".into(),
+        ));
     }
     if let Some(o) = config
         .openings

@@ -2,7 +2,7 @@
 //! merged into the report one process would print for the same games: the result lines in game
 //! order, the SPRT (if any) applied game by game in that order, stopping where it decides.
 
-use std::{collections::BTreeMap, time::Duration};
+use std::{collections::BTreeMap, path::Path, time::Duration};
 
 use super::{
     config::MatchError,
@@ -65,6 +65,94 @@ fn parse_header(line: &str) -> Result<Header, String> {
         }),
         _ => Err("the header lacks variant, first, second or games".into()),
     }
+}
+
+/// The games of a match already in its results file `path`, for a match that goes on where an
+/// earlier run of it stopped ([`MatchConfig::resume`](super::MatchConfig::resume)): the file must
+/// be of this match (`variant`, the players' names `first` and `second`, the statistics model
+/// `stats`; its number of games may differ: a match stopped at a smaller number of games goes
+/// on to `games`). Returns its games in game order, after writing the file again (through a
+/// temporary file beside it) with a header for `games` games and those lines in game order. No
+/// file, or an empty one, holds no games and is left as it is. A last line cut short (a run
+/// killed while writing it, no line end) is dropped: that game is played again. Other lines that
+/// cannot be read, a game beyond `games` and a game there twice with different lines are errors
+/// naming the file and line; the file is then left as it is.
+pub fn resume_results(
+    path: &Path,
+    variant: Variant,
+    first: &str,
+    second: &str,
+    games: usize,
+    stats: StatsModel,
+) -> Result<Vec<ResultLine>, MatchError> {
+    let name = path.display().to_string();
+    let io = |error: std::io::Error| MatchError::Pgn {
+        path: name.clone(),
+        error,
+    };
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(io(e)),
+    };
+    let mut lines = text.lines().enumerate();
+    let Some((_, first_line)) = lines.next() else {
+        return Ok(Vec::new());
+    };
+    let was = parse_header(first_line).map_err(|e| MatchError::Config(format!("{name}: {e}")))?;
+    if was.variant != variant || was.first != first || was.second != second || was.stats != stats {
+        return Err(MatchError::Config(format!(
+            "{name} holds the results of {} vs {} ({}, {} statistics), not of this match, {first} vs {second} \
+             ({variant}, {stats} statistics): give the match its own results file",
+            was.first, was.second, was.variant, was.stats
+        )));
+    }
+    let last = text.lines().count() - 1;
+    let mut played: BTreeMap<usize, (ResultLine, usize)> = BTreeMap::new();
+    for (i, line) in lines {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let parsed = match ResultLine::parse(line, variant) {
+            Ok(parsed) => parsed,
+            // Cut short by a run that was killed while writing it: that game is played again.
+            Err(_) if i == last && !text.ends_with('\n') => continue,
+            Err(e) => return Err(MatchError::Config(format!("{name}:{}: {e}", i + 1))),
+        };
+        if parsed.number == 0 || parsed.number > games {
+            return Err(MatchError::Config(format!(
+                "{name}:{}: game {} was played, and the match is set to {games} games (it can go on to more \
+                 games, not fewer)",
+                i + 1,
+                parsed.number
+            )));
+        }
+        match played.get(&parsed.number) {
+            Some((seen, at)) if *seen != parsed => {
+                return Err(MatchError::Config(format!(
+                    "{name}: game {} is there twice with different results (lines {at} and {})",
+                    parsed.number,
+                    i + 1
+                )))
+            }
+            Some(_) => {}
+            None => {
+                played.insert(parsed.number, (parsed, i + 1));
+            }
+        }
+    }
+    let mut out = header(variant, first, second, games, stats);
+    out.push('\n');
+    for (line, _) in played.values() {
+        out.push_str(&line.to_line());
+        out.push('\n');
+    }
+    let mut temporary = path.as_os_str().to_os_string();
+    temporary.push(".tmp");
+    let temporary = std::path::PathBuf::from(temporary);
+    std::fs::write(&temporary, out).map_err(io)?;
+    std::fs::rename(&temporary, path).map_err(io)?;
+    Ok(played.into_values().map(|(line, _)| line).collect())
 }
 
 /// Merges results files (name, text) of one match, applying `sprt` in game order: from game 1 up
@@ -156,5 +244,6 @@ pub fn merge_results(files: &[(String, String)], sprt: Option<Sprt>) -> Result<M
         stopped_early,
         elapsed: Duration::ZERO,
         restarts: [0, 0],
+        resumed: 0,
     })
 }

@@ -42,7 +42,7 @@ pub mod spsa;
 
 pub use config::{name_programs, MatchConfig, MatchError};
 pub use elo::{EloEstimate, Penta, Sprt, SprtVerdict, StatsModel, Wdl};
-pub use merge::merge_results;
+pub use merge::{merge_results, resume_results};
 pub use player::{PlayerConfig, PlayerConfigError};
 pub use record::{progress_line, GameRecord, ResultLine};
 pub use report::MatchReport;

@@ -132,6 +132,9 @@ pub struct MatchReport {
     /// How many times the program of the first and of the second configuration was started
     /// again after it failed (0 for the engine in-process).
     pub restarts: [usize; 2],
+    /// Games counted from the results file of an earlier run of the match (resumed), not
+    /// played by this one.
+    pub resumed: usize,
 }
 
 impl MatchReport {
@@ -145,7 +148,7 @@ impl MatchReport {
         let mut out = Vec::new();
         let n = self.wdl.games();
         out.push(format!(
-            "Match {} vs {} ({}): {} of {} games{} in {:.1} s",
+            "Match {} vs {} ({}): {} of {} games{} in {:.1} s{}",
             self.first,
             self.second,
             self.variant,
@@ -156,7 +159,15 @@ impl MatchReport {
             } else {
                 ""
             },
-            self.elapsed.as_secs_f64()
+            self.elapsed.as_secs_f64(),
+            if self.resumed > 0 {
+                format!(
+                    " ({} of them played by an earlier run, counted from its results file)",
+                    self.resumed
+                )
+            } else {
+                String::new()
+            }
         ));
         out.push(format!(
             "W/D/L: {}/{}/{} (wins, draws, losses of {})",

@@ -126,6 +126,18 @@ pub fn run_match(config: &MatchConfig, on_game: &mut dyn FnMut(&GameRecord, Wdl)
         None => None,
     };
     let (first, second) = distinct_names(config);
+    // The games an earlier run of this match played (the file written again for this run).
+    let played = match (&config.results, config.resume) {
+        (Some(path), true) => super::merge::resume_results(
+            path,
+            config.variant,
+            &first.name,
+            &second.name,
+            config.games,
+            config.stats,
+        )?,
+        _ => Vec::new(),
+    };
     let results_file = match &config.results {
         Some(path) => {
             let mut file = PgnFile::open(path)?;
@@ -139,9 +151,11 @@ pub fn run_match(config: &MatchConfig, on_game: &mut dyn FnMut(&GameRecord, Wdl)
         }
         None => None,
     };
-    // The games to play, in order: all, or those of the pairs asked for.
+    // The games to play, in order: all, or those of the pairs asked for; not those played
+    // already (numbered from 1 in the results file, from 0 here).
+    let done: std::collections::HashSet<usize> = played.iter().map(|l| l.number - 1).collect();
     let games: Vec<usize> = match &config.pairs {
-        None => (0..config.games).collect(),
+        None => (0..config.games).filter(|g| !done.contains(g)).collect(),
         Some(pairs) => {
             let mut pairs = pairs.clone();
             pairs.sort_unstable();
@@ -149,7 +163,7 @@ pub fn run_match(config: &MatchConfig, on_game: &mut dyn FnMut(&GameRecord, Wdl)
             pairs
                 .iter()
                 .flat_map(|&p| [2 * p, 2 * p + 1])
-                .filter(|&g| g < config.games)
+                .filter(|&g| g < config.games && !done.contains(&g))
                 .collect()
         }
     };
@@ -167,7 +181,7 @@ pub fn run_match(config: &MatchConfig, on_game: &mut dyn FnMut(&GameRecord, Wdl)
         restarts: [AtomicUsize::new(0), AtomicUsize::new(0)],
     };
     let mut collector = Collector {
-        games_planned: games.len(),
+        games_planned: games.len() + played.len(),
         pgn_file,
         results_file,
         tally: Tally::default(),
@@ -178,6 +192,8 @@ pub fn run_match(config: &MatchConfig, on_game: &mut dyn FnMut(&GameRecord, Wdl)
         stop: &stop,
         on_game,
     };
+    // The games played before count first; an SPRT they decide ends the match before it starts.
+    collector.count_played(&played);
     let workers = config.concurrency.min(games.len());
     std::thread::scope(|scope| {
         let (tx, rx) = mpsc::channel::<Result<GameRecord, MatchError>>();
@@ -208,7 +224,7 @@ pub fn run_match(config: &MatchConfig, on_game: &mut dyn FnMut(&GameRecord, Wdl)
         first: first.name,
         second: second.name,
         variant: config.variant,
-        games_planned: games.len(),
+        games_planned: games.len() + played.len(),
         wdl: tally.wdl,
         by_colour: tally.by_colour,
         penta: tally.penta,
@@ -220,6 +236,7 @@ pub fn run_match(config: &MatchConfig, on_game: &mut dyn FnMut(&GameRecord, Wdl)
         stopped_early: collector.stopped_early,
         elapsed: started.elapsed(),
         restarts,
+        resumed: played.len(),
     })
 }
 
@@ -387,6 +404,31 @@ struct Collector<'a, 'f> {
 }
 
 impl Collector<'_, '_> {
+    /// Counts the games an earlier run of the match played (in game order), and applies the SPRT
+    /// to them: one they decide stops the match before any game starts.
+    fn count_played(&mut self, played: &[ResultLine]) {
+        if played.is_empty() {
+            return;
+        }
+        for line in played {
+            self.tally.add_line(line);
+        }
+        self.apply_sprt();
+    }
+
+    /// The SPRT after the games counted so far: a decision before the last game stops the match.
+    fn apply_sprt(&mut self) {
+        let games = self.tally.wdl.games() as usize;
+        if let Some((sprt, llr, verdict)) = self.sprt.as_mut() {
+            *llr = self.tally.llr(sprt, self.stats);
+            *verdict = sprt.verdict_of(*llr);
+            if *verdict != SprtVerdict::Continue && games < self.games_planned {
+                self.stopped_early = true;
+                self.stop.store(true, Ordering::Relaxed);
+            }
+        }
+    }
+
     fn receive(&mut self, record: GameRecord) {
         if self.stopped_early || self.failure.is_some() {
             return;
@@ -409,14 +451,7 @@ impl Collector<'_, '_> {
         self.tally.add(&record);
         let wdl = self.tally.wdl;
         (self.on_game)(&record, wdl);
-        if let Some((sprt, llr, verdict)) = self.sprt.as_mut() {
-            *llr = self.tally.llr(sprt, self.stats);
-            *verdict = sprt.verdict_of(*llr);
-            if *verdict != SprtVerdict::Continue && (wdl.games() as usize) < self.games_planned {
-                self.stopped_early = true;
-                self.stop.store(true, Ordering::Relaxed);
-            }
-        }
+        self.apply_sprt();
     }
 }
 

@@ -290,6 +290,100 @@ fn parts_of_a_match_merge_into_the_whole() {
     assert!(run_match(&part_sprt, &mut |_, _| {}).is_err());
 }
 
+/// A match resumed from the results file of an earlier run (`--resume`: cut short, or stopped at
+/// a smaller number of games) counts those games and plays only the rest: the report is the one
+/// the whole match gives, and with an SPRT it stops at the same game with the same verdict.
+#[test]
+fn a_resumed_match_gives_the_whole_match() {
+    use engine::tournament::merge_results;
+    let config = |games: usize, results: &PathBuf, resume: bool| {
+        let first: PlayerConfig = "name=strong,nodes=400,hash=1,eval=hce".parse().expect("valid");
+        let second: PlayerConfig = "name=weak,depth=1,hash=1,eval=hce".parse().expect("valid");
+        let mut c = MatchConfig::new(Variant::PersianPrincess, games, first, second);
+        c.results = Some(results.clone());
+        c.resume = resume;
+        c
+    };
+    let read = |p: &PathBuf| (p.display().to_string(), std::fs::read_to_string(p).expect("results"));
+    let whole_file = temp_pgn("resume-whole");
+    let whole = run_match(&config(12, &whole_file, false), &mut |_, _| {}).expect("match");
+    assert_eq!(whole.resumed, 0);
+
+    // Six games, then the same match resumed to twelve: six played by the second run.
+    let file = temp_pgn("resume");
+    run_match(&config(6, &file, false), &mut |_, _| {}).expect("first run");
+    let mut played = 0;
+    let resumed = run_match(&config(12, &file, true), &mut |_, _| played += 1).expect("resumed");
+    assert_eq!((played, resumed.resumed, resumed.games()), (6, 6, 12));
+    assert_eq!(resumed.summary_lines()[1..], whole.summary_lines()[1..]);
+    assert!(
+        resumed.summary_lines()[0].contains("6 of them played by an earlier run"),
+        "{:?}",
+        resumed.summary_lines()
+    );
+    // Its file is the whole match's: the header for 12 games, every game once.
+    let (_, text) = read(&file);
+    assert!(
+        text.lines().next().is_some_and(|h| h.contains("\tgames=12\t")),
+        "{text}"
+    );
+    assert_eq!(text.lines().count(), 13, "{text}");
+    let merged = merge_results(&[read(&file)], None).expect("merge");
+    assert_eq!(merged.summary_lines()[1..], whole.summary_lines()[1..]);
+    // Resumed again with nothing left: no game played, the same report.
+    let mut played = 0;
+    let again = run_match(&config(12, &file, true), &mut |_, _| played += 1).expect("nothing left");
+    assert_eq!((played, again.resumed), (0, 12));
+    assert_eq!(again.summary_lines()[1..], whole.summary_lines()[1..]);
+
+    // A run killed while writing a line: that line is dropped and its game played again.
+    let cut = temp_pgn("resume-cut");
+    run_match(&config(4, &cut, false), &mut |_, _| {}).expect("first run");
+    let (_, text) = read(&cut);
+    let keep = text.trim_end().rfind('\t').expect("a tab");
+    std::fs::write(&cut, &text[..keep]).expect("cut the last line");
+    let mut played = 0;
+    let resumed = run_match(&config(12, &cut, true), &mut |_, _| played += 1).expect("resumed");
+    assert_eq!((played, resumed.resumed), (9, 3));
+    assert_eq!(resumed.summary_lines()[1..], whole.summary_lines()[1..]);
+
+    // With an SPRT: one pair first, then resumed under the test, it stops where the match
+    // played in one run stops (one game at a time: games end in order).
+    let sprt = Sprt::parse("0,200", 0.05, 0.05).expect("bounds");
+    let mut one = config(12, &temp_pgn("resume-sprt-direct"), false);
+    one.sprt = Some(sprt);
+    let direct = run_match(&one, &mut |_, _| {}).expect("match");
+    let split = temp_pgn("resume-sprt");
+    run_match(&config(2, &split, false), &mut |_, _| {}).expect("first pair");
+    let mut rest = config(12, &split, true);
+    rest.sprt = Some(sprt);
+    let resumed = run_match(&rest, &mut |_, _| {}).expect("resumed");
+    assert_eq!(resumed.summary_lines()[1..], direct.summary_lines()[1..]);
+    assert_eq!(resumed.stopped_early, direct.stopped_early);
+
+    // What cannot be resumed is named, and the file is left as it was.
+    let (_, before) = read(&file);
+    let e = run_match(&config(10, &file, true), &mut |_, _| {}).expect_err("fewer games");
+    assert!(
+        e.to_string()
+            .contains("game 11 was played, and the match is set to 10 games"),
+        "{e}"
+    );
+    let mut other = config(12, &file, true);
+    other.first.name = "another".into();
+    let e = run_match(&other, &mut |_, _| {}).expect_err("another match");
+    assert!(e.to_string().contains("not of this match"), "{e}");
+    assert_eq!(read(&file).1, before);
+    let mut no_file = config(12, &file, true);
+    no_file.results = None;
+    let e = run_match(&no_file, &mut |_, _| {}).expect_err("no results file");
+    assert!(e.to_string().contains("needs its results file"), "{e}");
+    // No file yet: the match starts from its first game.
+    let fresh = temp_pgn("resume-fresh");
+    let report = run_match(&config(12, &fresh, true), &mut |_, _| {}).expect("from the start");
+    assert_eq!(report.summary_lines()[1..], whole.summary_lines()[1..]);
+}
+
 /// A `%clk` comment's reading in milliseconds (`[%clk 0:01:02.3]` is 62,300).
 fn clk_ms(comment: &str) -> Option<i64> {
     let text = comment.strip_prefix("[%clk ")?.strip_suffix(']')?;

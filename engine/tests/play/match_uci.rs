@@ -422,3 +422,55 @@ fn match_merge_names_the_games_an_sprt_leaves_out() {
     let _ = std::fs::remove_file(&first);
     let _ = std::fs::remove_file(&second);
 }
+
+/// `engine match --resume` goes on from the results file of an earlier run: a match of 4 games
+/// taken to 8 reports what a match of 8 games reports, and plays only the last 4; without
+/// `--results` the flag is refused.
+#[test]
+fn match_resume_goes_on_from_the_results_file() {
+    let file = temp("resume-results");
+    let _ = std::fs::remove_file(&file);
+    let run = |games: &str, extra: &[&str]| {
+        let out = Command::new(ENGINE)
+            .args(["match", "-v", "persian-princess", "-n", games])
+            .args(["--engine", "name=a,depth=2,hash=1,eval=hce"])
+            .args(["--engine", "name=b,depth=1,hash=1,eval=hce"])
+            .args(extra)
+            .output()
+            .unwrap();
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let results = file.display().to_string();
+    let (ok, _, err) = run("4", &["--results", &results]);
+    assert!(ok, "{err}");
+    let (ok, resumed, err) = run("8", &["--results", &results, "--resume"]);
+    assert!(ok, "{err}");
+    assert!(resumed.contains("(4 of them played by an earlier run"), "{resumed}");
+    // A line per game played by this run: games 5 to 8.
+    assert_eq!(
+        resumed.lines().filter(|l| l.starts_with("Game ")).count(),
+        4,
+        "{resumed}"
+    );
+    let (ok, whole, err) = run("8", &[]);
+    assert!(ok, "{err}");
+    let summary = |text: &str| -> Vec<String> {
+        text.lines()
+            .filter(|l| l.starts_with("W/D/L:") || l.starts_with("Pairs:") || l.starts_with("Elo difference:"))
+            .map(str::to_string)
+            .collect()
+    };
+    assert_eq!(summary(&resumed).len(), 3, "{resumed}");
+    assert_eq!(
+        summary(&resumed),
+        summary(&whole),
+        "resumed:\n{resumed}\nwhole:\n{whole}"
+    );
+    let (ok, _, err) = run("8", &["--resume"]);
+    assert!(!ok && err.contains("--results"), "{err}");
+    let _ = std::fs::remove_file(&file);
+}

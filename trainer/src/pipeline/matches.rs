@@ -81,6 +81,11 @@ impl MatchSummary {
 }
 
 impl MatchSummary {
+    /// Games played (0 when the file gives no W/D/L).
+    pub fn games(&self) -> usize {
+        self.wdl.map_or(0, |(w, d, l)| (w + d + l) as usize)
+    }
+
     /// The first player's score, 0 to 1 (`None` without games).
     pub fn score(&self) -> Option<f64> {
         let (w, d, l) = self.wdl?;

@@ -56,7 +56,12 @@ trained N more epochs on that variant's records alone before its match, and that
 
 Run the same command again after an interruption: finished steps are skipped (the self-play \
 directory already holds its games, the run its summary.json, the match its verdict; a training \
-run with a checkpoint and no summary resumes from the checkpoint).
+run with a checkpoint and no summary resumes from the checkpoint). An SPRT match cut short goes \
+on from the games it had finished (its match.<variant>.results in the round's run), and one that \
+stopped undecided at its cap goes on when the command runs again with a larger --match-games: the \
+same series of openings, the SPRT over all the games, and a net it accepts is installed then (the \
+rounds table gets a line for the new verdict). To play a match again from its first game, remove \
+its match.<variant>.txt and match.<variant>.results.
 
 Self-play, training and the matches run in this process. With --ray, self-play and the SPRT \
 matches run through the Ray drivers (scripts/ray/selfplay.py, scripts/ray/match.py, \
@@ -143,7 +148,8 @@ pub struct Args {
     /// Nodes per match move (both sides).
     #[arg(long, default_value_t = 2000)]
     pub match_nodes: u64,
-    /// Most games of each SPRT match.
+    /// Most games of each SPRT match (the cap: a match undecided there keeps the installed net;
+    /// run again with a larger cap to take it further).
     #[arg(long, default_value_t = 2000)]
     pub match_games: usize,
     /// The SPRT's bounds, elo0,elo1.
@@ -569,9 +575,20 @@ impl Pipeline {
             let match_file = run.join(format!("match.{v}.txt"));
             let logged = run.join(format!("logged.{v}"));
             let summary = match MatchSummary::read(&match_file)? {
-                Some(s) if s.verdict.is_some() => {
+                Some(s) if s.verdict.is_some() && !self.goes_on(&s, &run, v) => {
                     println!("== round {round}, {v}: match already played ({})", s.verdict_text());
                     s
+                }
+                Some(s) if s.verdict.is_some() => {
+                    println!(
+                        "== round {round}, {v}: the match stopped undecided at its cap of {} games; it goes on to \
+                         {} (--match-games), the SPRT over all games",
+                        s.games(),
+                        a.match_games
+                    );
+                    // The new verdict gets its own line in the rounds table.
+                    steps::remove_if_there(&logged)?;
+                    steps::play(self, v, &run, &net, &name, cur, seed, &match_file)?
                 }
                 _ => {
                     println!("== round {round}, {v}: match against {}", cur.eval);
@@ -704,6 +721,34 @@ impl Pipeline {
             }
         }
         Ok(yard)
+    }
+
+    /// Whether the SPRT match of `variant` in `run`, summed up by `s`, goes on: it stopped
+    /// undecided at a cap below --match-games, and its results file is there to go on from (a
+    /// match of an older build, or one through the Ray driver, has none: then a line says how to
+    /// play it again).
+    fn goes_on(&self, s: &MatchSummary, run: &Path, variant: &str) -> bool {
+        let a = &self.args;
+        if s.verdict != Some(SprtVerdict::Continue) || s.games() >= a.match_games {
+            return false;
+        }
+        let results = steps::results_path(run, variant);
+        if a.ray || !results.is_file() {
+            println!(
+                "== {variant}: the match in {} stopped undecided at {} games, below --match-games {}, and \
+                 cannot go on ({}); remove its match.{variant}.txt to play it again from the first game",
+                run.display(),
+                s.games(),
+                a.match_games,
+                if a.ray {
+                    "matches through the Ray driver start again"
+                } else {
+                    "it has no results file"
+                }
+            );
+            return false;
+        }
+        true
     }
 }
 

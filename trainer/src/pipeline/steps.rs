@@ -181,7 +181,13 @@ pub fn play(
 ) -> Result<MatchSummary> {
     let a = &p.args;
     let pgn = run.join(format!("match.{variant}.pgn"));
-    remove_if_there(&pgn)?;
+    let results = results_path(run, variant);
+    // A match that an earlier run began (cut short, or stopped at a smaller cap) goes on from its
+    // results file, its games appended to the PGN; else both start empty.
+    if a.ray || !results.exists() {
+        remove_if_there(&pgn)?;
+        remove_if_there(&results)?;
+    }
     let part = part_path(file);
     if a.ray {
         let ray_dir = run.join(format!("match.{variant}.ray"));
@@ -230,12 +236,20 @@ pub fn play(
         );
         config.sprt = Some(a.sprt);
         config.pgn = Some(pgn.clone());
+        config.results = Some(results);
+        config.resume = true;
         config.openings = random_openings(seed);
         let (text, summary) = play_in_process(p, config)?;
         write(&part, &format!("{text}Games appended to {}\n", pgn.display()))?;
         finish_match_file(&part, file)?;
         Ok(summary)
     }
+}
+
+/// The results file of the SPRT match of `variant` in `run`: a line per finished game, from
+/// which the match goes on when the pipeline runs again (cut short, or a raised --match-games).
+pub fn results_path(run: &Path, variant: &str) -> PathBuf {
+    run.join(format!("match.{variant}.results"))
 }
 
 /// Plays the fixed match of an accepted net against the hand-crafted evaluation into `file`.
@@ -259,7 +273,7 @@ pub fn play_hce(
 }
 
 /// Removes `path` where it is.
-fn remove_if_there(path: &Path) -> Result<()> {
+pub fn remove_if_there(path: &Path) -> Result<()> {
     match fs::remove_file(path) {
         Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
             Err(e).with_context(|| format!("cannot remove {}", path.display()))

@@ -794,6 +794,108 @@ fn an_installed_net_reports_its_yardsticks() {
     let _ = fs::remove_dir_all(&tmp);
 }
 
+/// An SPRT undecided at its cap keeps the installed evaluation; the same command with a larger
+/// --match-games takes that match further instead of playing it again: the games played count,
+/// the SPRT goes on over all of them, and the net it accepts is installed, with a second line in
+/// the rounds table for the new verdict. The candidate is the Oriental Omega ladder net kept by a
+/// tiny learning rate, against the hand-crafted evaluation: one pair cannot decide an SPRT(-1000,
+/// -900), forty games do.
+#[test]
+fn an_undecided_match_goes_on_under_a_raised_cap() {
+    let tmp = scratch("raised-cap");
+    let ladder = repo().join("data/nets/ladder");
+    let run_pipeline = |cap: &str| -> String {
+        run_in_tmp(
+            Command::new(env!("CARGO_BIN_EXE_persian-trainer"))
+                .args(["pipeline", "--variants", "oriental-omega", "--games", "4"])
+                .args(["--sp-nodes", "40", "--hidden", "256", "--epochs", "1"])
+                .args(["--lr-later", "0.00001", "--init-from"])
+                .arg(ladder.join("oriental-omega.r1.nnue"))
+                .args(["--match-nodes", "40", "--match-games", cap, "--sprt=-1000,-900"])
+                .args(["--threads", "2", "--time-games", "0", "--ladder-games", "0"]),
+            &tmp,
+        )
+    };
+    let first = run_pipeline("2");
+    assert!(
+        first.contains("== round 1, oriental-omega: not proven stronger; hce stays"),
+        "{first}"
+    );
+    let run = tmp.join("runs/r1-oriental-omega");
+    let results = run.join("match.oriental-omega.results");
+    let before = fs::read_to_string(&results).expect("the match's results file");
+    assert_eq!(before.lines().count(), 3, "{before}");
+    // The same cap again: nothing to play.
+    let same = run_pipeline("2");
+    assert!(same.contains("match already played"), "{same}");
+    assert_eq!(fs::read_to_string(&results).expect("results"), before);
+    // Without its results file (a match of an older build) it cannot go on, and says so.
+    let aside = run.join("results.aside");
+    fs::rename(&results, &aside).expect("move the results aside");
+    let without = run_pipeline("40");
+    assert!(
+        without.contains(
+            "stopped undecided at 2 games, below --match-games 40, and cannot go on (it has no results file)"
+        ),
+        "{without}"
+    );
+    assert!(without.contains("match already played"), "{without}");
+    fs::rename(&aside, &results).expect("put the results back");
+
+    let second = run_pipeline("40");
+    assert!(
+        second.contains("the match stopped undecided at its cap of 2 games; it goes on to 40"),
+        "{second}"
+    );
+    assert!(second.contains("== round 1, oriental-omega: installed "), "{second}");
+    let text = fs::read_to_string(run.join("match.oriental-omega.txt")).expect("match file");
+    assert!(
+        text.contains("(2 of them played by an earlier run, counted from its results file)"),
+        "{text}"
+    );
+    assert!(text.contains("H1 accepted"), "{text}");
+    // The results file holds the whole match: its first two games as before (now in game order;
+    // two games at a time end in either order), under a header for forty games.
+    let after = fs::read_to_string(&results).expect("results");
+    assert!(
+        after.lines().next().is_some_and(|h| h.contains("\tgames=40\t")),
+        "{after}"
+    );
+    let mut first_two: Vec<&str> = before.lines().skip(1).collect();
+    first_two.sort_by_key(|l| l.split('\t').next().and_then(|n| n.parse::<usize>().ok()));
+    assert_eq!(after.lines().skip(1).take(2).collect::<Vec<_>>(), first_two);
+    let games = text
+        .lines()
+        .find_map(|l| l.strip_prefix("W/D/L: "))
+        .and_then(|w| w.split(' ').next())
+        .map(|w| {
+            w.split('/')
+                .map(|n| n.parse::<usize>().expect("a count"))
+                .sum::<usize>()
+        })
+        .expect("W/D/L");
+    assert_eq!(after.lines().count(), 1 + games, "{after}");
+    // Its games all in the PGN beside it, the first two kept.
+    let pgn = fs::read_to_string(run.join("match.oriental-omega.pgn")).expect("the games");
+    assert_eq!(pgn.matches("[Result ").count(), games, "{pgn}");
+    // The rounds table: the verdict at the cap, then the new one.
+    let strength = fs::read_to_string(tmp.join("strength.md")).expect("rounds table");
+    let lines: Vec<&str> = strength.lines().filter(|l| l.starts_with("| 20")).collect();
+    assert_eq!(lines.len(), 2, "{strength}");
+    assert!(
+        lines[0].contains(" | no | ") && lines[1].contains(" | yes | "),
+        "{strength}"
+    );
+    let report = fs::read_to_string(tmp.join("nets/oriental-omega.md")).expect("net report");
+    assert!(report.contains("played by an earlier run"), "{report}");
+
+    // Once decided, a larger cap changes nothing.
+    let decided = run_pipeline("80");
+    assert!(decided.contains("match already played (H1 accepted)"), "{decided}");
+    assert!(!decided.contains("installed "), "{decided}");
+    let _ = fs::remove_dir_all(&tmp);
+}
+
 /// `--hce-seed` fixes the openings of the match against the hand-crafted evaluation: round 2's
 /// match is the one `engine match --seed` plays from that seed, game for game, and the net's
 /// report names the flag in its command.
