@@ -671,7 +671,7 @@ impl Searcher {
     #[inline]
     fn evaluate(&mut self, pos: &Position, ply: usize) -> i32 {
         if let Some(net) = &self.nnue {
-            return net.evaluate(&self.accumulators[ply], pos) + eval::lone_king_drive(pos);
+            return self.net_scaled(net.evaluate(&self.accumulators[ply], pos), pos) + eval::lone_king_drive(pos);
         }
         let key = eval_key(pos);
         let slot = &mut self.eval_cache[key as usize & (EVAL_CACHE_SIZE - 1)];
@@ -681,6 +681,17 @@ impl Searcher {
         let v = eval::evaluate_cached(pos, &mut self.pawn_cache) + eval::lone_king_drive(pos);
         *slot = (key, v);
         v
+    }
+
+    /// The net's evaluation `v` scaled toward a draw as the 50-move clock runs (`net_r50`).
+    #[inline]
+    fn net_scaled(&self, v: i32, pos: &Position) -> i32 {
+        let s = self.params.net_r50;
+        if s == 0 {
+            return v;
+        }
+        let clock = (pos.halfmove_clock() as i32).min(s);
+        v * (s - clock) / s
     }
 
     /// Starts fetching what the child after `m` reads first: its table bucket and, with the
@@ -700,7 +711,7 @@ impl Searcher {
     fn evaluate_lazy(&mut self, pos: &Position, alpha: i32, beta: i32, ply: usize) -> (i32, bool) {
         if let Some(net) = &self.nnue {
             return (
-                net.evaluate(&self.accumulators[ply], pos) + eval::lone_king_drive(pos),
+                self.net_scaled(net.evaluate(&self.accumulators[ply], pos), pos) + eval::lone_king_drive(pos),
                 true,
             );
         }
