@@ -17,7 +17,10 @@ more than there are CPUs, and the rest are cancelled once the merged parts decid
 
 Everything after `--` goes to `engine match` (not --games, --pairs, --results, --pgn,
 --concurrency, --sprt, --quiet: this driver sets those). A part whose worker dies is run again,
-up to --max-retries times; parts already in --out are not played again (the job resumes).
+up to --max-retries times; parts already in --out are not played again (the job resumes). Run
+again with a larger --games (e.g. an SPRT undecided at its cap), the match goes on: the parts
+played count (a part cut short by the old number of games is played again whole), the new ones
+continue the same series of openings, and the merged report is that of the larger match.
 Without --address a local Ray is started (and stopped) with --workers CPUs.
 """
 
@@ -79,6 +82,34 @@ def part_stem(index):
     return f"part_{index:05d}"
 
 
+def part_games(path):
+    """The number of games of the match a part's results file was played for (its header's
+    games=N), None when the header does not say."""
+    with open(path) as f:
+        header = f.readline()
+    for field in header.rstrip("\n").split("\t"):
+        if field.startswith("games="):
+            try:
+                return int(field[len("games="):])
+            except ValueError:
+                return None
+    return None
+
+
+def complete(out, part, games):
+    """Whether part (index, first pair, last pair) of a match of `games` games is in `out`: its
+    results file is there, played for a match in which it reached its last pair (a part of a
+    match with fewer games may stop short of it: it is played again)."""
+    k, _, last = part
+    path = out / f"{part_stem(k)}.tsv"
+    if not path.exists():
+        return False
+    played_for = part_games(path)
+    if played_for is None or played_for == games:
+        return True
+    return min(2 * (last + 1), played_for) >= min(2 * (last + 1), games)
+
+
 @ray.remote
 def play_part(binary, digest, match, games, index, first, last, test_kill_dir=None):
     """Plays pairs first..=last; returns the results and PGN text. `binary` is the engine's bytes,
@@ -134,7 +165,7 @@ def run(args, test_kill_dir=None):
     if not engine.is_file():
         raise SystemExit(f"--engine {engine}: no such file (build it: cargo build --release -p engine)")
     parts = parts_of(args.games, args.pairs_per_task)
-    have = {k for k, _, _ in parts if (out / f"{part_stem(k)}.tsv").exists()}
+    have = {p[0] for p in parts if complete(out, p, args.games)}
     missing = [p for p in parts if p[0] not in have]
     cpus = int(ray.cluster_resources().get("CPU", 1))
     print(f"match on Ray: {args.games} games in {len(parts)} part(s) of {args.pairs_per_task} pair(s), "

@@ -6,12 +6,16 @@
    terminations), with its games in game order;
 2. with an SPRT, the distributed match decides after the same games as the one-process match
    (one game at a time, so games finish in order), with the same verdict;
-3. run again, the driver finds every part already played.
+3. run again, the driver finds every part already played;
+4. run again with more games, it plays only the new parts (and a part the smaller match cut
+   short) and reports the larger match.
 
     python scripts/ray/test_match.py --engine target/debug/persian-engine
 """
 
 import argparse
+import contextlib
+import io
 import pathlib
 import re
 import subprocess
@@ -76,6 +80,33 @@ def main():
             merged = match.run(sargs)
             assert body(merged) == body(direct), f"\n{merged}\n---\n{direct}"
             assert "accepted" in merged, merged
+
+            # Taken further: the 8-game match (parts of one pair) run with 14 games plays the 3 new
+            # parts only and reports the 14-game match, its games in game order.
+            def direct_match(games):
+                text = subprocess.run([engine, "match", *SETTINGS, "--games", str(games), "--concurrency", "1",
+                                       "--quiet"], check=True, capture_output=True, text=True).stdout
+                return text[text.index("Match strong vs weak"):]
+
+            def driver(out_dir, games, per_task):
+                fargs = match.parse_args(["--engine", engine, "--engine-on-workers", engine, "--out", str(out_dir),
+                                          "--games", str(games), "--pairs-per-task", str(per_task), "--", *SETTINGS])
+                printed = io.StringIO()
+                with contextlib.redirect_stdout(printed):
+                    report = match.run(fargs)
+                return report, printed.getvalue()
+
+            report14, printed = driver(out, 14, 1)
+            assert "4 already in" in printed and "3 to play" in printed, printed
+            assert body(report14) == body(direct_match(14)), f"\n{report14}\n---\n{direct_match(14)}"
+            rounds = [int(r) for r in re.findall(r'\[Round "(\d+)"\]', (out / "games.pgn").read_text())]
+            assert rounds == list(range(1, 15)), rounds
+            # 10 games in parts of two pairs end with a part of one pair; taken to 16, that part is
+            # played again whole.
+            driver(tmp / "cut", 10, 2)
+            report16, printed = driver(tmp / "cut", 16, 2)
+            assert "2 already in" in printed and "2 to play" in printed, printed
+            assert body(report16) == body(direct_match(16)), f"\n{report16}\n---\n{direct_match(16)}"
         finally:
             ray.shutdown()
     print("ray match: ok")

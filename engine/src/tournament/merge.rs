@@ -28,6 +28,16 @@ struct Header {
     stats: StatsModel,
 }
 
+impl Header {
+    /// Whether two headers name the same match, whatever number of games each names.
+    fn same_match(&self, other: &Header) -> bool {
+        self.variant == other.variant
+            && self.first == other.first
+            && self.second == other.second
+            && self.stats == other.stats
+    }
+}
+
 fn parse_header(line: &str) -> Result<Header, String> {
     let mut fields = line.split('\t');
     if fields.next() != Some("# match results v1") {
@@ -100,7 +110,14 @@ pub fn resume_results(
         return Ok(Vec::new());
     };
     let was = parse_header(first_line).map_err(|e| MatchError::Config(format!("{name}: {e}")))?;
-    if was.variant != variant || was.first != first || was.second != second || was.stats != stats {
+    let this = Header {
+        variant,
+        first: first.to_string(),
+        second: second.to_string(),
+        games,
+        stats,
+    };
+    if !was.same_match(&this) {
         return Err(MatchError::Config(format!(
             "{name} holds the results of {} vs {} ({}, {} statistics), not of this match, {first} vs {second} \
              ({variant}, {stats} statistics): give the match its own results file",
@@ -159,7 +176,8 @@ pub fn resume_results(
 /// to the first game missing, stopping where it decides (without an SPRT every game found
 /// counts). A game found in two files must have the same line in both (a part played twice);
 /// different lines, files of different matches and unreadable lines are errors naming the file
-/// and line.
+/// and line. Files may name different numbers of games (parts of a match taken further with a
+/// larger number of games, the same series of openings): the largest is the match's.
 pub fn merge_results(files: &[(String, String)], sprt: Option<Sprt>) -> Result<MatchReport, MatchError> {
     let mut header: Option<(Header, &str)> = None;
     let mut games: BTreeMap<usize, (ResultLine, &str, usize)> = BTreeMap::new();
@@ -169,14 +187,17 @@ pub fn merge_results(files: &[(String, String)], sprt: Option<Sprt>) -> Result<M
             Some((_, first)) => parse_header(first).map_err(|e| MatchError::Config(format!("{name}: {e}")))?,
             None => return Err(MatchError::Config(format!("{name}: empty (no header)"))),
         };
-        match &header {
-            Some((h, other)) if *h != this => {
+        // Parts of one match may name different numbers of games: a match taken further (a
+        // larger number of games, the same series of openings) keeps the parts it had; the
+        // largest number is the match's.
+        match &mut header {
+            Some((h, other)) if !h.same_match(&this) => {
                 return Err(MatchError::Config(format!(
                     "{name} and {other} belong to different matches ({:?} vs {:?})",
                     this, h
                 )))
             }
-            Some(_) => {}
+            Some((h, _)) => h.games = h.games.max(this.games),
             None => header = Some((this.clone(), name)),
         }
         for (i, line) in lines {

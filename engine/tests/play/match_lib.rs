@@ -255,9 +255,20 @@ fn parts_of_a_match_merge_into_the_whole() {
     let gap = merge_results(&[read(&parts[1]), read(&parts[0])], Some(sprt)).expect("merge");
     assert!(gap.games() <= 6, "{}", gap.games());
 
+    // Parts of the match taken further (16 games, the same openings first) merge with the parts
+    // of 12: the match of 16 games.
+    let further = temp_pgn("further");
+    run_match(&config(16, Some(vec![6, 7]), &further, 1), &mut |_, _| {}).expect("part");
+    let whole16 = run_match(&config(16, None, &temp_pgn("whole16"), 1), &mut |_, _| {}).expect("match");
+    let mut with_further = files.clone();
+    with_further.push(read(&further));
+    let merged = merge_results(&with_further, None).expect("merge");
+    assert_eq!(merged.summary_lines()[1..], whole16.summary_lines()[1..]);
     // What cannot be merged is named.
     let other = temp_pgn("other");
-    run_match(&config(10, Some(vec![0]), &other, 1), &mut |_, _| {}).expect("part");
+    let mut another = config(12, Some(vec![0]), &other, 1);
+    another.second.name = "other".into();
+    run_match(&another, &mut |_, _| {}).expect("part");
     let e = merge_results(&[read(&parts[0]), read(&other)], None).expect_err("another match");
     assert!(e.to_string().contains("different matches"), "{e}");
     // (Part a played two games at a time: its lines come in the order the games ended, so the

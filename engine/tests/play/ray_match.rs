@@ -1,7 +1,8 @@
 //! The Ray match driver of `scripts/ray` (docs/scale-out.md) on a local Ray with two workers:
 //! `scripts/ray/test_match.py` checks that a match split into game pairs (each part's first
 //! attempt losing its worker) merges into the report of the same match played in one process,
-//! with and without an SPRT, and that a finished job is left alone.
+//! with and without an SPRT, that a finished job is left alone, and that a job run again with
+//! more games plays only the new parts (and a part the smaller match cut short).
 //!
 //! It needs a Python with Ray (`scripts/ray/requirements.txt`). `.ci/run` makes one in
 //! `target/ray-venv`; `RAY_PYTHON` names another. Without one the test says so and passes,

@@ -57,11 +57,12 @@ trained N more epochs on that variant's records alone before its match, and that
 Run the same command again after an interruption: finished steps are skipped (the self-play \
 directory already holds its games, the run its summary.json, the match its verdict; a training \
 run with a checkpoint and no summary resumes from the checkpoint). An SPRT match cut short goes \
-on from the games it had finished (its match.<variant>.results in the round's run), and one that \
+on from the games it had finished (its match.<variant>.results in the round's run; with --ray the \
+driver's parts in match.<variant>.ray), and one that \
 stopped undecided at its cap goes on when the command runs again with a larger --match-games: the \
 same series of openings, the SPRT over all the games, and a net it accepts is installed then (the \
 rounds table gets a line for the new verdict). To play a match again from its first game, remove \
-its match.<variant>.txt and match.<variant>.results.
+its match.<variant>.txt and match.<variant>.results (with --ray: its match.<variant>.ray).
 
 Self-play, training and the matches run in this process. With --ray, self-play and the SPRT \
 matches run through the Ray drivers (scripts/ray/selfplay.py, scripts/ray/match.py, \
@@ -724,27 +725,26 @@ impl Pipeline {
     }
 
     /// Whether the SPRT match of `variant` in `run`, summed up by `s`, goes on: it stopped
-    /// undecided at a cap below --match-games, and its results file is there to go on from (a
-    /// match of an older build, or one through the Ray driver, has none: then a line says how to
-    /// play it again).
+    /// undecided at a cap below --match-games, and what it goes on from is there: its results
+    /// file, or with --ray the Ray driver's parts (a match of an older build has no results file:
+    /// then a line says how to play it again).
     fn goes_on(&self, s: &MatchSummary, run: &Path, variant: &str) -> bool {
         let a = &self.args;
         if s.verdict != Some(SprtVerdict::Continue) || s.games() >= a.match_games {
             return false;
         }
-        let results = steps::results_path(run, variant);
-        if a.ray || !results.is_file() {
+        let (from, missing) = if a.ray {
+            (steps::ray_match_dir(run, variant), "its Ray parts are gone")
+        } else {
+            (steps::results_path(run, variant), "it has no results file")
+        };
+        if !from.exists() {
             println!(
                 "== {variant}: the match in {} stopped undecided at {} games, below --match-games {}, and \
-                 cannot go on ({}); remove its match.{variant}.txt to play it again from the first game",
+                 cannot go on ({missing}); remove its match.{variant}.txt to play it again from the first game",
                 run.display(),
                 s.games(),
                 a.match_games,
-                if a.ray {
-                    "matches through the Ray driver start again"
-                } else {
-                    "it has no results file"
-                }
             );
             return false;
         }

@@ -190,7 +190,7 @@ pub fn play(
     }
     let part = part_path(file);
     if a.ray {
-        let ray_dir = run.join(format!("match.{variant}.ray"));
+        let ray_dir = ray_match_dir(run, variant);
         let engine = p.bin_dir.join("persian-engine");
         let first = format!("name={name},nodes={},eval={}", a.match_nodes, net.display());
         let second = format!("name={},nodes={},eval={}", current.name, a.match_nodes, current.eval);
@@ -250,6 +250,12 @@ pub fn play(
 /// which the match goes on when the pipeline runs again (cut short, or a raised --match-games).
 pub fn results_path(run: &Path, variant: &str) -> PathBuf {
     run.join(format!("match.{variant}.results"))
+}
+
+/// The Ray match driver's directory for the SPRT match of `variant` in `run` (its parts, from
+/// which the driver goes on when run again).
+pub fn ray_match_dir(run: &Path, variant: &str) -> PathBuf {
+    run.join(format!("match.{variant}.ray"))
 }
 
 /// Plays the fixed match of an accepted net against the hand-crafted evaluation into `file`.
