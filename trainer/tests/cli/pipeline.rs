@@ -489,31 +489,7 @@ fn help_names_every_setting() {
 fn ray_mode_through_the_drivers() {
     let tmp = scratch("ray");
     let bin = bin_dir(&tmp);
-    let driver = tmp.join("fake-python");
-    fs::write(
-        &driver,
-        r#"#!/usr/bin/env bash
-# fake-python scripts/ray/<job>.py --trainer|--engine BIN --games N [--sprt S] --out DIR -- ARGS...
-set -euo pipefail
-job=$(basename "$1"); shift
-echo "$job $*" >> "$(dirname "$0")/driver.log"
-bin=$2; games=$4; shift 4
-sprt=()
-if [[ "$1" == --sprt ]]; then sprt=(--sprt "$2"); shift 2; fi
-out=$2; shift 3
-case "$job" in
-    selfplay.py) "$bin" selfplay "$@" --games "$games" --out "$out" --quiet ;;
-    match.py)
-        mkdir -p "$out"
-        "$bin" match "$@" --games "$games" "${sprt[@]}" --pgn "$out/games.pgn" --quiet > "$out/summary.txt" ;;
-esac
-"#,
-    )
-    .expect("driver");
-    {
-        use std::os::unix::fs::PermissionsExt;
-        fs::set_permissions(&driver, fs::Permissions::from_mode(0o755)).expect("chmod");
-    }
+    let driver = fake_ray_python(&tmp);
     let out = Command::new(env!("CARGO_BIN_EXE_persian-trainer"))
         .args([
             "pipeline",
@@ -582,6 +558,91 @@ esac
     let line = strength.lines().find(|l| l.starts_with("| 20")).expect("a round line");
     assert!(line.contains(" | 1 | oriental-omega | 4 games, 40 nodes | "), "{line}");
     assert!(line.contains("accepted (") || line.contains("inconclusive ("), "{line}");
+    let _ = fs::remove_dir_all(&tmp);
+}
+
+/// A stand-in for the Ray drivers' Python in `tmp` (it runs what the drivers would have their
+/// workers run, in one process, and logs each call to `tmp/driver.log`).
+fn fake_ray_python(tmp: &Path) -> PathBuf {
+    let driver = tmp.join("fake-python");
+    fs::write(
+        &driver,
+        r#"#!/usr/bin/env bash
+# fake-python scripts/ray/<job>.py --trainer|--engine BIN --games N [--sprt S] --out DIR -- ARGS...
+set -euo pipefail
+job=$(basename "$1"); shift
+echo "$job $*" >> "$(dirname "$0")/driver.log"
+bin=$2; games=$4; shift 4
+sprt=()
+if [[ "$1" == --sprt ]]; then sprt=(--sprt "$2"); shift 2; fi
+out=$2; shift 3
+case "$job" in
+    selfplay.py) "$bin" selfplay "$@" --games "$games" --out "$out" --quiet ;;
+    match.py)
+        mkdir -p "$out"
+        "$bin" match "$@" --games "$games" "${sprt[@]}" --pgn "$out/games.pgn" --quiet > "$out/summary.txt" ;;
+esac
+"#,
+    )
+    .expect("driver");
+    {
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(&driver, fs::Permissions::from_mode(0o755)).expect("chmod");
+    }
+    driver
+}
+
+/// With --ray, an SPRT undecided at its cap goes on through the driver when the command runs
+/// again with a larger --match-games (the driver keeps its parts in match.<variant>.ray), and the
+/// net it accepts is installed. The candidate and the test as in
+/// `an_undecided_match_goes_on_under_a_raised_cap`.
+#[test]
+fn an_undecided_ray_match_goes_on_under_a_raised_cap() {
+    let tmp = scratch("ray-raised-cap");
+    let bin = bin_dir(&tmp);
+    let driver = fake_ray_python(&tmp);
+    let ladder = repo().join("data/nets/ladder");
+    let run_pipeline = |cap: &str| -> String {
+        run_in_tmp(
+            Command::new(env!("CARGO_BIN_EXE_persian-trainer"))
+                .args(["pipeline", "--variants", "oriental-omega", "--ray", "--games", "4"])
+                .args(["--sp-nodes", "40", "--hidden", "256", "--epochs", "1"])
+                .args(["--lr-later", "0.00001", "--init-from"])
+                .arg(ladder.join("oriental-omega.r1.nnue"))
+                .args(["--match-nodes", "40", "--match-games", cap, "--sprt=-1000,-900"])
+                .args(["--threads", "2", "--time-games", "0", "--ladder-games", "0"])
+                .arg("--ray-python")
+                .arg(&driver)
+                .arg("--bin-dir")
+                .arg(&bin),
+            &tmp,
+        )
+    };
+    let first = run_pipeline("2");
+    assert!(
+        first.contains("== round 1, oriental-omega: not proven stronger; hce stays"),
+        "{first}"
+    );
+    let second = run_pipeline("40");
+    assert!(
+        second.contains("the match stopped undecided at its cap of 2 games; it goes on to 40"),
+        "{second}"
+    );
+    assert!(second.contains("== round 1, oriental-omega: installed "), "{second}");
+    let log = fs::read_to_string(tmp.join("driver.log")).expect("the drivers ran");
+    let matches: Vec<&str> = log.lines().filter(|l| l.starts_with("match.py ")).collect();
+    assert_eq!(matches.len(), 2, "{log}");
+    assert!(
+        matches[0].contains(" --games 2 ") && matches[1].contains(" --games 40 "),
+        "{log}"
+    );
+    let run = tmp.join("runs/r1-oriental-omega");
+    assert!(
+        matches[1].contains(&format!(" --out {} ", run.join("match.oriental-omega.ray").display())),
+        "{log}"
+    );
+    let text = fs::read_to_string(run.join("match.oriental-omega.txt")).expect("match file");
+    assert!(text.contains("H1 accepted"), "{text}");
     let _ = fs::remove_dir_all(&tmp);
 }
 
