@@ -487,7 +487,7 @@ struct MatchArgs {
     /// it again with a larger -n (random openings continue the same series). Every other setting
     /// must be as before: the file's variant and players' names are checked, the rest is yours
     /// to keep. New games are appended to --pgn.
-    #[arg(long, requires = "results")]
+    #[arg(long, requires = "results", conflicts_with = "pairs")]
     resume: bool,
 }
 

@@ -55,7 +55,7 @@ pub struct MatchConfig {
     /// are counted first, in game order, and not played again; the SPRT goes on over all games.
     /// The file must be of this match (variant, players' names, statistics model); it is written
     /// again with a header for [`MatchConfig::games`] games. No file, or an empty one: nothing
-    /// played yet.
+    /// played yet. Not with [`MatchConfig::pairs`] (a match resumes whole).
     pub resume: bool,
 }
 
@@ -135,6 +135,11 @@ pub(super) fn check_config(config: &MatchConfig) -> Result<Vec<Opening>, MatchEr
     if config.resume && config.results.is_none() {
         return Err(MatchError::Config(
             "resuming a match needs its results file (the one its earlier run wrote)".into(),
+        ));
+    }
+    if config.resume && config.pairs.is_some() {
+        return Err(MatchError::Config(
+            "a match resumes whole, not in pairs: a part played again is merged by match-merge".into(),
         ));
     }
     if let Some(o) = config

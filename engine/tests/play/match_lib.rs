@@ -389,6 +389,10 @@ fn a_resumed_match_gives_the_whole_match() {
     no_file.results = None;
     let e = run_match(&no_file, &mut |_, _| {}).expect_err("no results file");
     assert!(e.to_string().contains("needs its results file"), "{e}");
+    let mut in_pairs = config(12, &file, true);
+    in_pairs.pairs = Some(vec![0]);
+    let e = run_match(&in_pairs, &mut |_, _| {}).expect_err("pairs");
+    assert!(e.to_string().contains("resumes whole, not in pairs"), "{e}");
     // No file yet: the match starts from its first game.
     let fresh = temp_pgn("resume-fresh");
     let report = run_match(&config(12, &fresh, true), &mut |_, _| {}).expect("from the start");
