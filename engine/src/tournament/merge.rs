@@ -124,43 +124,23 @@ pub fn resume_results(
             was.first, was.second, was.variant, was.stats
         )));
     }
-    let last = text.lines().count() - 1;
-    let mut played: BTreeMap<usize, (ResultLine, usize)> = BTreeMap::new();
-    for (i, line) in lines {
-        if line.trim().is_empty() {
-            continue;
-        }
-        let parsed = match ResultLine::parse(line, variant) {
-            Ok(parsed) => parsed,
-            // Cut short by a run that was killed while writing it: that game is played again.
-            Err(_) if i == last && !text.ends_with('\n') => continue,
-            Err(e) => return Err(MatchError::Config(format!("{name}:{}: {e}", i + 1))),
-        };
-        if parsed.number == 0 || parsed.number > games {
-            return Err(MatchError::Config(format!(
-                "{name}:{}: game {} was played, and the match is set to {games} games (it can go on to more \
-                 games, not fewer)",
-                i + 1,
-                parsed.number
-            )));
-        }
-        match played.get(&parsed.number) {
-            Some((seen, at)) if *seen != parsed => {
-                return Err(MatchError::Config(format!(
-                    "{name}: game {} is there twice with different results (lines {at} and {})",
-                    parsed.number,
-                    i + 1
-                )))
-            }
-            Some(_) => {}
-            None => {
-                played.insert(parsed.number, (parsed, i + 1));
-            }
-        }
+    // A last line cut short (no line end, unreadable) by a run killed while writing it: that game
+    // is played again.
+    let mut lines: Vec<(usize, &str)> = lines.collect();
+    if !text.ends_with('\n')
+        && lines
+            .last()
+            .is_some_and(|(_, l)| ResultLine::parse(l, variant).is_err())
+    {
+        lines.pop();
     }
+    let mut played = BTreeMap::new();
+    add_lines(&name, lines.into_iter(), variant, games, &mut played, &|n| {
+        format!("game {n} was played, and the match is set to {games} games (it can go on to more games, not fewer)")
+    })?;
     let mut out = header(variant, first, second, games, stats);
     out.push('\n');
-    for (line, _) in played.values() {
+    for (line, ..) in played.values() {
         out.push_str(&line.to_line());
         out.push('\n');
     }
@@ -169,7 +149,53 @@ pub fn resume_results(
     let temporary = std::path::PathBuf::from(temporary);
     std::fs::write(&temporary, out).map_err(io)?;
     std::fs::rename(&temporary, path).map_err(io)?;
-    Ok(played.into_values().map(|(line, _)| line).collect())
+    Ok(played.into_values().map(|(line, ..)| line).collect())
+}
+
+/// The games of a results file by number: game number to its line, the file's name and the line
+/// number there.
+type Games<'a> = BTreeMap<usize, (ResultLine, &'a str, usize)>;
+
+/// Reads the result lines `lines` (numbered from 0, the header's line aside) of the file `name`
+/// into `games`. Blank lines are skipped; a line that cannot be read, a game beyond `limit`
+/// (`beyond` says why, from its number) and a game already in `games` with another line are
+/// errors naming the file and line; a game already there with the same line counts once.
+fn add_lines<'a>(
+    name: &'a str,
+    lines: impl Iterator<Item = (usize, &'a str)>,
+    variant: Variant,
+    limit: usize,
+    games: &mut Games<'a>,
+    beyond: &dyn Fn(usize) -> String,
+) -> Result<(), MatchError> {
+    for (i, line) in lines {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let parsed =
+            ResultLine::parse(line, variant).map_err(|e| MatchError::Config(format!("{name}:{}: {e}", i + 1)))?;
+        if parsed.number > limit {
+            return Err(MatchError::Config(format!(
+                "{name}:{}: {}",
+                i + 1,
+                beyond(parsed.number)
+            )));
+        }
+        match games.get(&parsed.number) {
+            Some((seen, file, at)) if *seen != parsed => {
+                return Err(MatchError::Config(format!(
+                    "game {} differs between {file}:{at} and {name}:{}",
+                    parsed.number,
+                    i + 1
+                )))
+            }
+            Some(_) => {}
+            None => {
+                games.insert(parsed.number, (parsed, name, i + 1));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Merges results files (name, text) of one match, applying `sprt` in game order: from game 1 up
@@ -180,7 +206,7 @@ pub fn resume_results(
 /// larger number of games, the same series of openings): the largest is the match's.
 pub fn merge_results(files: &[(String, String)], sprt: Option<Sprt>) -> Result<MatchReport, MatchError> {
     let mut header: Option<(Header, &str)> = None;
-    let mut games: BTreeMap<usize, (ResultLine, &str, usize)> = BTreeMap::new();
+    let mut games: Games = BTreeMap::new();
     for (name, text) in files {
         let mut lines = text.lines().enumerate();
         let this = match lines.next() {
@@ -200,34 +226,9 @@ pub fn merge_results(files: &[(String, String)], sprt: Option<Sprt>) -> Result<M
             Some((h, _)) => h.games = h.games.max(this.games),
             None => header = Some((this.clone(), name)),
         }
-        for (i, line) in lines {
-            if line.trim().is_empty() {
-                continue;
-            }
-            let parsed = ResultLine::parse(line, this.variant)
-                .map_err(|e| MatchError::Config(format!("{name}:{}: {e}", i + 1)))?;
-            if parsed.number > this.games {
-                return Err(MatchError::Config(format!(
-                    "{name}:{}: game {} of a match of {} games",
-                    i + 1,
-                    parsed.number,
-                    this.games
-                )));
-            }
-            match games.get(&parsed.number) {
-                Some((seen, file, at)) if *seen != parsed => {
-                    return Err(MatchError::Config(format!(
-                        "game {} differs between {file}:{at} and {name}:{}",
-                        parsed.number,
-                        i + 1
-                    )))
-                }
-                Some(_) => {}
-                None => {
-                    games.insert(parsed.number, (parsed, name, i + 1));
-                }
-            }
-        }
+        add_lines(name, lines, this.variant, this.games, &mut games, &|n| {
+            format!("game {n} of a match of {} games", this.games)
+        })?;
     }
     let Some((header, _)) = header else {
         return Err(MatchError::Config("no results file given".into()));

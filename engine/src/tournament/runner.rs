@@ -167,6 +167,8 @@ pub fn run_match(config: &MatchConfig, on_game: &mut dyn FnMut(&GameRecord, Wdl)
                 .collect()
         }
     };
+    // This run's games and those counted from the earlier run's.
+    let planned = games.len() + played.len();
     let date = crate::rules::notation::pgn::today();
     let stop = AtomicBool::new(false);
     let schedule = Schedule {
@@ -181,7 +183,7 @@ pub fn run_match(config: &MatchConfig, on_game: &mut dyn FnMut(&GameRecord, Wdl)
         restarts: [AtomicUsize::new(0), AtomicUsize::new(0)],
     };
     let mut collector = Collector {
-        games_planned: games.len() + played.len(),
+        games_planned: planned,
         pgn_file,
         results_file,
         tally: Tally::default(),
@@ -224,7 +226,7 @@ pub fn run_match(config: &MatchConfig, on_game: &mut dyn FnMut(&GameRecord, Wdl)
         first: first.name,
         second: second.name,
         variant: config.variant,
-        games_planned: games.len() + played.len(),
+        games_planned: planned,
         wdl: tally.wdl,
         by_colour: tally.by_colour,
         penta: tally.penta,

@@ -10,6 +10,7 @@
 //! Unix symlinks; the script is bash anyway.
 #![cfg(unix)]
 
+use std::ffi::OsStr;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -592,6 +593,24 @@ esac
     driver
 }
 
+/// Round 1 of Oriental Omega in `tmp` whose SPRT one pair cannot decide and forty games do: the
+/// candidate is the round-1 ladder net kept by a tiny learning rate, against the hand-crafted
+/// evaluation with SPRT(-1000, -900), at most `cap` games (`extra`: more settings). Returns the
+/// command's output.
+fn undecided_round(tmp: &Path, cap: &str, extra: &[&OsStr]) -> String {
+    run_in_tmp(
+        Command::new(env!("CARGO_BIN_EXE_persian-trainer"))
+            .args(["pipeline", "--variants", "oriental-omega", "--games", "4"])
+            .args(["--sp-nodes", "40", "--hidden", "256", "--epochs", "1"])
+            .args(["--lr-later", "0.00001", "--init-from"])
+            .arg(repo().join("data/nets/ladder/oriental-omega.r1.nnue"))
+            .args(["--match-nodes", "40", "--match-games", cap, "--sprt=-1000,-900"])
+            .args(["--threads", "2", "--time-games", "0", "--ladder-games", "0"])
+            .args(extra),
+        tmp,
+    )
+}
+
 /// With --ray, an SPRT undecided at its cap goes on through the driver when the command runs
 /// again with a larger --match-games (the driver keeps its parts in match.<variant>.ray), and the
 /// net it accepts is installed. The candidate and the test as in
@@ -601,22 +620,10 @@ fn an_undecided_ray_match_goes_on_under_a_raised_cap() {
     let tmp = scratch("ray-raised-cap");
     let bin = bin_dir(&tmp);
     let driver = fake_ray_python(&tmp);
-    let ladder = repo().join("data/nets/ladder");
     let run_pipeline = |cap: &str| -> String {
-        run_in_tmp(
-            Command::new(env!("CARGO_BIN_EXE_persian-trainer"))
-                .args(["pipeline", "--variants", "oriental-omega", "--ray", "--games", "4"])
-                .args(["--sp-nodes", "40", "--hidden", "256", "--epochs", "1"])
-                .args(["--lr-later", "0.00001", "--init-from"])
-                .arg(ladder.join("oriental-omega.r1.nnue"))
-                .args(["--match-nodes", "40", "--match-games", cap, "--sprt=-1000,-900"])
-                .args(["--threads", "2", "--time-games", "0", "--ladder-games", "0"])
-                .arg("--ray-python")
-                .arg(&driver)
-                .arg("--bin-dir")
-                .arg(&bin),
-            &tmp,
-        )
+        let ray = [OsStr::new("--ray"), OsStr::new("--ray-python"), driver.as_os_str()];
+        let bin = [OsStr::new("--bin-dir"), bin.as_os_str()];
+        undecided_round(&tmp, cap, &[&ray[..], &bin[..]].concat())
     };
     let first = run_pipeline("2");
     assert!(
@@ -864,19 +871,7 @@ fn an_installed_net_reports_its_yardsticks() {
 #[test]
 fn an_undecided_match_goes_on_under_a_raised_cap() {
     let tmp = scratch("raised-cap");
-    let ladder = repo().join("data/nets/ladder");
-    let run_pipeline = |cap: &str| -> String {
-        run_in_tmp(
-            Command::new(env!("CARGO_BIN_EXE_persian-trainer"))
-                .args(["pipeline", "--variants", "oriental-omega", "--games", "4"])
-                .args(["--sp-nodes", "40", "--hidden", "256", "--epochs", "1"])
-                .args(["--lr-later", "0.00001", "--init-from"])
-                .arg(ladder.join("oriental-omega.r1.nnue"))
-                .args(["--match-nodes", "40", "--match-games", cap, "--sprt=-1000,-900"])
-                .args(["--threads", "2", "--time-games", "0", "--ladder-games", "0"]),
-            &tmp,
-        )
-    };
+    let run_pipeline = |cap: &str| undecided_round(&tmp, cap, &[]);
     let first = run_pipeline("2");
     assert!(
         first.contains("== round 1, oriental-omega: not proven stronger; hce stays"),
