@@ -621,7 +621,7 @@ fn eval(position: PositionArgs, batch: BatchArgs, net: EvalSource) -> Result<()>
     if let Some(n) = e.net() {
         let cp = n.evaluate_position(&pos);
         println!("NNUE evaluation: {cp} cp for the side to move");
-        for line in outcome_estimate(pos.variant(), cp) {
+        for line in outcome_estimate(pos.variant(), cp, n.network.scale()) {
             println!("  {line}");
         }
     }
@@ -892,7 +892,8 @@ fn analyse_one(
         );
         match result.score {
             engine::search::Score::Cp(cp) if e.net().is_some() => {
-                for line in outcome_estimate(pos.variant(), cp) {
+                let scale = e.net().map_or(nnue::network::SCALE, |n| n.network.scale());
+                for line in outcome_estimate(pos.variant(), cp, scale) {
                     println!("  {line}");
                 }
             }
@@ -1176,14 +1177,14 @@ fn spsa(args: SpsaArgs) -> Result<()> {
     Ok(())
 }
 
-/// What a net's score means for the game: the expected score on the nets' training scale, and
-/// a win/draw/loss estimate where a draw model has been fitted for the variant.
-fn outcome_estimate(variant: Variant, cp: i32) -> Vec<String> {
+/// What a net's score means for the game: the expected score on the net's training scale (its
+/// `scale`, centipawns per unit of output: 400 as trained, another once calibrated), and a
+/// win/draw/loss estimate where a draw model has been fitted for the variant.
+fn outcome_estimate(variant: Variant, cp: i32, scale: i32) -> Vec<String> {
     use engine::eval::wdl;
     let mut lines = vec![format!(
-        "expected score {:.1}% for the side to move (the nets' training scale: sigmoid(cp / {}))",
-        100.0 * wdl::expected_score(cp),
-        wdl::TRAINING_SCALE
+        "expected score {:.1}% for the side to move (the net's training scale: sigmoid(cp / {scale}))",
+        100.0 * wdl::expected_score_at(cp, f64::from(scale)),
     )];
     match wdl::WdlModel::for_variant(variant) {
         Some((model, source)) => lines.push(format!("estimate: {} ({source})", model.estimate(cp))),

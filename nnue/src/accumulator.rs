@@ -241,7 +241,7 @@ impl Accumulator {
             net.out_blocks(bucket),
             net.fast_output(),
         );
-        finish(sum, net.out_bias(bucket))
+        finish(sum, net.out_bias(bucket), net.scale())
     }
 
     fn apply(

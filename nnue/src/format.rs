@@ -29,7 +29,9 @@ use crate::{
     board::Layout,
     features::{num_features, KingBuckets, FEATURE_SET_KB, FEATURE_SET_V1},
     hash::crc32,
-    network::{architecture_hash, Network, ARCH_V1, MAX_FEATURES, MAX_HIDDEN, MAX_OUTPUT_BUCKETS, QA, QB, SCALE},
+    network::{
+        architecture_hash, Network, ARCH_V1, MAX_FEATURES, MAX_HIDDEN, MAX_OUTPUT_BUCKETS, MAX_SCALE, MIN_SCALE, QA, QB,
+    },
 };
 
 /// The first eight bytes of every `.nnue` file.
@@ -226,7 +228,9 @@ pub enum LoadNetError {
         computed: u64,
     },
     /// The quantisation constants are not the ones this build uses.
-    #[error("quantisation QA={qa} QB={qb} SCALE={scale} is not supported (expected {QA}/{QB}/{SCALE})")]
+    #[error(
+        "quantisation QA={qa} QB={qb} SCALE={scale} is not supported (expected QA {QA}, QB {QB}, SCALE within {MIN_SCALE}..={MAX_SCALE})"
+    )]
     UnsupportedQuantisation {
         /// QA in the file.
         qa: i32,
@@ -352,7 +356,7 @@ pub fn to_bytes(header: &NetHeader, net: &Network) -> Result<Vec<u8>, SaveNetErr
     for dimension in [features, hidden, buckets] {
         out.extend_from_slice(&(dimension as u32).to_le_bytes());
     }
-    for constant in [QA, QB, SCALE] {
+    for constant in [QA, QB, net.scale()] {
         out.extend_from_slice(&constant.to_le_bytes());
     }
     for value in (0..hidden).map(|j| net.ft_bias(j)).chain(net.ft_weights_iter()) {
@@ -518,7 +522,7 @@ pub fn read_any(bytes: &[u8]) -> Result<LoadedNet, LoadNetError> {
         });
     }
     let (qa, qb, scale) = (cursor.i32("QA")?, cursor.i32("QB")?, cursor.i32("SCALE")?);
-    if (qa, qb, scale) != (QA, QB, SCALE) {
+    if (qa, qb) != (QA, QB) || !(MIN_SCALE..=MAX_SCALE).contains(&scale) {
         return Err(LoadNetError::UnsupportedQuantisation { qa, qb, scale });
     }
     // The dimensions are in range, so these sizes are at most a few tens of megabytes and are
@@ -547,7 +551,9 @@ pub fn read_any(bytes: &[u8]) -> Result<LoadedNet, LoadNetError> {
     let network = Network::from_parts_bucketed(features, hidden, &ft_weights, &ft_bias, &out_weights, &out_bias)
         .unwrap_or_else(|_| unreachable!("dimensions and lengths were checked above"))
         .with_king_buckets(kings)
-        .map_err(|e| LoadNetError::WrongKingBuckets(e.to_string()))?;
+        .map_err(|e| LoadNetError::WrongKingBuckets(e.to_string()))?
+        .with_scale(scale)
+        .unwrap_or_else(|_| unreachable!("the scale was checked above"));
     Ok(LoadedNet {
         header: NetHeader {
             variant_code,

@@ -45,7 +45,7 @@ pub const ARCH_V1: u32 = 1;
 /// Name of architecture v1.
 pub const ARCH_V1_NAME: &str = "(F->H)x2->B SCReLU";
 
-pub use crate::quant::{QA, QB, SCALE};
+pub use crate::quant::{MAX_SCALE, MIN_SCALE, QA, QB, SCALE};
 
 /// The default hidden size `H`.
 pub const DEFAULT_HIDDEN: usize = 256;
@@ -109,6 +109,9 @@ pub enum NetworkError {
         /// `K`.
         buckets: usize,
     },
+    /// The centipawns per unit of output are outside `MIN_SCALE..=MAX_SCALE`.
+    #[error("scale {0} is out of range {MIN_SCALE}..={MAX_SCALE} (centipawns per unit of the net's output)")]
+    Scale(i32),
     /// A parameter array has the wrong length for `F` and `H`.
     #[error("{what} has {found} values, expected {expected}")]
     Shape {
@@ -222,6 +225,8 @@ pub struct Network {
     kings: Option<KingBuckets>,
     /// `F / K`: the inputs of one king bucket (`F` for v1).
     bucket_features: usize,
+    /// Centipawns per unit of output ([`SCALE`] unless the net was calibrated).
+    scale: i32,
 }
 
 impl Network {
@@ -273,7 +278,27 @@ impl Network {
                 .all(|w| w.unsigned_abs() <= MAX_FAST_OUTPUT_WEIGHT.unsigned_abs()),
             kings: None,
             bucket_features: features,
+            scale: SCALE,
         })
+    }
+
+    /// This network with another number of centipawns per unit of its output: its calibration
+    /// to the search, which the weights do not change (`SCALE`, 400, as trained).
+    ///
+    /// # Errors
+    /// [`NetworkError::Scale`] outside `MIN_SCALE..=MAX_SCALE`.
+    pub fn with_scale(mut self, scale: i32) -> Result<Self, NetworkError> {
+        if !(MIN_SCALE..=MAX_SCALE).contains(&scale) {
+            return Err(NetworkError::Scale(scale));
+        }
+        self.scale = scale;
+        Ok(self)
+    }
+
+    /// Centipawns per unit of the net's output.
+    #[must_use]
+    pub fn scale(&self) -> i32 {
+        self.scale
     }
 
     /// This network with the king buckets of feature set v2 (`None`: v1), whose `K` must

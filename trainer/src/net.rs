@@ -1,5 +1,5 @@
-//! `trainer net`: what a net file says about itself, and a new description for it (the weights
-//! are kept bit for bit).
+//! `trainer net`: what a net file says about itself, a new description for it, a new scale (the
+//! weights are kept bit for bit).
 
 use std::path::PathBuf;
 
@@ -25,6 +25,22 @@ pub enum Command {
         #[arg(long)]
         set: String,
         /// Writes the relabelled net here instead.
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+    /// Sets a net's scale: the centipawns per unit of its output, 400 as the trainer writes it.
+    /// The search's margins (futility, null move, aspiration windows, the correction history)
+    /// are in centipawns, so a net whose evaluations run large for them plays better with a
+    /// smaller scale; find the value with `engine match` and the search parameter `net_scale`
+    /// (a percent of the net's scale), then write it into the net with this. Every evaluation
+    /// of the net is multiplied by new / old; the weights are written back unchanged.
+    Scale {
+        /// The .nnue file, rewritten in place unless `--out` is given.
+        file: PathBuf,
+        /// The new scale, centipawns per unit of output (25 to 3200).
+        #[arg(long)]
+        set: i32,
+        /// Writes the rescaled net here instead.
         #[arg(long)]
         out: Option<PathBuf>,
     },
@@ -64,6 +80,15 @@ pub fn run(cmd: Command) -> Result<()> {
                     ""
                 }
             );
+            println!(
+                "scale:        {} cp per unit of output{}",
+                net.network.scale(),
+                if net.network.scale() == nnue::network::SCALE {
+                    " (as trained)"
+                } else {
+                    " (calibrated; trained at 400)"
+                }
+            );
             println!("description:  {}", h.description);
             Ok(())
         }
@@ -77,6 +102,20 @@ pub fn run(cmd: Command) -> Result<()> {
             let target = out.unwrap_or(file);
             write_atomic(&target, &bytes)?;
             println!("{}: {}", target.display(), net.header.description);
+            Ok(())
+        }
+        Command::Scale { file, set, out } => {
+            let net = load(&file)?;
+            let old = net.network.scale();
+            let network = net.network.with_scale(set).context("--set")?;
+            let bytes = nnue::format::to_bytes(&net.header, &network).context("cannot encode the net")?;
+            let target = out.unwrap_or(file);
+            write_atomic(&target, &bytes)?;
+            println!(
+                "{}: scale {set} cp per unit of output (was {old}: its evaluations times {:.3})",
+                target.display(),
+                f64::from(set) / f64::from(old)
+            );
             Ok(())
         }
     }

@@ -250,6 +250,9 @@ impl NnueNet {
         if let Some(kings) = self.network.king_buckets() {
             shape.push_str(&format!(", {} king buckets", kings.count()));
         }
+        if self.network.scale() != nnue::network::SCALE {
+            shape.push_str(&format!(", scale {}", self.network.scale()));
+        }
         if first_line.is_empty() {
             format!("NNUE ({}, {shape})", self.source)
         } else {

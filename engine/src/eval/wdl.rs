@@ -30,7 +30,15 @@ pub const TRAINING_SCALE: f64 = 400.0;
 /// The expected score (wins plus half the draws) the nets were trained on, for `cp`.
 #[must_use]
 pub fn expected_score(cp: i32) -> f64 {
-    sigmoid(f64::from(cp) / TRAINING_SCALE)
+    expected_score_at(cp, TRAINING_SCALE)
+}
+
+/// The expected score the net was trained on for `cp` of a net whose scale (centipawns per unit
+/// of output, docs/nnue-format.md) is `scale`: `sigmoid(cp / scale)`, the training scale of a
+/// net written as trained (400), the calibrated one of a net rescaled since.
+#[must_use]
+pub fn expected_score_at(cp: i32, scale: f64) -> f64 {
+    sigmoid(f64::from(cp) / scale)
 }
 
 fn sigmoid(x: f64) -> f64 {
@@ -190,5 +198,7 @@ mod tests {
     fn the_training_scale() {
         assert_eq!(expected_score(0), 0.5);
         assert!((expected_score(400) - 0.731_058_578_6).abs() < 1e-9);
+        // A net calibrated to 160 cp per unit: 160 of its centipawns are the 400 it learned.
+        assert!((expected_score_at(160, 160.0) - expected_score(400)).abs() < 1e-12);
     }
 }

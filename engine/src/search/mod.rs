@@ -686,6 +686,11 @@ impl Searcher {
     /// The net's evaluation `v` scaled toward a draw as the 50-move clock runs (`net_r50`).
     #[inline]
     fn net_scaled(&self, v: i32, pos: &Position) -> i32 {
+        let v = if self.params.net_scale == 100 {
+            v
+        } else {
+            v * self.params.net_scale / 100
+        };
         let s = self.params.net_r50;
         if s == 0 {
             return v;

@@ -169,6 +169,7 @@ search_params! {
     qs_tt_eval: 0, 0, 1, 0.5, "1: quiescence's stand-pat score is the table's score where the entry's bound says the position is worth at least that much more (a lower bound above the evaluation), or at most that much less (an upper bound below it), mate scores aside (0: the corrected static evaluation)";
     fs_prune: 0, 0, 1, 0.5, "1: a quiet move skipped by futility pruning, or a capture skipped by quiescence's delta test, raises the node's fail-soft best score to the estimate the test used, so that a node failing low does not claim a bound below what it skipped (0: skipped moves leave the best score as it is)";
     net_r50: 0, 0, 1000, 20.0, "with a net: its evaluation scaled toward a draw as the 50-move clock runs, by (net_r50 - halfmove clock) / net_r50 (the clock capped at net_r50), so that a side ahead prefers the moves that reset the clock and a side behind the ones that don't; the hand-crafted evaluation is not scaled (0: off)";
+    net_scale: 100, 10, 200, 5.0, "with a net: its evaluation multiplied by this percent before the search uses it (the lone-king drive and the 50-move scaling apply after), so that the search's margins, tuned on other games' nets, meet the net's scale (100: as the net says); the hand-crafted evaluation is not scaled";
     hist_malus: 100, 25, 300, 10.0, "history: what each quiet move searched before a cutoff loses (in the quiet, continuation and pawn histories), in percent of the cutoff move's bonus (100: as much)";
 }
 

@@ -418,6 +418,12 @@ fn eval_and_analyse_print_the_outcome_estimate() {
     );
     assert!(eval.contains("estimate: win "), "{eval}");
     assert!(eval.contains("learned jointly for Celtic Citadel"), "{eval}");
+    // A calibrated net (docs/nnue-format.md) says so, and reads its expected score on its scale.
+    let eval = run(&["eval", "-v", "citadel-8"]);
+    assert!(
+        eval.contains("sigmoid(cp / 160)") && eval.contains(", scale 160: "),
+        "{eval}"
+    );
     let analyse = run(&["analyse", "-v", "persian-princess", "-d", "3"]);
     assert!(analyse.contains("Best move: "), "{analyse}");
     assert!(analyse.contains("estimate: win "), "{analyse}");

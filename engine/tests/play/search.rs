@@ -665,8 +665,8 @@ fn singular_extensions() {
 /// quiescence's stand pat, `qs_tt_eval`, and as the main search's pruning evaluation,
 /// `tt_eval`; table cutoffs updating the
 /// history, `tt_hist`; the quiets before a cutoff losing more history than the cutoff move gains,
-/// `hist_malus`; the net's evaluation scaled by the 50-move clock, `net_r50`, in the games with a
-/// net) change the search when switched on,
+/// `hist_malus`; the net's evaluation scaled by the 50-move clock, `net_r50`, and by a percent,
+/// `net_scale`, in the games with a net) change the search when switched on,
 /// and its results stay legal and reproducible; the Celtic mates are still found exactly. The
 /// continuation history in the ordering of quiet moves (`cont_hist`), the correction history
 /// of the static evaluation (`corr_hist`) and the history bonus linear in the depth
@@ -711,6 +711,7 @@ fn candidates_behind_parameters() {
         ("hist_lin=0", 0x4171_0000),
         ("hist_malus=150", 0x4a15_0000),
         ("net_r50=200", 0x4e50_0000),
+        ("net_scale=50", 0x4e5c_0000),
     ] {
         let on = SearchParams::parse(text).unwrap();
         assert_params_change_search(&SearchParams::default(), &on, seed);
@@ -718,13 +719,18 @@ fn candidates_behind_parameters() {
     }
 }
 
-/// `net_r50` scales only a net's evaluation: with the hand-crafted one the search is node for
-/// node the same.
+/// `net_r50` and `net_scale` scale only a net's evaluation: with the hand-crafted one the search
+/// is node for node the same.
 #[test]
 fn net_r50_leaves_the_hand_crafted_evaluation_alone() {
-    let on = SearchParams::parse("net_r50=200").unwrap();
+    for (on, seed) in [("net_r50=200", 0x4e51_0000), ("net_scale=50", 0x4e5d_0000)] {
+        net_scaling_leaves_the_hand_crafted_evaluation_alone(&SearchParams::parse(on).unwrap(), seed);
+    }
+}
+
+fn net_scaling_leaves_the_hand_crafted_evaluation_alone(on: &SearchParams, seed: u64) {
     for (i, v) in Variant::ALL.into_iter().enumerate() {
-        for p in random_positions(v, 2, 0x4e51_0000 + i as u64) {
+        for p in random_positions(v, 2, seed + i as u64) {
             if !p.has_legal_move() {
                 continue;
             }
@@ -734,7 +740,7 @@ fn net_r50_leaves_the_hand_crafted_evaluation_alone() {
                 e.set_search_params(params.clone());
                 fingerprint(&e.search(depth(6), &mut |_| {}))
             };
-            assert_eq!(run(&SearchParams::default()), run(&on), "{p:?}");
+            assert_eq!(run(&SearchParams::default()), run(on), "{p:?}");
         }
     }
 }

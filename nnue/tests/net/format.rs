@@ -6,8 +6,8 @@ use crate::common::{persian, Rng};
 use nnue::{
     features,
     format::{self, Expected, LoadNetError, NetHeader},
-    network::{architecture_hash, ARCH_V1},
-    FloatNetwork, Layout, Network,
+    network::{architecture_hash, ARCH_V1, MAX_SCALE, MIN_SCALE},
+    Color, FloatNetwork, Layout, Network, NetworkError, PlacedPiece,
 };
 
 const VARIANT: &str = "persian-princess";
@@ -20,6 +20,7 @@ const FEATURES: usize = 38 + L;
 const HIDDEN: usize = 42 + L;
 const BUCKETS: usize = 46 + L;
 const QA_OFFSET: usize = 50 + L;
+const SCALE_OFFSET: usize = 58 + L;
 
 fn tiny_layout() -> Layout {
     Layout::new(3, 3, 0b101_000_101, 2).unwrap()
@@ -338,6 +339,73 @@ fn errors_have_readable_messages() {
         .to_string();
     assert!(
         message.contains("celtic-citadel") && message.contains(VARIANT),
+        "{message}"
+    );
+}
+
+/// A net's scale (centipawns per unit of output) is its own: written and read back, checked for
+/// its range, and every evaluation follows it while the weights stay as they were.
+#[test]
+fn a_calibrated_scale_round_trips_and_scales_every_evaluation() {
+    let (layout, net, bytes) = tiny();
+    assert_eq!(net.scale(), 400);
+    let half = net.clone().with_scale(200).unwrap();
+    let file = format::to_bytes(&NetHeader::new(2, VARIANT, &layout, "tiny test net"), &half).unwrap();
+    assert_eq!(file.len(), bytes.len());
+    assert_eq!(file[SCALE_OFFSET..SCALE_OFFSET + 4], 200i32.to_le_bytes());
+    let back = read(&file, &layout).unwrap();
+    assert_eq!(back, half);
+    assert_eq!(back.scale(), 200);
+    assert_ne!(back, net, "the scale is part of the net");
+    assert_eq!(back.clone().with_scale(400).unwrap(), net, "and nothing else changed");
+    // Every evaluation is the same output times the new scale (the same truncations).
+    let pieces = [
+        PlacedPiece {
+            cell: 0,
+            kind: 0,
+            color: Color::White,
+        },
+        PlacedPiece {
+            cell: 8,
+            kind: 1,
+            color: Color::Black,
+        },
+    ];
+    for stm in [Color::White, Color::Black] {
+        let (full, halved) = (
+            net.evaluate(&layout, &pieces, stm),
+            back.evaluate(&layout, &pieces, stm),
+        );
+        assert!(full.abs() > 20, "a test net that says something: {full}");
+        assert!(
+            (i64::from(full) - 2 * i64::from(halved)).abs() <= 2,
+            "{full} vs {halved}"
+        );
+    }
+    // The range: the ends are accepted (the patched file then fails only its checksum), the
+    // values beyond them are refused by name, before the checksum, as by `with_scale`.
+    for scale in [MIN_SCALE, MAX_SCALE] {
+        assert!(matches!(
+            read(&patch_u32(&bytes, SCALE_OFFSET, scale as u32), &layout),
+            Err(LoadNetError::ChecksumMismatch { .. })
+        ));
+        assert_eq!(net.clone().with_scale(scale).unwrap().scale(), scale);
+    }
+    for scale in [MIN_SCALE - 1, MAX_SCALE + 1, 0, -400] {
+        assert_eq!(
+            read(&patch_u32(&bytes, SCALE_OFFSET, scale as u32), &layout),
+            Err(LoadNetError::UnsupportedQuantisation { qa: 255, qb: 64, scale })
+        );
+        assert_eq!(net.clone().with_scale(scale), Err(NetworkError::Scale(scale)));
+    }
+    let message = LoadNetError::UnsupportedQuantisation {
+        qa: 255,
+        qb: 64,
+        scale: 5000,
+    }
+    .to_string();
+    assert!(
+        message.contains("SCALE=5000") && message.contains("25..=3200"),
         "{message}"
     );
 }

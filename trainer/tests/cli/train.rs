@@ -423,6 +423,44 @@ fn pre_training_on_other_variants_and_fine_tuning() {
         shown.contains("persian-princess") && shown.contains("Persian Princess test net"),
         "{shown}"
     );
+    assert!(
+        shown.contains("scale:        400 cp per unit of output (as trained)"),
+        "{shown}"
+    );
+    // `trainer net scale` calibrates a net to the search: every evaluation times new / old.
+    let scaled = dir.join("scaled.nnue");
+    let said = ok(&[
+        "net",
+        "scale",
+        relabelled.to_str().unwrap(),
+        "--set",
+        "160",
+        "--out",
+        scaled.to_str().unwrap(),
+    ]);
+    assert!(
+        said.contains("scale 160 cp per unit of output (was 400: its evaluations times 0.400)"),
+        "{said}"
+    );
+    let now_scaled = nnue::format::read_any(&fs::read(&scaled).unwrap()).unwrap();
+    assert_eq!(now_scaled.network.scale(), 160);
+    assert_eq!(now_scaled.header, now.header);
+    assert_eq!(now_scaled.network.clone().with_scale(400).unwrap(), now.network);
+    let shown = ok(&["net", "show", scaled.to_str().unwrap()]);
+    assert!(
+        shown.contains("scale:        160 cp per unit of output (calibrated; trained at 400)"),
+        "{shown}"
+    );
+    let refused = fails(&["net", "scale", scaled.to_str().unwrap(), "--set", "5000"]);
+    assert!(refused.contains("scale 5000 is out of range 25..=3200"), "{refused}");
+    assert_eq!(
+        nnue::format::read_any(&fs::read(&scaled).unwrap())
+            .unwrap()
+            .network
+            .scale(),
+        160,
+        "a refused scale leaves the file alone"
+    );
     assert!(fails(&["net", "show", d]).contains("cannot read"));
     // Fine-tuning starts from the base run's weights.
     let init = base.join("checkpoint.bin");
