@@ -890,14 +890,10 @@ fn analyse_one(
             pos.san(result.best),
             result.score
         );
-        match result.score {
-            engine::search::Score::Cp(cp) if e.net().is_some() => {
-                let scale = e.net().map_or(nnue::network::SCALE, |n| n.network.scale());
-                for line in outcome_estimate(pos.variant(), cp, scale) {
-                    println!("  {line}");
-                }
+        if let (engine::search::Score::Cp(cp), Some(n)) = (result.score, e.net()) {
+            for line in outcome_estimate(pos.variant(), cp, n.network.scale()) {
+                println!("  {line}");
             }
-            _ => {}
         }
     }
     Ok(())
@@ -1184,7 +1180,7 @@ fn outcome_estimate(variant: Variant, cp: i32, scale: i32) -> Vec<String> {
     use engine::eval::wdl;
     let mut lines = vec![format!(
         "expected score {:.1}% for the side to move (the net's training scale: sigmoid(cp / {scale}))",
-        100.0 * wdl::expected_score_at(cp, f64::from(scale)),
+        100.0 * wdl::expected_score(cp, scale),
     )];
     match wdl::WdlModel::for_variant(variant) {
         Some((model, source)) => lines.push(format!("estimate: {} ({source})", model.estimate(cp))),

@@ -80,15 +80,13 @@ pub fn run(cmd: Command) -> Result<()> {
                     ""
                 }
             );
-            println!(
-                "scale:        {} cp per unit of output{}",
-                net.network.scale(),
-                if net.network.scale() == nnue::network::SCALE {
-                    " (as trained)"
-                } else {
-                    " (calibrated; trained at 400)"
-                }
-            );
+            let (scale, trained) = (net.network.scale(), nnue::network::SCALE);
+            let how = if scale == trained {
+                "as trained".to_string()
+            } else {
+                format!("calibrated; trained at {trained}")
+            };
+            println!("scale:        {scale} cp per unit of output ({how})");
             println!("description:  {}", h.description);
             Ok(())
         }

@@ -1,7 +1,8 @@
 //! Win/draw/loss estimates from a score: what people evaluating a position ask for.
 //!
 //! The nets learn the expected score `sigmoid(cp / 400)` of the search scores they were trained on
-//! ([`TRAINING_SCALE`]): the expected score alone is their own scale. Splitting it into wins,
+//! (400 being `nnue::network::SCALE`, or the net's own scale once calibrated: [`expected_score`]):
+//! the expected score alone is their own scale. Splitting it into wins,
 //! draws and losses needs a draw model, fitted per variant on the results of self-play games
 //! (`trainer data wdl`): with `s` the score for the side to move,
 //!
@@ -24,21 +25,12 @@ use std::sync::OnceLock;
 
 use crate::rules::Variant;
 
-/// The scale of the nets' training target: expected score = `sigmoid(cp / TRAINING_SCALE)`.
-pub const TRAINING_SCALE: f64 = 400.0;
-
-/// The expected score (wins plus half the draws) the nets were trained on, for `cp`.
+/// The expected score (wins plus half the draws) a net was trained on, for `cp` of that net,
+/// whose scale (centipawns per unit of output, docs/nnue-format.md) is `scale`:
+/// `sigmoid(cp / scale)`, 400 for a net as trained, another for a net calibrated since.
 #[must_use]
-pub fn expected_score(cp: i32) -> f64 {
-    expected_score_at(cp, TRAINING_SCALE)
-}
-
-/// The expected score the net was trained on for `cp` of a net whose scale (centipawns per unit
-/// of output, docs/nnue-format.md) is `scale`: `sigmoid(cp / scale)`, the training scale of a
-/// net written as trained (400), the calibrated one of a net rescaled since.
-#[must_use]
-pub fn expected_score_at(cp: i32, scale: f64) -> f64 {
-    sigmoid(f64::from(cp) / scale)
+pub fn expected_score(cp: i32, scale: i32) -> f64 {
+    sigmoid(f64::from(cp) / f64::from(scale))
 }
 
 fn sigmoid(x: f64) -> f64 {
@@ -196,9 +188,9 @@ mod tests {
 
     #[test]
     fn the_training_scale() {
-        assert_eq!(expected_score(0), 0.5);
-        assert!((expected_score(400) - 0.731_058_578_6).abs() < 1e-9);
+        assert_eq!(expected_score(0, 400), 0.5);
+        assert!((expected_score(400, 400) - 0.731_058_578_6).abs() < 1e-9);
         // A net calibrated to 160 cp per unit: 160 of its centipawns are the 400 it learned.
-        assert!((expected_score_at(160, 160.0) - expected_score(400)).abs() < 1e-12);
+        assert!((expected_score(160, 160) - expected_score(400, 400)).abs() < 1e-12);
     }
 }
