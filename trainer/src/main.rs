@@ -8,6 +8,7 @@ mod data;
 mod net;
 mod openings;
 mod pipeline;
+mod scale;
 mod selfplay;
 mod train;
 

@@ -200,6 +200,15 @@ pub struct Args {
     /// fine-tuned copy.
     #[arg(long, default_value_t = 0)]
     pub fine_tune_epochs: u64,
+    /// Whether each candidate's scale is fitted to the net its SPRT plays before its matches, so
+    /// that both search with the same margins (docs/training.md, "A net's scale"): the scale at
+    /// which the candidate's median absolute evaluation over its variant's records of the
+    /// window (20,000 positions) equals that net's; the fitted copy is
+    /// calibrated.<variant>.nnue beside the candidate, and it plays and is installed. `auto`:
+    /// when that net was calibrated (its scale is not the training scale, 400); `match`:
+    /// whenever it is a net; `off`: never (the candidate plays as trained).
+    #[arg(long, value_enum, default_value_t = Calibrate::Auto)]
+    pub calibrate: Calibrate,
     /// Self-play seed (round r uses SEED + r - 1; the matches too).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -233,6 +242,17 @@ pub struct Args {
     /// program's directory; a copy keeps a long run safe from rebuilds).
     #[arg(long, value_name = "DIR")]
     pub bin_dir: Option<PathBuf>,
+}
+
+/// When a candidate's scale is fitted to the net it must beat (`--calibrate`).
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Calibrate {
+    /// When that net's scale is not the training scale.
+    Auto,
+    /// Whenever it plays a net.
+    Match,
+    /// Never.
+    Off,
 }
 
 /// A path where "" is a value too (none).
@@ -574,6 +594,7 @@ impl Pipeline {
                 None => joint_net,
             };
             let match_file = run.join(format!("match.{v}.txt"));
+            let net = self.calibrated(round, v, &run, net, cur, &match_file)?;
             let logged = run.join(format!("logged.{v}"));
             let summary = match MatchSummary::read(&match_file)? {
                 Some(s) if s.verdict.is_some() && !self.goes_on(&s, &run, v) => {
@@ -662,6 +683,81 @@ impl Pipeline {
             }
         }
         Ok(())
+    }
+
+    /// The net of `variant` that plays this round's matches: the candidate `net`, or its copy
+    /// with the scale fitted to the current net's (`--calibrate`), `calibrated.<variant>.nnue`
+    /// beside it with the fit in `calibration.<variant>.txt`. A copy made before is used again; a
+    /// candidate whose SPRT match began without one plays on as it began.
+    fn calibrated(
+        &self,
+        round: u32,
+        v: &str,
+        run: &Path,
+        net: PathBuf,
+        cur: &Current,
+        match_file: &Path,
+    ) -> Result<PathBuf> {
+        let Eval::Net(current) = &cur.eval else {
+            return Ok(net);
+        };
+        let a = &self.args;
+        let dir = net.parent().map(Path::to_path_buf).unwrap_or_default();
+        let out = dir.join(format!("calibrated.{v}.nnue"));
+        if out.is_file() {
+            return Ok(out);
+        }
+        let wanted = match a.calibrate {
+            Calibrate::Off => false,
+            Calibrate::Match => true,
+            Calibrate::Auto => {
+                let variant: Variant = v.parse().map_err(|e| anyhow::anyhow!("{e}"))?;
+                crate::net::load_for(current, variant)?.network.scale() != nnue::network::SCALE
+            }
+        };
+        if !wanted {
+            return Ok(net);
+        }
+        let begun =
+            match_file.exists() || steps::results_path(run, v).exists() || steps::ray_match_dir(run, v).exists();
+        if begun {
+            println!(
+                "== round {round}, {v}: its match began with {} as trained: not calibrated now",
+                net.display()
+            );
+            return Ok(net);
+        }
+        let variant: Variant = v.parse().map_err(|e| anyhow::anyhow!("{e}"))?;
+        let candidate = crate::net::load_for(&net, variant)?;
+        let reference = crate::net::load_for(current, variant)?;
+        let data = self.window(round, std::slice::from_ref(&v.to_string()));
+        let fit = crate::scale::fit(
+            variant,
+            &candidate.network,
+            &reference.network,
+            &data,
+            crate::scale::DEFAULT_POSITIONS,
+        )
+        .with_context(|| format!("fitting the scale of {} to {}", net.display(), current.display()))?;
+        let network = candidate.network.with_scale(fit.scale)?;
+        let bytes = nnue::format::to_bytes(&candidate.header, &network).context("cannot encode the net")?;
+        let text = format!(
+            "{} is {} with its scale fitted to {}'s ({}) over the records of {}: {}.\n",
+            out.display(),
+            net.display(),
+            cur.name,
+            current.display(),
+            data.iter()
+                .map(|d| d.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
+            fit.describe()
+        );
+        crate::data::io::write_atomic(&dir.join(format!("calibration.{v}.txt")), text.as_bytes())?;
+        // The net last, so that its presence says the fit is complete.
+        crate::data::io::write_atomic(&out, &bytes)?;
+        println!("== round {round}, {v}: calibrated: {}", text.trim_end());
+        Ok(out)
     }
 
     /// The fixed matches that measure every candidate beside its SPRT: at equal time against

@@ -280,11 +280,19 @@ fn net_report(p: &Pipeline, acc: &Accepted) -> Result<String> {
             read_ft("curves.csv")?
         );
     }
+    o.push_str("```\n\n");
+    // The candidate's scale fitted to the net it played (--calibrate), where it was.
+    if let Some(dir) = acc.net.parent() {
+        let fit = dir.join(format!("calibration.{}.txt", acc.variant));
+        if let Ok(text) = fs::read_to_string(&fit) {
+            let _ = write!(o, "## Scale\n\n{} (`{}`)\n\n", text.trim_end(), fit.display());
+        }
+    }
     let match_text =
         fs::read_to_string(acc.match_file).with_context(|| format!("cannot read {}", acc.match_file.display()))?;
     let _ = write!(
         o,
-        "```\n\n## Match against {} at {} nodes per move\n\n```\n{match_text}```\n\n",
+        "## Match against {} at {} nodes per move\n\n```\n{match_text}```\n\n",
         acc.previous, a.match_nodes
     );
     o.push_str(&yardsticks_section(acc.previous, &a.match_tc, acc.yardsticks));
@@ -309,6 +317,10 @@ fn net_report(p: &Pipeline, acc: &Accepted) -> Result<String> {
     }
     if a.fine_tune_epochs > 0 {
         let _ = write!(command, "--fine-tune-epochs {} ", a.fine_tune_epochs);
+    }
+    if a.calibrate != super::Calibrate::Auto {
+        let name = clap::ValueEnum::to_possible_value(&a.calibrate).map(|v| v.get_name().to_string());
+        let _ = write!(command, "--calibrate {} ", name.unwrap_or_default());
     }
     if a.hce_games > 0 {
         let _ = write!(command, "--hce-games {} ", a.hce_games);

@@ -466,6 +466,7 @@ fn help_names_every_setting() {
         "--ladder-rungs",
         "--ladder-dir",
         "--fine-tune-epochs",
+        "--calibrate",
         "--seed",
         "--data-dir",
         "--runs-dir",
@@ -858,6 +859,92 @@ fn an_installed_net_reports_its_yardsticks() {
     assert_eq!(
         fs::read_to_string(tmp.join("strength.md")).expect("rounds table"),
         strength
+    );
+    let _ = fs::remove_dir_all(&tmp);
+}
+
+/// With a calibrated installed net (its scale not the training scale 400), the pipeline fits
+/// each candidate's scale to it before the matches (`--calibrate auto`, the default): the copy
+/// calibrated.<variant>.nnue plays and is installed, its report says how it was fitted; the
+/// same command again changes nothing. The candidate is the installed net trained one epoch at a
+/// tiny learning rate, so its fitted scale is the installed net's.
+#[test]
+fn a_candidate_is_calibrated_to_a_calibrated_net() {
+    let tmp = scratch("calibrate");
+    let trainer = env!("CARGO_BIN_EXE_persian-trainer");
+    fs::create_dir_all(tmp.join("nets")).expect("nets dir");
+    let installed = tmp.join("nets/oriental-omega.nnue");
+    let out = Command::new(trainer)
+        .args(["net", "scale"])
+        .arg(repo().join("data/nets/ladder/oriental-omega.r1.nnue"))
+        .args(["--set", "200", "--out"])
+        .arg(&installed)
+        .output()
+        .expect("trainer runs");
+    succeeded(&out, "net scale");
+    let run_pipeline = || -> String {
+        run_in_tmp(
+            Command::new(trainer)
+                .args(["pipeline", "--variants", "oriental-omega", "--first-round", "2"])
+                .args(["--games", "4", "--sp-nodes", "40", "--hidden", "256", "--epochs", "1"])
+                .args(["--lr-later", "0.00001", "--match-nodes", "40", "--match-games", "40"])
+                .args([
+                    "--sprt=-1000,-900",
+                    "--threads",
+                    "2",
+                    "--time-games",
+                    "0",
+                    "--ladder-games",
+                    "0",
+                ]),
+            &tmp,
+        )
+    };
+    let first = run_pipeline();
+    let run = tmp.join("runs/r2-oriental-omega");
+    let calibrated = run.join("calibrated.oriental-omega.nnue");
+    assert!(
+        first.contains(&format!(
+            "== round 2, oriental-omega: calibrated: {} is ",
+            calibrated.display()
+        )),
+        "{first}"
+    );
+    let scale_of = |file: &Path| {
+        nnue::format::read_any(&fs::read(file).expect("net"))
+            .expect("a net")
+            .network
+            .scale()
+    };
+    let scale = scale_of(&calibrated);
+    assert!((190..=210).contains(&scale), "fitted to 200: {scale}\n{first}");
+    assert_eq!(scale_of(&run.join("net.nnue")), 400);
+    let sprt = fs::read_to_string(run.join("match.oriental-omega.txt")).expect("match file");
+    assert!(
+        sprt.contains(&format!("eval={})", calibrated.display())),
+        "the calibrated copy plays: {sprt}"
+    );
+    assert!(first.contains("== round 2, oriental-omega: installed "), "{first}");
+    assert_eq!(
+        fs::read(&installed).expect("installed"),
+        fs::read(&calibrated).expect("calibrated")
+    );
+    let report = fs::read_to_string(tmp.join("nets/oriental-omega.md")).expect("net report");
+    let fit = fs::read_to_string(run.join("calibration.oriental-omega.txt")).expect("the fit");
+    assert!(
+        report.contains(&format!("\n## Scale\n\n{}", fit.trim_end())) && fit.contains(&format!("scale {scale} cp")),
+        "{report}"
+    );
+
+    // Again: nothing is fitted, played or installed.
+    let again = run_pipeline();
+    assert!(
+        !again.contains("calibrated:") && !again.contains("installed "),
+        "{again}"
+    );
+    assert_eq!(
+        fs::read_to_string(tmp.join("nets/oriental-omega.md")).expect("net report"),
+        report
     );
     let _ = fs::remove_dir_all(&tmp);
 }

@@ -461,6 +461,48 @@ fn pre_training_on_other_variants_and_fine_tuning() {
         160,
         "a refused scale leaves the file alone"
     );
+    // --like fits the scale to another net's over the records' positions: the net as trained,
+    // fitted to its own copy at 160, comes out at 160 (within the rounding of the evaluations to
+    // whole centipawns).
+    let fitted = dir.join("fitted.nnue");
+    let said = ok(&[
+        "net",
+        "scale",
+        relabelled.to_str().unwrap(),
+        "--like",
+        scaled.to_str().unwrap(),
+        "--data",
+        d,
+        "--out",
+        fitted.to_str().unwrap(),
+    ]);
+    assert!(
+        said.contains("positions the reference net's median absolute evaluation is ") && said.contains(" (was 400)"),
+        "{said}"
+    );
+    let fitted_net = nnue::format::read_any(&fs::read(&fitted).unwrap()).unwrap();
+    assert!((158..=162).contains(&fitted_net.network.scale()), "{said}");
+    assert_eq!(fitted_net.network.with_scale(400).unwrap(), now.network);
+    let no_data = fails(&[
+        "net",
+        "scale",
+        relabelled.to_str().unwrap(),
+        "--like",
+        scaled.to_str().unwrap(),
+    ]);
+    assert!(no_data.contains("--data"), "{no_data}");
+    assert!(fails(&["net", "scale", relabelled.to_str().unwrap()]).contains("--set"));
+    let other = Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/nets/parsi.nnue");
+    let unlike = fails(&[
+        "net",
+        "scale",
+        relabelled.to_str().unwrap(),
+        "--like",
+        other.to_str().unwrap(),
+        "--data",
+        d,
+    ]);
+    assert!(unlike.contains("not a net of persian-princess"), "{unlike}");
     assert!(fails(&["net", "show", d]).contains("cannot read"));
     // Fine-tuning starts from the base run's weights.
     let init = base.join("checkpoint.bin");
