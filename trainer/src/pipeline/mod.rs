@@ -701,21 +701,18 @@ impl Pipeline {
         let Eval::Net(current) = &cur.eval else {
             return Ok(net);
         };
-        let a = &self.args;
+        // A copy made before is what this round's matches played.
         let dir = net.parent().map(Path::to_path_buf).unwrap_or_default();
         let out = dir.join(format!("calibrated.{v}.nnue"));
         if out.is_file() {
             return Ok(out);
         }
-        let wanted = match a.calibrate {
-            Calibrate::Off => false,
-            Calibrate::Match => true,
-            Calibrate::Auto => {
-                let variant: Variant = v.parse().map_err(|e| anyhow::anyhow!("{e}"))?;
-                crate::net::load_for(current, variant)?.network.scale() != nnue::network::SCALE
-            }
-        };
-        if !wanted {
+        if self.args.calibrate == Calibrate::Off {
+            return Ok(net);
+        }
+        let variant: Variant = v.parse().map_err(|e| anyhow::anyhow!("{e}"))?;
+        let reference = crate::net::load_for(current, variant)?;
+        if self.args.calibrate == Calibrate::Auto && reference.network.scale() == nnue::network::SCALE {
             return Ok(net);
         }
         let begun =
@@ -727,9 +724,7 @@ impl Pipeline {
             );
             return Ok(net);
         }
-        let variant: Variant = v.parse().map_err(|e| anyhow::anyhow!("{e}"))?;
         let candidate = crate::net::load_for(&net, variant)?;
-        let reference = crate::net::load_for(current, variant)?;
         let data = self.window(round, std::slice::from_ref(&v.to_string()));
         let fit = crate::scale::fit(
             variant,
