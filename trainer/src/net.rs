@@ -133,19 +133,14 @@ pub fn run(cmd: Command) -> Result<()> {
                     let ours = load_for(&file, variant)?;
                     let reference = load_for(&like, variant)
                         .with_context(|| format!("--like: not a net of {} as {} is", variant.id(), file.display()))?;
-                    if data.is_empty() {
-                        bail!("--like needs --data: the records whose positions the fit reads");
-                    }
                     let fit = crate::scale::fit(variant, &ours.network, &reference.network, &data, positions)?;
                     println!("fitted to {}: {}", like.display(), fit.describe());
                     fit.scale
                 }
                 (None, None) => bail!("give --set N or --like NET --data PATH"),
             };
-            let network = net.network.with_scale(set).context("--set")?;
-            let bytes = nnue::format::to_bytes(&net.header, &network).context("cannot encode the net")?;
             let target = out.unwrap_or(file);
-            write_atomic(&target, &bytes)?;
+            write_with_scale(&net, set, &target)?;
             println!(
                 "{}: scale {set} cp per unit of output (was {old}: its evaluations times {:.3})",
                 target.display(),
@@ -154,6 +149,14 @@ pub fn run(cmd: Command) -> Result<()> {
             Ok(())
         }
     }
+}
+
+/// Writes `net` with `scale` centipawns per unit of output to `target` (atomically), its header
+/// and weights as they are.
+pub fn write_with_scale(net: &nnue::format::LoadedNet, scale: i32, target: &std::path::Path) -> Result<()> {
+    let network = net.network.clone().with_scale(scale)?;
+    let bytes = nnue::format::to_bytes(&net.header, &network).context("cannot encode the net")?;
+    write_atomic(target, &bytes)
 }
 
 /// The variant a net was made for (its header's code).

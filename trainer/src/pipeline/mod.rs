@@ -734,8 +734,6 @@ impl Pipeline {
             crate::scale::DEFAULT_POSITIONS,
         )
         .with_context(|| format!("fitting the scale of {} to {}", net.display(), current.display()))?;
-        let network = candidate.network.with_scale(fit.scale)?;
-        let bytes = nnue::format::to_bytes(&candidate.header, &network).context("cannot encode the net")?;
         let text = format!(
             "{} is {} with its scale fitted to {}'s ({}) over the records of {}: {}.\n",
             out.display(),
@@ -750,7 +748,7 @@ impl Pipeline {
         );
         crate::data::io::write_atomic(&dir.join(format!("calibration.{v}.txt")), text.as_bytes())?;
         // The net last, so that its presence says the fit is complete.
-        crate::data::io::write_atomic(&out, &bytes)?;
+        crate::net::write_with_scale(&candidate, fit.scale, &out)?;
         println!("== round {round}, {v}: calibrated: {}", text.trim_end());
         Ok(out)
     }
