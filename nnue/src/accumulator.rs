@@ -197,6 +197,30 @@ impl Accumulator {
         self.apply(Some(prev), net, layout, added, removed);
     }
 
+    /// [`Accumulator::update_from`] when no king changes buckets, and then `true`; `false`, with
+    /// `self` unchanged, when one does ([`Accumulator::needs_refresh`]): the caller then uses
+    /// [`Accumulator::update_from_refreshing`]. One bucket check per move where calling
+    /// `needs_refresh` before `update_from` makes two.
+    #[inline]
+    #[must_use]
+    pub fn try_update_from(
+        &mut self,
+        prev: &Accumulator,
+        net: &Network,
+        layout: &Layout,
+        added: &[PlacedPiece],
+        removed: &[PlacedPiece],
+    ) -> bool {
+        self.check(net);
+        assert_eq!(prev.hidden, self.hidden, "accumulators of different networks");
+        if prev.needs_refresh(net, layout, added, removed) {
+            return false;
+        }
+        self.king_base = prev.king_base;
+        self.apply_unchecked(Some(prev), net, layout, added, removed);
+        true
+    }
+
     /// Like [`Accumulator::update_from`] for a move that may take a king into another bucket
     /// ([`Accumulator::needs_refresh`]): the perspective of that king is recomputed from `after`,
     /// the pieces after the move, and the other one is updated from `prev` as usual.
@@ -260,6 +284,19 @@ impl Accumulator {
             !self.needs_refresh(net, layout, added, removed),
             "a king changed buckets: the accumulator needs a refresh"
         );
+        self.apply_unchecked(prev, net, layout, added, removed);
+    }
+
+    /// [`Accumulator::apply`] once the caller knows that no king changes buckets (`king_base` set).
+    #[inline]
+    fn apply_unchecked(
+        &mut self,
+        prev: Option<&Accumulator>,
+        net: &Network,
+        layout: &Layout,
+        added: &[PlacedPiece],
+        removed: &[PlacedPiece],
+    ) {
         let before = prev.map_or(self.pieces, |prev| prev.pieces);
         debug_assert!(
             before + added.len() >= removed.len(),

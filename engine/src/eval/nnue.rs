@@ -201,7 +201,7 @@ impl NnueNet {
             nr += 1;
         }
         let (added, removed) = (&added[..na], &removed[..nr]);
-        if parent.needs_refresh(&self.network, &self.layout, added, removed) {
+        if !child.try_update_from(parent, &self.network, &self.layout, added, removed) {
             // The pieces after the move, for the perspective whose king changed bucket.
             let mut pieces = [PlacedPiece::new(nnue::Color::White, 0, 0); 128];
             let before = self.pieces_into(pos, &mut pieces);
@@ -217,9 +217,7 @@ impl NnueNet {
                 n += 1;
             }
             child.update_from_refreshing(parent, &self.network, &self.layout, added, removed, &pieces[..n]);
-            return;
         }
-        child.update_from(parent, &self.network, &self.layout, added, removed);
     }
 
     /// The evaluation in centipawns for the side to move.

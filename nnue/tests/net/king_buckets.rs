@@ -152,10 +152,22 @@ fn check_walk(layout: &Layout, net: &Network, seed: u64) -> usize {
         let pieces = board.pieces();
         if refresh {
             refreshes += 1;
+            // The one-check update refuses and leaves the child as it was.
+            let before = child.clone();
+            assert!(
+                !child.try_update_from(&acc, net, layout, &change.added, &change.removed),
+                "step {step}: try_update_from took a king across buckets"
+            );
+            assert_eq!(child, before, "step {step}: a refused update changed the accumulator");
             // Only the perspective whose king moved is recomputed; a full refresh is the same.
             child.update_from_refreshing(&acc, net, layout, &change.added, &change.removed, &pieces);
-        } else if step % 2 == 0 {
+        } else if step % 3 == 0 {
             child.update_from(&acc, net, layout, &change.added, &change.removed);
+        } else if step % 3 == 1 {
+            assert!(
+                child.try_update_from(&acc, net, layout, &change.added, &change.removed),
+                "step {step}: try_update_from refused a move within the buckets"
+            );
         } else {
             // Refreshing where no king changes bucket is an ordinary update.
             child.update_from_refreshing(&acc, net, layout, &change.added, &change.removed, &pieces);
