@@ -39,6 +39,9 @@ impl Network {
 /// Rows applied in one pass over an accumulator; longer change lists take several passes.
 const BATCH: usize = 4;
 
+/// The panic of an update that would take a king across buckets.
+const CROSSED: &str = "a king changed buckets: the accumulator needs a refresh";
+
 /// The `i16` accumulators of both perspectives (White's, then Black's) for one network.
 ///
 /// The values are kept in 32-byte aligned blocks; no method allocates after [`Accumulator::new`].
@@ -180,7 +183,9 @@ impl Accumulator {
     /// a capture removes one more, castling or a swap moves two pieces (two of each); an undo is
     /// the same call with the lists exchanged. Up to four of each are applied in one pass.
     pub fn update(&mut self, net: &Network, layout: &Layout, added: &[PlacedPiece], removed: &[PlacedPiece]) {
-        self.apply(None, net, layout, added, removed);
+        self.check(net);
+        assert!(!self.needs_refresh(net, layout, added, removed), "{CROSSED}");
+        self.apply_unchecked(None, net, layout, added, removed);
     }
 
     /// Like [`Accumulator::update`], but starts from `prev` (typically the parent position's
@@ -193,8 +198,7 @@ impl Accumulator {
         added: &[PlacedPiece],
         removed: &[PlacedPiece],
     ) {
-        assert_eq!(prev.hidden, self.hidden, "accumulators of different networks");
-        self.apply(Some(prev), net, layout, added, removed);
+        assert!(self.try_update_from(prev, net, layout, added, removed), "{CROSSED}");
     }
 
     /// [`Accumulator::update_from`] when no king changes buckets, and then `true`; `false`, with
@@ -268,26 +272,8 @@ impl Accumulator {
         finish(sum, net.out_bias(bucket), net.scale())
     }
 
-    fn apply(
-        &mut self,
-        prev: Option<&Accumulator>,
-        net: &Network,
-        layout: &Layout,
-        added: &[PlacedPiece],
-        removed: &[PlacedPiece],
-    ) {
-        self.check(net);
-        if let Some(prev) = prev {
-            self.king_base = prev.king_base;
-        }
-        assert!(
-            !self.needs_refresh(net, layout, added, removed),
-            "a king changed buckets: the accumulator needs a refresh"
-        );
-        self.apply_unchecked(prev, net, layout, added, removed);
-    }
-
-    /// [`Accumulator::apply`] once the caller knows that no king changes buckets (`king_base` set).
+    /// Applies a move to both perspectives (from `prev`, or in place) once the caller knows that
+    /// no king changes buckets (`king_base` set).
     #[inline]
     fn apply_unchecked(
         &mut self,
